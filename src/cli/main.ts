@@ -1,0 +1,67 @@
+// `allocscope` command: thin over src/shared. Bad input exits 2 with one line on stderr and
+// nothing on stdout, so scripts can trust that stdout is either the document or empty.
+
+import { basename } from 'node:path';
+import { analyzeSnapshot } from '@shared/analysis/snapshot-analysis';
+import { buildSummaryDocument } from '@shared/report/summary-report';
+import { parseCliOptions, UsageError, USAGE, type SummaryCliOptions } from './cli-options';
+import { formatSummaryText } from './format-summary-text';
+import { readSnapshotFile } from './read-snapshot-file';
+import { describeInputError } from './describe-input-error';
+
+const EXIT_BAD_INPUT = 2;
+
+async function runSummary(options: SummaryCliOptions): Promise<void> {
+  const started = performance.now();
+  const { model, fileName, fileBytes } = await readSnapshotFile(options.file);
+  const decoded = performance.now();
+  const analysis = analyzeSnapshot(model);
+  if (options.device !== null) {
+    const known = analysis.devices.map((device) => device.device);
+    if (!known.includes(options.device)) {
+      throw new UsageError(
+        `device ${options.device} is not in ${fileName} (devices: ${known.length > 0 ? known.join(', ') : 'none'})`,
+      );
+    }
+    analysis.devices = analysis.devices.filter((device) => device.device === options.device);
+  }
+  const output = options.json
+    ? JSON.stringify(buildSummaryDocument(model, analysis, { fileName, fileBytes, top: options.top }), null, 2)
+    : formatSummaryText(model, analysis, { fileName, fileBytes, top: options.top, exactBytes: options.bytes });
+  const finished = performance.now();
+  process.stdout.write(`${output}\n`);
+  if (options.timings) {
+    const timings = {
+      read_decode_ms: Math.round(decoded - started),
+      analysis_ms: Math.round(finished - decoded),
+      total_ms: Math.round(finished - started),
+      max_rss_bytes: process.resourceUsage().maxRSS * 1024,
+      input_bytes: fileBytes,
+    };
+    process.stderr.write(`allocscope-timings ${JSON.stringify(timings)}\n`);
+  }
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  let options;
+  try {
+    options = parseCliOptions(argv);
+  } catch (error) {
+    process.stderr.write(`allocscope: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`run 'allocscope --help' for usage\n`);
+    return EXIT_BAD_INPUT;
+  }
+  if (options.command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  try {
+    await runSummary(options);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`allocscope: ${basename(options.file)}: ${describeInputError(error)}\n`);
+    return EXIT_BAD_INPUT;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,28 @@
+import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { defineConfig } from 'vite';
+
+const benchEntry = resolve(import.meta.dirname, 'bench/run-bench.ts');
+
+// The CLI and the benchmark run in plain Node (no Electron): one SSR bundle per entry, with the
+// shared code inlined and Node built-ins left as imports.
+export default defineConfig({
+  resolve: { alias: { '@shared': resolve(import.meta.dirname, 'src/shared') } },
+  build: {
+    ssr: true,
+    outDir: 'out/cli',
+    emptyOutDir: true,
+    target: 'node20',
+    minify: false,
+    sourcemap: true,
+    rollupOptions: {
+      input: {
+        allocscope: resolve(import.meta.dirname, 'src/cli/main.ts'),
+        ...(existsSync(benchEntry) ? { bench: benchEntry } : {}),
+      },
+      external: [...builtinModules, ...builtinModules.map((name) => `node:${name}`)],
+      output: { format: 'es', entryFileNames: '[name].js' },
+    },
+  },
+});
