@@ -85,6 +85,12 @@ export class Unpickler {
 
   feed(chunk: Uint8Array): void {
     if (this.finished || chunk.length === 0) return;
+    if (this.pendingOffset === 0 && this.pending === null && chunk[0] !== Op.PROTO) {
+      throw new PickleError(
+        `not a pickle of protocol 2 to 5: the first byte is 0x${chunk[0]!.toString(16).padStart(2, '0')}, expected 0x80 (PROTO)`,
+        0,
+      );
+    }
     let buffer = chunk;
     if (this.pending !== null && this.pending.length > 0) {
       buffer = new Uint8Array(this.pending.length + chunk.length);
@@ -372,7 +378,7 @@ export class Unpickler {
           return end;
         }
         default:
-          throw this.badOpcode(op, base + opStart, opStart === 0 && base === 0);
+          throw this.badOpcode(op, base + opStart);
       }
     }
     return pos;
@@ -497,7 +503,7 @@ export class Unpickler {
     return new PickleError(`${opcode} needs more values on the stack`, offset);
   }
 
-  private badOpcode(op: number, offset: number, atStart: boolean): Error {
+  private badOpcode(op: number, offset: number): Error {
     const codeLoading = CODE_LOADING_OPCODES.get(op);
     if (codeLoading !== undefined) return new CodeLoadingRefusedError(codeLoading, offset);
     const unsupported = UNSUPPORTED_OPCODES.get(op);
@@ -507,11 +513,7 @@ export class Unpickler {
         offset,
       );
     }
-    const hex = `0x${op.toString(16).padStart(2, '0')}`;
-    if (atStart) {
-      return new PickleError(`not a pickle: the first byte is ${hex}, expected 0x80 (PROTO)`, offset);
-    }
-    return new PickleError(`unknown pickle opcode ${hex}`, offset);
+    return new PickleError(`unknown pickle opcode 0x${op.toString(16).padStart(2, '0')}`, offset);
   }
 }
 
