@@ -32,9 +32,9 @@ describe('computeCurveStats', () => {
     ]);
     const signs = activeDeltaSigns(freeingActionsOf(t));
     const stats = computeCurveStats(t, signs, 1000);
-    // Σ deltas = 100 - 100 + 300 + 50 - 50 + 50 = 350 → baseline 650; values 750 650 650 950 1000 950 1000.
+    // Σ deltas = 100 - 100 + 300 + 50 - 50 + 50 = 350 → baseline 650; values 750 750 650 950 1000 950 1000 (free_requested does not count when free_completed exists).
     expect(stats).toEqual({ finalBytes: 1000, baselineBytes: 650, peakBytes: 1000, peakEventIndex: 4, clampedByBytes: 0 });
-    expect([...materializeCurve(t, signs, stats)]).toEqual([750, 650, 650, 950, 1000, 950, 1000]);
+    expect([...materializeCurve(t, signs, stats)]).toEqual([750, 750, 650, 950, 1000, 950, 1000]);
   });
 
   it('uses free_requested when the trace has no free_completed', () => {
