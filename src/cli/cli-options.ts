@@ -39,12 +39,21 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
     return { command: 'help' };
   }
   const [command, ...rest] = argv;
-  if (command !== 'summary') throw new UsageError(`unknown command '${command}' (expected: summary)`);
+  if (command !== 'summary')
+    throw new UsageError(`unknown command '${command}' (expected: summary)`);
   const positional: string[] = [];
-  const raw = { command, device: null as number | null, json: false, top: 10, bytes: false, timings: false };
+  const raw = {
+    command,
+    device: null as number | null,
+    json: false,
+    top: 10,
+    bytes: false,
+    timings: false,
+  };
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
-    const [flag, inlineValue] = arg.startsWith('--') && arg.includes('=') ? arg.split('=', 2) : [arg, undefined];
+    const [flag, inlineValue] =
+      arg.startsWith('--') && arg.includes('=') ? arg.split('=', 2) : [arg, undefined];
     const value = (): string => {
       const next = inlineValue ?? rest[++i];
       if (next === undefined) throw new UsageError(`${flag} needs a value`);
@@ -72,7 +81,11 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
     }
   }
   if (positional.length !== 1) {
-    throw new UsageError(positional.length === 0 ? 'summary needs a FILE' : `summary takes one FILE, got ${positional.length}`);
+    throw new UsageError(
+      positional.length === 0
+        ? 'summary needs a FILE'
+        : `summary takes one FILE, got ${positional.length}`,
+    );
   }
   const parsed = summaryOptionsSchema.safeParse({ ...raw, file: positional[0] });
   if (!parsed.success) {

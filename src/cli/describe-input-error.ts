@@ -6,7 +6,11 @@ import { SnapshotFormatError } from '@shared/snapshot/snapshot-error';
 import { UsageError } from './cli-options';
 
 export function describeInputError(error: unknown): string {
-  if (error instanceof PickleError || error instanceof SnapshotFormatError || error instanceof UsageError) {
+  if (
+    error instanceof PickleError ||
+    error instanceof SnapshotFormatError ||
+    error instanceof UsageError
+  ) {
     return error.message;
   }
   const code = (error as { code?: unknown } | null)?.code;

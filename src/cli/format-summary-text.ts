@@ -13,13 +13,22 @@ export interface TextOptions {
   exactBytes: boolean;
 }
 
-export function formatSummaryText(model: SnapshotModel, analysis: SnapshotAnalysis, options: TextOptions): string {
+export function formatSummaryText(
+  model: SnapshotModel,
+  analysis: SnapshotAnalysis,
+  options: TextOptions,
+): string {
   const size = (bytes: number): string =>
-    options.exactBytes ? `${formatBytes(bytes)} (${formatExactBytes(bytes)} B)` : formatBytes(bytes);
+    options.exactBytes
+      ? `${formatBytes(bytes)} (${formatExactBytes(bytes)} B)`
+      : formatBytes(bytes);
   const lines: string[] = [];
-  lines.push(`${options.fileName}  ${formatBytes(options.fileBytes)}  pickle protocol ${model.pickleProtocol}`);
+  lines.push(
+    `${options.fileName}  ${formatBytes(options.fileBytes)}  pickle protocol ${model.pickleProtocol}`,
+  );
   for (const warning of analysis.warnings) lines.push(`warning: ${warning}`);
-  if (analysis.devices.length === 0) lines.push('', 'no devices: the snapshot has no segments and no trace entries');
+  if (analysis.devices.length === 0)
+    lines.push('', 'no devices: the snapshot has no segments and no trace entries');
   for (const device of analysis.devices) {
     const { finalState, active, reserved, trace } = device;
     lines.push('');
@@ -28,12 +37,18 @@ export function formatSummaryText(model: SnapshotModel, analysis: SnapshotAnalys
     );
     const rows: string[][] = [
       ['', 'final', 'peak', 'baseline'],
-      ['reserved', size(reserved.finalBytes), size(reserved.peakBytes), size(reserved.baselineBytes)],
+      [
+        'reserved',
+        size(reserved.finalBytes),
+        size(reserved.peakBytes),
+        size(reserved.baselineBytes),
+      ],
       ['active', size(active.finalBytes), size(active.peakBytes), size(active.baselineBytes)],
       ['allocated', size(finalState.allocatedBytes), '', ''],
     ];
     lines.push(...alignColumns(rows).map((row) => `  ${row}`));
-    if (active.peakEventIndex >= 0) lines.push(`  active peak after event ${active.peakEventIndex}`);
+    if (active.peakEventIndex >= 0)
+      lines.push(`  active peak after event ${active.peakEventIndex}`);
     const actions = model.actionNames
       .map((name, code) => [name, device.actionCounts[code]!] as const)
       .filter(([, count]) => count > 0)
@@ -41,15 +56,25 @@ export function formatSummaryText(model: SnapshotModel, analysis: SnapshotAnalys
     if (actions.length > 0) lines.push(`  actions: ${actions.join(', ')}`);
     for (const oom of device.ooms) {
       const free = oom.deviceFreeBytes === null ? 'unknown' : size(oom.deviceFreeBytes);
-      lines.push(`  OOM at event ${oom.eventIndex}: requested ${size(oom.requestedBytes)}, device free ${free}`);
+      lines.push(
+        `  OOM at event ${oom.eventIndex}: requested ${size(oom.requestedBytes)}, device free ${free}`,
+      );
     }
-    const live = liveAllocationsAt(model, trace, device.match, finalState, active.peakEventIndex).slice(0, options.top);
+    const live = liveAllocationsAt(
+      model,
+      trace,
+      device.match,
+      finalState,
+      active.peakEventIndex,
+    ).slice(0, options.top);
     if (live.length > 0) {
       lines.push(`  largest allocations alive at the active peak:`);
       const table = live.map((allocation) => [
         size(allocation.bytes),
         `0x${allocation.address.toString(16)}`,
-        allocation.allocEventIndex === null ? 'before trace' : `event ${allocation.allocEventIndex}`,
+        allocation.allocEventIndex === null
+          ? 'before trace'
+          : `event ${allocation.allocEventIndex}`,
         describeFrame(model, topUserFrameId(model, allocation.stackId)),
       ]);
       lines.push(...alignColumns(table).map((row) => `    ${row}`));
@@ -60,7 +85,8 @@ export function formatSummaryText(model: SnapshotModel, analysis: SnapshotAnalys
 
 function alignColumns(rows: string[][]): string[] {
   const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  for (const row of rows)
+    row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
   return rows.map((row) =>
     row
       .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))

@@ -26,8 +26,17 @@ async function runSummary(options: SummaryCliOptions): Promise<void> {
     analysis.devices = analysis.devices.filter((device) => device.device === options.device);
   }
   const output = options.json
-    ? JSON.stringify(buildSummaryDocument(model, analysis, { fileName, fileBytes, top: options.top }), null, 2)
-    : formatSummaryText(model, analysis, { fileName, fileBytes, top: options.top, exactBytes: options.bytes });
+    ? JSON.stringify(
+        buildSummaryDocument(model, analysis, { fileName, fileBytes, top: options.top }),
+        null,
+        2,
+      )
+    : formatSummaryText(model, analysis, {
+        fileName,
+        fileBytes,
+        top: options.top,
+        exactBytes: options.bytes,
+      });
   const finished = performance.now();
   process.stdout.write(`${output}\n`);
   if (options.timings) {

@@ -19,6 +19,8 @@ export async function readSnapshotFile(path: string): Promise<SnapshotFile> {
   const info = await stat(path);
   if (info.isDirectory()) throw new Error('is a directory, not a snapshot file');
   const stream = createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
-  const model = await decodeSnapshot(stream as AsyncIterable<Uint8Array>, { totalBytes: info.size });
+  const model = await decodeSnapshot(stream as AsyncIterable<Uint8Array>, {
+    totalBytes: info.size,
+  });
   return { fileName: basename(path), fileBytes: info.size, model };
 }

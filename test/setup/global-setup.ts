@@ -9,13 +9,17 @@ export const GENERATED_DIR = resolve(import.meta.dirname, '../.generated');
 
 export default function setup(): void {
   // Build the CLI too: its tests run the real command, exit codes and all.
-  execFileSync("npx", ["vite", "build", "--config", "vite.cli.config.ts", "--logLevel", "silent"], {
-    cwd: resolve(import.meta.dirname, "../.."),
-    stdio: ["ignore", "ignore", "inherit"],
+  execFileSync('npx', ['vite', 'build', '--config', 'vite.cli.config.ts', '--logLevel', 'silent'], {
+    cwd: resolve(import.meta.dirname, '../..'),
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
   rmSync(GENERATED_DIR, { recursive: true, force: true });
   mkdirSync(GENERATED_DIR, { recursive: true });
-  execFileSync('python3', [resolve(import.meta.dirname, '../generators/make_snapshots.py'), GENERATED_DIR], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  execFileSync(
+    'python3',
+    [resolve(import.meta.dirname, '../generators/make_snapshots.py'), GENERATED_DIR],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
 }

@@ -12,6 +12,9 @@ export interface CliRun {
 }
 
 export function runCli(args: readonly string[]): CliRun {
-  const result = spawnSync(process.execPath, [CLI_PATH, ...args], { encoding: 'utf8', timeout: 60_000 });
+  const result = spawnSync(process.execPath, [CLI_PATH, ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -15,7 +15,9 @@ const REFERENCE_SCRIPT = resolve(import.meta.dirname, '../reference/summary_refe
 
 /** The independent Python computation of the same document. */
 export function referenceSummary(path: string, top = 10): Record<string, unknown> {
-  const output = execFileSync('python3', [REFERENCE_SCRIPT, path, '--top', String(top)], { maxBuffer: 1 << 28 });
+  const output = execFileSync('python3', [REFERENCE_SCRIPT, path, '--top', String(top)], {
+    maxBuffer: 1 << 28,
+  });
   return JSON.parse(output.toString('utf8')) as Record<string, unknown>;
 }
 

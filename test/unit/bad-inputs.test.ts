@@ -27,20 +27,78 @@ const cases: [string, string, RegExp][] = [
   ['empty', file('empty.pickle', ''), /the file is empty/],
   ['truncated in the header', file('trunc-2.pickle', real.subarray(0, 2)), /truncated/],
   ['truncated mid-way', file('trunc-half.pickle', real.subarray(0, real.length >> 1)), /truncated/],
-  ['truncated before STOP', file('trunc-end.pickle', real.subarray(0, real.length - 1)), /truncated/],
-  ['random bytes', file('random.pickle', Uint8Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 251)), /not a memory snapshot/],
-  ['a pickle of a class', file('class.pickle', pythonPickle('collections.OrderedDict(a=1)')), /asks to load Python code \(opcode [A-Z_]+ at byte \d+\)/],
-  ['a pickle that calls os.system', file('exploit.pickle', runPython("import os, pickle, sys\nclass E:\n    def __reduce__(self): return (os.system, ('true',))\nsys.stdout.buffer.write(pickle.dumps(E()))")), /asks to load Python code/],
+  [
+    'truncated before STOP',
+    file('trunc-end.pickle', real.subarray(0, real.length - 1)),
+    /truncated/,
+  ],
+  [
+    'random bytes',
+    file(
+      'random.pickle',
+      Uint8Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 251),
+    ),
+    /not a memory snapshot/,
+  ],
+  [
+    'a pickle of a class',
+    file('class.pickle', pythonPickle('collections.OrderedDict(a=1)')),
+    /asks to load Python code \(opcode [A-Z_]+ at byte \d+\)/,
+  ],
+  [
+    'a pickle that calls os.system',
+    file(
+      'exploit.pickle',
+      runPython(
+        "import os, pickle, sys\nclass E:\n    def __reduce__(self): return (os.system, ('true',))\nsys.stdout.buffer.write(pickle.dumps(E()))",
+      ),
+    ),
+    /asks to load Python code/,
+  ],
   ['JSON', file('snapshot.json', '{"segments": []}'), /this is JSON, not a pickle/],
   ['a zip archive', file('model.pt', zipBytes), /zip archive/],
-  ['HTML without a snapshot', file('page.html', '<!doctype html><html><body>hi</body></html>'), /HTML page without an embedded snapshot/],
-  ['corrupt gzip', file('bad.pickle.gz', Buffer.concat([gzipSync(real).subarray(0, 40), Buffer.alloc(100, 7)])), /gzip data is corrupt or truncated/],
+  [
+    'HTML without a snapshot',
+    file('page.html', '<!doctype html><html><body>hi</body></html>'),
+    /HTML page without an embedded snapshot/,
+  ],
+  [
+    'corrupt gzip',
+    file('bad.pickle.gz', Buffer.concat([gzipSync(real).subarray(0, 40), Buffer.alloc(100, 7)])),
+    /gzip data is corrupt or truncated/,
+  ],
   ['gzip of JSON', file('json.gz', gzipSync('[1, 2, 3]')), /the gzip data inside: this is JSON/],
-  ['a pickle of an int', file('int.pickle', pythonPickle('42')), /the pickle holds a number, expected a dict/],
-  ['a dict that is not a snapshot', file('dict.pickle', pythonPickle("{'weights': [1, 2]}")), /neither 'segments' nor 'device_traces'/],
-  ['segments of the wrong shape', file('shape.pickle', pythonPickle("{'segments': [{'device': 0, 'address': 'x'}], 'device_traces': []}")), /segments\[0\]\.address/],
-  ['a trace entry without addr', file('noaddr.pickle', pythonPickle("{'segments': [], 'device_traces': [[{'action': 'alloc', 'size': 4}]]}")), /'alloc' has no 'addr'/],
-  ['a trace of non-entries', file('traces.pickle', pythonPickle("{'segments': [], 'device_traces': [[1, 2]]}")), /device_traces\[0\] holds values that are not trace entries/],
+  [
+    'a pickle of an int',
+    file('int.pickle', pythonPickle('42')),
+    /the pickle holds a number, expected a dict/,
+  ],
+  [
+    'a dict that is not a snapshot',
+    file('dict.pickle', pythonPickle("{'weights': [1, 2]}")),
+    /neither 'segments' nor 'device_traces'/,
+  ],
+  [
+    'segments of the wrong shape',
+    file(
+      'shape.pickle',
+      pythonPickle("{'segments': [{'device': 0, 'address': 'x'}], 'device_traces': []}"),
+    ),
+    /segments\[0\]\.address/,
+  ],
+  [
+    'a trace entry without addr',
+    file(
+      'noaddr.pickle',
+      pythonPickle("{'segments': [], 'device_traces': [[{'action': 'alloc', 'size': 4}]]}"),
+    ),
+    /'alloc' has no 'addr'/,
+  ],
+  [
+    'a trace of non-entries',
+    file('traces.pickle', pythonPickle("{'segments': [], 'device_traces': [[1, 2]]}")),
+    /device_traces\[0\] holds values that are not trace entries/,
+  ],
   ['a missing file', join(dir, 'does-not-exist.pickle'), /no such file/],
   ['a directory', dir, /is a directory/],
 ];

@@ -16,8 +16,12 @@ describe('allocscope summary', () => {
     expect(run.status).toBe(0);
     expect(run.stderr).toBe('');
     const document: unknown = JSON.parse(run.stdout);
-    expect(summaryDocumentSchema.parse(document).devices.map((device) => device.device)).toEqual([0, 1, 2]);
-    expect(withoutWarnings(document as object)).toEqual(withoutWarnings(referenceSummary(multiDevice)));
+    expect(summaryDocumentSchema.parse(document).devices.map((device) => device.device)).toEqual([
+      0, 1, 2,
+    ]);
+    expect(withoutWarnings(document as object)).toEqual(
+      withoutWarnings(referenceSummary(multiDevice)),
+    );
   });
 
   it('--device N keeps one device; --top K limits the allocations', () => {
@@ -31,7 +35,9 @@ describe('allocscope summary', () => {
   it('prints a human table per device, with exact bytes on request', () => {
     const run = runCli(['summary', multiDevice, '--bytes']);
     expect(run.status).toBe(0);
-    const reference = referenceSummary(multiDevice) as { devices: { active_bytes: { peak: number } }[] };
+    const reference = referenceSummary(multiDevice) as {
+      devices: { active_bytes: { peak: number } }[];
+    };
     const peak = reference.devices[1]!.active_bytes.peak;
     expect(run.stdout).toMatch(/^device 1: 596 trace entries, 8 segments, 32 blocks$/m);
     expect(run.stdout).toContain(`(${peak.toLocaleString('en-US')} B)`);
@@ -65,10 +71,14 @@ describe('allocscope summary', () => {
   });
 
   it('runs in the repo as `npm run --silent cli -- summary FILE --json`', () => {
-    const stdout = execFileSync('npm', ['run', '--silent', 'cli', '--', 'summary', multiDevice, '--json'], {
-      cwd: resolve(import.meta.dirname, '../..'),
-      encoding: 'utf8',
-    });
+    const stdout = execFileSync(
+      'npm',
+      ['run', '--silent', 'cli', '--', 'summary', multiDevice, '--json'],
+      {
+        cwd: resolve(import.meta.dirname, '../..'),
+        encoding: 'utf8',
+      },
+    );
     expect(summaryDocumentSchema.parse(JSON.parse(stdout)).file).toBe(multiDevice.split('/').pop());
   });
 });

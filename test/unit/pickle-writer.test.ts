@@ -6,7 +6,14 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { dumpToBytes, PickleWriter, type PickleProtocol } from '../support/pickle-writer';
-import { MemoRef, PyFloat, PyTuple, pyFloat, tuple, type PickleValue } from '../support/pickle-values';
+import {
+  MemoRef,
+  PyFloat,
+  PyTuple,
+  pyFloat,
+  tuple,
+  type PickleValue,
+} from '../support/pickle-values';
 
 const PROTOCOLS: readonly PickleProtocol[] = [2, 3, 4, 5];
 
@@ -31,7 +38,9 @@ function python(script: string, input?: Uint8Array): string {
 }
 
 function pythonTagged(bytes: Uint8Array): unknown {
-  return JSON.parse(python(`${TAG_PY}\nprint(json.dumps(tag(pickle.loads(sys.stdin.buffer.read()))))`, bytes));
+  return JSON.parse(
+    python(`${TAG_PY}\nprint(json.dumps(tag(pickle.loads(sys.stdin.buffer.read()))))`, bytes),
+  );
 }
 
 /** CPython's bytes for the value Python loaded from ours (same sharing, since loading keeps it). */
@@ -44,7 +53,10 @@ function pythonRedump(bytes: Uint8Array, protocol: number): string {
 
 function pythonEval(bytes: Uint8Array, expression: string): unknown {
   return JSON.parse(
-    python(`import json, pickle, sys\nv = pickle.loads(sys.stdin.buffer.read())\nprint(json.dumps(${expression}))`, bytes),
+    python(
+      `import json, pickle, sys\nv = pickle.loads(sys.stdin.buffer.read())\nprint(json.dumps(${expression}))`,
+      bytes,
+    ),
   );
 }
 
@@ -80,11 +92,17 @@ function frame(name: string, filename: string, line: number | bigint): PickleVal
 
 function sampleValues(): Record<string, PickleValue> {
   const f1 = frame('forward', '/home/user/model.py', 42);
-  const f2 = frame('_call_impl', '/opt/conda/lib/python3.11/site-packages/torch/nn/modules/module.py', 1747);
+  const f2 = frame(
+    '_call_impl',
+    '/opt/conda/lib/python3.11/site-packages/torch/nn/modules/module.py',
+    1747,
+  );
   const f3 = frame('start_thread', '??', 2n ** 64n - 1n);
   const stack = [f1, f2, f3];
   const pool = tuple(0, 0);
-  const manyFrames = Array.from({ length: 300 }, (_, i) => frame(`fn_${i % 37}`, `/src/file_${i % 11}.py`, i));
+  const manyFrames = Array.from({ length: 300 }, (_, i) =>
+    frame(`fn_${i % 37}`, `/src/file_${i % 11}.py`, i),
+  );
   return {
     scalars: {
       none: null,
@@ -124,7 +142,14 @@ function sampleValues(): Record<string, PickleValue> {
     },
     nested: {
       list: [1, [2, [3, [4, []]]], {}],
-      tuples: [tuple(), tuple(1), tuple(1, 'a'), tuple(1, 'a', null), tuple(1, 2, 3, 4, 5), tuple(tuple(), tuple(0))],
+      tuples: [
+        tuple(),
+        tuple(1),
+        tuple(1, 'a'),
+        tuple(1, 'a', null),
+        tuple(1, 2, 3, 4, 5),
+        tuple(tuple(), tuple(0)),
+      ],
       map: new Map<string | number | PyTuple, PickleValue>([
         [1, 'one'],
         ['1', 'string one'],
@@ -139,8 +164,20 @@ function sampleValues(): Record<string, PickleValue> {
       list: [new Uint8Array(0), 'after'],
     },
     sharedFrames: {
-      segments: [{ address: 139_637_976_727_552, frames: stack, blocks: [{ frames: stack }, { frames: [f1, f2] }] }],
-      device_traces: [[{ action: 'alloc', frames: [f1, f2, f3] }, { action: 'free_requested', frames: stack }], []],
+      segments: [
+        {
+          address: 139_637_976_727_552,
+          frames: stack,
+          blocks: [{ frames: stack }, { frames: [f1, f2] }],
+        },
+      ],
+      device_traces: [
+        [
+          { action: 'alloc', frames: [f1, f2, f3] },
+          { action: 'free_requested', frames: stack },
+        ],
+        [],
+      ],
       segment_pool_id: [pool, pool, tuple(0, 0)],
     },
     batches: {
@@ -155,10 +192,17 @@ function sampleValues(): Record<string, PickleValue> {
       d1001: Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`k${i}`, i])),
       m2000: new Map(Array.from({ length: 2000 }, (_, i) => [i, -i] as const)),
     },
-    manyMemo: { frames: manyFrames, again: manyFrames.slice(0, 50), strings: manyFrames.map((_, i) => `s${i}`) },
+    manyMemo: {
+      frames: manyFrames,
+      again: manyFrames.slice(0, 50),
+      strings: manyFrames.map((_, i) => `s${i}`),
+    },
     bigFrames: {
       // > 64 KiB forces several frames; the long str bypasses framing.
-      before: Array.from({ length: 20_000 }, (_, i) => ({ addr: 140_000_000_000_000 + i * 512, size: i })),
+      before: Array.from({ length: 20_000 }, (_, i) => ({
+        addr: 140_000_000_000_000 + i * 512,
+        size: i,
+      })),
       longText: 'x'.repeat(70_000) + 'é',
       after: Array.from({ length: 20_000 }, (_, i) => [i, `v${i % 100}`]),
     },
@@ -223,8 +267,14 @@ describe('PickleWriter vs CPython', () => {
         },
       ],
       device_traces: [entries, []],
-      allocator_settings: { max_split_size: -1, garbage_collection_threshold: pyFloat(0), ratio: 0.25 },
-      external_annotations: [{ stage: 'START', name: 'ProfilerStep#3', device: 0, time_us: 1_712_345_678_901_234 }],
+      allocator_settings: {
+        max_split_size: -1,
+        garbage_collection_threshold: pyFloat(0),
+        ratio: 0.25,
+      },
+      external_annotations: [
+        { stage: 'START', name: 'ProfilerStep#3', device: 0, time_us: 1_712_345_678_901_234 },
+      ],
       text: 'héllo ✓ 𝄞',
     };
     const expected = python(`
@@ -276,7 +326,11 @@ describe('PickleWriter streaming', () => {
     }
   }
 
-  function streamToBytes(v: PickleValue, whole: Set<unknown>, protocol: PickleProtocol): Uint8Array {
+  function streamToBytes(
+    v: PickleValue,
+    whole: Set<unknown>,
+    protocol: PickleProtocol,
+  ): Uint8Array {
     const chunks: Buffer[] = [];
     const w = new PickleWriter((chunk) => chunks.push(Buffer.from(chunk)), { protocol });
     w.start();
@@ -291,7 +345,10 @@ describe('PickleWriter streaming', () => {
       const f1 = frame('forward', '/home/user/model.py', 42);
       const stack = [f1, frame('main', 'train.py', 7)];
       const value: PickleValue = {
-        segments: [{ address: 1, frames: stack, blocks: [{ frames: stack }] }, { a: 1, b: [] }],
+        segments: [
+          { address: 1, frames: stack, blocks: [{ frames: stack }] },
+          { a: 1, b: [] },
+        ],
         device_traces: [
           Array.from({ length: 2001 }, (_, i) => ({ action: 'alloc', addr: i, frames: [f1] })),
           [{ action: 'oom', device_free: 5 }],
@@ -340,7 +397,9 @@ describe('PickleWriter streaming', () => {
     w.endDict();
     w.endList();
     w.finish();
-    expect(pythonTagged(new Uint8Array(Buffer.concat(chunks)))).toEqual([{ d: [['k', { i: '1' }]] }]);
+    expect(pythonTagged(new Uint8Array(Buffer.concat(chunks)))).toEqual([
+      { d: [['k', { i: '1' }]] },
+    ]);
   });
 
   it('rejects misuse', () => {

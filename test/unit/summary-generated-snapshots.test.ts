@@ -15,17 +15,25 @@ interface ManifestEntry {
   description: string;
 }
 
-const manifest = JSON.parse(readFileSync(join(GENERATED_DIR, 'manifest.json'), 'utf8')) as ManifestEntry[];
+const manifest = JSON.parse(
+  readFileSync(join(GENERATED_DIR, 'manifest.json'), 'utf8'),
+) as ManifestEntry[];
 
 function comparable(document: object): object {
-  const { file: _file, bytes: _bytes, ...rest } = withoutWarnings(document) as Record<string, unknown>;
+  const {
+    file: _file,
+    bytes: _bytes,
+    ...rest
+  } = withoutWarnings(document) as Record<string, unknown>;
   return rest;
 }
 
 describe.each(manifest.map((entry) => [entry.case, entry]))('generated %s', (_name, entry) => {
   it('has the figures the simulation recorded', async () => {
     const ours = await summarizeFile(join(GENERATED_DIR, entry.file), 10);
-    const expected = JSON.parse(readFileSync(join(GENERATED_DIR, `${entry.case}.expected.json`), 'utf8')) as object;
+    const expected = JSON.parse(
+      readFileSync(join(GENERATED_DIR, `${entry.case}.expected.json`), 'utf8'),
+    ) as object;
     expect(summaryDocumentSchema.safeParse(ours).success).toBe(true);
     expect(comparable(ours)).toEqual(comparable(expected));
   });

@@ -17,9 +17,16 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
   it('lists exactly the live allocations at the peak: their bytes add up to the active peak', async () => {
     const summary = await summarizeFile(path, 1_000_000);
     for (const device of summary.devices) {
-      const total = device.largest_allocations_at_peak.reduce((sum, allocation) => sum + allocation.bytes, 0);
+      const total = device.largest_allocations_at_peak.reduce(
+        (sum, allocation) => sum + allocation.bytes,
+        0,
+      );
       // Raised (clamped) curves count bytes the file does not account for; otherwise exact.
-      if (summary.warnings.some((warning) => warning.includes(`device ${device.device}: the trace does not match`))) {
+      if (
+        summary.warnings.some((warning) =>
+          warning.includes(`device ${device.device}: the trace does not match`),
+        )
+      ) {
         expect(total).toBeLessThanOrEqual(device.active_bytes.peak);
       } else {
         expect(total).toBe(device.active_bytes.peak);
@@ -31,7 +38,9 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
 describe('warnings on real snapshots', () => {
   it('clamps the inconsistent drisspg file and says so', async () => {
     const summary = await summarizeFile(realSnapshotPath('drisspg'));
-    expect(summary.warnings.join('\n')).toMatch(/device 0: the trace does not match the final state/);
+    expect(summary.warnings.join('\n')).toMatch(
+      /device 0: the trace does not match the final state/,
+    );
     for (const device of summary.devices) {
       expect(device.active_bytes.baseline).toBeGreaterThanOrEqual(0);
       expect(device.reserved_bytes.baseline).toBeGreaterThanOrEqual(0);
@@ -42,7 +51,9 @@ describe('warnings on real snapshots', () => {
     const summary = await summarizeFile(realSnapshotPath('cherryni2022'));
     expect(summary.devices[0]!.trace_entries).toBe(10_000);
     expect(summary.devices[0]!.unmatched_frees).toBeGreaterThan(0);
-    expect(summary.warnings.join('\n')).toMatch(/device 0: the trace starts mid-run: \d+ frees have no alloc/);
+    expect(summary.warnings.join('\n')).toMatch(
+      /device 0: the trace starts mid-run: \d+ frees have no alloc/,
+    );
   });
 
   it('reports the OOM on device 1 of Constructor-Sun with device_free', async () => {

@@ -33,7 +33,13 @@ describe('computeCurveStats', () => {
     const signs = activeDeltaSigns(freeingActionsOf(t));
     const stats = computeCurveStats(t, signs, 1000);
     // Σ deltas = 100 - 100 + 300 + 50 - 50 + 50 = 350 → baseline 650; values 750 750 650 950 1000 950 1000 (free_requested does not count when free_completed exists).
-    expect(stats).toEqual({ finalBytes: 1000, baselineBytes: 650, peakBytes: 1000, peakEventIndex: 4, clampedByBytes: 0 });
+    expect(stats).toEqual({
+      finalBytes: 1000,
+      baselineBytes: 650,
+      peakBytes: 1000,
+      peakEventIndex: 4,
+      clampedByBytes: 0,
+    });
     expect([...materializeCurve(t, signs, stats)]).toEqual([750, 750, 650, 950, 1000, 950, 1000]);
   });
 
@@ -42,7 +48,11 @@ describe('computeCurveStats', () => {
       ['alloc', 10],
       ['free_requested', 10],
     ]);
-    expect(computeCurveStats(t, activeDeltaSigns(freeingActionsOf(t)), 0)).toMatchObject({ baselineBytes: 0, peakBytes: 10, peakEventIndex: 0 });
+    expect(computeCurveStats(t, activeDeltaSigns(freeingActionsOf(t)), 0)).toMatchObject({
+      baselineBytes: 0,
+      peakBytes: 10,
+      peakEventIndex: 0,
+    });
   });
 
   it('raises an inconsistent curve so it never goes below zero', () => {
@@ -52,10 +62,20 @@ describe('computeCurveStats', () => {
     ]);
     // final 0 → unclamped baseline 400, after entry 0: -100. Raised by 100.
     const stats = computeCurveStats(t, reservedDeltaSigns(), 0);
-    expect(stats).toEqual({ finalBytes: 0, baselineBytes: 500, peakBytes: 500, peakEventIndex: -1, clampedByBytes: 100 });
+    expect(stats).toEqual({
+      finalBytes: 0,
+      baselineBytes: 500,
+      peakBytes: 500,
+      peakEventIndex: -1,
+      clampedByBytes: 100,
+    });
   });
 
   it('reports -1 when the baseline is the peak, including an empty trace', () => {
-    expect(computeCurveStats(trace([]), reservedDeltaSigns(), 42)).toMatchObject({ baselineBytes: 42, peakBytes: 42, peakEventIndex: -1 });
+    expect(computeCurveStats(trace([]), reservedDeltaSigns(), 42)).toMatchObject({
+      baselineBytes: 42,
+      peakBytes: 42,
+      peakEventIndex: -1,
+    });
   });
 });

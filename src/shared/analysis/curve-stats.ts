@@ -13,7 +13,11 @@ export interface CurveStats {
   clampedByBytes: number;
 }
 
-export function computeCurveStats(trace: DeviceTrace, signs: Int8Array, finalBytes: number): CurveStats {
+export function computeCurveStats(
+  trace: DeviceTrace,
+  signs: Int8Array,
+  finalBytes: number,
+): CurveStats {
   const { action, sizeBytes, length } = trace;
   let prefix = 0;
   let minPrefix = 0;
@@ -44,7 +48,11 @@ export function computeCurveStats(trace: DeviceTrace, signs: Int8Array, finalByt
 }
 
 /** The curve's value after every entry (for drawing); clamped like computeCurveStats. */
-export function materializeCurve(trace: DeviceTrace, signs: Int8Array, stats: CurveStats): Float64Array {
+export function materializeCurve(
+  trace: DeviceTrace,
+  signs: Int8Array,
+  stats: CurveStats,
+): Float64Array {
   const values = new Float64Array(trace.length);
   let value = stats.baselineBytes;
   for (let i = 0; i < trace.length; i++) {

@@ -44,7 +44,8 @@ export function finalStateByDevice(model: SnapshotModel): Map<number, FinalState
       const blockState = blocks.state[b]!;
       if (blockState === BlockStateCode.inactive) continue;
       state.activeBytes += blocks.requestedSizeBytes[b]!;
-      if (blockState === BlockStateCode.active_allocated) state.allocatedBytes += blocks.sizeBytes[b]!;
+      if (blockState === BlockStateCode.active_allocated)
+        state.allocatedBytes += blocks.sizeBytes[b]!;
     }
   }
   return states;

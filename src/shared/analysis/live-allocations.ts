@@ -1,7 +1,12 @@
 // The allocations alive at one moment of a device's trace, with where each came from: the trace
 // itself, or from before it (seen only through a free, or through a block still live at the end).
 
-import { BlockStateCode, ActionCode, type DeviceTrace, type SnapshotModel } from '../snapshot/model';
+import {
+  BlockStateCode,
+  ActionCode,
+  type DeviceTrace,
+  type SnapshotModel,
+} from '../snapshot/model';
 import { ALIVE_AT_END, type AllocationMatch } from './allocation-matching';
 import type { FinalState } from './final-state';
 

@@ -2,7 +2,12 @@
 
 import { formatBytes } from '../units';
 import { ActionCode, type DeviceTrace, type SnapshotModel } from '../snapshot/model';
-import { activeDeltaSigns, freeingActionsOf, reservedDeltaSigns, type FreeingActions } from './action-semantics';
+import {
+  activeDeltaSigns,
+  freeingActionsOf,
+  reservedDeltaSigns,
+  type FreeingActions,
+} from './action-semantics';
 import { matchAllocations, type AllocationMatch } from './allocation-matching';
 import { computeCurveStats, type CurveStats } from './curve-stats';
 import { emptyFinalState, finalStateByDevice, type FinalState } from './final-state';
@@ -37,15 +42,25 @@ export interface SnapshotAnalysis {
 export function analyzeSnapshot(model: SnapshotModel): SnapshotAnalysis {
   const finalStates = finalStateByDevice(model);
   const tracesByDevice = new Map(model.traces.map((trace) => [trace.device, trace]));
-  const deviceIds = [...new Set([...finalStates.keys(), ...tracesByDevice.keys()])].sort((a, b) => a - b);
+  const deviceIds = [...new Set([...finalStates.keys(), ...tracesByDevice.keys()])].sort(
+    (a, b) => a - b,
+  );
   const warnings = [...model.warnings];
   const devices = deviceIds.map((device) =>
-    analyzeDevice(tracesByDevice.get(device) ?? null, finalStates.get(device) ?? emptyFinalState(device), warnings),
+    analyzeDevice(
+      tracesByDevice.get(device) ?? null,
+      finalStates.get(device) ?? emptyFinalState(device),
+      warnings,
+    ),
   );
   return { devices, warnings };
 }
 
-function analyzeDevice(trace: DeviceTrace | null, finalState: FinalState, warnings: string[]): DeviceAnalysis {
+function analyzeDevice(
+  trace: DeviceTrace | null,
+  finalState: FinalState,
+  warnings: string[],
+): DeviceAnalysis {
   const device = finalState.device;
   const empty = trace ?? emptyTrace(device);
   const actionCounts = new Uint32Array(256);
@@ -74,7 +89,9 @@ function analyzeDevice(trace: DeviceTrace | null, finalState: FinalState, warnin
     );
   }
   if (match !== null && match.doubleAllocCount > 0) {
-    warnings.push(`device ${device}: ${match.doubleAllocCount} allocs reuse an address that was never freed`);
+    warnings.push(
+      `device ${device}: ${match.doubleAllocCount} allocs reuse an address that was never freed`,
+    );
   }
   const ooms: OomEvent[] = [];
   if (trace !== null && actionCounts[ActionCode.oom]! > 0) {
@@ -87,7 +104,19 @@ function analyzeDevice(trace: DeviceTrace | null, finalState: FinalState, warnin
       });
     }
   }
-  return { device, trace, finalState, actionCounts, freeing, activeSigns, reservedSigns, active, reserved, match, ooms };
+  return {
+    device,
+    trace,
+    finalState,
+    actionCounts,
+    freeing,
+    activeSigns,
+    reservedSigns,
+    active,
+    reserved,
+    match,
+    ooms,
+  };
 }
 
 function emptyTrace(device: number): DeviceTrace {

@@ -30,7 +30,8 @@ export function topUserFrameId(model: SnapshotModel, stackId: number): number | 
   const end = offsets[stackId + 1]!;
   for (let i = start; i < end; i++) {
     const frameId = frameIds[i]!;
-    if (!isFrameworkFrame(model.frames.filename[frameId]!, model.frames.name[frameId]!)) return frameId;
+    if (!isFrameworkFrame(model.frames.filename[frameId]!, model.frames.name[frameId]!))
+      return frameId;
   }
   return end > start ? frameIds[start]! : null;
 }

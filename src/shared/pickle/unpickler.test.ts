@@ -25,7 +25,23 @@ describe('unpickler on CPython output', () => {
       ),
     );
     expect(value).toEqual({
-      a: [1, -1, 255, 256, 65535, 65536, -(2 ** 31), 2 ** 31, 2 ** 40, -(2 ** 40), 1.5, -0, true, false, null],
+      a: [
+        1,
+        -1,
+        255,
+        256,
+        65535,
+        65536,
+        -(2 ** 31),
+        2 ** 31,
+        2 ** 40,
+        -(2 ** 40),
+        1.5,
+        -0,
+        true,
+        false,
+        null,
+      ],
       text: 'héllo ✓',
       long: 'x'.repeat(300),
       tuple: [1, 'two', 3],
@@ -58,7 +74,9 @@ describe('unpickler on CPython output', () => {
 
   it('keeps objects that Python shared as one JS object (memo identity)', () => {
     const value = unpickle(
-      pythonPickle("(lambda f: (lambda s: [{'frames': s}, {'frames': s}, s])([f, f]))({'filename': 'a.py', 'line': 1, 'name': 'f'})"),
+      pythonPickle(
+        "(lambda f: (lambda s: [{'frames': s}, {'frames': s}, s])([f, f]))({'filename': 'a.py', 'line': 1, 'name': 'f'})",
+      ),
     ) as [{ frames: unknown[] }, { frames: unknown[] }, unknown[]];
     expect(value[0].frames).toBe(value[1].frames);
     expect(value[0].frames).toBe(value[2]);
@@ -66,7 +84,9 @@ describe('unpickler on CPython output', () => {
   });
 
   it('decodes dicts and lists with more than 1000 items (batched SETITEMS/APPENDS)', () => {
-    const value = unpickle(pythonPickle('{"l": list(range(2500)), "d": {str(i): i for i in range(2500)}}')) as {
+    const value = unpickle(
+      pythonPickle('{"l": list(range(2500)), "d": {str(i): i for i in range(2500)}}'),
+    ) as {
       l: number[];
       d: Record<string, number>;
     };
@@ -105,12 +125,20 @@ describe('unpickler refuses what is not plain data', () => {
   ])('refuses %s (loads Python code)', (expression, protocol) => {
     const bytes = pythonPickle(expression, protocol);
     expect(() => unpickle(bytes)).toThrow(CodeLoadingRefusedError);
-    expect(() => unpickle(bytes)).toThrow(/not a memory snapshot: the file asks to load Python code \(opcode [A-Z_]+ at byte \d+\)/);
+    expect(() => unpickle(bytes)).toThrow(
+      /not a memory snapshot: the file asks to load Python code \(opcode [A-Z_]+ at byte \d+\)/,
+    );
   });
 
   it('names the opcode and byte offset', () => {
     // PROTO 2, GLOBAL 'os\nsystem\n' ...
-    const bytes = new Uint8Array([0x80, 0x02, 0x63, ...new TextEncoder().encode('os\nsystem\n'), 0x2e]);
+    const bytes = new Uint8Array([
+      0x80,
+      0x02,
+      0x63,
+      ...new TextEncoder().encode('os\nsystem\n'),
+      0x2e,
+    ]);
     expect(() => unpickle(bytes)).toThrow('(opcode GLOBAL at byte 2)');
   });
 
@@ -119,20 +147,28 @@ describe('unpickler refuses what is not plain data', () => {
   });
 
   it('reports a wrong first byte', () => {
-    expect(() => unpickle(new TextEncoder().encode('{"json": true}'))).toThrow(/not a pickle of protocol 2 to 5: the first byte is 0x7b/);
+    expect(() => unpickle(new TextEncoder().encode('{"json": true}'))).toThrow(
+      /not a pickle of protocol 2 to 5: the first byte is 0x7b/,
+    );
   });
 
   it('reports protocols it does not read', () => {
     expect(() => unpickle(pythonPickle('[1]', 1))).toThrow(PickleError);
-    expect(() => unpickle(new Uint8Array([0x80, 0x06, 0x4e, 0x2e]))).toThrow(/unsupported pickle protocol 6/);
+    expect(() => unpickle(new Uint8Array([0x80, 0x06, 0x4e, 0x2e]))).toThrow(
+      /unsupported pickle protocol 6/,
+    );
   });
 
   it('reports an unknown opcode with its offset', () => {
-    expect(() => unpickle(new Uint8Array([0x80, 0x04, 0xff]))).toThrow('unknown pickle opcode 0xff (at byte 2)');
+    expect(() => unpickle(new Uint8Array([0x80, 0x04, 0xff]))).toThrow(
+      'unknown pickle opcode 0xff (at byte 2)',
+    );
   });
 
   it('reports a memo read before write', () => {
-    expect(() => unpickle(new Uint8Array([0x80, 0x04, 0x68, 0x05, 0x2e]))).toThrow(/memo entry 5 is read before/);
+    expect(() => unpickle(new Uint8Array([0x80, 0x04, 0x68, 0x05, 0x2e]))).toThrow(
+      /memo entry 5 is read before/,
+    );
   });
 
   it('never crashes or hangs on truncation of a real snapshot, at any of many offsets', () => {
@@ -146,7 +182,9 @@ describe('unpickler refuses what is not plain data', () => {
       try {
         unpickle(truncated);
       } catch (error) {
-        expect((error as Error).message).toMatch(length === 0 ? /empty input/ : /truncated|at byte \d+/);
+        expect((error as Error).message).toMatch(
+          length === 0 ? /empty input/ : /truncated|at byte \d+/,
+        );
       }
     }
   });

@@ -12,21 +12,16 @@ import { decodeLong } from './long-decoder';
 import { PickleStringDecoder } from './string-decoder';
 
 export type PickleValue =
-  | null
-  | boolean
-  | number
-  | bigint
-  | string
-  | Uint8Array
-  | PickleValue[]
-  | PickleDict;
+  null | boolean | number | bigint | string | Uint8Array | PickleValue[] | PickleDict;
 
 export interface PickleDict {
   [key: string]: PickleValue;
 }
 
 /** Stands on the stack (and in the memo) for a dict that an interceptor consumed. */
-export const CONSUMED_DICT: Readonly<{ consumedDict: true }> = Object.freeze({ consumedDict: true });
+export const CONSUMED_DICT: Readonly<{ consumedDict: true }> = Object.freeze({
+  consumedDict: true,
+});
 
 export interface DictInterceptor {
   /**
@@ -198,7 +193,10 @@ export class Unpickler {
         case Op.SETITEM: {
           const from = stack.length - 2;
           if (from < 1 || from - 1 < this.lastMark()) {
-            throw new PickleError('SETITEM needs a dict, a key and a value on the stack', base + opStart);
+            throw new PickleError(
+              'SETITEM needs a dict, a key and a value on the stack',
+              base + opStart,
+            );
           }
           this.fillDict(from, stack.length, base + opStart);
           stack.length = from;
@@ -390,7 +388,10 @@ export class Unpickler {
       throw new PickleError(`memo entry ${index} is read before it was written`, offset);
     }
     if (value === CONSUMED_DICT) {
-      throw new PickleError('a trace entry is referenced twice; this layout is not supported', offset);
+      throw new PickleError(
+        'a trace entry is referenced twice; this layout is not supported',
+        offset,
+      );
     }
     return value;
   }
@@ -431,7 +432,8 @@ export class Unpickler {
     if (from < 1 || !isDict(dict)) {
       throw new PickleError(`SETITEMS target is ${describe(dict)}, not a dict`, offset);
     }
-    if ((to - from) % 2 !== 0) throw new PickleError('SETITEMS with an odd number of items', offset);
+    if ((to - from) % 2 !== 0)
+      throw new PickleError('SETITEMS with an odd number of items', offset);
     if (this.interceptor !== undefined && to > from) {
       if (this.interceptor.consumeDict(dict, stack, from, to, offset)) {
         stack[from - 1] = CONSUMED_DICT;
@@ -447,7 +449,12 @@ export class Unpickler {
         throw new PickleError('a trace entry stands where only plain values are expected', offset);
       }
       if (name === '__proto__') {
-        Object.defineProperty(dict, name, { value, enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(dict, name, {
+          value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       } else {
         dict[name] = value as PickleValue;
       }
@@ -528,9 +535,11 @@ function isDict(value: unknown): value is PickleDict {
 }
 
 function dictKeyOf(key: unknown, offset: number): string {
-  if (typeof key === 'number' || typeof key === 'bigint' || typeof key === 'boolean') return String(key);
+  if (typeof key === 'number' || typeof key === 'bigint' || typeof key === 'boolean')
+    return String(key);
   if (key === null) return 'None';
-  if (Array.isArray(key)) return JSON.stringify(key, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+  if (Array.isArray(key))
+    return JSON.stringify(key, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
   throw new PickleError(`unsupported dict key: ${describe(key)}`, offset);
 }
 

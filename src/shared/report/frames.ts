@@ -3,7 +3,11 @@
 import { z } from 'zod';
 import { NO_STACK, type SnapshotModel } from '../snapshot/model';
 
-export const frameSchema = z.object({ filename: z.string(), line: z.number().int(), name: z.string() });
+export const frameSchema = z.object({
+  filename: z.string(),
+  line: z.number().int(),
+  name: z.string(),
+});
 
 export type FrameJson = z.infer<typeof frameSchema>;
 

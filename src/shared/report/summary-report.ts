@@ -85,14 +85,21 @@ function deviceSummary(model: SnapshotModel, analysis: DeviceAnalysis, top: numb
     .filter((entry) => entry.count > 0)
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const { name, count } of names) actions[name] = count;
-  const live = liveAllocationsAt(model, trace, match, finalState, active.peakEventIndex).slice(0, top);
+  const live = liveAllocationsAt(model, trace, match, finalState, active.peakEventIndex).slice(
+    0,
+    top,
+  );
   return {
     device: analysis.device,
     trace_entries: trace?.length ?? 0,
     actions,
     segments: finalState.segmentCount,
     blocks: finalState.blockCount,
-    reserved_bytes: { final: reserved.finalBytes, peak: reserved.peakBytes, baseline: reserved.baselineBytes },
+    reserved_bytes: {
+      final: reserved.finalBytes,
+      peak: reserved.peakBytes,
+      baseline: reserved.baselineBytes,
+    },
     active_bytes: {
       final: active.finalBytes,
       peak: active.peakBytes,

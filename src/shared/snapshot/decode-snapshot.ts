@@ -50,7 +50,8 @@ export async function decodeSnapshot(
 
   const { chunks, compressed } = await pickleChunksOf(counted, 0);
   const stacks = new StackInterner();
-  const expectedRows = compressed || totalBytes === null ? 0 : totalBytes / MIN_BYTES_PER_TRACE_ENTRY;
+  const expectedRows =
+    compressed || totalBytes === null ? 0 : totalBytes / MIN_BYTES_PER_TRACE_ENTRY;
   const traceTable = new TraceTableBuilder(stacks, expectedRows);
   const unpickler = new Unpickler({ interceptor: traceTable });
   for await (const chunk of chunks) {
@@ -68,7 +69,10 @@ interface PickleChunks {
   compressed: boolean;
 }
 
-async function pickleChunksOf(source: AsyncIterable<Uint8Array>, depth: number): Promise<PickleChunks> {
+async function pickleChunksOf(
+  source: AsyncIterable<Uint8Array>,
+  depth: number,
+): Promise<PickleChunks> {
   const iterator = source[Symbol.asyncIterator]();
   let first = await iterator.next();
   while (first.done !== true && first.value.length === 0) first = await iterator.next();
@@ -87,7 +91,9 @@ async function pickleChunksOf(source: AsyncIterable<Uint8Array>, depth: number):
       break;
   }
   throw new SnapshotFormatError(
-    depth > 0 ? `the gzip data inside: ${describeUnreadableFormat(format)}` : describeUnreadableFormat(format),
+    depth > 0
+      ? `the gzip data inside: ${describeUnreadableFormat(format)}`
+      : describeUnreadableFormat(format),
   );
 }
 
@@ -112,9 +118,7 @@ async function* gunzip(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8A
       else controller.enqueue(next.value as Uint8Array<ArrayBuffer>);
     },
   });
-  const reader = compressed
-    .pipeThrough<Uint8Array>(new DecompressionStream('gzip'))
-    .getReader();
+  const reader = compressed.pipeThrough<Uint8Array>(new DecompressionStream('gzip')).getReader();
   for (;;) {
     let next: ReadableStreamReadResult<Uint8Array>;
     try {
@@ -152,7 +156,9 @@ async function* pickleFromHtml(source: AsyncIterable<Uint8Array>): AsyncGenerato
   try {
     pickle = decodeBase64(page, payload.start, payload.end);
   } catch (error) {
-    throw new SnapshotFormatError(`the snapshot embedded in the HTML page is not valid base64 (${errorText(error)})`);
+    throw new SnapshotFormatError(
+      `the snapshot embedded in the HTML page is not valid base64 (${errorText(error)})`,
+    );
   }
   if (pickle[0] !== 0x80) {
     throw new SnapshotFormatError('the snapshot embedded in the HTML page is not a pickle');

@@ -48,10 +48,18 @@ export function findEmbeddedBase64(page: Uint8Array): { start: number; end: numb
   const keyAt = indexOfBytes(page, BASE64_KEY, 0);
   if (keyAt < 0) return null;
   let i = keyAt + BASE64_KEY.length;
-  while (i < page.length && (page[i] === 0x20 || page[i] === 0x0a || page[i] === 0x0d || page[i] === 0x09)) i++;
+  while (
+    i < page.length &&
+    (page[i] === 0x20 || page[i] === 0x0a || page[i] === 0x0d || page[i] === 0x09)
+  )
+    i++;
   if (page[i] !== 0x3a /* : */) return null;
   i++;
-  while (i < page.length && (page[i] === 0x20 || page[i] === 0x0a || page[i] === 0x0d || page[i] === 0x09)) i++;
+  while (
+    i < page.length &&
+    (page[i] === 0x20 || page[i] === 0x0a || page[i] === 0x0d || page[i] === 0x09)
+  )
+    i++;
   if (page[i] !== 0x22 /* " */) return null;
   const start = i + 1;
   const end = page.indexOf(0x22, start);

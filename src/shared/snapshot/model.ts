@@ -79,7 +79,11 @@ export const BlockStateCode = {
   inactive: 2,
 } as const satisfies Record<BlockState, number>;
 
-export const BLOCK_STATES: readonly BlockState[] = ['active_allocated', 'active_pending_free', 'inactive'];
+export const BLOCK_STATES: readonly BlockState[] = [
+  'active_allocated',
+  'active_pending_free',
+  'inactive',
+];
 
 export interface SegmentTable {
   count: number;

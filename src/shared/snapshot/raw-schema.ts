@@ -63,7 +63,9 @@ export function describeZodError(error: z.ZodError): string {
   const issue = error.issues[0];
   if (issue === undefined) return 'unexpected shape';
   const path = issue.path
-    .map((part, index) => (typeof part === 'number' ? `[${part}]` : `${index === 0 ? '' : '.'}${String(part)}`))
+    .map((part, index) =>
+      typeof part === 'number' ? `[${part}]` : `${index === 0 ? '' : '.'}${String(part)}`,
+    )
     .join('');
   const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more problems)` : '';
   return `${path === '' ? 'top level' : path}: ${issue.message}${more}`;

@@ -30,7 +30,12 @@ export interface BuildInputs {
   stacks: StackInterner;
 }
 
-export function buildSnapshotModel({ root, pickleProtocol, traceTable, stacks }: BuildInputs): SnapshotModel {
+export function buildSnapshotModel({
+  root,
+  pickleProtocol,
+  traceTable,
+  stacks,
+}: BuildInputs): SnapshotModel {
   const warnings: string[] = [];
   let layout: SnapshotModel['layout'];
   let rawSegments: RawSegment[];
@@ -164,7 +169,8 @@ function buildSegmentTables(
     segments.address[s] = segment.address;
     segments.totalSizeBytes[s] = segment.total_size;
     segments.streamId[s] = traceTable.internStream(segment.stream ?? 0);
-    segments.segmentType[s] = segment.segment_type === 'large' ? 0 : segment.segment_type === 'small' ? 1 : 2;
+    segments.segmentType[s] =
+      segment.segment_type === 'large' ? 0 : segment.segment_type === 'small' ? 1 : 2;
     const pool = (segment.segment_pool_id ?? [0, 0]).join(',');
     let poolId = poolIndex.get(pool);
     if (poolId === undefined) {
@@ -174,7 +180,8 @@ function buildSegmentTables(
     }
     segments.poolId[s] = poolId;
     segments.isExpandable[s] = segment.is_expandable === true ? 1 : 0;
-    segments.stackId[s] = segment.frames === undefined ? NO_STACK : stacks.intern(segment.frames, -1);
+    segments.stackId[s] =
+      segment.frames === undefined ? NO_STACK : stacks.intern(segment.frames, -1);
     segments.blockOffsets[s] = blockRow;
 
     let allocated = 0;
@@ -213,14 +220,17 @@ const EMPTY_FRAMES: unknown[] = [];
 function blockFrames(block: RawBlock): unknown[] {
   if (block.frames !== undefined) return block.frames;
   const history = block.history;
-  if (history !== undefined && history.length > 0) return history[history.length - 1]!.frames ?? EMPTY_FRAMES;
+  if (history !== undefined && history.length > 0)
+    return history[history.length - 1]!.frames ?? EMPTY_FRAMES;
   return EMPTY_FRAMES;
 }
 
 function blockStateCode(block: RawBlock, segmentIndex: number): number {
   const code = (BlockStateCode as Record<string, number>)[block.state];
   if (code === undefined) {
-    throw new SnapshotFormatError(`segments[${segmentIndex}] has a block in unknown state '${block.state}'`);
+    throw new SnapshotFormatError(
+      `segments[${segmentIndex}] has a block in unknown state '${block.state}'`,
+    );
   }
   return code;
 }
@@ -229,7 +239,9 @@ function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, prefix: string): 
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const where = describeZodError(parsed.error);
-    throw new SnapshotFormatError(`not a memory snapshot of a known shape: ${prefix}${prefix && !where.startsWith('[') ? '.' : ''}${where}`);
+    throw new SnapshotFormatError(
+      `not a memory snapshot of a known shape: ${prefix}${prefix && !where.startsWith('[') ? '.' : ''}${where}`,
+    );
   }
   return parsed.data;
 }

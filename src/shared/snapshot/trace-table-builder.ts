@@ -221,7 +221,10 @@ export class TraceTableBuilder implements DictInterceptor {
   }
 }
 
-function resized<T extends Uint8Array | Uint32Array | Int32Array | Float64Array>(from: T, to: T): T {
+function resized<T extends Uint8Array | Uint32Array | Int32Array | Float64Array>(
+  from: T,
+  to: T,
+): T {
   to.set(from as never);
   return to;
 }

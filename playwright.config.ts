@@ -1,0 +1,40 @@
+import { defineConfig } from '@playwright/test';
+import { chromiumArgs, chromiumExecutablePath } from './test/e2e/chromium';
+
+const port = Number(process.env['ALLOCSCOPE_E2E_PORT'] || 4317);
+const isCi = Boolean(process.env['CI']);
+
+export default defineConfig({
+  testDir: 'test/e2e',
+  outputDir: 'test-results',
+  fullyParallel: true,
+  forbidOnly: isCi,
+  retries: 0,
+  reporter: 'list',
+  timeout: 30_000,
+  use: {
+    baseURL: `http://127.0.0.1:${port}/`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  webServer: {
+    // Serves the static web build; `npm run build:web` must have run (npm test does).
+    command: `node test/e2e/serve-static.mjs out/web ${port}`,
+    url: `http://127.0.0.1:${port}/index.html`,
+    reuseExistingServer: !isCi,
+    timeout: 15_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+  projects: [
+    {
+      name: 'web',
+      testMatch: 'web.spec.ts',
+      use: {
+        browserName: 'chromium',
+        launchOptions: { executablePath: chromiumExecutablePath, args: chromiumArgs },
+      },
+    },
+    { name: 'electron', testMatch: 'electron.spec.ts' },
+  ],
+});
