@@ -10,6 +10,7 @@ import { CODE_LOADING_OPCODES, Op, UNSUPPORTED_OPCODES } from './opcodes';
 import { CodeLoadingRefusedError, PickleError } from './pickle-error';
 import { decodeLong } from './long-decoder';
 import { PickleStringDecoder } from './string-decoder';
+import { FlatDictReader, NOT_FLAT, type FlatDictConsumer } from './flat-dict-reader';
 
 export type PickleValue =
   null | boolean | number | bigint | string | Uint8Array | PickleValue[] | PickleDict;
@@ -41,11 +42,15 @@ export interface DictInterceptor {
 
 export interface UnpicklerOptions {
   interceptor?: DictInterceptor;
+  /** Reads flat dicts (trace entries) straight from the bytes; see flat-dict-reader.ts. */
+  flatDictConsumer?: FlatDictConsumer;
 }
 
 // Consumed dicts are looked for this far back in the memo: the dict is memoized right after
 // EMPTY_DICT, and only objects first seen inside it come after.
 const MEMO_TOMBSTONE_SCAN = 256;
+// Enough for any opcode but long strings and bytes.
+const BRIDGE_BYTES = 1 << 16;
 
 export class Unpickler {
   private readonly interceptor: DictInterceptor | undefined;
@@ -60,8 +65,14 @@ export class Unpickler {
   private result: unknown = undefined;
   private protocolVersion = -1;
 
+  private readonly flatDicts: FlatDictReader | null;
+
   constructor(options: UnpicklerOptions = {}) {
     this.interceptor = options.interceptor;
+    this.flatDicts =
+      options.flatDictConsumer === undefined
+        ? null
+        : new FlatDictReader(options.flatDictConsumer, this.strings);
   }
 
   /** The protocol from the PROTO opcode, or -1 before it was seen. */
@@ -86,19 +97,32 @@ export class Unpickler {
         0,
       );
     }
-    let buffer = chunk;
-    if (this.pending !== null && this.pending.length > 0) {
-      buffer = new Uint8Array(this.pending.length + chunk.length);
-      buffer.set(this.pending, 0);
-      buffer.set(chunk, this.pending.length);
+    let rest = chunk;
+    const pending = this.pending;
+    if (pending !== null) {
+      // Finish the opcode cut by the chunk boundary on a small joined buffer, then go on in the
+      // chunk itself: joining whole chunks would copy every byte of the file once more.
+      const bridge = joinBytes(pending, chunk.subarray(0, BRIDGE_BYTES));
+      const stoppedAt = this.run(bridge, pending.length);
+      if (this.finished) return this.release();
+      if (stoppedAt > 0) {
+        this.pendingOffset += stoppedAt;
+        this.pending = null;
+        rest = chunk.subarray(stoppedAt - pending.length);
+      } else {
+        // One opcode larger than the bridge (a long string): join it all.
+        rest = joinBytes(pending, chunk);
+        this.pending = null;
+      }
     }
-    const stoppedAt = this.run(buffer);
-    if (this.finished) {
-      this.pending = null;
-      return;
-    }
-    this.pending = stoppedAt < buffer.length ? buffer.subarray(stoppedAt) : null;
+    const stoppedAt = this.run(rest, rest.length);
+    if (this.finished) return this.release();
+    this.pending = stoppedAt < rest.length ? rest.slice(stoppedAt) : null;
     this.pendingOffset += stoppedAt;
+  }
+
+  private release(): void {
+    this.pending = null;
   }
 
   /** Call after the last chunk; returns the unpickled value. */
@@ -116,8 +140,11 @@ export class Unpickler {
     return this.result;
   }
 
-  /** Runs opcodes from buffer[0]; returns where it stopped (an incomplete opcode starts there). */
-  private run(buffer: Uint8Array): number {
+  /**
+   * Runs opcodes from buffer[0] until the first opcode boundary at or past `limit`; returns where
+   * it stopped (an incomplete opcode starts there).
+   */
+  private run(buffer: Uint8Array, limit: number): number {
     const base = this.pendingOffset;
     const end = buffer.length;
     const view = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
@@ -125,7 +152,7 @@ export class Unpickler {
     const memo = this.memo;
     let pos = 0;
 
-    while (pos < end) {
+    while (pos < limit) {
       const opStart = pos;
       const op = buffer[pos++]!;
       switch (op) {
@@ -171,6 +198,14 @@ export class Unpickler {
           this.marks.push(stack.length);
           break;
         case Op.EMPTY_DICT:
+          if (this.flatDicts !== null) {
+            const after = this.flatDicts.read(buffer, view, pos, memo, CONSUMED_DICT, base);
+            if (after !== NOT_FLAT) {
+              stack.push(CONSUMED_DICT);
+              pos = after;
+              break;
+            }
+          }
           stack.push({});
           break;
         case Op.EMPTY_LIST:
@@ -522,6 +557,13 @@ export class Unpickler {
     }
     return new PickleError(`unknown pickle opcode 0x${op.toString(16).padStart(2, '0')}`, offset);
   }
+}
+
+function joinBytes(first: Uint8Array, second: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(first.length + second.length);
+  joined.set(first, 0);
+  joined.set(second, first.length);
+  return joined;
 }
 
 function isDict(value: unknown): value is PickleDict {

@@ -26,6 +26,11 @@ export interface DecodeOptions {
   totalBytes?: number;
   onProgress?: (progress: DecodeProgress) => void;
   signal?: AbortSignal;
+  /**
+   * Read trace entries through the byte-level fast path (default true). The generic path gives
+   * the same model, slower; tests decode both ways and compare.
+   */
+  fastTraceEntries?: boolean;
 }
 
 // Trace entries take at least this many bytes in a pickle; sizing columns by it never undershoots
@@ -53,7 +58,10 @@ export async function decodeSnapshot(
   const expectedRows =
     compressed || totalBytes === null ? 0 : totalBytes / MIN_BYTES_PER_TRACE_ENTRY;
   const traceTable = new TraceTableBuilder(stacks, expectedRows);
-  const unpickler = new Unpickler({ interceptor: traceTable });
+  const unpickler = new Unpickler({
+    interceptor: traceTable,
+    ...(options.fastTraceEntries === false ? {} : { flatDictConsumer: traceTable }),
+  });
   for await (const chunk of chunks) {
     unpickler.feed(chunk);
     // Bytes after STOP (the HTML export pads with NULs) are ignored.

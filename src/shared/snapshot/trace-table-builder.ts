@@ -2,6 +2,7 @@
 // trace of millions of entries never exists as objects. Rows are numbered in file order; each
 // trace list (one per device) is a contiguous range of rows.
 
+import { NOT_FROM_MEMO, SlotKind, type FlatDictConsumer } from '../pickle/flat-dict-reader';
 import type { DictInterceptor, PickleDict, PickleValue } from '../pickle/unpickler';
 import { ActionCode, KNOWN_ACTIONS, NO_STACK, NO_STRING } from './model';
 import { SnapshotFormatError } from './snapshot-error';
@@ -13,6 +14,30 @@ export interface RowRange {
 }
 
 const MIN_CAPACITY = 1 << 12;
+
+/** Trace entry keys, in slot order (FlatDictConsumer.flatDictKeys). */
+const TRACE_ENTRY_KEYS = [
+  'action',
+  'addr',
+  'size',
+  'stream',
+  'time_us',
+  'frames',
+  'device_free',
+  'compile_context',
+  'user_metadata',
+] as const;
+
+const ACTION = 0;
+const ADDR = 1;
+const SIZE = 2;
+const STREAM = 3;
+const TIME_US = 4;
+const FRAMES = 5;
+const DEVICE_FREE = 6;
+const COMPILE_CONTEXT = 7;
+const USER_METADATA = 8;
+const OTHER_KEY = -1;
 
 // Actions whose entries must name an address.
 const ADDRESSED_ACTIONS = new Set<number>([
@@ -26,7 +51,11 @@ const ADDRESSED_ACTIONS = new Set<number>([
   ActionCode.segment_unmap,
 ]);
 
-export class TraceTableBuilder implements DictInterceptor {
+const SLOT_BY_KEY = new Map<unknown, number>(TRACE_ENTRY_KEYS.map((key, slot) => [key, slot]));
+
+export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
+  readonly flatDictKeys: readonly string[] = TRACE_ENTRY_KEYS;
+  readonly flatDictRequiredSlot = ACTION;
   rows = 0;
   action: Uint8Array;
   addr: Float64Array;
@@ -62,6 +91,7 @@ export class TraceTableBuilder implements DictInterceptor {
     this.stackId = new Int32Array(this.capacity);
   }
 
+  /** The generic path: a dict filled by SETITEMS, with its pairs on the VM's stack. */
   consumeDict(
     dict: PickleDict,
     stack: readonly unknown[],
@@ -70,59 +100,46 @@ export class TraceTableBuilder implements DictInterceptor {
     offset: number,
   ): boolean {
     let isTraceEntry = false;
-    for (let i = from; i < to; i += 2) {
-      if (stack[i] === 'action') {
+    for (let i = from, position = 0; i < to; i += 2, position++) {
+      if (this.slotOf(stack[i], position) === ACTION) {
         isTraceEntry = true;
         break;
       }
     }
     if (!isTraceEntry || !isEmpty(dict)) return false;
-    if (this.rows === this.capacity) this.grow();
-    const row = this.rows++;
-    let action = -1;
-    let addr = NaN;
-    let size = 0;
-    let stream = 0;
-    let time = NaN;
-    let stackId = NO_STACK;
-    let compileContext = NO_STRING;
-    let userMetadata = NO_STRING;
-    for (let i = from; i < to; i += 2) {
+    const { numbers, values, kinds } = this;
+    kinds.fill(SlotKind.absent);
+    for (let i = from, position = 0; i < to; i += 2, position++) {
+      const slot = this.slotOf(stack[i], position);
+      if (slot === OTHER_KEY) continue;
       const value = stack[i + 1];
-      switch (stack[i]) {
-        case 'action':
-          action = this.actionCode(value, offset);
-          break;
-        case 'addr':
-          addr = integerField(value, 'addr', offset);
-          break;
-        case 'size':
-          size = integerField(value, 'size', offset);
-          break;
-        case 'stream':
-          stream = this.internStream(integerField(value, 'stream', offset));
-          break;
-        case 'time_us':
-          time = integerField(value, 'time_us', offset);
-          break;
-        case 'frames':
-          stackId = this.stacks.intern(value, offset);
-          break;
-        case 'device_free':
-          this.deviceFreeBytes.set(row, integerField(value, 'device_free', offset));
-          break;
-        case 'compile_context':
-          compileContext = this.internOptionalString(value);
-          break;
-        case 'user_metadata':
-          userMetadata = this.internOptionalString(value);
-          break;
-        default:
-          // pool_id and keys from newer PyTorch versions are not needed by any figure.
-          break;
+      if (typeof value === 'number') {
+        numbers[slot] = value;
+        kinds[slot] = SlotKind.number;
+      } else {
+        values[slot] = value;
+        kinds[slot] = SlotKind.value;
       }
     }
-    if (ADDRESSED_ACTIONS.has(action) && Number.isNaN(addr)) {
+    this.consumeFlatDict(numbers, values, kinds, this.noMemoIndexes, offset);
+    values.fill(undefined);
+    return true;
+  }
+
+  /** One trace entry, field by field (from the fast path or from consumeDict). */
+  consumeFlatDict(
+    numbers: Float64Array,
+    values: unknown[],
+    kinds: Uint8Array,
+    memoIndexes: Int32Array,
+    offset: number,
+  ): boolean {
+    if (this.rows === this.capacity) this.grow();
+    const row = this.rows++;
+    const action = this.actionCode(values[ACTION], offset);
+    const addr =
+      kinds[ADDR] === SlotKind.absent ? NaN : numberField(numbers, values, kinds, ADDR, offset);
+    if (Number.isNaN(addr) && ADDRESSED_ACTIONS.has(action)) {
       throw new SnapshotFormatError(
         `a trace entry '${this.actionNames[action]}' has no 'addr'`,
         offset,
@@ -130,10 +147,31 @@ export class TraceTableBuilder implements DictInterceptor {
     }
     this.action[row] = action;
     this.addr[row] = addr;
-    this.sizeBytes[row] = size;
-    this.streamId[row] = stream;
-    this.timeUs[row] = time;
-    this.stackId[row] = stackId;
+    this.sizeBytes[row] =
+      kinds[SIZE] === SlotKind.absent ? 0 : numberField(numbers, values, kinds, SIZE, offset);
+    this.streamId[row] =
+      kinds[STREAM] === SlotKind.absent
+        ? this.internStream(0)
+        : this.internStream(numberField(numbers, values, kinds, STREAM, offset));
+    this.timeUs[row] =
+      kinds[TIME_US] === SlotKind.absent
+        ? NaN
+        : numberField(numbers, values, kinds, TIME_US, offset);
+    this.stackId[row] =
+      kinds[FRAMES] === SlotKind.absent
+        ? NO_STACK
+        : this.stackIdOf(values[FRAMES], memoIndexes[FRAMES]!, offset);
+    if (kinds[DEVICE_FREE] !== SlotKind.absent) {
+      this.deviceFreeBytes.set(row, numberField(numbers, values, kinds, DEVICE_FREE, offset));
+    }
+    const compileContext =
+      kinds[COMPILE_CONTEXT] === SlotKind.value
+        ? this.internOptionalString(values[COMPILE_CONTEXT])
+        : NO_STRING;
+    const userMetadata =
+      kinds[USER_METADATA] === SlotKind.value
+        ? this.internOptionalString(values[USER_METADATA])
+        : NO_STRING;
     // The optional columns exist only once some entry has a value, so most files never pay for them.
     if (compileContext !== NO_STRING || this.compileContextId !== null) {
       this.compileContextId ??= this.optionalColumn(row);
@@ -144,6 +182,36 @@ export class TraceTableBuilder implements DictInterceptor {
       this.userMetadataId[row] = userMetadata;
     }
     return true;
+  }
+
+  // Every entry of a file has the same keys in the same order, and each key is one memoized string
+  // object, so an identity check against the previous entry's key at the same position almost
+  // always answers without comparing characters.
+  private readonly keyAtPosition: unknown[] = [];
+  private readonly slotAtPosition: number[] = [];
+  private readonly numbers = new Float64Array(TRACE_ENTRY_KEYS.length);
+  private readonly values: unknown[] = new Array<unknown>(TRACE_ENTRY_KEYS.length).fill(undefined);
+  private readonly kinds = new Uint8Array(TRACE_ENTRY_KEYS.length);
+  private readonly noMemoIndexes = new Int32Array(TRACE_ENTRY_KEYS.length).fill(NOT_FROM_MEMO);
+  /** Stack id by the memo index of the shared frames list: one Map hit per entry. */
+  private readonly stackIdByMemoIndex = new Map<number, number>();
+
+  private stackIdOf(frames: unknown, memoIndex: number, offset: number): number {
+    if (memoIndex === NOT_FROM_MEMO) return this.stacks.intern(frames, offset);
+    let id = this.stackIdByMemoIndex.get(memoIndex);
+    if (id === undefined) {
+      id = this.stacks.intern(frames, offset);
+      this.stackIdByMemoIndex.set(memoIndex, id);
+    }
+    return id;
+  }
+
+  private slotOf(key: unknown, position: number): number {
+    if (this.keyAtPosition[position] === key) return this.slotAtPosition[position]!;
+    const slot = SLOT_BY_KEY.get(key) ?? OTHER_KEY;
+    this.keyAtPosition[position] = key;
+    this.slotAtPosition[position] = slot;
+    return slot;
   }
 
   appendConsumed(list: PickleValue[], count: number, offset: number): void {
@@ -234,8 +302,16 @@ function isEmpty(dict: PickleDict): boolean {
   return true;
 }
 
-function integerField(value: unknown, field: string, offset: number): number {
-  if (typeof value === 'number') return value;
+function numberField(
+  numbers: Float64Array,
+  values: unknown[],
+  kinds: Uint8Array,
+  slot: number,
+  offset: number,
+): number {
+  if (kinds[slot] === SlotKind.number) return numbers[slot]!;
+  const value = values[slot];
+  const field = TRACE_ENTRY_KEYS[slot]!;
   if (typeof value === 'bigint') {
     throw new SnapshotFormatError(`a trace entry's '${field}' (${value}) is beyond 2^53`, offset);
   }

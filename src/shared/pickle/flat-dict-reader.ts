@@ -1,0 +1,290 @@
+// The fast path for the one record a snapshot has millions of: a trace entry, pickled as
+//   EMPTY_DICT MEMOIZE MARK (key value)* SETITEMS
+// with string keys and values that are numbers, short strings or references to memoized objects
+// (the shared frames list). Reading it straight from the bytes into reusable slots avoids the
+// generic machinery (a dict object, a boxed number per field, stack traffic) that dominates
+// decoding otherwise. Anything unexpected makes it give up without side effects, and the
+// generic path decodes the same bytes instead.
+
+import { Op } from './opcodes';
+import { decodeLong } from './long-decoder';
+import type { PickleStringDecoder } from './string-decoder';
+
+/** What a slot holds after a read. */
+export const SlotKind = { absent: 0, number: 1, value: 2 } as const;
+
+/** memoIndexes[slot] when the value did not come from the memo. */
+export const NOT_FROM_MEMO = -1;
+
+export interface FlatDictConsumer {
+  /** Key names of interest; a key's index here is its slot. Other keys are read and skipped. */
+  readonly flatDictKeys: readonly string[];
+  /** A dict without this slot is not the consumer's (the reader then gives up on it). */
+  readonly flatDictRequiredSlot: number;
+  /** A dict was read: numbers[slot] or values[slot] per kinds[slot]. Returns false to decline. */
+  consumeFlatDict(
+    numbers: Float64Array,
+    values: unknown[],
+    kinds: Uint8Array,
+    memoIndexes: Int32Array,
+    offset: number,
+  ): boolean;
+}
+
+/** Returned by read() when the bytes are not a flat dict it can take (or not all there yet). */
+export const NOT_FLAT = -1;
+
+const SKIP_SLOT = -1;
+const UNKNOWN_SLOT = -2;
+const SLOT_CACHE_SIZE = 1 << 16;
+
+export class FlatDictReader {
+  private readonly consumer: FlatDictConsumer;
+  private readonly strings: PickleStringDecoder;
+  private readonly numbers: Float64Array;
+  private readonly values: unknown[];
+  private readonly kinds: Uint8Array;
+  /** Where a value came from in the memo, so consumers can cache work per shared object. */
+  private readonly memoIndexes: Int32Array;
+  private readonly slotByName: Map<string, number>;
+  /** Slot of the key string memoized at each index (keys are memoized once, early in the file). */
+  private readonly slotByMemoIndex = new Int32Array(SLOT_CACHE_SIZE).fill(UNKNOWN_SLOT);
+
+  constructor(consumer: FlatDictConsumer, strings: PickleStringDecoder) {
+    this.consumer = consumer;
+    this.strings = strings;
+    const slots = consumer.flatDictKeys.length;
+    this.numbers = new Float64Array(slots);
+    this.values = new Array<unknown>(slots).fill(undefined);
+    this.kinds = new Uint8Array(slots);
+    this.memoIndexes = new Int32Array(slots);
+    this.slotByName = new Map(consumer.flatDictKeys.map((name, slot) => [name, slot]));
+  }
+
+  /**
+   * Tries to read a flat dict whose EMPTY_DICT opcode ends at `pos`. On success the dict's memo
+   * slot holds `consumed`, and it returns the position after SETITEMS; otherwise NOT_FLAT, with
+   * the memo as it was.
+   */
+  read(
+    buffer: Uint8Array,
+    view: DataView,
+    pos: number,
+    memo: unknown[],
+    consumed: unknown,
+    offsetBase: number,
+  ): number {
+    const end = buffer.length;
+    const memoLength = memo.length;
+    const kinds = this.kinds;
+    for (let slot = 0; slot < kinds.length; slot++) kinds[slot] = SlotKind.absent;
+    // The dict's own memo entry.
+    if (pos >= end) return NOT_FLAT;
+    let op = buffer[pos]!;
+    if (op === Op.MEMOIZE) {
+      memo.push(consumed);
+      pos += 1;
+    } else if (op === Op.BINPUT) {
+      if (pos + 2 > end || buffer[pos + 1]! !== memoLength) return NOT_FLAT;
+      memo.push(consumed);
+      pos += 2;
+    } else if (op === Op.LONG_BINPUT) {
+      if (pos + 5 > end || view.getUint32(pos + 1, true) !== memoLength) return NOT_FLAT;
+      memo.push(consumed);
+      pos += 5;
+    }
+    if (pos >= end || buffer[pos] !== Op.MARK) return this.giveUp(memo, memoLength);
+    pos += 1;
+    const numbers = this.numbers;
+    const values = this.values;
+    for (;;) {
+      if (pos >= end) return this.giveUp(memo, memoLength);
+      // Key: a string, new or memoized.
+      op = buffer[pos]!;
+      let slot: number;
+      if (op === Op.SETITEMS) {
+        pos += 1;
+        break;
+      } else if (op === Op.BINGET || op === Op.LONG_BINGET) {
+        let index: number;
+        if (op === Op.BINGET) {
+          if (pos + 2 > end) return this.giveUp(memo, memoLength);
+          index = buffer[pos + 1]!;
+          pos += 2;
+        } else {
+          if (pos + 5 > end) return this.giveUp(memo, memoLength);
+          index = view.getUint32(pos + 1, true);
+          pos += 5;
+        }
+        slot = index < SLOT_CACHE_SIZE ? this.slotByMemoIndex[index]! : UNKNOWN_SLOT;
+        if (slot === UNKNOWN_SLOT) {
+          const key = memo[index];
+          if (typeof key !== 'string') return this.giveUp(memo, memoLength);
+          slot = this.slotByName.get(key) ?? SKIP_SLOT;
+          if (index < SLOT_CACHE_SIZE) this.slotByMemoIndex[index] = slot;
+        }
+      } else if (op === Op.SHORT_BINUNICODE) {
+        if (pos + 2 > end) return this.giveUp(memo, memoLength);
+        const length = buffer[pos + 1]!;
+        if (pos + 2 + length > end) return this.giveUp(memo, memoLength);
+        const key = this.strings.decode(buffer, pos + 2, length);
+        pos += 2 + length;
+        const after = this.memoize(buffer, view, pos, memo, key);
+        if (after < 0) return this.giveUp(memo, memoLength);
+        slot = this.slotByName.get(key) ?? SKIP_SLOT;
+        if (after > pos && memo.length - 1 < SLOT_CACHE_SIZE)
+          this.slotByMemoIndex[memo.length - 1] = slot;
+        pos = after;
+      } else {
+        return this.giveUp(memo, memoLength);
+      }
+      // Value: a scalar, a short string, or a memoized object.
+      if (pos >= end) return this.giveUp(memo, memoLength);
+      op = buffer[pos]!;
+      switch (op) {
+        case Op.BINGET:
+        case Op.LONG_BINGET: {
+          let index: number;
+          if (op === Op.BINGET) {
+            if (pos + 2 > end) return this.giveUp(memo, memoLength);
+            index = buffer[pos + 1]!;
+            pos += 2;
+          } else {
+            if (pos + 5 > end) return this.giveUp(memo, memoLength);
+            index = view.getUint32(pos + 1, true);
+            pos += 5;
+          }
+          const value = memo[index];
+          if (value === undefined || value === consumed) return this.giveUp(memo, memoLength);
+          if (slot >= 0) {
+            values[slot] = value;
+            kinds[slot] = SlotKind.value;
+            this.memoIndexes[slot] = index;
+          }
+          break;
+        }
+        case Op.BININT1:
+          if (pos + 2 > end) return this.giveUp(memo, memoLength);
+          if (slot >= 0) {
+            numbers[slot] = buffer[pos + 1]!;
+            kinds[slot] = SlotKind.number;
+          }
+          pos += 2;
+          break;
+        case Op.BININT2:
+          if (pos + 3 > end) return this.giveUp(memo, memoLength);
+          if (slot >= 0) {
+            numbers[slot] = buffer[pos + 1]! | (buffer[pos + 2]! << 8);
+            kinds[slot] = SlotKind.number;
+          }
+          pos += 3;
+          break;
+        case Op.BININT:
+          if (pos + 5 > end) return this.giveUp(memo, memoLength);
+          if (slot >= 0) {
+            numbers[slot] = view.getInt32(pos + 1, true);
+            kinds[slot] = SlotKind.number;
+          }
+          pos += 5;
+          break;
+        case Op.LONG1: {
+          if (pos + 2 > end) return this.giveUp(memo, memoLength);
+          const length = buffer[pos + 1]!;
+          if (pos + 2 + length > end) return this.giveUp(memo, memoLength);
+          const value = decodeLong(buffer, pos + 2, length);
+          if (typeof value !== 'number') return this.giveUp(memo, memoLength);
+          if (slot >= 0) {
+            numbers[slot] = value;
+            kinds[slot] = SlotKind.number;
+          }
+          pos += 2 + length;
+          break;
+        }
+        case Op.BINFLOAT:
+          if (pos + 9 > end) return this.giveUp(memo, memoLength);
+          if (slot >= 0) {
+            numbers[slot] = view.getFloat64(pos + 1, false);
+            kinds[slot] = SlotKind.number;
+          }
+          pos += 9;
+          break;
+        case Op.SHORT_BINUNICODE: {
+          if (pos + 2 > end) return this.giveUp(memo, memoLength);
+          const length = buffer[pos + 1]!;
+          if (pos + 2 + length > end) return this.giveUp(memo, memoLength);
+          const text = this.strings.decode(buffer, pos + 2, length);
+          const after = this.memoize(buffer, view, pos + 2 + length, memo, text);
+          if (after < 0) return this.giveUp(memo, memoLength);
+          if (slot >= 0) {
+            values[slot] = text;
+            kinds[slot] = SlotKind.value;
+            this.memoIndexes[slot] = NOT_FROM_MEMO;
+          }
+          pos = after;
+          break;
+        }
+        case Op.NONE:
+        case Op.NEWTRUE:
+        case Op.NEWFALSE:
+          if (slot >= 0) {
+            values[slot] = op === Op.NONE ? null : op === Op.NEWTRUE;
+            kinds[slot] = SlotKind.value;
+            this.memoIndexes[slot] = NOT_FROM_MEMO;
+          }
+          pos += 1;
+          break;
+        default:
+          // Lists, tuples, nested dicts (a frames list seen for the first time, a pool id): generic path.
+          return this.giveUp(memo, memoLength);
+      }
+    }
+    if (kinds[this.consumer.flatDictRequiredSlot] === SlotKind.absent)
+      return this.giveUp(memo, memoLength);
+    if (
+      !this.consumer.consumeFlatDict(numbers, values, kinds, this.memoIndexes, offsetBase + pos)
+    ) {
+      return this.giveUp(memo, memoLength);
+    }
+    this.clearValues();
+    return pos;
+  }
+
+  /** Applies the memo opcode that CPython writes after a new string, if any; -1 if it cannot. */
+  private memoize(
+    buffer: Uint8Array,
+    view: DataView,
+    pos: number,
+    memo: unknown[],
+    value: unknown,
+  ): number {
+    if (pos >= buffer.length) return -1;
+    const op = buffer[pos]!;
+    if (op === Op.MEMOIZE) {
+      memo.push(value);
+      return pos + 1;
+    }
+    if (op === Op.BINPUT) {
+      if (pos + 2 > buffer.length || buffer[pos + 1]! !== memo.length) return -1;
+      memo.push(value);
+      return pos + 2;
+    }
+    if (op === Op.LONG_BINPUT) {
+      if (pos + 5 > buffer.length || view.getUint32(pos + 1, true) !== memo.length) return -1;
+      memo.push(value);
+      return pos + 5;
+    }
+    return pos;
+  }
+
+  private giveUp(memo: unknown[], memoLength: number): number {
+    memo.length = memoLength;
+    this.clearValues();
+    return NOT_FLAT;
+  }
+
+  /** Drops references to values read (a loop: fill() costs more on a handful of slots). */
+  private clearValues(): void {
+    const values = this.values;
+    for (let slot = 0; slot < values.length; slot++) values[slot] = undefined;
+  }
+}

@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { realSnapshotPath, realSnapshotPaths } from '../../../test/support/real-snapshots';
+import { decodeSnapshot, type DecodeOptions } from './decode-snapshot';
+import { ActionCode } from './model';
+
+async function* chunksOf(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
+  for (let offset = 0; offset < bytes.length; offset += size)
+    yield bytes.subarray(offset, offset + size);
+}
+
+function decode(bytes: Uint8Array, options: DecodeOptions = {}, chunkSize = 1 << 20) {
+  return decodeSnapshot(chunksOf(bytes, chunkSize), { totalBytes: bytes.length, ...options });
+}
+
+describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (_name, path) => {
+  const bytes = new Uint8Array(readFileSync(path));
+
+  it('decodes to the same model through the fast path and the generic path, in any chunking', async () => {
+    const generic = await decode(bytes, { fastTraceEntries: false });
+    expect(await decode(bytes)).toEqual(generic);
+    expect(await decode(bytes, {}, 4093)).toEqual(generic);
+  });
+
+  it('decodes the gzip and HTML containers to the same model', async () => {
+    const plain = await decode(bytes);
+    expect(await decode(new Uint8Array(gzipSync(bytes)))).toEqual(plain);
+    const base64 = Buffer.from(
+      Buffer.concat([bytes, Buffer.alloc(3 - (bytes.length % 3))]),
+    ).toString('base64');
+    const page = `<!DOCTYPE html><html><script>const data = [{"name": "snapshot.pickle", "base64": "${base64}"}];</script></html>`;
+    expect(await decode(new TextEncoder().encode(page))).toEqual(plain);
+  });
+});
+
+describe('decodeSnapshot', () => {
+  it('interns frames and stacks: far fewer than the references to them', async () => {
+    const model = await decode(new Uint8Array(readFileSync(realSnapshotPath('LINYUN'))));
+    const trace = model.traces[0]!;
+    const referenced = trace.stackId.filter((id) => id >= 0).length;
+    expect(referenced).toBeGreaterThan(10_000);
+    expect(model.stacks.offsets.length - 1).toBeLessThan(referenced / 10);
+    expect(
+      new Set(
+        model.frames.filename.map((f, i) => `${f}:${model.frames.line[i]}:${model.frames.name[i]}`),
+      ).size,
+    ).toBe(model.frames.filename.length);
+  });
+
+  it('keeps oom entries with their device_free and no address', async () => {
+    const model = await decode(new Uint8Array(readFileSync(realSnapshotPath('Constructor-Sun'))));
+    const device1 = model.traces.find((trace) => trace.device === 1)!;
+    const oomRow = device1.action.indexOf(ActionCode.oom);
+    expect(oomRow).toBeGreaterThan(0);
+    expect(Number.isNaN(device1.addr[oomRow])).toBe(true);
+    expect(device1.deviceFreeBytes.get(oomRow)).toBeGreaterThan(0);
+  });
+
+  it('reports progress and stops when cancelled', async () => {
+    const bytes = new Uint8Array(readFileSync(realSnapshotPath('LINYUN')));
+    const seen: number[] = [];
+    await decode(bytes, { onProgress: (progress) => seen.push(progress.bytesRead) }, 1 << 16);
+    expect(seen.at(-1)).toBe(bytes.length);
+    const controller = new AbortController();
+    const cancelled = decode(
+      bytes,
+      {
+        signal: controller.signal,
+        onProgress: (progress) => {
+          if (progress.bytesRead > bytes.length / 2) controller.abort();
+        },
+      },
+      1 << 16,
+    );
+    await expect(cancelled).rejects.toThrow(/abort/i);
+  });
+});
