@@ -20,6 +20,7 @@ export default defineConfig(
     'playwright-report/',
     'bench/.data/',
     'test/.generated/',
+    '.tmp/',
   ]),
 
   js.configs.recommended,
