@@ -8,25 +8,29 @@
 
 import { Op } from './opcodes';
 import { decodeLong } from './long-decoder';
+import type { Memo } from './memo';
 import type { PickleStringDecoder } from './string-decoder';
 
 /** What a slot holds after a read. */
 export const SlotKind = { absent: 0, number: 1, value: 2 } as const;
-
-/** memoIndexes[slot] when the value did not come from the memo. */
-export const NOT_FROM_MEMO = -1;
 
 export interface FlatDictConsumer {
   /** Key names of interest; a key's index here is its slot. Other keys are read and skipped. */
   readonly flatDictKeys: readonly string[];
   /** A dict without this slot is not the consumer's (the reader then gives up on it). */
   readonly flatDictRequiredSlot: number;
+  /** The one slot whose value may be a new list of memoized objects (a trace entry's frames). */
+  readonly flatDictListSlot: number;
+  /**
+   * A new list of memoized objects was read for the list slot: returns what stands for it (in the
+   * memo and in values[]), or undefined to give up.
+   */
+  internFlatDictList(items: readonly unknown[], count: number): unknown;
   /** A dict was read: numbers[slot] or values[slot] per kinds[slot]. Returns false to decline. */
   consumeFlatDict(
     numbers: Float64Array,
     values: unknown[],
     kinds: Uint8Array,
-    memoIndexes: Int32Array,
     offset: number,
   ): boolean;
 }
@@ -44,8 +48,7 @@ export class FlatDictReader {
   private readonly numbers: Float64Array;
   private readonly values: unknown[];
   private readonly kinds: Uint8Array;
-  /** Where a value came from in the memo, so consumers can cache work per shared object. */
-  private readonly memoIndexes: Int32Array;
+  private listItems: unknown[] = [];
   private readonly slotByName: Map<string, number>;
   /** Slot of the key string memoized at each index (keys are memoized once, early in the file). */
   private readonly slotByMemoIndex = new Int32Array(SLOT_CACHE_SIZE).fill(UNKNOWN_SLOT);
@@ -57,7 +60,6 @@ export class FlatDictReader {
     this.numbers = new Float64Array(slots);
     this.values = new Array<unknown>(slots).fill(undefined);
     this.kinds = new Uint8Array(slots);
-    this.memoIndexes = new Int32Array(slots);
     this.slotByName = new Map(consumer.flatDictKeys.map((name, slot) => [name, slot]));
   }
 
@@ -70,7 +72,7 @@ export class FlatDictReader {
     buffer: Uint8Array,
     view: DataView,
     pos: number,
-    memo: unknown[],
+    memo: Memo,
     consumed: unknown,
     offsetBase: number,
   ): number {
@@ -118,7 +120,7 @@ export class FlatDictReader {
         }
         slot = index < SLOT_CACHE_SIZE ? this.slotByMemoIndex[index]! : UNKNOWN_SLOT;
         if (slot === UNKNOWN_SLOT) {
-          const key = memo[index];
+          const key = memo.get(index);
           if (typeof key !== 'string') return this.giveUp(memo, memoLength);
           slot = this.slotByName.get(key) ?? SKIP_SLOT;
           if (index < SLOT_CACHE_SIZE) this.slotByMemoIndex[index] = slot;
@@ -154,12 +156,11 @@ export class FlatDictReader {
             index = view.getUint32(pos + 1, true);
             pos += 5;
           }
-          const value = memo[index];
+          const value = memo.get(index);
           if (value === undefined || value === consumed) return this.giveUp(memo, memoLength);
           if (slot >= 0) {
             values[slot] = value;
             kinds[slot] = SlotKind.value;
-            this.memoIndexes[slot] = index;
           }
           break;
         }
@@ -191,8 +192,20 @@ export class FlatDictReader {
           if (pos + 2 > end) return this.giveUp(memo, memoLength);
           const length = buffer[pos + 1]!;
           if (pos + 2 + length > end) return this.giveUp(memo, memoLength);
-          const value = decodeLong(buffer, pos + 2, length);
-          if (typeof value !== 'number') return this.giveUp(memo, memoLength);
+          const at = pos + 2;
+          let value: number | bigint;
+          // Addresses and time_us: 5-7 non-negative bytes, decoded inline (no call, no loop).
+          if (length === 7 && buffer[at + 6]! < 0x20) {
+            value =
+              view.getUint32(at, true) +
+              view.getUint16(at + 4, true) * 4294967296 +
+              buffer[at + 6]! * 281474976710656;
+          } else if (length === 6 && buffer[at + 5]! < 0x80) {
+            value = view.getUint32(at, true) + view.getUint16(at + 4, true) * 4294967296;
+          } else {
+            value = decodeLong(buffer, at, length);
+            if (typeof value !== 'number') return this.giveUp(memo, memoLength);
+          }
           if (slot >= 0) {
             numbers[slot] = value;
             kinds[slot] = SlotKind.number;
@@ -218,7 +231,6 @@ export class FlatDictReader {
           if (slot >= 0) {
             values[slot] = text;
             kinds[slot] = SlotKind.value;
-            this.memoIndexes[slot] = NOT_FROM_MEMO;
           }
           pos = after;
           break;
@@ -229,24 +241,110 @@ export class FlatDictReader {
           if (slot >= 0) {
             values[slot] = op === Op.NONE ? null : op === Op.NEWTRUE;
             kinds[slot] = SlotKind.value;
-            this.memoIndexes[slot] = NOT_FROM_MEMO;
           }
           pos += 1;
           break;
+        case Op.EMPTY_LIST: {
+          if (slot !== this.consumer.flatDictListSlot) return this.giveUp(memo, memoLength);
+          // Read now, made into a value only once the dict proves to be the consumer's.
+          const after = this.readList(buffer, view, pos + 1, memo);
+          if (after < 0) return this.giveUp(memo, memoLength);
+          kinds[slot] = SlotKind.value;
+          pos = after;
+          break;
+        }
         default:
-          // Lists, tuples, nested dicts (a frames list seen for the first time, a pool id): generic path.
+          // Tuples, nested dicts, lists holding new objects (a pool id, a stack with a frame never
+          // seen before): the generic path.
           return this.giveUp(memo, memoLength);
       }
     }
     if (kinds[this.consumer.flatDictRequiredSlot] === SlotKind.absent)
       return this.giveUp(memo, memoLength);
-    if (
-      !this.consumer.consumeFlatDict(numbers, values, kinds, this.memoIndexes, offsetBase + pos)
-    ) {
+    if (this.listCount >= 0) {
+      const value = this.consumer.internFlatDictList(this.listItems, this.listCount);
+      if (value === undefined) return this.giveUp(memo, memoLength);
+      if (this.listMemoIndex >= 0) memo.set(this.listMemoIndex, value);
+      values[this.consumer.flatDictListSlot] = value;
+    }
+    if (!this.consumer.consumeFlatDict(numbers, values, kinds, offsetBase + pos)) {
       return this.giveUp(memo, memoLength);
     }
     this.clearValues();
     return pos;
+  }
+
+  /** The list read in the current dict: items[0..listCount) (-1: none) and its memo index (-1: none). */
+  private listCount = -1;
+  private listMemoIndex = -1;
+
+  /**
+   * Reads a list of memo references whose EMPTY_LIST ends at `pos`:
+   *   [memo op] (MARK (BINGET | LONG_BINGET)+ APPENDS | (BINGET | LONG_BINGET) APPEND)*
+   * into listItems; returns the position after, or -1.
+   */
+  private readList(buffer: Uint8Array, view: DataView, pos: number, memo: Memo): number {
+    const end = buffer.length;
+    const memoIndex = memo.length;
+    const afterMemo = this.memoize(buffer, view, pos, memo, undefined);
+    if (afterMemo < 0) return -1;
+    const memoized = afterMemo > pos;
+    pos = afterMemo;
+    const items = this.listItems;
+    let count = 0;
+    for (;;) {
+      if (pos >= end) return -1;
+      const op = buffer[pos]!;
+      if (op === Op.MARK) {
+        pos += 1;
+        for (;;) {
+          if (pos >= end) return -1;
+          const itemOp = buffer[pos]!;
+          if (itemOp === Op.APPENDS) {
+            pos += 1;
+            break;
+          }
+          const item = this.readReference(buffer, view, pos, memo);
+          if (item === undefined) return -1;
+          items[count++] = item;
+          pos = this.afterReference;
+        }
+      } else if (op === Op.BINGET || op === Op.LONG_BINGET) {
+        // One item is written as `item APPEND`; anything else after a reference is the dict's next key.
+        const item = this.readReference(buffer, view, pos, memo);
+        if (item === undefined) return -1;
+        if (this.afterReference >= end) return -1;
+        if (buffer[this.afterReference] !== Op.APPEND) break;
+        items[count++] = item;
+        pos = this.afterReference + 1;
+      } else {
+        break;
+      }
+    }
+    if (this.listCount >= 0) return -1; // a second list: not a trace entry
+    this.listCount = count;
+    this.listMemoIndex = memoized ? memoIndex : -1;
+    return pos;
+  }
+
+  private afterReference = 0;
+
+  /** The memoized object a BINGET / LONG_BINGET at `pos` names (afterReference: where it ends). */
+  private readReference(buffer: Uint8Array, view: DataView, pos: number, memo: Memo): unknown {
+    const op = buffer[pos];
+    let index: number;
+    if (op === Op.BINGET) {
+      if (pos + 2 > buffer.length) return undefined;
+      index = buffer[pos + 1]!;
+      this.afterReference = pos + 2;
+    } else if (op === Op.LONG_BINGET) {
+      if (pos + 5 > buffer.length) return undefined;
+      index = view.getUint32(pos + 1, true);
+      this.afterReference = pos + 5;
+    } else {
+      return undefined;
+    }
+    return memo.get(index);
   }
 
   /** Applies the memo opcode that CPython writes after a new string, if any; -1 if it cannot. */
@@ -254,7 +352,7 @@ export class FlatDictReader {
     buffer: Uint8Array,
     view: DataView,
     pos: number,
-    memo: unknown[],
+    memo: Memo,
     value: unknown,
   ): number {
     if (pos >= buffer.length) return -1;
@@ -276,8 +374,8 @@ export class FlatDictReader {
     return pos;
   }
 
-  private giveUp(memo: unknown[], memoLength: number): number {
-    memo.length = memoLength;
+  private giveUp(memo: Memo, memoLength: number): number {
+    memo.truncate(memoLength);
     this.clearValues();
     return NOT_FLAT;
   }
@@ -286,5 +384,10 @@ export class FlatDictReader {
   private clearValues(): void {
     const values = this.values;
     for (let slot = 0; slot < values.length; slot++) values[slot] = undefined;
+    if (this.listCount > 0) {
+      const items = this.listItems;
+      for (let i = 0; i < this.listCount; i++) items[i] = undefined;
+    }
+    this.listCount = -1;
   }
 }

@@ -10,6 +10,7 @@ import { CODE_LOADING_OPCODES, Op, UNSUPPORTED_OPCODES } from './opcodes';
 import { CodeLoadingRefusedError, PickleError } from './pickle-error';
 import { decodeLong } from './long-decoder';
 import { PickleStringDecoder } from './string-decoder';
+import { Memo } from './memo';
 import { FlatDictReader, NOT_FLAT, type FlatDictConsumer } from './flat-dict-reader';
 
 export type PickleValue =
@@ -57,7 +58,7 @@ export class Unpickler {
   private readonly strings = new PickleStringDecoder();
   private stack: unknown[] = [];
   private marks: number[] = [];
-  private memo: unknown[] = [];
+  private readonly memo = new Memo();
   private pending: Uint8Array | null = null;
   /** Absolute offset of the first byte of `pending` (or of the next chunk when none). */
   private pendingOffset = 0;
@@ -290,7 +291,7 @@ export class Unpickler {
           break;
         case Op.BINPUT: {
           if (pos + 1 > end) return opStart;
-          memo[buffer[pos]!] = this.top(base + opStart);
+          memo.set(buffer[pos]!, this.top(base + opStart));
           pos += 1;
           break;
         }
@@ -300,7 +301,7 @@ export class Unpickler {
           if (index > memo.length + 1_000_000) {
             throw new PickleError(`memo index ${index} is implausibly large`, base + opStart);
           }
-          memo[index] = this.top(base + opStart);
+          memo.set(index, this.top(base + opStart));
           pos += 4;
           break;
         }
@@ -407,7 +408,7 @@ export class Unpickler {
           }
           this.result = stack.pop();
           this.finished = true;
-          this.memo = [];
+          this.memo.clear();
           return end;
         }
         default:
@@ -418,7 +419,7 @@ export class Unpickler {
   }
 
   private memoGet(index: number, offset: number): unknown {
-    const value = this.memo[index];
+    const value = this.memo.get(index);
     if (value === undefined) {
       throw new PickleError(`memo entry ${index} is read before it was written`, offset);
     }
@@ -526,8 +527,8 @@ export class Unpickler {
     const memo = this.memo;
     const stop = Math.max(0, memo.length - MEMO_TOMBSTONE_SCAN);
     for (let i = memo.length - 1; i >= stop; i--) {
-      if (memo[i] === dict) {
-        memo[i] = CONSUMED_DICT;
+      if (memo.get(i) === dict) {
+        memo.set(i, CONSUMED_DICT);
         return;
       }
     }

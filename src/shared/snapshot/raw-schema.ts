@@ -3,9 +3,11 @@
 // versions add fields, and an old viewer must still open new files.
 
 import { z } from 'zod';
+import { StackRef } from './stack-interner';
 
 const integer = z.number().int();
-const framesList = z.array(z.unknown());
+// A list of frame dicts, or a StackRef when the decoder already interned that list.
+const framesList = z.union([z.array(z.unknown()), z.instanceof(StackRef)]);
 
 export const rawHistoryEntrySchema = z.looseObject({
   addr: integer.optional(),

@@ -217,7 +217,7 @@ function buildSegmentTables(
 const EMPTY_FRAMES: unknown[] = [];
 
 /** Current files: `frames`; PyTorch 2.0: the frames of the last `history` entry. */
-function blockFrames(block: RawBlock): unknown[] {
+function blockFrames(block: RawBlock): unknown {
   if (block.frames !== undefined) return block.frames;
   const history = block.history;
   if (history !== undefined && history.length > 0)

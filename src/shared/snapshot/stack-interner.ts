@@ -1,63 +1,84 @@
-// Interns frames and stacks. PyTorch pickles one frame dict and one frames list per distinct
-// stack and references them from thousands of entries, so a lookup by object identity almost
-// always hits; content keys catch files where equal stacks were written as separate objects.
+// Interns frames and stacks. PyTorch pickles each distinct frame dict once and references it from
+// every stack that contains it; stacks themselves are usually one list per allocation (shared by
+// its alloc and free entries), so a large file holds millions of frames lists with far fewer
+// distinct contents. Frames are interned by object (a tag on the dict), stacks by the hash of
+// their frame ids, and a decoded frames list is replaced by a small StackRef so the lists
+// themselves never stay in memory.
 
 import { NO_STACK, type FrameTable, type StackTable } from './model';
 import { SnapshotFormatError } from './snapshot-error';
 
-// The stack id is also kept on the frames list itself: a property read is several times cheaper
-// than a Map lookup by object, and every trace entry does one.
+/** Stands for a frames list that was interned while streaming: its stack id. */
+export class StackRef {
+  constructor(readonly stackId: number) {}
+}
+
+// Ids kept on the objects themselves: a property read is much cheaper than a Map lookup by object.
+const FRAME_ID = Symbol('allocscope.frameId');
 const STACK_ID = Symbol('allocscope.stackId');
 
+type TaggedFrame = Record<string, unknown> & { [FRAME_ID]?: number };
 type TaggedFrames = unknown[] & { [STACK_ID]?: number };
+
+const INITIAL_FRAME_ID_CAPACITY = 1 << 16;
 
 export class StackInterner {
   readonly frames: FrameTable = { filename: [], name: [], line: [] };
-  private readonly stackByContent = new Map<string, number>();
-  private readonly frameByIdentity = new Map<unknown, number>();
   private readonly frameByContent = new Map<string, number>();
-  private readonly stackOffsets: number[] = [0];
-  private readonly stackFrameIds: number[] = [];
+  /** Stack s is stackFrameIds[stackOffsets[s] .. stackOffsets[s + 1]). */
+  private stackOffsets: number[] = [0];
+  private stackFrameIds = new Uint32Array(INITIAL_FRAME_ID_CAPACITY);
+  private stackFrameIdCount = 0;
+  /** Content hash -> stack id (or ids, on a collision). */
+  private readonly stacksByHash = new Map<number, number | number[]>();
+  private scratch = new Uint32Array(256);
 
-  /** Returns the stack id of a `frames` list (NO_STACK for an empty list). */
+  /** Stack id of a `frames` value: a list of frame dicts or a StackRef; NO_STACK for an empty list. */
   intern(frames: unknown, offset: number): number {
+    if (frames instanceof StackRef) return frames.stackId;
     if (!Array.isArray(frames)) {
       throw new SnapshotFormatError(`'frames' is not a list`, offset);
     }
     const tagged = (frames as TaggedFrames)[STACK_ID];
     if (tagged !== undefined) return tagged;
-    let id = NO_STACK;
-    if (frames.length > 0) {
-      const frameIds = frames.map((frame) => this.internFrame(frame, offset));
-      const contentKey = frameIds.join(',');
-      const sameContent = this.stackByContent.get(contentKey);
-      if (sameContent !== undefined) {
-        id = sameContent;
-      } else {
-        id = this.stackOffsets.length - 1;
-        for (const frameId of frameIds) this.stackFrameIds.push(frameId);
-        this.stackOffsets.push(this.stackFrameIds.length);
-        this.stackByContent.set(contentKey, id);
-      }
-    }
+    const id = this.internFrameList(frames, frames.length, offset);
+    if (id === undefined) throw new SnapshotFormatError('a stack frame is not a dict', offset);
     (frames as TaggedFrames)[STACK_ID] = id;
     return id;
+  }
+
+  /** Interns items[0..count) as a stack; undefined when an item is not a frame dict. */
+  internFrameList(items: readonly unknown[], count: number, _offset: number): number | undefined {
+    if (count === 0) return NO_STACK;
+    if (this.scratch.length < count) this.scratch = new Uint32Array(count * 2);
+    const ids = this.scratch;
+    for (let i = 0; i < count; i++) {
+      const id = this.frameIdOf(items[i]);
+      if (id < 0) return undefined;
+      ids[i] = id;
+    }
+    return this.internFrameIds(ids, count);
   }
 
   table(): StackTable {
     return {
       offsets: Uint32Array.from(this.stackOffsets),
-      frameIds: Uint32Array.from(this.stackFrameIds),
+      frameIds: this.stackFrameIds.slice(0, this.stackFrameIdCount),
     };
   }
 
-  private internFrame(frame: unknown, offset: number): number {
-    const known = this.frameByIdentity.get(frame);
-    if (known !== undefined) return known;
-    if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) {
-      throw new SnapshotFormatError('a stack frame is not a dict', offset);
+  private frameIdOf(frame: unknown): number {
+    if (
+      typeof frame !== 'object' ||
+      frame === null ||
+      Array.isArray(frame) ||
+      frame instanceof Uint8Array
+    ) {
+      return -1;
     }
-    const record = frame as Record<string, unknown>;
+    const record = frame as TaggedFrame;
+    const known = record[FRAME_ID];
+    if (known !== undefined) return known;
     const filename = typeof record.filename === 'string' ? record.filename : '';
     const name = typeof record.name === 'string' ? record.name : '';
     const line = frameLine(record.line);
@@ -70,8 +91,49 @@ export class StackInterner {
       this.frames.line.push(line);
       this.frameByContent.set(contentKey, id);
     }
-    this.frameByIdentity.set(frame, id);
+    record[FRAME_ID] = id;
     return id;
+  }
+
+  private internFrameIds(ids: Uint32Array, count: number): number {
+    let hash = 0x811c9dc5 ^ count;
+    for (let i = 0; i < count; i++) hash = Math.imul(hash ^ ids[i]!, 0x01000193);
+    const bucket = this.stacksByHash.get(hash);
+    if (bucket !== undefined) {
+      if (typeof bucket === 'number') {
+        if (this.sameStack(bucket, ids, count)) return bucket;
+      } else {
+        for (const candidate of bucket) if (this.sameStack(candidate, ids, count)) return candidate;
+      }
+    }
+    const id = this.appendStack(ids, count);
+    if (bucket === undefined) this.stacksByHash.set(hash, id);
+    else if (typeof bucket === 'number') this.stacksByHash.set(hash, [bucket, id]);
+    else bucket.push(id);
+    return id;
+  }
+
+  private sameStack(stackId: number, ids: Uint32Array, count: number): boolean {
+    const start = this.stackOffsets[stackId]!;
+    if (this.stackOffsets[stackId + 1]! - start !== count) return false;
+    const stored = this.stackFrameIds;
+    for (let i = 0; i < count; i++) if (stored[start + i] !== ids[i]) return false;
+    return true;
+  }
+
+  private appendStack(ids: Uint32Array, count: number): number {
+    const needed = this.stackFrameIdCount + count;
+    if (needed > this.stackFrameIds.length) {
+      let capacity = this.stackFrameIds.length * 2;
+      while (capacity < needed) capacity *= 2;
+      const grown = new Uint32Array(capacity);
+      grown.set(this.stackFrameIds.subarray(0, this.stackFrameIdCount));
+      this.stackFrameIds = grown;
+    }
+    this.stackFrameIds.set(ids.subarray(0, count), this.stackFrameIdCount);
+    this.stackFrameIdCount = needed;
+    this.stackOffsets.push(needed);
+    return this.stackOffsets.length - 2;
   }
 }
 

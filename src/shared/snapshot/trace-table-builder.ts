@@ -2,11 +2,11 @@
 // trace of millions of entries never exists as objects. Rows are numbered in file order; each
 // trace list (one per device) is a contiguous range of rows.
 
-import { NOT_FROM_MEMO, SlotKind, type FlatDictConsumer } from '../pickle/flat-dict-reader';
+import { SlotKind, type FlatDictConsumer } from '../pickle/flat-dict-reader';
 import type { DictInterceptor, PickleDict, PickleValue } from '../pickle/unpickler';
 import { ActionCode, KNOWN_ACTIONS, NO_STACK, NO_STRING } from './model';
 import { SnapshotFormatError } from './snapshot-error';
-import type { StackInterner } from './stack-interner';
+import { StackRef, type StackInterner } from './stack-interner';
 
 export interface RowRange {
   first: number;
@@ -56,6 +56,7 @@ const SLOT_BY_KEY = new Map<unknown, number>(TRACE_ENTRY_KEYS.map((key, slot) =>
 export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
   readonly flatDictKeys: readonly string[] = TRACE_ENTRY_KEYS;
   readonly flatDictRequiredSlot = ACTION;
+  readonly flatDictListSlot = FRAMES;
   rows = 0;
   action: Uint8Array;
   addr: Float64Array;
@@ -121,7 +122,7 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
         kinds[slot] = SlotKind.value;
       }
     }
-    this.consumeFlatDict(numbers, values, kinds, this.noMemoIndexes, offset);
+    this.consumeFlatDict(numbers, values, kinds, offset);
     values.fill(undefined);
     return true;
   }
@@ -131,7 +132,6 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
     numbers: Float64Array,
     values: unknown[],
     kinds: Uint8Array,
-    memoIndexes: Int32Array,
     offset: number,
   ): boolean {
     if (this.rows === this.capacity) this.grow();
@@ -158,9 +158,7 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
         ? NaN
         : numberField(numbers, values, kinds, TIME_US, offset);
     this.stackId[row] =
-      kinds[FRAMES] === SlotKind.absent
-        ? NO_STACK
-        : this.stackIdOf(values[FRAMES], memoIndexes[FRAMES]!, offset);
+      kinds[FRAMES] === SlotKind.absent ? NO_STACK : this.stacks.intern(values[FRAMES], offset);
     if (kinds[DEVICE_FREE] !== SlotKind.absent) {
       this.deviceFreeBytes.set(row, numberField(numbers, values, kinds, DEVICE_FREE, offset));
     }
@@ -192,18 +190,10 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
   private readonly numbers = new Float64Array(TRACE_ENTRY_KEYS.length);
   private readonly values: unknown[] = new Array<unknown>(TRACE_ENTRY_KEYS.length).fill(undefined);
   private readonly kinds = new Uint8Array(TRACE_ENTRY_KEYS.length);
-  private readonly noMemoIndexes = new Int32Array(TRACE_ENTRY_KEYS.length).fill(NOT_FROM_MEMO);
-  /** Stack id by the memo index of the shared frames list: one Map hit per entry. */
-  private readonly stackIdByMemoIndex = new Map<number, number>();
-
-  private stackIdOf(frames: unknown, memoIndex: number, offset: number): number {
-    if (memoIndex === NOT_FROM_MEMO) return this.stacks.intern(frames, offset);
-    let id = this.stackIdByMemoIndex.get(memoIndex);
-    if (id === undefined) {
-      id = this.stacks.intern(frames, offset);
-      this.stackIdByMemoIndex.set(memoIndex, id);
-    }
-    return id;
+  /** A frames list read by the fast path: interned at once, and only its stack id is kept. */
+  internFlatDictList(items: readonly unknown[], count: number): unknown {
+    const stackId = this.stacks.internFrameList(items, count, -1);
+    return stackId === undefined ? undefined : new StackRef(stackId);
   }
 
   private slotOf(key: unknown, position: number): number {
@@ -226,7 +216,12 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
     }
   }
 
+  private lastActionName: unknown = undefined;
+  private lastActionCode = 0;
+
   private actionCode(value: unknown, offset: number): number {
+    // Action names are memoized strings: the same object as last time is the common case.
+    if (value === this.lastActionName) return this.lastActionCode;
     if (typeof value !== 'string') {
       throw new SnapshotFormatError(`a trace entry's 'action' is not a string`, offset);
     }
@@ -239,16 +234,24 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
       this.actionNames.push(value);
       this.actionCodeByName.set(value, code);
     }
+    this.lastActionName = value;
+    this.lastActionCode = code;
     return code;
   }
 
+  private lastStream = NaN;
+  private lastStreamId = 0;
+
   internStream(stream: number): number {
+    if (stream === this.lastStream) return this.lastStreamId;
     let id = this.streamIdByValue.get(stream);
     if (id === undefined) {
       id = this.streams.length;
       this.streams.push(stream);
       this.streamIdByValue.set(stream, id);
     }
+    this.lastStream = stream;
+    this.lastStreamId = id;
     return id;
   }
 
