@@ -22,10 +22,10 @@ export interface FlatDictConsumer {
   /** The one slot whose value may be a new list of memoized objects (a trace entry's frames). */
   readonly flatDictListSlot: number;
   /**
-   * A new list of memoized objects was read for the list slot: returns what stands for it (in the
-   * memo and in values[]), or undefined to give up.
+   * A new list of memoized objects was read for the list slot, as the memo indexes of its items:
+   * returns what stands for it (in the memo and in values[]), or undefined to give up.
    */
-  internFlatDictList(items: readonly unknown[], count: number): unknown;
+  internFlatDictList(itemMemoIndexes: Int32Array, count: number, memo: Memo): unknown;
   /** A dict was read: numbers[slot] or values[slot] per kinds[slot]. Returns false to decline. */
   consumeFlatDict(
     numbers: Float64Array,
@@ -48,7 +48,7 @@ export class FlatDictReader {
   private readonly numbers: Float64Array;
   private readonly values: unknown[];
   private readonly kinds: Uint8Array;
-  private listItems: unknown[] = [];
+  private listItems = new Int32Array(1024);
   private readonly slotByName: Map<string, number>;
   /** Slot of the key string memoized at each index (keys are memoized once, early in the file). */
   private readonly slotByMemoIndex = new Int32Array(SLOT_CACHE_SIZE).fill(UNKNOWN_SLOT);
@@ -262,7 +262,7 @@ export class FlatDictReader {
     if (kinds[this.consumer.flatDictRequiredSlot] === SlotKind.absent)
       return this.giveUp(memo, memoLength);
     if (this.listCount >= 0) {
-      const value = this.consumer.internFlatDictList(this.listItems, this.listCount);
+      const value = this.consumer.internFlatDictList(this.listItems, this.listCount, memo);
       if (value === undefined) return this.giveUp(memo, memoLength);
       if (this.listMemoIndex >= 0) memo.set(this.listMemoIndex, value);
       values[this.consumer.flatDictListSlot] = value;
@@ -290,7 +290,6 @@ export class FlatDictReader {
     if (afterMemo < 0) return -1;
     const memoized = afterMemo > pos;
     pos = afterMemo;
-    const items = this.listItems;
     let count = 0;
     for (;;) {
       if (pos >= end) return -1;
@@ -304,18 +303,18 @@ export class FlatDictReader {
             pos += 1;
             break;
           }
-          const item = this.readReference(buffer, view, pos, memo);
-          if (item === undefined) return -1;
-          items[count++] = item;
+          const item = this.readReference(buffer, view, pos);
+          if (item < 0) return -1;
+          this.addListItem(count++, item);
           pos = this.afterReference;
         }
       } else if (op === Op.BINGET || op === Op.LONG_BINGET) {
         // One item is written as `item APPEND`; anything else after a reference is the dict's next key.
-        const item = this.readReference(buffer, view, pos, memo);
-        if (item === undefined) return -1;
+        const item = this.readReference(buffer, view, pos);
+        if (item < 0) return -1;
         if (this.afterReference >= end) return -1;
         if (buffer[this.afterReference] !== Op.APPEND) break;
-        items[count++] = item;
+        this.addListItem(count++, item);
         pos = this.afterReference + 1;
       } else {
         break;
@@ -329,22 +328,29 @@ export class FlatDictReader {
 
   private afterReference = 0;
 
-  /** The memoized object a BINGET / LONG_BINGET at `pos` names (afterReference: where it ends). */
-  private readReference(buffer: Uint8Array, view: DataView, pos: number, memo: Memo): unknown {
-    const op = buffer[pos];
-    let index: number;
-    if (op === Op.BINGET) {
-      if (pos + 2 > buffer.length) return undefined;
-      index = buffer[pos + 1]!;
-      this.afterReference = pos + 2;
-    } else if (op === Op.LONG_BINGET) {
-      if (pos + 5 > buffer.length) return undefined;
-      index = view.getUint32(pos + 1, true);
-      this.afterReference = pos + 5;
-    } else {
-      return undefined;
+  private addListItem(index: number, memoIndex: number): void {
+    if (index === this.listItems.length) {
+      const grown = new Int32Array(index * 2);
+      grown.set(this.listItems);
+      this.listItems = grown;
     }
-    return memo.get(index);
+    this.listItems[index] = memoIndex;
+  }
+
+  /** The memo index a BINGET / LONG_BINGET at `pos` names, or -1 (afterReference: where it ends). */
+  private readReference(buffer: Uint8Array, view: DataView, pos: number): number {
+    const op = buffer[pos];
+    if (op === Op.BINGET) {
+      if (pos + 2 > buffer.length) return -1;
+      this.afterReference = pos + 2;
+      return buffer[pos + 1]!;
+    }
+    if (op === Op.LONG_BINGET) {
+      if (pos + 5 > buffer.length) return -1;
+      this.afterReference = pos + 5;
+      return view.getUint32(pos + 1, true);
+    }
+    return -1;
   }
 
   /** Applies the memo opcode that CPython writes after a new string, if any; -1 if it cannot. */
@@ -384,10 +390,6 @@ export class FlatDictReader {
   private clearValues(): void {
     const values = this.values;
     for (let slot = 0; slot < values.length; slot++) values[slot] = undefined;
-    if (this.listCount > 0) {
-      const items = this.listItems;
-      for (let i = 0; i < this.listCount; i++) items[i] = undefined;
-    }
     this.listCount = -1;
   }
 }

@@ -50,14 +50,19 @@ export class StackInterner {
   /** Interns items[0..count) as a stack; undefined when an item is not a frame dict. */
   internFrameList(items: readonly unknown[], count: number, _offset: number): number | undefined {
     if (count === 0) return NO_STACK;
-    if (this.scratch.length < count) this.scratch = new Uint32Array(count * 2);
-    const ids = this.scratch;
+    const ids = this.frameIdScratch(count);
     for (let i = 0; i < count; i++) {
       const id = this.frameIdOf(items[i]);
       if (id < 0) return undefined;
       ids[i] = id;
     }
     return this.internFrameIds(ids, count);
+  }
+
+  /** A reusable buffer for at least `count` frame ids. */
+  frameIdScratch(count: number): Uint32Array {
+    if (this.scratch.length < count) this.scratch = new Uint32Array(count * 2);
+    return this.scratch;
   }
 
   table(): StackTable {
@@ -67,7 +72,8 @@ export class StackInterner {
     };
   }
 
-  private frameIdOf(frame: unknown): number {
+  /** The frame id of a frame dict, or -1 when it is not one. */
+  frameIdOf(frame: unknown): number {
     if (
       typeof frame !== 'object' ||
       frame === null ||
@@ -95,9 +101,11 @@ export class StackInterner {
     return id;
   }
 
-  private internFrameIds(ids: Uint32Array, count: number): number {
+  /** Interns the stack ids[0..count) (frame ids, innermost first). */
+  internFrameIds(ids: Uint32Array, count: number): number {
     let hash = 0x811c9dc5 ^ count;
     for (let i = 0; i < count; i++) hash = Math.imul(hash ^ ids[i]!, 0x01000193);
+    if (count === 0) return NO_STACK;
     const bucket = this.stacksByHash.get(hash);
     if (bucket !== undefined) {
       if (typeof bucket === 'number') {

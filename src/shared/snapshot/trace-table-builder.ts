@@ -3,6 +3,7 @@
 // trace list (one per device) is a contiguous range of rows.
 
 import { SlotKind, type FlatDictConsumer } from '../pickle/flat-dict-reader';
+import type { Memo } from '../pickle/memo';
 import type { DictInterceptor, PickleDict, PickleValue } from '../pickle/unpickler';
 import { ActionCode, KNOWN_ACTIONS, NO_STACK, NO_STRING } from './model';
 import { SnapshotFormatError } from './snapshot-error';
@@ -14,6 +15,7 @@ export interface RowRange {
 }
 
 const MIN_CAPACITY = 1 << 12;
+const FRAME_CACHE_SIZE = 1 << 16;
 
 /** Trace entry keys, in slot order (FlatDictConsumer.flatDictKeys). */
 const TRACE_ENTRY_KEYS = [
@@ -190,10 +192,28 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
   private readonly numbers = new Float64Array(TRACE_ENTRY_KEYS.length);
   private readonly values: unknown[] = new Array<unknown>(TRACE_ENTRY_KEYS.length).fill(undefined);
   private readonly kinds = new Uint8Array(TRACE_ENTRY_KEYS.length);
+  // Frame id by the memo index of the frame dict: a direct-mapped cache, since a stack names
+  // each of its frames by memo index and a file has few distinct frames.
+  private readonly frameCacheMemoIndex = new Int32Array(FRAME_CACHE_SIZE).fill(-1);
+  private readonly frameCacheId = new Uint32Array(FRAME_CACHE_SIZE);
+
   /** A frames list read by the fast path: interned at once, and only its stack id is kept. */
-  internFlatDictList(items: readonly unknown[], count: number): unknown {
-    const stackId = this.stacks.internFrameList(items, count, -1);
-    return stackId === undefined ? undefined : new StackRef(stackId);
+  internFlatDictList(itemMemoIndexes: Int32Array, count: number, memo: Memo): unknown {
+    const ids = this.stacks.frameIdScratch(count);
+    for (let i = 0; i < count; i++) {
+      const memoIndex = itemMemoIndexes[i]!;
+      const slot = memoIndex & (FRAME_CACHE_SIZE - 1);
+      if (this.frameCacheMemoIndex[slot] === memoIndex) {
+        ids[i] = this.frameCacheId[slot]!;
+        continue;
+      }
+      const frameId = this.stacks.frameIdOf(memo.get(memoIndex));
+      if (frameId < 0) return undefined;
+      this.frameCacheMemoIndex[slot] = memoIndex;
+      this.frameCacheId[slot] = frameId;
+      ids[i] = frameId;
+    }
+    return new StackRef(this.stacks.internFrameIds(ids, count));
   }
 
   private slotOf(key: unknown, position: number): number {
