@@ -8,11 +8,11 @@
 
 import { Op } from './opcodes';
 import { decodeLong } from './long-decoder';
-import type { Memo } from './memo';
+import { MemoCode, type Memo } from './memo';
 import type { PickleStringDecoder } from './string-decoder';
 
-/** What a slot holds after a read. */
-export const SlotKind = { absent: 0, number: 1, value: 2 } as const;
+/** What a slot holds after a read: nothing, numbers[slot], values[slot], or a handle in numbers[slot]. */
+export const SlotKind = { absent: 0, number: 1, value: 2, handle: 3 } as const;
 
 export interface FlatDictConsumer {
   /** Key names of interest; a key's index here is its slot. Other keys are read and skipped. */
@@ -23,9 +23,11 @@ export interface FlatDictConsumer {
   readonly flatDictListSlot: number;
   /**
    * A new list of memoized objects was read for the list slot, as the memo indexes of its items:
-   * returns what stands for it (in the memo and in values[]), or undefined to give up.
+   * returns a handle (>= 0) that stands for it in the memo and in the slot, or -1 to give up.
    */
-  internFlatDictList(itemMemoIndexes: Int32Array, count: number, memo: Memo): unknown;
+  internFlatDictList(itemMemoIndexes: Int32Array, count: number, memo: Memo): number;
+  /** The value a handle stands for, when generic code reads it from the memo. */
+  materializeHandle(handle: number): unknown;
   /** A dict was read: numbers[slot] or values[slot] per kinds[slot]. Returns false to decline. */
   consumeFlatDict(
     numbers: Float64Array,
@@ -38,6 +40,7 @@ export interface FlatDictConsumer {
 /** Returned by read() when the bytes are not a flat dict it can take (or not all there yet). */
 export const NOT_FLAT = -1;
 
+const LIST_PLACEHOLDER = Symbol('list placeholder');
 const SKIP_SLOT = -1;
 const UNKNOWN_SLOT = -2;
 const SLOT_CACHE_SIZE = 1 << 16;
@@ -65,17 +68,10 @@ export class FlatDictReader {
 
   /**
    * Tries to read a flat dict whose EMPTY_DICT opcode ends at `pos`. On success the dict's memo
-   * slot holds `consumed`, and it returns the position after SETITEMS; otherwise NOT_FLAT, with
+   * slot is marked consumed, and it returns the position after SETITEMS; otherwise NOT_FLAT, with
    * the memo as it was.
    */
-  read(
-    buffer: Uint8Array,
-    view: DataView,
-    pos: number,
-    memo: Memo,
-    consumed: unknown,
-    offsetBase: number,
-  ): number {
+  read(buffer: Uint8Array, view: DataView, pos: number, memo: Memo, offsetBase: number): number {
     const end = buffer.length;
     const memoLength = memo.length;
     const kinds = this.kinds;
@@ -84,15 +80,15 @@ export class FlatDictReader {
     if (pos >= end) return NOT_FLAT;
     let op = buffer[pos]!;
     if (op === Op.MEMOIZE) {
-      memo.push(consumed);
+      memo.pushConsumed();
       pos += 1;
     } else if (op === Op.BINPUT) {
       if (pos + 2 > end || buffer[pos + 1]! !== memoLength) return NOT_FLAT;
-      memo.push(consumed);
+      memo.pushConsumed();
       pos += 2;
     } else if (op === Op.LONG_BINPUT) {
       if (pos + 5 > end || view.getUint32(pos + 1, true) !== memoLength) return NOT_FLAT;
-      memo.push(consumed);
+      memo.pushConsumed();
       pos += 5;
     }
     if (pos >= end || buffer[pos] !== Op.MARK) return this.giveUp(memo, memoLength);
@@ -156,11 +152,19 @@ export class FlatDictReader {
             index = view.getUint32(pos + 1, true);
             pos += 5;
           }
-          const value = memo.get(index);
-          if (value === undefined || value === consumed) return this.giveUp(memo, memoLength);
-          if (slot >= 0) {
-            values[slot] = value;
-            kinds[slot] = SlotKind.value;
+          const code = memo.code(index);
+          if (code >= 0) {
+            if (slot >= 0) {
+              numbers[slot] = code;
+              kinds[slot] = SlotKind.handle;
+            }
+          } else if (code <= MemoCode.firstObject) {
+            if (slot >= 0) {
+              values[slot] = memo.objectOf(code);
+              kinds[slot] = SlotKind.value;
+            }
+          } else {
+            return this.giveUp(memo, memoLength);
           }
           break;
         }
@@ -249,7 +253,7 @@ export class FlatDictReader {
           // Read now, made into a value only once the dict proves to be the consumer's.
           const after = this.readList(buffer, view, pos + 1, memo);
           if (after < 0) return this.giveUp(memo, memoLength);
-          kinds[slot] = SlotKind.value;
+          kinds[slot] = SlotKind.handle;
           pos = after;
           break;
         }
@@ -262,10 +266,10 @@ export class FlatDictReader {
     if (kinds[this.consumer.flatDictRequiredSlot] === SlotKind.absent)
       return this.giveUp(memo, memoLength);
     if (this.listCount >= 0) {
-      const value = this.consumer.internFlatDictList(this.listItems, this.listCount, memo);
-      if (value === undefined) return this.giveUp(memo, memoLength);
-      if (this.listMemoIndex >= 0) memo.set(this.listMemoIndex, value);
-      values[this.consumer.flatDictListSlot] = value;
+      const handle = this.consumer.internFlatDictList(this.listItems, this.listCount, memo);
+      if (handle < 0) return this.giveUp(memo, memoLength);
+      if (this.listMemoIndex >= 0) memo.setHandle(this.listMemoIndex, handle);
+      numbers[this.consumer.flatDictListSlot] = handle;
     }
     if (!this.consumer.consumeFlatDict(numbers, values, kinds, offsetBase + pos)) {
       return this.giveUp(memo, memoLength);
@@ -286,7 +290,7 @@ export class FlatDictReader {
   private readList(buffer: Uint8Array, view: DataView, pos: number, memo: Memo): number {
     const end = buffer.length;
     const memoIndex = memo.length;
-    const afterMemo = this.memoize(buffer, view, pos, memo, undefined);
+    const afterMemo = this.memoize(buffer, view, pos, memo, LIST_PLACEHOLDER);
     if (afterMemo < 0) return -1;
     const memoized = afterMemo > pos;
     pos = afterMemo;
@@ -353,7 +357,7 @@ export class FlatDictReader {
     return -1;
   }
 
-  /** Applies the memo opcode that CPython writes after a new string, if any; -1 if it cannot. */
+  /** Applies the memo opcode CPython writes after a new object (LIST_PLACEHOLDER: reserve the slot); -1 if it cannot. */
   private memoize(
     buffer: Uint8Array,
     view: DataView,
@@ -363,21 +367,21 @@ export class FlatDictReader {
   ): number {
     if (pos >= buffer.length) return -1;
     const op = buffer[pos]!;
+    let after: number;
     if (op === Op.MEMOIZE) {
-      memo.push(value);
-      return pos + 1;
-    }
-    if (op === Op.BINPUT) {
+      after = pos + 1;
+    } else if (op === Op.BINPUT) {
       if (pos + 2 > buffer.length || buffer[pos + 1]! !== memo.length) return -1;
-      memo.push(value);
-      return pos + 2;
-    }
-    if (op === Op.LONG_BINPUT) {
+      after = pos + 2;
+    } else if (op === Op.LONG_BINPUT) {
       if (pos + 5 > buffer.length || view.getUint32(pos + 1, true) !== memo.length) return -1;
-      memo.push(value);
-      return pos + 5;
+      after = pos + 5;
+    } else {
+      return pos;
     }
-    return pos;
+    if (value === LIST_PLACEHOLDER) memo.pushEmpty();
+    else memo.push(value);
+    return after;
   }
 
   private giveUp(memo: Memo, memoLength: number): number {

@@ -1,49 +1,151 @@
-// The unpickler's memo: every object CPython memoized, by index. A snapshot memoizes about two
-// objects per trace entry, so the memo reaches tens of millions of slots; fixed-size pages avoid
-// re-copying one huge array as it grows and keep each allocation small.
+// The unpickler's memo: every object CPython memoized, by index. A snapshot memoizes one or two
+// objects per trace entry (the entry's dict, often a new frames list), so the memo reaches tens
+// of millions of slots. Most of those slots need no JS object: a consumed trace entry, or a
+// frames list already reduced to a stack id ("handle"). Slots are therefore codes in typed-array
+// pages, outside the garbage-collected heap, and only real objects go to a dense object list;
+// otherwise every major GC would walk tens of millions of references.
 
 const PAGE_BITS = 16;
 const PAGE_SIZE = 1 << PAGE_BITS;
 const PAGE_MASK = PAGE_SIZE - 1;
 
+/** Slot codes: >= 0 a consumer's handle; CONSUMED a consumed dict; <= FIRST_OBJECT an object. */
+export const MemoCode = {
+  empty: -2,
+  consumed: -1,
+  firstObject: -3,
+} as const;
+
+export interface MemoOptions {
+  /** What get() returns for a consumed dict. */
+  consumedValue: unknown;
+  /** Turns a handle back into a value, for code that reads such a slot generically. */
+  materializeHandle?: (handle: number) => unknown;
+}
+
 export class Memo {
-  private readonly pages: unknown[][] = [];
+  private readonly pages: Int32Array[] = [];
+  private objects: unknown[] = [];
   private count = 0;
+  private readonly consumedValue: unknown;
+  private readonly materializeHandle: (handle: number) => unknown;
+
+  constructor(options: MemoOptions) {
+    this.consumedValue = options.consumedValue;
+    this.materializeHandle =
+      options.materializeHandle ??
+      (() => {
+        throw new Error('memo handle without a materializer');
+      });
+  }
 
   get length(): number {
     return this.count;
   }
 
+  /** The raw code at `index` (MemoCode.empty past the end). */
+  code(index: number): number {
+    if (index >= this.count) return MemoCode.empty;
+    return this.pages[index >>> PAGE_BITS]![index & PAGE_MASK]!;
+  }
+
+  /** The object for a code <= MemoCode.firstObject. */
+  objectOf(code: number): unknown {
+    return this.objects[MemoCode.firstObject - code];
+  }
+
   /** The value at `index`, or undefined when nothing was stored there. */
   get(index: number): unknown {
-    if (index >= this.count) return undefined;
-    return this.pages[index >>> PAGE_BITS]![index & PAGE_MASK];
+    const code = this.code(index);
+    if (code <= MemoCode.firstObject) return this.objects[MemoCode.firstObject - code];
+    if (code >= 0) return this.materializeHandle(code);
+    return code === MemoCode.consumed ? this.consumedValue : undefined;
   }
 
   push(value: unknown): void {
-    const index = this.count;
-    if ((index & PAGE_MASK) === 0) this.pages.push(new Array<unknown>(PAGE_SIZE).fill(undefined));
-    this.pages[index >>> PAGE_BITS]![index & PAGE_MASK] = value;
-    this.count = index + 1;
+    this.pushCode(this.objectCode(value));
+  }
+
+  pushConsumed(): void {
+    this.pushCode(MemoCode.consumed);
+  }
+
+  /** Reserves a slot to be filled later (setHandle / set). */
+  pushEmpty(): void {
+    this.pushCode(MemoCode.empty);
   }
 
   /** Stores at any index (BINPUT / LONG_BINPUT); the slots in between stay empty. */
   set(index: number, value: unknown): void {
-    while (this.count <= index) this.push(undefined);
-    this.pages[index >>> PAGE_BITS]![index & PAGE_MASK] = value;
+    while (this.count <= index) this.pushCode(MemoCode.empty);
+    const page = this.pages[index >>> PAGE_BITS]!;
+    const previous = page[index & PAGE_MASK]!;
+    if (previous <= MemoCode.firstObject) {
+      this.objects[MemoCode.firstObject - previous] = value;
+    } else {
+      page[index & PAGE_MASK] = this.objectCode(value);
+    }
+  }
+
+  setHandle(index: number, handle: number): void {
+    this.setCode(index, handle);
+  }
+
+  setConsumed(index: number): void {
+    this.setCode(index, MemoCode.consumed);
   }
 
   /** Forgets the slots from `length` on (a fast path that gave up undoes its pushes). */
   truncate(length: number): void {
     for (let index = length; index < this.count; index++) {
-      this.pages[index >>> PAGE_BITS]![index & PAGE_MASK] = undefined;
+      const page = this.pages[index >>> PAGE_BITS]!;
+      const code = page[index & PAGE_MASK]!;
+      // Objects are appended in memo order, so the first one past `length` starts the tail to drop.
+      if (code <= MemoCode.firstObject && MemoCode.firstObject - code < this.objects.length) {
+        this.objects.length = MemoCode.firstObject - code;
+      }
+      page[index & PAGE_MASK] = MemoCode.empty;
     }
-    this.count = length;
-    this.pages.length = (length + PAGE_MASK) >>> PAGE_BITS;
+    this.count = Math.min(this.count, length);
+  }
+
+  /** Looks back at most `window` slots for `value`; returns its index or -1. */
+  lastIndexOf(value: unknown, window: number): number {
+    const stop = Math.max(0, this.count - window);
+    for (let index = this.count - 1; index >= stop; index--) {
+      const code = this.code(index);
+      if (code <= MemoCode.firstObject && this.objects[MemoCode.firstObject - code] === value)
+        return index;
+    }
+    return -1;
   }
 
   clear(): void {
     this.pages.length = 0;
+    this.objects = [];
     this.count = 0;
+  }
+
+  private objectCode(value: unknown): number {
+    this.objects.push(value);
+    return MemoCode.firstObject - (this.objects.length - 1);
+  }
+
+  private setCode(index: number, code: number): void {
+    while (this.count <= index) this.pushCode(MemoCode.empty);
+    const page = this.pages[index >>> PAGE_BITS]!;
+    const previous = page[index & PAGE_MASK]!;
+    // A replaced object is released (its slot in the object list stays, empty).
+    if (previous <= MemoCode.firstObject) this.objects[MemoCode.firstObject - previous] = undefined;
+    page[index & PAGE_MASK] = code;
+  }
+
+  private pushCode(code: number): void {
+    const index = this.count;
+    if ((index & PAGE_MASK) === 0 && this.pages.length === index >>> PAGE_BITS) {
+      this.pages.push(new Int32Array(PAGE_SIZE).fill(MemoCode.empty));
+    }
+    this.pages[index >>> PAGE_BITS]![index & PAGE_MASK] = code;
+    this.count = index + 1;
   }
 }

@@ -58,7 +58,7 @@ export class Unpickler {
   private readonly strings = new PickleStringDecoder();
   private stack: unknown[] = [];
   private marks: number[] = [];
-  private readonly memo = new Memo();
+  private readonly memo: Memo;
   private pending: Uint8Array | null = null;
   /** Absolute offset of the first byte of `pending` (or of the next chunk when none). */
   private pendingOffset = 0;
@@ -70,6 +70,13 @@ export class Unpickler {
 
   constructor(options: UnpicklerOptions = {}) {
     this.interceptor = options.interceptor;
+    const materializeHandle = options.flatDictConsumer?.materializeHandle.bind(
+      options.flatDictConsumer,
+    );
+    this.memo = new Memo({
+      consumedValue: CONSUMED_DICT,
+      ...(materializeHandle === undefined ? {} : { materializeHandle }),
+    });
     this.flatDicts =
       options.flatDictConsumer === undefined
         ? null
@@ -200,7 +207,7 @@ export class Unpickler {
           break;
         case Op.EMPTY_DICT:
           if (this.flatDicts !== null) {
-            const after = this.flatDicts.read(buffer, view, pos, memo, CONSUMED_DICT, base);
+            const after = this.flatDicts.read(buffer, view, pos, memo, base);
             if (after !== NOT_FLAT) {
               stack.push(CONSUMED_DICT);
               pos = after;
@@ -524,14 +531,8 @@ export class Unpickler {
   }
 
   private tombstone(dict: PickleDict): void {
-    const memo = this.memo;
-    const stop = Math.max(0, memo.length - MEMO_TOMBSTONE_SCAN);
-    for (let i = memo.length - 1; i >= stop; i--) {
-      if (memo.get(i) === dict) {
-        memo.set(i, CONSUMED_DICT);
-        return;
-      }
-    }
+    const index = this.memo.lastIndexOf(dict, MEMO_TOMBSTONE_SCAN);
+    if (index >= 0) this.memo.setConsumed(index);
   }
 
   private readUint64(view: DataView, pos: number, offset: number): number {

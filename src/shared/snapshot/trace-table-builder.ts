@@ -159,8 +159,13 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
       kinds[TIME_US] === SlotKind.absent
         ? NaN
         : numberField(numbers, values, kinds, TIME_US, offset);
+    const framesKind = kinds[FRAMES];
     this.stackId[row] =
-      kinds[FRAMES] === SlotKind.absent ? NO_STACK : this.stacks.intern(values[FRAMES], offset);
+      framesKind === SlotKind.handle
+        ? stackOfHandle(numbers[FRAMES]!)
+        : framesKind === SlotKind.absent
+          ? NO_STACK
+          : this.stacks.intern(values[FRAMES], offset);
     if (kinds[DEVICE_FREE] !== SlotKind.absent) {
       this.deviceFreeBytes.set(row, numberField(numbers, values, kinds, DEVICE_FREE, offset));
     }
@@ -198,7 +203,7 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
   private readonly frameCacheId = new Uint32Array(FRAME_CACHE_SIZE);
 
   /** A frames list read by the fast path: interned at once, and only its stack id is kept. */
-  internFlatDictList(itemMemoIndexes: Int32Array, count: number, memo: Memo): unknown {
+  internFlatDictList(itemMemoIndexes: Int32Array, count: number, memo: Memo): number {
     const ids = this.stacks.frameIdScratch(count);
     for (let i = 0; i < count; i++) {
       const memoIndex = itemMemoIndexes[i]!;
@@ -208,12 +213,16 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
         continue;
       }
       const frameId = this.stacks.frameIdOf(memo.get(memoIndex));
-      if (frameId < 0) return undefined;
+      if (frameId < 0) return -1;
       this.frameCacheMemoIndex[slot] = memoIndex;
       this.frameCacheId[slot] = frameId;
       ids[i] = frameId;
     }
-    return new StackRef(this.stacks.internFrameIds(ids, count));
+    return handleOfStack(this.stacks.internFrameIds(ids, count));
+  }
+
+  materializeHandle(handle: number): unknown {
+    return new StackRef(stackOfHandle(handle));
   }
 
   private slotOf(key: unknown, position: number): number {
@@ -318,6 +327,15 @@ function resized<T extends Uint8Array | Uint32Array | Int32Array | Float64Array>
 ): T {
   to.set(from as never);
   return to;
+}
+
+// Memo handles are non-negative; stack ids start at NO_STACK (-1), for an empty frames list.
+function handleOfStack(stackId: number): number {
+  return stackId + 1;
+}
+
+function stackOfHandle(handle: number): number {
+  return handle - 1;
 }
 
 function isEmpty(dict: PickleDict): boolean {
