@@ -302,20 +302,24 @@ print(pickle.dumps(value, 4).hex())
 });
 
 describe('PickleWriter streaming', () => {
-  /** Streams every container except those in `whole` (shared ones, one-item ones). */
+  /** Streams every container except those in `whole` (shared ones), announcing sizes so that
+   *  one-item containers come out as CPython writes them. */
   function stream(w: PickleWriter, v: PickleValue, whole: Set<unknown>): void {
-    if (Array.isArray(v) && v.length !== 1 && !whole.has(v)) {
-      w.beginList();
+    const isLeaf = (x: PickleValue): boolean => x === null || typeof x !== 'object' || whole.has(x);
+    if (Array.isArray(v) && !whole.has(v) && (v as PickleValue[]).every(isLeaf)) {
+      // Lists of leaves go through newList(), the fast path for throwaway lists.
+      w.newList(v as PickleValue[]);
+    } else if (Array.isArray(v) && !whole.has(v)) {
+      w.beginList(v.length);
       for (const item of v as PickleValue[]) stream(w, item, whole);
       w.endList();
     } else if (
       v !== null &&
       typeof v === 'object' &&
       Object.getPrototypeOf(v) === Object.prototype &&
-      Object.keys(v).length !== 1 &&
       !whole.has(v)
     ) {
-      w.beginDict();
+      w.beginDict(Object.keys(v).length);
       for (const [k, x] of Object.entries(v as Record<string, PickleValue>)) {
         w.key(k);
         stream(w, x, whole);
@@ -356,6 +360,8 @@ describe('PickleWriter streaming', () => {
         ],
         d1000: Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, [i, i]])),
         d2: { x: [1], y: { z: 1 } },
+        one: [[{ k: [{ a: 1, b: 2 }] }]],
+        leaves: [[], [1], [f1, 'x', 2.5], Array.from({ length: 1500 }, (_, i) => i), [[f1]]],
         tail: 'end',
       };
       const whole = new Set<unknown>([stack, f1]);
@@ -410,6 +416,11 @@ describe('PickleWriter streaming', () => {
     expect(() => w.value(1)).toThrow(/key/);
     w.key('a');
     expect(() => w.endDict()).toThrow();
+    const v = new PickleWriter(() => {});
+    v.start();
+    v.beginList(1);
+    v.value(1);
+    expect(() => v.value(2)).toThrow(/one/);
     expect(() => new PickleWriter(() => {}, { protocol: 1 as PickleProtocol })).toThrow(RangeError);
   });
 });

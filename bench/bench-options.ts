@@ -1,0 +1,72 @@
+// Command line and environment of the benchmark: which input sizes to run and how to behave on
+// failure. Sizes read like "100MB" or "1GB" (decimal units, as file managers show them; KiB /
+// MiB / GiB also work).
+
+export interface BenchSize {
+  /** As written: names the input file (bench/.data/snapshot-<label>.pickle). */
+  readonly label: string;
+  readonly bytes: number;
+}
+
+export interface BenchOptions {
+  readonly sizes: readonly BenchSize[];
+  /** Go on with the next input after a failure (the exit status still reports it). */
+  readonly keepGoing: boolean;
+  /** Only create the inputs. */
+  readonly generateOnly: boolean;
+}
+
+export const BENCH_USAGE = `usage: node out/cli/bench.js [--only SIZE[,SIZE...]] [--keep-going] [--generate-only]
+  SIZE like 100MB or 1GB; ALLOCSCOPE_BENCH_SIZES=100MB,1GB sets the default list`;
+
+const DEFAULT_SIZES = '100MB,1GB';
+
+const UNITS: Readonly<Record<string, number>> = {
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  kib: 2 ** 10,
+  mib: 2 ** 20,
+  gib: 2 ** 30,
+};
+
+export function parseSize(text: string): BenchSize {
+  const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text.trim());
+  const unit = UNITS[(match?.[2] ?? '').toLowerCase() || 'b'];
+  if (match === null || unit === undefined)
+    throw new Error(`not a size: "${text}" (try 100MB or 1GB)`);
+  const bytes = Math.round(Number(match[1]) * unit);
+  if (!(bytes >= 1e5)) throw new Error(`size too small for a benchmark: "${text}"`);
+  return { label: text.trim().replace(/\s+/g, ''), bytes };
+}
+
+function parseSizeList(text: string): BenchSize[] {
+  return text
+    .split(',')
+    .filter((part) => part.trim() !== '')
+    .map(parseSize);
+}
+
+export function parseBenchOptions(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): BenchOptions {
+  let sizes = parseSizeList(env['ALLOCSCOPE_BENCH_SIZES'] ?? DEFAULT_SIZES);
+  let keepGoing = false;
+  let generateOnly = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--keep-going') keepGoing = true;
+    else if (arg === '--generate-only') generateOnly = true;
+    else if (arg === '--only' || arg.startsWith('--only=')) {
+      const value = arg === '--only' ? argv[++i] : arg.slice('--only='.length);
+      if (value === undefined) throw new Error('--only needs a size, e.g. --only 100MB');
+      sizes = parseSizeList(value);
+    } else {
+      throw new Error(`unknown argument "${arg}"\n${BENCH_USAGE}`);
+    }
+  }
+  if (sizes.length === 0) throw new Error('no sizes to run');
+  return { sizes, keepGoing, generateOnly };
+}

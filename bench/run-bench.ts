@@ -1,0 +1,152 @@
+// `npm run bench`: generates large synthetic snapshots (once, into bench/.data), runs
+// `allocscope summary FILE --json --timings` on each as a child process, measures it from the
+// outside too, compares with Python's pickle.load on the smallest input, and prints the figures
+// beside their targets. Exit status 1 when a run failed (a missed target is only reported).
+
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { ensureBenchInput, type BenchInput } from './bench-inputs';
+import { parseBenchOptions, type BenchOptions } from './bench-options';
+import {
+  decodeMBps,
+  formatCliTable,
+  formatPythonTable,
+  type CliRow,
+  type PythonRow,
+} from './bench-report';
+import { checkSummary, parseTimings } from './cli-output';
+import { runMeasured } from './measure-command';
+
+const PYTHON_LOAD = 'import pickle, sys\nwith open(sys.argv[1], "rb") as f: pickle.load(f)';
+
+/** The repository root: the closest folder above this script with a package.json (the script
+ *  runs from out/cli/ once built). */
+function findRoot(start: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) return process.cwd();
+  }
+}
+
+function log(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+function runCli(root: string, cli: string, input: BenchInput): CliRow {
+  log(`allocscope summary ${relative(root, input.path)} --json --timings ...`);
+  const run = runMeasured(
+    process.execPath,
+    [cli, 'summary', input.path, '--json', '--timings'],
+    root,
+  );
+  if (run.error !== undefined) throw new Error(`could not start the CLI: ${run.error.message}`);
+  if (run.status !== 0) {
+    const why = run.signal !== null ? `killed by ${run.signal}` : `exit status ${run.status}`;
+    throw new Error(`CLI failed (${why}):\n${run.stderr.trim().split('\n').slice(-15).join('\n')}`);
+  }
+  const summary = checkSummary(run.stdout);
+  const timings = parseTimings(run.stderr);
+  if (timings.input_bytes !== input.bytes) {
+    log(`  note: the CLI reports input_bytes ${timings.input_bytes}, the file has ${input.bytes}`);
+  }
+  return {
+    label: input.size.label,
+    fileBytes: input.bytes,
+    traceEntries: summary.traceEntries,
+    timings,
+    wallSeconds: run.wallSeconds,
+    peakRssBytes: run.maxRssBytes ?? timings.max_rss_bytes,
+    rssSource: run.maxRssBytes !== null ? 'time' : 'cli',
+  };
+}
+
+function runPython(input: BenchInput, ours: CliRow | undefined): PythonRow | null {
+  const probe = spawnSync('python3', ['--version'], { encoding: 'utf8' });
+  if (probe.status !== 0) {
+    log('python3 not found: no Python comparison');
+    return null;
+  }
+  log(`python3 pickle.load ${input.path} ...`);
+  const run = runMeasured('python3', ['-c', PYTHON_LOAD, input.path]);
+  if (run.status !== 0)
+    throw new Error(`python3 failed to load ${input.path}:\n${run.stderr.trim()}`);
+  return {
+    label: input.size.label,
+    fileBytes: input.bytes,
+    seconds: run.wallSeconds,
+    peakRssBytes: run.maxRssBytes,
+    ourDecodeMBps: ours === undefined ? null : decodeMBps(ours.timings),
+    ourWallSeconds: ours?.wallSeconds ?? null,
+  };
+}
+
+function main(options: BenchOptions): number {
+  const root = findRoot(import.meta.dirname);
+  const dataDir = join(root, 'bench', '.data');
+  const cli = join(root, 'out', 'cli', 'allocscope.js');
+  const failures: string[] = [];
+  const fail = (what: string, error: unknown): boolean => {
+    const message = error instanceof Error ? error.message : String(error);
+    failures.push(`${what}: ${message}`);
+    log(`FAILED ${what}: ${message}`);
+    return options.keepGoing;
+  };
+
+  const inputs: BenchInput[] = [];
+  for (const size of options.sizes) {
+    try {
+      inputs.push(ensureBenchInput(dataDir, size, log));
+    } catch (error) {
+      if (!fail(`generating ${size.label}`, error)) break;
+    }
+  }
+
+  const cliRows: CliRow[] = [];
+  const pythonRows: PythonRow[] = [];
+  if (!options.generateOnly && (failures.length === 0 || options.keepGoing)) {
+    if (!existsSync(cli)) {
+      fail(
+        'allocscope CLI',
+        new Error(`${relative(root, cli)} not found; build it (npm run bench builds it first)`),
+      );
+    } else {
+      for (const input of inputs) {
+        try {
+          cliRows.push(runCli(root, cli, input));
+        } catch (error) {
+          if (!fail(`summary of ${input.size.label}`, error)) break;
+        }
+      }
+    }
+    const smallest = [...inputs].sort((a, b) => a.bytes - b.bytes)[0];
+    if (smallest !== undefined && (failures.length === 0 || options.keepGoing)) {
+      try {
+        const row = runPython(
+          smallest,
+          cliRows.find((r) => r.label === smallest.size.label),
+        );
+        if (row !== null) pythonRows.push(row);
+      } catch (error) {
+        fail(`python3 on ${smallest.size.label}`, error);
+      }
+    }
+  }
+
+  log('');
+  if (cliRows.length > 0) log(formatCliTable(cliRows));
+  if (pythonRows.length > 0) log(`\n${formatPythonTable(pythonRows)}`);
+  if (failures.length > 0) {
+    log(`\n${failures.length} failure(s):`);
+    for (const failure of failures) log(`  ${failure.split('\n')[0]}`);
+    return 1;
+  }
+  return 0;
+}
+
+try {
+  process.exitCode = main(parseBenchOptions(process.argv.slice(2), process.env));
+} catch (error) {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 2;
+}
