@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import { decodeSnapshot } from '@shared/snapshot/decode-snapshot';
 import type { SnapshotModel } from '@shared/snapshot/model';
 
-const READ_CHUNK_BYTES = 8 << 20;
+const READ_CHUNK_BYTES = 1 << 20;
 
 export interface SnapshotFile {
   fileName: string;

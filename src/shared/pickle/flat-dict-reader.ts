@@ -25,7 +25,12 @@ export interface FlatDictConsumer {
    * A new list of memoized objects was read for the list slot, as the memo indexes of its items:
    * returns a handle (>= 0) that stands for it in the memo and in the slot, or -1 to give up.
    */
-  internFlatDictList(itemMemoIndexes: Int32Array, count: number, memo: Memo): number;
+  internFlatDictList(
+    itemMemoIndexes: Int32Array,
+    count: number,
+    memoIndexHash: number,
+    memo: Memo,
+  ): number;
   /** The value a handle stands for, when generic code reads it from the memo. */
   materializeHandle(handle: number): unknown;
   /** A dict was read: numbers[slot] or values[slot] per kinds[slot]. Returns false to decline. */
@@ -266,7 +271,12 @@ export class FlatDictReader {
     if (kinds[this.consumer.flatDictRequiredSlot] === SlotKind.absent)
       return this.giveUp(memo, memoLength);
     if (this.listCount >= 0) {
-      const handle = this.consumer.internFlatDictList(this.listItems, this.listCount, memo);
+      const handle = this.consumer.internFlatDictList(
+        this.listItems,
+        this.listCount,
+        this.listHash,
+        memo,
+      );
       if (handle < 0) return this.giveUp(memo, memoLength);
       if (this.listMemoIndex >= 0) memo.setHandle(this.listMemoIndex, handle);
       numbers[this.consumer.flatDictListSlot] = handle;
@@ -295,6 +305,7 @@ export class FlatDictReader {
     const memoized = afterMemo > pos;
     pos = afterMemo;
     let count = 0;
+    this.listHash = 0x811c9dc5;
     for (;;) {
       if (pos >= end) return -1;
       const op = buffer[pos]!;
@@ -332,7 +343,11 @@ export class FlatDictReader {
 
   private afterReference = 0;
 
+  /** FNV-1a over the memo indexes of the list's items, computed as they are read. */
+  private listHash = 0;
+
   private addListItem(index: number, memoIndex: number): void {
+    this.listHash = Math.imul(this.listHash ^ memoIndex, 0x01000193);
     if (index === this.listItems.length) {
       const grown = new Int32Array(index * 2);
       grown.set(this.listItems);

@@ -7,6 +7,7 @@ import type { Memo } from '../pickle/memo';
 import type { DictInterceptor, PickleDict, PickleValue } from '../pickle/unpickler';
 import { ActionCode, KNOWN_ACTIONS, NO_STACK, NO_STRING } from './model';
 import { SnapshotFormatError } from './snapshot-error';
+import { NOT_FOUND, SequenceTable } from './sequence-table';
 import { StackRef, type StackInterner } from './stack-interner';
 
 export interface RowRange {
@@ -201,9 +202,21 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
   // each of its frames by memo index and a file has few distinct frames.
   private readonly frameCacheMemoIndex = new Int32Array(FRAME_CACHE_SIZE).fill(-1);
   private readonly frameCacheId = new Uint32Array(FRAME_CACHE_SIZE);
+  private readonly stacksByMemoIndexes = new SequenceTable();
 
-  /** A frames list read by the fast path: interned at once, and only its stack id is kept. */
-  internFlatDictList(itemMemoIndexes: Int32Array, count: number, memo: Memo): number {
+  /**
+   * A frames list read by the fast path: interned at once, and only its stack id is kept. A list
+   * naming the same frame dicts (same memo indexes) as one seen before is the same stack; that is
+   * checked first, on the memo indexes themselves, before any frame is looked at.
+   */
+  internFlatDictList(
+    itemMemoIndexes: Int32Array,
+    count: number,
+    memoIndexHash: number,
+    memo: Memo,
+  ): number {
+    const known = this.stacksByMemoIndexes.find(memoIndexHash, itemMemoIndexes, count);
+    if (known !== NOT_FOUND) return handleOfStack(known);
     const ids = this.stacks.frameIdScratch(count);
     for (let i = 0; i < count; i++) {
       const memoIndex = itemMemoIndexes[i]!;
@@ -218,7 +231,9 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
       this.frameCacheId[slot] = frameId;
       ids[i] = frameId;
     }
-    return handleOfStack(this.stacks.internFrameIds(ids, count));
+    const stackId = this.stacks.internFrameIds(ids, count);
+    this.stacksByMemoIndexes.add(memoIndexHash, itemMemoIndexes, count, stackId);
+    return handleOfStack(stackId);
   }
 
   materializeHandle(handle: number): unknown {
