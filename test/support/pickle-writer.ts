@@ -13,6 +13,7 @@
 
 import { PickleOutput, type PickleSink } from './pickle-output';
 import { MemoRef, PyFloat, PyTuple, type PickleKey, type PickleValue } from './pickle-values';
+import { Op } from '../../src/shared/pickle/opcodes';
 
 export type PickleProtocol = 2 | 3 | 4 | 5;
 
@@ -21,46 +22,10 @@ export interface PickleWriterOptions {
   protocol?: PickleProtocol;
 }
 
-const OP = {
-  MARK: 0x28, // (
-  STOP: 0x2e, // .
-  BINFLOAT: 0x47, // G
-  BININT: 0x4a, // J
-  BININT1: 0x4b, // K
-  BININT2: 0x4d, // M
-  NONE: 0x4e, // N
-  BINUNICODE: 0x58, // X
-  APPEND: 0x61, // a
-  EMPTY_DICT: 0x7d, // }
-  APPENDS: 0x65, // e
-  BINGET: 0x68, // h
-  LONG_BINGET: 0x6a, // j
-  EMPTY_LIST: 0x5d, // ]
-  BINPUT: 0x71, // q
-  LONG_BINPUT: 0x72, // r
-  SETITEM: 0x73, // s
-  TUPLE: 0x74, // t
-  SETITEMS: 0x75, // u
-  EMPTY_TUPLE: 0x29, // )
-  BINBYTES: 0x42, // B
-  SHORT_BINBYTES: 0x43, // C
-  PROTO: 0x80,
-  TUPLE1: 0x85,
-  TUPLE2: 0x86,
-  TUPLE3: 0x87,
-  NEWTRUE: 0x88,
-  NEWFALSE: 0x89,
-  LONG1: 0x8a,
-  LONG4: 0x8b,
-  SHORT_BINUNICODE: 0x8c,
-  BINUNICODE8: 0x8d,
-  BINBYTES8: 0x8e,
-  MEMOIZE: 0x94,
-} as const;
 
 /** CPython's BATCHSIZE for SETITEMS / APPENDS. */
 const BATCH = 1000;
-const TUPLE_OPS = [OP.EMPTY_TUPLE, OP.TUPLE1, OP.TUPLE2, OP.TUPLE3] as const;
+const TUPLE_OPS = [Op.EMPTY_TUPLE, Op.TUPLE1, Op.TUPLE2, Op.TUPLE3] as const;
 const TWO_POW_32 = 4294967296;
 const utf8 = new TextEncoder();
 
@@ -127,7 +92,7 @@ export class PickleWriter {
   /** Writes PROTO; then give exactly one top-level value (value() or a streamed container). */
   start(): void {
     if (this.state !== 'new') throw new Error('start() called twice');
-    this.out.byteArg1(OP.PROTO, this.protocol);
+    this.out.byteArg1(Op.PROTO, this.protocol);
     if (this.protocol >= 4) this.out.enableFraming();
     this.state = 'started';
   }
@@ -137,7 +102,7 @@ export class PickleWriter {
     if (this.open.length > 0)
       throw new Error(`finish() with ${this.open.length} open container(s)`);
     if (this.state !== 'written') throw new Error('finish() before a top-level value was written');
-    this.out.byte(OP.STOP);
+    this.out.byte(Op.STOP);
     this.out.finish();
     this.state = 'finished';
   }
@@ -209,7 +174,7 @@ export class PickleWriter {
   beginList(length?: number): number {
     this.beforeStreamedChild();
     this.out.boundary();
-    this.out.byte(OP.EMPTY_LIST);
+    this.out.byte(Op.EMPTY_LIST);
     return this.pushOpen(false, length === 1);
   }
 
@@ -217,11 +182,11 @@ export class PickleWriter {
     const c = this.popOpen(false);
     if (c.held === 1) {
       this.save(c.heldValue);
-      this.out.byte(OP.APPEND);
+      this.out.byte(Op.APPEND);
     } else if (c.oneItem && c.count === 1 && !c.inBatch) {
-      this.out.byte(OP.APPEND);
+      this.out.byte(Op.APPEND);
     } else if (c.inBatch) {
-      this.out.byte(OP.APPENDS);
+      this.out.byte(Op.APPENDS);
     }
     this.afterStreamedChild();
   }
@@ -233,7 +198,7 @@ export class PickleWriter {
   newList(items: readonly PickleValue[]): number {
     this.beforeStreamedChild();
     this.out.boundary();
-    this.out.byte(OP.EMPTY_LIST);
+    this.out.byte(Op.EMPTY_LIST);
     const index = this.memoPut(null);
     this.listItems(items);
     this.afterStreamedChild();
@@ -245,7 +210,7 @@ export class PickleWriter {
   beginDict(size?: number): number {
     this.beforeStreamedChild();
     this.out.boundary();
-    this.out.byte(OP.EMPTY_DICT);
+    this.out.byte(Op.EMPTY_DICT);
     return this.pushOpen(true, size === 1);
   }
 
@@ -255,16 +220,16 @@ export class PickleWriter {
     if (c.held === 2) {
       this.save(c.heldKey);
       this.save(c.heldValue);
-      this.out.byte(OP.SETITEM);
+      this.out.byte(Op.SETITEM);
     } else if (c.oneItem && c.count === 1 && !c.inBatch) {
-      this.out.byte(OP.SETITEM);
+      this.out.byte(Op.SETITEM);
     } else if (c.inBatch) {
-      this.out.byte(OP.SETITEMS);
+      this.out.byte(Op.SETITEMS);
     } else if (c.count > 0) {
       // CPython's batch_dict_exact loops while the last batch was full, so a dict whose size is a
       // multiple of 1000 ends with an empty MARK SETITEMS.
-      this.out.byte(OP.MARK);
-      this.out.byte(OP.SETITEMS);
+      this.out.byte(Op.MARK);
+      this.out.byte(Op.SETITEMS);
     }
     this.afterStreamedChild();
   }
@@ -315,7 +280,7 @@ export class PickleWriter {
       if (!c.awaitingValue) throw new Error('streamed value in a dict without key()');
       if (c.held === 1) {
         if (!c.oneItem) {
-          this.out.byte(OP.MARK);
+          this.out.byte(Op.MARK);
           c.inBatch = true;
           c.batchCount = 0;
         }
@@ -341,7 +306,7 @@ export class PickleWriter {
   private openItem(c: OpenContainer): void {
     if (c.oneItem) throw new Error('a second item in a container announced with one');
     if (c.held !== 0) {
-      this.out.byte(OP.MARK);
+      this.out.byte(Op.MARK);
       c.inBatch = true;
       if (c.isDict) {
         this.save(c.heldKey);
@@ -353,7 +318,7 @@ export class PickleWriter {
       c.heldValue = null;
       c.batchCount = 1;
     } else if (!c.inBatch) {
-      this.out.byte(OP.MARK);
+      this.out.byte(Op.MARK);
       c.inBatch = true;
       c.batchCount = 0;
     }
@@ -362,7 +327,7 @@ export class PickleWriter {
   private closeItem(c: OpenContainer): void {
     c.count++;
     if (++c.batchCount === BATCH) {
-      this.out.byte(c.isDict ? OP.SETITEMS : OP.APPENDS);
+      this.out.byte(c.isDict ? Op.SETITEMS : Op.APPENDS);
       c.inBatch = false;
       c.batchCount = 0;
     }
@@ -373,16 +338,16 @@ export class PickleWriter {
   private save(v: PickleValue): void {
     this.out.boundary();
     if (v === null) {
-      this.out.byte(OP.NONE);
+      this.out.byte(Op.NONE);
     } else if (typeof v === 'number') {
       if (Number.isInteger(v)) this.saveInt(v);
-      else this.out.byteFloat64(OP.BINFLOAT, v);
+      else this.out.byteFloat64(Op.BINFLOAT, v);
     } else if (typeof v === 'string') {
       const index = this.stringMemo.get(v);
       if (index !== undefined) this.saveGet(index);
       else this.saveString(v);
     } else if (typeof v === 'boolean') {
-      this.out.byte(v ? OP.NEWTRUE : OP.NEWFALSE);
+      this.out.byte(v ? Op.NEWTRUE : Op.NEWFALSE);
     } else if (typeof v === 'bigint') {
       this.saveBigInt(v);
     } else if (v instanceof MemoRef) {
@@ -390,7 +355,7 @@ export class PickleWriter {
         throw new RangeError(`no memo entry ${v.index}`);
       this.saveGet(v.index);
     } else if (v instanceof PyFloat) {
-      this.out.byteFloat64(OP.BINFLOAT, v.value);
+      this.out.byteFloat64(Op.BINFLOAT, v.value);
     } else if (typeof v === 'object') {
       const index = this.objectMemo.get(v);
       if (index !== undefined) this.saveGet(index);
@@ -405,16 +370,16 @@ export class PickleWriter {
   }
 
   private saveGet(index: number): void {
-    if (index < 256) this.out.byteArg1(OP.BINGET, index);
-    else this.out.byteArg4(OP.LONG_BINGET, index);
+    if (index < 256) this.out.byteArg1(Op.BINGET, index);
+    else this.out.byteArg4(Op.LONG_BINGET, index);
   }
 
   /** Gives the next memo index to `obj` (null: a streamed container, never looked up). */
   private memoPut(obj: object | string | null): number {
     const index = this.memoSize++;
-    if (this.protocol >= 4) this.out.byte(OP.MEMOIZE);
-    else if (index < 256) this.out.byteArg1(OP.BINPUT, index);
-    else this.out.byteArg4(OP.LONG_BINPUT, index);
+    if (this.protocol >= 4) this.out.byte(Op.MEMOIZE);
+    else if (index < 256) this.out.byteArg1(Op.BINPUT, index);
+    else this.out.byteArg4(Op.LONG_BINPUT, index);
     if (typeof obj === 'string') this.stringMemo.set(obj, index);
     else if (obj !== null) this.objectMemo.set(obj, index);
     return index;
@@ -423,19 +388,19 @@ export class PickleWriter {
   private saveInt(n: number): void {
     const out = this.out;
     if (n >= 0) {
-      if (n <= 0xff) return out.byteArg1(OP.BININT1, n);
+      if (n <= 0xff) return out.byteArg1(Op.BININT1, n);
       if (n <= 0xffff) {
         out.reserve(3);
-        out.buf[out.pos] = OP.BININT2;
+        out.buf[out.pos] = Op.BININT2;
         out.buf[out.pos + 1] = n & 0xff;
         out.buf[out.pos + 2] = n >>> 8;
         out.pos += 3;
         return;
       }
-      if (n <= 0x7fffffff) return out.byteArg4(OP.BININT, n);
+      if (n <= 0x7fffffff) return out.byteArg4(Op.BININT, n);
       if (n <= Number.MAX_SAFE_INTEGER) return this.saveLong1Positive(n);
     } else if (n >= -0x80000000) {
-      return out.byteArg4(OP.BININT, n);
+      return out.byteArg4(Op.BININT, n);
     }
     this.saveBigInt(BigInt(n));
   }
@@ -450,7 +415,7 @@ export class PickleWriter {
     out.reserve(2 + nbytes);
     const buf = out.buf;
     let p = out.pos;
-    buf[p++] = OP.LONG1;
+    buf[p++] = Op.LONG1;
     buf[p++] = nbytes;
     let rest = n;
     for (let i = 0; i < nbytes; i++) {
@@ -475,9 +440,9 @@ export class PickleWriter {
       nbytes--;
     }
     if (nbytes < 256) {
-      this.out.byteArg1(OP.LONG1, nbytes);
+      this.out.byteArg1(Op.LONG1, nbytes);
     } else {
-      this.out.byteArg4(OP.LONG4, nbytes);
+      this.out.byteArg4(Op.LONG4, nbytes);
     }
     this.out.bytes(data.subarray(0, nbytes));
   }
@@ -487,11 +452,11 @@ export class PickleWriter {
     const n = data.length;
     let header: Uint8Array;
     if (n <= 0xff && this.protocol >= 4) {
-      header = Uint8Array.of(OP.SHORT_BINUNICODE, n);
+      header = Uint8Array.of(Op.SHORT_BINUNICODE, n);
     } else if (n <= 0xffffffff) {
-      header = lengthHeader(OP.BINUNICODE, n, 4);
+      header = lengthHeader(Op.BINUNICODE, n, 4);
     } else {
-      header = lengthHeader(OP.BINUNICODE8, n, 8);
+      header = lengthHeader(Op.BINUNICODE8, n, 8);
     }
     this.out.headerAndPayload(header, data);
     this.memoPut(s);
@@ -501,15 +466,15 @@ export class PickleWriter {
     if (this.protocol < 3) throw new TypeError('bytes need protocol 3 or later');
     const n = data.length;
     let header: Uint8Array;
-    if (n <= 0xff) header = Uint8Array.of(OP.SHORT_BINBYTES, n);
-    else if (n <= 0xffffffff) header = lengthHeader(OP.BINBYTES, n, 4);
-    else header = lengthHeader(OP.BINBYTES8, n, 8);
+    if (n <= 0xff) header = Uint8Array.of(Op.SHORT_BINBYTES, n);
+    else if (n <= 0xffffffff) header = lengthHeader(Op.BINBYTES, n, 4);
+    else header = lengthHeader(Op.BINBYTES8, n, 8);
     this.out.headerAndPayload(header, data);
     this.memoPut(data);
   }
 
   private saveList(items: readonly PickleValue[]): void {
-    this.out.byte(OP.EMPTY_LIST);
+    this.out.byte(Op.EMPTY_LIST);
     this.memoPut(items);
     this.listItems(items);
   }
@@ -520,15 +485,15 @@ export class PickleWriter {
     if (n === 0) return;
     if (n === 1) {
       this.save(items[0]!);
-      this.out.byte(OP.APPEND);
+      this.out.byte(Op.APPEND);
       return;
     }
     let i = 0;
     do {
-      this.out.byte(OP.MARK);
+      this.out.byte(Op.MARK);
       const end = Math.min(n, i + BATCH);
       for (; i < end; i++) this.save(items[i]!);
-      this.out.byte(OP.APPENDS);
+      this.out.byte(Op.APPENDS);
     } while (i < n);
   }
 
@@ -536,16 +501,16 @@ export class PickleWriter {
     const n = t.items.length;
     if (n === 0) {
       // The empty tuple is not memoized by CPython.
-      this.out.byte(OP.EMPTY_TUPLE);
+      this.out.byte(Op.EMPTY_TUPLE);
       return;
     }
     if (n <= 3) {
       for (const item of t.items) this.save(item);
       this.out.byte(TUPLE_OPS[n]!);
     } else {
-      this.out.byte(OP.MARK);
+      this.out.byte(Op.MARK);
       for (const item of t.items) this.save(item);
-      this.out.byte(OP.TUPLE);
+      this.out.byte(Op.TUPLE);
     }
     this.memoPut(t);
   }
@@ -566,7 +531,7 @@ export class PickleWriter {
     keys: Iterable<K>,
     get: (key: K) => PickleValue,
   ): void {
-    this.out.byte(OP.EMPTY_DICT);
+    this.out.byte(Op.EMPTY_DICT);
     this.memoPut(dict);
     if (size === 0) return;
     const it = keys[Symbol.iterator]();
@@ -574,13 +539,13 @@ export class PickleWriter {
       const k = it.next().value as K;
       this.save(k);
       this.save(get(k));
-      this.out.byte(OP.SETITEM);
+      this.out.byte(Op.SETITEM);
       return;
     }
     let batch: number;
     do {
       batch = 0;
-      this.out.byte(OP.MARK);
+      this.out.byte(Op.MARK);
       while (batch < BATCH) {
         const r = it.next();
         if (r.done === true) break;
@@ -588,7 +553,7 @@ export class PickleWriter {
         this.save(get(r.value));
         batch++;
       }
-      this.out.byte(OP.SETITEMS);
+      this.out.byte(Op.SETITEMS);
     } while (batch === BATCH);
   }
 }
