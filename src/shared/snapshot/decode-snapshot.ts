@@ -109,11 +109,16 @@ async function* prepend(
   head: Uint8Array,
   rest: AsyncIterator<Uint8Array>,
 ): AsyncGenerator<Uint8Array> {
-  if (head.length > 0) yield head;
-  for (;;) {
-    const next = await rest.next();
-    if (next.done === true) return;
-    yield next.value;
+  try {
+    if (head.length > 0) yield head;
+    for (;;) {
+      const next = await rest.next();
+      if (next.done === true) return;
+      yield next.value;
+    }
+  } finally {
+    // Stopped early (bad data, cancel): let the source close its file.
+    await rest.return?.();
   }
 }
 
