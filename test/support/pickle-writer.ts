@@ -22,7 +22,6 @@ export interface PickleWriterOptions {
   protocol?: PickleProtocol;
 }
 
-
 /** CPython's BATCHSIZE for SETITEMS / APPENDS. */
 const BATCH = 1000;
 const TUPLE_OPS = [Op.EMPTY_TUPLE, Op.TUPLE1, Op.TUPLE2, Op.TUPLE3] as const;
