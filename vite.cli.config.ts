@@ -20,6 +20,7 @@ export default defineConfig({
       input: {
         allocscope: resolve(import.meta.dirname, 'src/cli/main.ts'),
         ...(existsSync(benchEntry) ? { bench: benchEntry } : {}),
+        'make-demo-snapshot': resolve(import.meta.dirname, 'scripts/make-demo-snapshot.ts'),
       },
       external: [...builtinModules, ...builtinModules.map((name) => `node:${name}`)],
       output: { format: 'es', entryFileNames: '[name].js' },

@@ -1,0 +1,139 @@
+// Every allocation of a device as one row: where it starts and ends in the trace, its size and
+// stack. This is what the timeline draws and what tables list; built once per device.
+
+import { BlockStateCode, type SnapshotModel } from '../snapshot/model';
+import { ALIVE_AT_END, NOT_AN_ALLOC } from './allocation-matching';
+import type { DeviceAnalysis } from './snapshot-analysis';
+
+/** startEvent of allocations made before the trace. */
+export const BEFORE_TRACE = -1;
+
+export const AllocationOrigin = {
+  /** An `alloc` entry in the trace. */
+  trace: 0,
+  /** Made before the trace; seen through its free. */
+  freedInTrace: 1,
+  /** Made before the trace; still a live block at the end. */
+  liveThroughout: 2,
+} as const;
+
+export interface AllocationTable {
+  count: number;
+  address: Float64Array;
+  /** Requested bytes. */
+  sizeBytes: Float64Array;
+  /** Rounded bytes of the block, where known (allocations alive at the end); NaN otherwise. */
+  blockSizeBytes: Float64Array;
+  /** Index of the alloc entry, or BEFORE_TRACE. */
+  startEvent: Int32Array;
+  /** Index of the entry that freed it, or the trace length when alive at the end. */
+  endEvent: Int32Array;
+  stackId: Int32Array;
+  /** Index into SnapshotModel.streams; for final blocks the segment's stream. */
+  streamId: Uint32Array;
+  origin: Uint8Array;
+}
+
+/**
+ * Rows in drawing order: allocations alive through the whole trace first, then those freed in
+ * the trace that predate it (by free), then the trace's own allocations in trace order.
+ */
+export function buildAllocationTable(
+  model: SnapshotModel,
+  device: DeviceAnalysis,
+): AllocationTable {
+  const { trace, match, finalState } = device;
+  const traceLength = trace?.length ?? 0;
+  const { segments, blocks } = model;
+
+  const liveBlocks: number[] = [];
+  const blockSegment: number[] = [];
+  for (const s of finalState.segmentIndexes) {
+    for (let b = segments.blockOffsets[s]!; b < segments.blockOffsets[s + 1]!; b++) {
+      if (blocks.state[b] === BlockStateCode.inactive) continue;
+      liveBlocks.push(b);
+      blockSegment.push(s);
+    }
+  }
+  // Block size by address, for allocations still open at the end.
+  const blockSizeByAddress = new Map<number, number>();
+  for (const b of liveBlocks) blockSizeByAddress.set(blocks.address[b]!, blocks.sizeBytes[b]!);
+
+  const preTraceLive: number[] = [];
+  liveBlocks.forEach((b, i) => {
+    if (match === null || match.openAtEnd.get(blocks.address[b]!) < 0) preTraceLive.push(i);
+  });
+  const unmatched = match?.unmatchedFreeRows ?? new Int32Array(0);
+  let traceAllocs = 0;
+  if (match !== null)
+    for (const end of match.endRowOfAlloc) if (end !== NOT_AN_ALLOC) traceAllocs++;
+
+  const count = preTraceLive.length + unmatched.length + traceAllocs;
+  const table: AllocationTable = {
+    count,
+    address: new Float64Array(count),
+    sizeBytes: new Float64Array(count),
+    blockSizeBytes: new Float64Array(count).fill(NaN),
+    startEvent: new Int32Array(count),
+    endEvent: new Int32Array(count),
+    stackId: new Int32Array(count),
+    streamId: new Uint32Array(count),
+    origin: new Uint8Array(count),
+  };
+  let row = 0;
+  for (const i of preTraceLive) {
+    const b = liveBlocks[i]!;
+    table.address[row] = blocks.address[b]!;
+    table.sizeBytes[row] = blocks.requestedSizeBytes[b]!;
+    table.blockSizeBytes[row] = blocks.sizeBytes[b]!;
+    table.startEvent[row] = BEFORE_TRACE;
+    table.endEvent[row] = traceLength;
+    table.stackId[row] = blocks.stackId[b]!;
+    table.streamId[row] = segments.streamId[blockSegment[i]!]!;
+    table.origin[row] = AllocationOrigin.liveThroughout;
+    row++;
+  }
+  if (trace !== null && match !== null) {
+    for (const freeRow of unmatched) {
+      table.address[row] = trace.addr[freeRow]!;
+      table.sizeBytes[row] = trace.sizeBytes[freeRow]!;
+      table.startEvent[row] = BEFORE_TRACE;
+      table.endEvent[row] = freeRow;
+      table.stackId[row] = trace.stackId[freeRow]!;
+      table.streamId[row] = trace.streamId[freeRow]!;
+      table.origin[row] = AllocationOrigin.freedInTrace;
+      row++;
+    }
+    const { endRowOfAlloc } = match;
+    for (let event = 0; event < traceLength; event++) {
+      const end = endRowOfAlloc[event]!;
+      if (end === NOT_AN_ALLOC) continue;
+      const address = trace.addr[event]!;
+      table.address[row] = address;
+      table.sizeBytes[row] = trace.sizeBytes[event]!;
+      if (end === ALIVE_AT_END) table.blockSizeBytes[row] = blockSizeByAddress.get(address) ?? NaN;
+      table.startEvent[row] = event;
+      table.endEvent[row] = end === ALIVE_AT_END ? traceLength : end;
+      table.stackId[row] = trace.stackId[event]!;
+      table.streamId[row] = trace.streamId[event]!;
+      table.origin[row] = AllocationOrigin.trace;
+      row++;
+    }
+  }
+  return table;
+}
+
+/** Rows alive after `event` (-1 = before the first entry), largest first (ties: address, then start). */
+export function allocationsAliveAt(table: AllocationTable, event: number): Int32Array {
+  const alive: number[] = [];
+  for (let row = 0; row < table.count; row++) {
+    if (table.startEvent[row]! <= event && table.endEvent[row]! > event) alive.push(row);
+  }
+  alive.sort(
+    (a, b) =>
+      table.sizeBytes[b]! - table.sizeBytes[a]! ||
+      table.address[a]! - table.address[b]! ||
+      table.startEvent[a]! - table.startEvent[b]!,
+  );
+  return Int32Array.from(alive);
+}

@@ -1,0 +1,283 @@
+// Geometry of the timeline as data, shared by the canvas view and any SVG/PNG export: the active
+// memory drawn as stacked allocation bands (the classic memory_viz picture), the largest ones
+// individually and the rest merged, so the top edge is always the exact active curve; and the
+// envelopes of the curves per pixel column (level of detail: never more work than pixels).
+//
+// x is in event coordinates: an allocation alive over events [start, end) spans x in [start, end)
+// (start -1, made before the trace, is clamped to the window). Time mode maps event -> time when
+// drawing; the layout never needs to know.
+
+import type { DeviceView } from '../view/snapshot-view';
+
+export interface TimelineLayoutRequest {
+  device: DeviceView;
+  /** Visible events [startEvent, endEvent). */
+  startEvent: number;
+  endEvent: number;
+  /**
+   * Event at which each pixel column starts: columns + 1 entries, non-decreasing, the first
+   * startEvent and the last endEvent. Columns may be empty (start == next start) when zoomed in.
+   */
+  columnStartEvents: Int32Array;
+  /** How many of the largest allocations in the window are drawn individually (default 400). */
+  maxBands?: number;
+}
+
+export interface AllocationBand {
+  /** Row of DeviceView.allocations. */
+  row: number;
+  sizeBytes: number;
+  /**
+   * The band's bottom (bytes) as a step function of x: stepOffsets[i] holds on
+   * [stepEvents[i], stepEvents[i + 1]) and the last step up to endEvent.
+   */
+  stepEvents: Float64Array;
+  stepOffsets: Float64Array;
+  /** Where the band stops (min of the allocation's end and the window's end). */
+  endEvent: number;
+}
+
+export interface TimelineLayout {
+  startEvent: number;
+  endEvent: number;
+  /** Drawn individually, stacked from 0 upwards; everything else is "other", up to the active curve. */
+  bands: AllocationBand[];
+  /** Per pixel column: range of the active curve within the column (value after each event in it). */
+  activeMin: Float64Array;
+  activeMax: Float64Array;
+  /** Per pixel column: range of the reserved curve. */
+  reservedMin: Float64Array;
+  reservedMax: Float64Array;
+  /** Largest active or reserved value in the window (for fitting the y axis). */
+  maxBytes: number;
+}
+
+export type TimelineHit =
+  | { kind: 'allocation'; row: number }
+  /** Bytes of smaller allocations merged into one band at this moment. */
+  | { kind: 'other'; bytes: number };
+
+const DEFAULT_MAX_BANDS = 400;
+
+export function layoutTimeline(request: TimelineLayoutRequest): TimelineLayout {
+  const { device, startEvent, endEvent, columnStartEvents } = request;
+  const columns = columnStartEvents.length - 1;
+  const envelopes = curveEnvelopes(device, startEvent, columnStartEvents, columns);
+  const bands = stackBands(device, startEvent, endEvent, request.maxBands ?? DEFAULT_MAX_BANDS);
+  return { startEvent, endEvent, bands, ...envelopes };
+}
+
+/** The value of a curve "at" event e: after e; before the first event, its baseline. */
+function curveEnvelopes(
+  device: DeviceView,
+  startEvent: number,
+  columnStartEvents: Int32Array,
+  columns: number,
+): Pick<TimelineLayout, 'activeMin' | 'activeMax' | 'reservedMin' | 'reservedMax' | 'maxBytes'> {
+  const activeMin = new Float64Array(columns);
+  const activeMax = new Float64Array(columns);
+  const reservedMin = new Float64Array(columns);
+  const reservedMax = new Float64Array(columns);
+  const active = device.activeBytes;
+  const reserved = device.reservedBytes;
+  const activeAt = (event: number): number =>
+    event < 0 ? device.summary.active_bytes.baseline : active[Math.min(event, active.length - 1)]!;
+  const reservedAt = (event: number): number =>
+    event < 0
+      ? device.summary.reserved_bytes.baseline
+      : reserved[Math.min(event, reserved.length - 1)]!;
+  let maxBytes = 0;
+  // A column with no event of its own shows the value of the last event before it.
+  let previousEvent = startEvent - 1;
+  for (let column = 0; column < columns; column++) {
+    const from = columnStartEvents[column]!;
+    const to = columnStartEvents[column + 1]!;
+    let aMin: number;
+    let aMax: number;
+    let rMin: number;
+    let rMax: number;
+    if (to <= from || active.length === 0) {
+      aMin = aMax = activeAt(Math.min(previousEvent, active.length - 1));
+      rMin = rMax = reservedAt(Math.min(previousEvent, reserved.length - 1));
+    } else {
+      aMin = aMax = active[from]!;
+      rMin = rMax = reserved[from]!;
+      for (let event = from + 1; event < to; event++) {
+        const a = active[event]!;
+        const r = reserved[event]!;
+        if (a < aMin) aMin = a;
+        else if (a > aMax) aMax = a;
+        if (r < rMin) rMin = r;
+        else if (r > rMax) rMax = r;
+      }
+      previousEvent = to - 1;
+    }
+    activeMin[column] = aMin;
+    activeMax[column] = aMax;
+    reservedMin[column] = rMin;
+    reservedMax[column] = rMax;
+    if (aMax > maxBytes) maxBytes = aMax;
+    if (rMax > maxBytes) maxBytes = rMax;
+  }
+  return { activeMin, activeMax, reservedMin, reservedMax, maxBytes };
+}
+
+/**
+ * The `maxBands` largest allocations overlapping [startEvent, endEvent), stacked in the order
+ * they were made: a new one goes on top, a freed one leaves a gap that the ones above close.
+ */
+function stackBands(
+  device: DeviceView,
+  startEvent: number,
+  endEvent: number,
+  maxBands: number,
+): AllocationBand[] {
+  const table = device.allocations;
+  const selected = largestOverlapping(device, startEvent, endEvent, maxBands);
+  if (selected.length === 0) return [];
+  // Table rows are in the order allocations were made (pre-trace first), which is stacking order.
+  selected.sort((a, b) => a - b);
+  interface Boundary {
+    event: number;
+    row: number;
+    starts: boolean;
+  }
+  const boundaries: Boundary[] = [];
+  for (const row of selected) {
+    boundaries.push({ event: Math.max(table.startEvent[row]!, startEvent), row, starts: true });
+    const end = Math.min(table.endEvent[row]!, endEvent);
+    if (end < endEvent) boundaries.push({ event: end, row, starts: false });
+  }
+  // Frees before allocs at the same event, then by row so the stack order is stable.
+  boundaries.sort(
+    (a, b) => a.event - b.event || Number(a.starts) - Number(b.starts) || a.row - b.row,
+  );
+
+  const stack: number[] = [];
+  const steps = new Map<number, { events: number[]; offsets: number[] }>();
+  const restack = (from: number, event: number): void => {
+    let offset = 0;
+    for (let i = 0; i < from; i++) offset += table.sizeBytes[stack[i]!]!;
+    for (let i = from; i < stack.length; i++) {
+      const row = stack[i]!;
+      let entry = steps.get(row);
+      if (entry === undefined) {
+        entry = { events: [], offsets: [] };
+        steps.set(row, entry);
+      }
+      const last = entry.events.length - 1;
+      if (last >= 0 && entry.events[last] === event) entry.offsets[last] = offset;
+      else if (last < 0 || entry.offsets[last] !== offset) {
+        entry.events.push(event);
+        entry.offsets.push(offset);
+      }
+      offset += table.sizeBytes[row]!;
+    }
+  };
+  for (const boundary of boundaries) {
+    if (boundary.starts) {
+      stack.push(boundary.row);
+      restack(stack.length - 1, boundary.event);
+    } else {
+      const at = stack.indexOf(boundary.row);
+      stack.splice(at, 1);
+      restack(at, boundary.event);
+    }
+  }
+  return selected.map((row) => {
+    const entry = steps.get(row)!;
+    return {
+      row,
+      sizeBytes: table.sizeBytes[row]!,
+      stepEvents: Float64Array.from(entry.events),
+      stepOffsets: Float64Array.from(entry.offsets),
+      endEvent: Math.min(table.endEvent[row]!, endEvent),
+    };
+  });
+}
+
+/** Rows of the `count` largest allocations alive somewhere in [startEvent, endEvent). */
+function largestOverlapping(
+  device: DeviceView,
+  startEvent: number,
+  endEvent: number,
+  count: number,
+): number[] {
+  const table = device.allocations;
+  // A size threshold from a bounded min-heap keeps this one pass over the table.
+  const heap: number[] = [];
+  const size = (row: number): number => table.sizeBytes[row]!;
+  const siftDown = (): void => {
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let smallest = i;
+      if (left < heap.length && size(heap[left]!) < size(heap[smallest]!)) smallest = left;
+      if (right < heap.length && size(heap[right]!) < size(heap[smallest]!)) smallest = right;
+      if (smallest === i) return;
+      [heap[i], heap[smallest]] = [heap[smallest]!, heap[i]!];
+      i = smallest;
+    }
+  };
+  const siftUp = (): void => {
+    let i = heap.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (size(heap[parent]!) <= size(heap[i]!)) return;
+      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+      i = parent;
+    }
+  };
+  // The "after event e" convention: alive in the window when start < endEvent and end > startEvent.
+  const windowStart = startEvent;
+  for (let row = 0; row < table.count; row++) {
+    if (table.startEvent[row]! >= endEvent || table.endEvent[row]! <= windowStart) continue;
+    if (heap.length < count) {
+      heap.push(row);
+      siftUp();
+    } else if (size(row) > size(heap[0]!)) {
+      heap[0] = row;
+      siftDown();
+    }
+  }
+  return heap;
+}
+
+/** What is under (event, bytes): a drawn allocation, the merged rest, or nothing above the curve. */
+export function hitTestTimeline(
+  layout: TimelineLayout,
+  device: DeviceView,
+  event: number,
+  bytes: number,
+): TimelineHit | null {
+  if (event < layout.startEvent || event >= layout.endEvent || bytes < 0) return null;
+  let bandsTop = 0;
+  for (const band of layout.bands) {
+    const table = device.allocations;
+    if (table.startEvent[band.row]! > event || band.endEvent <= event) continue;
+    const offset = stepValueAt(band, event);
+    bandsTop += band.sizeBytes;
+    if (bytes >= offset && bytes < offset + band.sizeBytes)
+      return { kind: 'allocation', row: band.row };
+  }
+  const active =
+    event < 0
+      ? device.summary.active_bytes.baseline
+      : device.activeBytes[Math.min(event, device.activeBytes.length - 1)]!;
+  if (bytes < active && bytes >= bandsTop) return { kind: 'other', bytes: active - bandsTop };
+  return null;
+}
+
+/** The band's bottom at event `event` (the step that contains it). */
+export function stepValueAt(band: AllocationBand, event: number): number {
+  const events = band.stepEvents;
+  let low = 0;
+  let high = events.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (events[middle]! <= event) low = middle;
+    else high = middle - 1;
+  }
+  return band.stepOffsets[low]!;
+}

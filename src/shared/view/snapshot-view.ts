@@ -1,0 +1,122 @@
+// What the UI keeps of an open snapshot: per device the curves after every event, the times, the
+// allocation table, the summary figures; plus frames and stacks. Computed once in the worker that
+// decoded the file; all bulk data is typed arrays, so it crosses to the page as transferables.
+
+import { buildAllocationTable, type AllocationTable } from '../analysis/allocation-table';
+import { materializeCurve } from '../analysis/curve-stats';
+import { analyzeSnapshot } from '../analysis/snapshot-analysis';
+import type { ExternalAnnotation, FrameTable, SnapshotModel, StackTable } from '../snapshot/model';
+import { buildSummaryDocument, type DeviceSummary } from '../report/summary-report';
+
+export interface DeviceView {
+  device: number;
+  traceLength: number;
+  /** time_us of each event; null when the file records no times. */
+  timeUs: Float64Array | null;
+  /** Action code of each event (SnapshotView.actionNames). */
+  action: Uint8Array;
+  /** Active (allocated) bytes after each event. */
+  activeBytes: Float64Array;
+  /** Reserved bytes after each event. */
+  reservedBytes: Float64Array;
+  allocations: AllocationTable;
+  /** The figures of `allocscope summary --json` for this device (top 10 allocations at the peak). */
+  summary: DeviceSummary;
+}
+
+export interface SnapshotView {
+  fileName: string;
+  fileBytes: number;
+  pickleProtocol: number;
+  warnings: string[];
+  actionNames: string[];
+  frames: FrameTable;
+  stacks: StackTable;
+  streams: number[];
+  annotations: ExternalAnnotation[];
+  allocatorSettings: Record<string, unknown> | null;
+  devices: DeviceView[];
+}
+
+export interface SnapshotFileFacts {
+  fileName: string;
+  fileBytes: number;
+}
+
+export function buildSnapshotView(model: SnapshotModel, file: SnapshotFileFacts): SnapshotView {
+  const analysis = analyzeSnapshot(model);
+  const summary = buildSummaryDocument(model, analysis, { ...file, top: 10 });
+  const devices = analysis.devices.map((device, index): DeviceView => {
+    const trace = device.trace;
+    const length = trace?.length ?? 0;
+    const hasTimes = trace !== null && length > 0 && !Number.isNaN(trace.timeUs[0]!);
+    const emptyTrace = {
+      device: device.device,
+      length: 0,
+      action: new Uint8Array(0),
+      addr: new Float64Array(0),
+      sizeBytes: new Float64Array(0),
+      streamId: new Uint32Array(0),
+      timeUs: new Float64Array(0),
+      stackId: new Int32Array(0),
+      deviceFreeBytes: new Map<number, number>(),
+      compileContextId: null,
+      userMetadataId: null,
+    };
+    const curveTrace = trace ?? emptyTrace;
+    return {
+      device: device.device,
+      traceLength: length,
+      // Copies: the model's columns are views into one large buffer shared by all devices.
+      timeUs: hasTimes ? trace.timeUs.slice() : null,
+      action: curveTrace.action.slice(),
+      activeBytes: materializeCurve(curveTrace, device.activeSigns, device.active),
+      reservedBytes: materializeCurve(curveTrace, device.reservedSigns, device.reserved),
+      allocations: buildAllocationTable(model, device),
+      summary: summary.devices[index]!,
+    };
+  });
+  return {
+    fileName: file.fileName,
+    fileBytes: file.fileBytes,
+    pickleProtocol: model.pickleProtocol,
+    warnings: summary.warnings,
+    actionNames: model.actionNames,
+    frames: model.frames,
+    stacks: model.stacks,
+    streams: model.streams,
+    annotations: model.externalAnnotations,
+    allocatorSettings: model.allocatorSettings,
+    devices,
+  };
+}
+
+/** The buffers to transfer (not copy) when posting a view to another thread. */
+export function transferablesOf(view: SnapshotView): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  const add = (array: { buffer: ArrayBufferLike }): void => {
+    if (array.buffer instanceof ArrayBuffer) buffers.add(array.buffer);
+  };
+  add(view.stacks.offsets);
+  add(view.stacks.frameIds);
+  for (const device of view.devices) {
+    if (device.timeUs !== null) add(device.timeUs);
+    add(device.action);
+    add(device.activeBytes);
+    add(device.reservedBytes);
+    const a = device.allocations;
+    for (const column of [
+      a.address,
+      a.sizeBytes,
+      a.blockSizeBytes,
+      a.startEvent,
+      a.endEvent,
+      a.stackId,
+      a.streamId,
+      a.origin,
+    ]) {
+      add(column);
+    }
+  }
+  return [...buffers];
+}
