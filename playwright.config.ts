@@ -29,7 +29,7 @@ export default defineConfig({
   projects: [
     {
       name: 'web',
-      testMatch: 'web.spec.ts',
+      testMatch: ['web.spec.ts', 'timeline.spec.ts'],
       use: {
         browserName: 'chromium',
         launchOptions: { executablePath: chromiumExecutablePath, args: chromiumArgs },

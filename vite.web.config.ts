@@ -1,3 +1,4 @@
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { rendererPlugins, rendererRoot, sharedAlias } from './vite.renderer.config.js';
@@ -8,7 +9,7 @@ export default defineConfig({
   root: rendererRoot,
   base: './',
   resolve: { alias: sharedAlias },
-  plugins: [...rendererPlugins(), classicScriptsForFileUrls()],
+  plugins: [...rendererPlugins(), classicScriptsForFileUrls(), demoSnapshotBesideThePage()],
   build: {
     outDir: resolve(import.meta.dirname, 'out/web'),
     emptyOutDir: true,
@@ -37,6 +38,38 @@ function classicScriptsForFileUrls(): Plugin {
           .replace(/<script type="module" crossorigin /g, '<script defer ')
           .replace(/<link rel="stylesheet" crossorigin /g, '<link rel="stylesheet" ');
       },
+    },
+  };
+}
+
+const demoSnapshotName = 'demo-snapshot.pickle';
+const demoSnapshotSource = resolve(import.meta.dirname, 'resources', demoSnapshotName);
+
+/**
+ * Ships resources/demo-snapshot.pickle beside index.html, where the page's "Open the demo
+ * snapshot" fetches it (the Electron app reads it from resources/ in main instead). Until the
+ * file exists the build says so and the button reports it missing.
+ */
+function demoSnapshotBesideThePage(): Plugin {
+  return {
+    name: 'allocscope:demo-snapshot',
+    generateBundle() {
+      if (!existsSync(demoSnapshotSource)) {
+        this.warn(`${demoSnapshotSource} not found: the web build ships without the demo snapshot`);
+        return;
+      }
+      this.emitFile({
+        type: 'asset',
+        fileName: demoSnapshotName,
+        source: readFileSync(demoSnapshotSource),
+      });
+    },
+    configureServer(server) {
+      server.middlewares.use(`/${demoSnapshotName}`, (_request, response, next) => {
+        if (!existsSync(demoSnapshotSource)) return next();
+        response.setHeader('Content-Type', 'application/octet-stream');
+        createReadStream(demoSnapshotSource).pipe(response);
+      });
     },
   };
 }

@@ -14,9 +14,11 @@ export interface BenchOptions {
   readonly keepGoing: boolean;
   /** Only create the inputs. */
   readonly generateOnly: boolean;
+  /** Skip the app benchmark in Chromium. */
+  readonly noUi: boolean;
 }
 
-export const BENCH_USAGE = `usage: node out/cli/bench.js [--only SIZE[,SIZE...]] [--keep-going] [--generate-only]
+export const BENCH_USAGE = `usage: node out/cli/bench.js [--only SIZE[,SIZE...]] [--keep-going] [--generate-only] [--no-ui]
   SIZE like 100MB or 1GB; ALLOCSCOPE_BENCH_SIZES=100MB,1GB sets the default list`;
 
 const DEFAULT_SIZES = '100MB,1GB';
@@ -55,9 +57,11 @@ export function parseBenchOptions(
   let sizes = parseSizeList(env['ALLOCSCOPE_BENCH_SIZES'] ?? DEFAULT_SIZES);
   let keepGoing = false;
   let generateOnly = false;
+  let noUi = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--keep-going') keepGoing = true;
+    else if (arg === '--no-ui') noUi = true;
     else if (arg === '--generate-only') generateOnly = true;
     else if (arg === '--only' || arg.startsWith('--only=')) {
       const value = arg === '--only' ? argv[++i] : arg.slice('--only='.length);
@@ -68,5 +72,5 @@ export function parseBenchOptions(
     }
   }
   if (sizes.length === 0) throw new Error('no sizes to run');
-  return { sizes, keepGoing, generateOnly };
+  return { sizes, keepGoing, generateOnly, noUi };
 }

@@ -17,6 +17,8 @@ import {
 } from './bench-report';
 import { checkSummary, parseTimings } from './cli-output';
 import { runMeasured } from './measure-command';
+import { formatUiTable } from './ui-bench-report';
+import { runUiBench, type UiBenchRow } from './ui-bench';
 
 const PYTHON_LOAD = 'import pickle, sys\nwith open(sys.argv[1], "rb") as f: pickle.load(f)';
 
@@ -81,7 +83,7 @@ function runPython(input: BenchInput, ours: CliRow | undefined): PythonRow | nul
   };
 }
 
-function main(options: BenchOptions): number {
+async function main(options: BenchOptions): Promise<number> {
   const root = findRoot(import.meta.dirname);
   const dataDir = join(root, 'bench', '.data');
   const cli = join(root, 'out', 'cli', 'allocscope.js');
@@ -133,9 +135,31 @@ function main(options: BenchOptions): number {
     }
   }
 
+  let uiRows: UiBenchRow[] = [];
+  if (!options.generateOnly && !options.noUi && (failures.length === 0 || options.keepGoing)) {
+    if (!existsSync(join(root, 'out', 'web', 'index.html'))) {
+      fail('app benchmark', new Error('out/web not built (npm run bench builds it first)'));
+    } else {
+      log('web app in Chromium: first paint, zoom/pan frame times ...');
+      try {
+        uiRows = await runUiBench(
+          root,
+          inputs.map((input) => ({
+            label: input.size.label,
+            path: input.path,
+            bytes: input.bytes,
+          })),
+        );
+      } catch (error) {
+        fail('app benchmark', error);
+      }
+    }
+  }
+
   log('');
   if (cliRows.length > 0) log(formatCliTable(cliRows));
   if (pythonRows.length > 0) log(`\n${formatPythonTable(pythonRows)}`);
+  if (uiRows.length > 0) log(`\n${formatUiTable(uiRows)}`);
   if (failures.length > 0) {
     log(`\n${failures.length} failure(s):`);
     for (const failure of failures) log(`  ${failure.split('\n')[0]}`);
@@ -145,7 +169,7 @@ function main(options: BenchOptions): number {
 }
 
 try {
-  process.exitCode = main(parseBenchOptions(process.argv.slice(2), process.env));
+  process.exitCode = await main(parseBenchOptions(process.argv.slice(2), process.env));
 } catch (error) {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = 2;

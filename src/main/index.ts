@@ -1,16 +1,36 @@
+import { join } from 'node:path';
 import { app, BrowserWindow, session } from 'electron';
+import { IpcChannel } from '../preload/ipc-channels';
+import { createDecodeService } from './decode-service';
 import { registerIpcHandlers } from './ipc';
+import { menuCommandSchema } from './ipc-schemas';
 import { snapshotPathsFromArgv } from './launch-arguments';
 import { installApplicationMenu } from './menu';
 import { chooseSnapshotPath } from './open-dialog';
+import { createRecentFilesStore } from './recent-files';
 import { isDevServer } from './renderer-location';
 import { hardenWebContents, restrictSession } from './security';
-import { createSnapshotDelivery } from './snapshot-delivery';
+import { snapshotFileSize } from './snapshot-file';
+import { startDecodeWorker } from './start-decode-worker';
 import { createMainWindow } from './window';
 
 // Lifecycle only: each concern lives in its own module.
 
-const delivery = createSnapshotDelivery();
+const DEMO_FILE_NAME = 'demo-snapshot.pickle';
+const demoSnapshotPath = join(app.getAppPath(), 'resources', DEMO_FILE_NAME);
+
+const recentFiles = createRecentFilesStore(join(app.getPath('userData'), 'recent-files.json'));
+
+const decodes = createDecodeService({
+  startWorker: startDecodeWorker,
+  fileSize: snapshotFileSize,
+  onDecoded(path) {
+    if (path === demoSnapshotPath) return;
+    app.addRecentDocument(path);
+    void recentFiles.add(path).then(refreshMenu);
+  },
+});
+
 let mainWindow: BrowserWindow | null = null;
 
 hardenWebContents();
@@ -21,10 +41,11 @@ const launchPaths = snapshotPathsFromArgv(process.argv, {
   cwd: (!app.isPackaged && process.env['INIT_CWD']) || process.cwd(),
 });
 
-// macOS hands over files (Finder, `open -a`) through this event, possibly before `ready`.
+// macOS hands over files (Finder, `open -a`, the Dock's recent list) through this event,
+// possibly before `ready`; the decode waits for the page either way.
 app.on('open-file', (event, path) => {
   event.preventDefault();
-  void delivery.deliver(path);
+  decodes.open(path);
 });
 
 app.on('window-all-closed', () => {
@@ -33,7 +54,7 @@ app.on('window-all-closed', () => {
 
 function openMainWindow(): void {
   const window = createMainWindow();
-  delivery.attach(window.webContents);
+  decodes.attach(window.webContents);
   window.on('closed', () => {
     if (mainWindow === window) mainWindow = null;
   });
@@ -41,17 +62,44 @@ function openMainWindow(): void {
 }
 
 async function openSnapshotFromMenu(): Promise<void> {
+  if (!mainWindow) openMainWindow();
   const path = await chooseSnapshotPath(mainWindow);
-  if (path !== null) await delivery.deliver(path);
+  if (path !== null) decodes.open(path);
+}
+
+function openDemoSnapshot(): void {
+  decodes.open(demoSnapshotPath, { fileName: DEMO_FILE_NAME });
+}
+
+function refreshMenu(): void {
+  installApplicationMenu(
+    {
+      openSnapshot: () => void openSnapshotFromMenu(),
+      openRecentFile: (path) => decodes.open(path),
+      clearRecentFiles() {
+        app.clearRecentDocuments();
+        void recentFiles.clear().then(refreshMenu);
+      },
+      openDemoSnapshot,
+      sendToPage(command) {
+        const contents = mainWindow?.webContents;
+        if (contents && !contents.isDestroyed()) {
+          contents.send(IpcChannel.menuCommand, menuCommandSchema.parse(command));
+        }
+      },
+    },
+    { isDevServer, recentPaths: recentFiles.list() },
+  );
 }
 
 async function start(): Promise<void> {
   await app.whenReady();
   restrictSession(session.defaultSession);
-  registerIpcHandlers(delivery);
-  installApplicationMenu({ openSnapshot: () => void openSnapshotFromMenu() }, { isDevServer });
+  registerIpcHandlers({ decodes, recentFiles, openDemoSnapshot });
+  await recentFiles.load();
+  refreshMenu();
   openMainWindow();
-  for (const path of launchPaths) await delivery.deliver(path);
+  for (const path of launchPaths) decodes.open(path);
 
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) openMainWindow();

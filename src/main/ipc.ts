@@ -1,31 +1,77 @@
+import { basename } from 'node:path';
 import { BrowserWindow, ipcMain, type IpcMainEvent, type IpcMainInvokeEvent } from 'electron';
 import { IpcChannel } from '../preload/ipc-channels';
-import { noArgumentsSchema, openDialogReplySchema } from './ipc-schemas';
+import type { DecodeService } from './decode-service';
+import {
+  cancelDecodeArgumentsSchema,
+  noArgumentsSchema,
+  openDroppedFileArgumentsSchema,
+  openRecentFileArgumentsSchema,
+  recentFilesReplySchema,
+} from './ipc-schemas';
 import { chooseSnapshotPath } from './open-dialog';
+import type { RecentFilesStore } from './recent-files';
 import { isRendererUrl } from './renderer-location';
-import type { SnapshotDelivery } from './snapshot-delivery';
-import { describeSnapshotFile } from './snapshot-file';
 
-export function registerIpcHandlers(delivery: SnapshotDelivery): void {
+export interface IpcContext {
+  readonly decodes: DecodeService;
+  readonly recentFiles: RecentFilesStore;
+  openDemoSnapshot(): void;
+}
+
+export function registerIpcHandlers({ decodes, recentFiles, openDemoSnapshot }: IpcContext): void {
   // A throw in an invoke handler rejects the page's promise, which is what we want.
   ipcMain.handle(IpcChannel.showOpenDialog, async (event, ...args: unknown[]) => {
     assertFromRenderer(event);
     noArgumentsSchema.parse(args);
     const path = await chooseSnapshotPath(BrowserWindow.fromWebContents(event.sender));
-    const reply = path === null ? null : await describeSnapshotFile(path);
-    return openDialogReplySchema.parse(reply);
+    if (path !== null) decodes.open(path);
   });
 
-  // A throw in an `on` listener would be an uncaught exception in main: log and drop instead.
-  ipcMain.on(IpcChannel.rendererReady, (event, ...args: unknown[]) => {
+  ipcMain.handle(IpcChannel.getRecentFiles, async (event, ...args: unknown[]) => {
+    assertFromRenderer(event);
+    noArgumentsSchema.parse(args);
+    const paths = await recentFiles.load();
+    return recentFilesReplySchema.parse(paths.map((path) => ({ path, fileName: basename(path) })));
+  });
+
+  onMessage(IpcChannel.openRecentFile, (args) => {
+    const [path] = openRecentFileArgumentsSchema.parse(args);
+    // The page may only name files the user opened before, never an arbitrary path.
+    if (!recentFiles.includes(path)) throw new Error('not a recent file');
+    decodes.open(path);
+  });
+
+  onMessage(IpcChannel.openDroppedFile, (args) => {
+    const [path] = openDroppedFileArgumentsSchema.parse(args);
+    decodes.open(path);
+  });
+
+  onMessage(IpcChannel.openDemoSnapshot, (args) => {
+    noArgumentsSchema.parse(args);
+    openDemoSnapshot();
+  });
+
+  onMessage(IpcChannel.cancelDecode, (args) => {
+    const [jobId] = cancelDecodeArgumentsSchema.parse(args);
+    decodes.cancel(jobId);
+  });
+
+  onMessage(IpcChannel.rendererReady, (args, event) => {
+    noArgumentsSchema.parse(args);
+    decodes.markRendererReady(event.sender);
+  });
+}
+
+/** A throw in an `on` listener would be an uncaught exception in main: log and drop instead. */
+function onMessage(channel: string, handle: (args: unknown[], event: IpcMainEvent) => void): void {
+  ipcMain.on(channel, (event, ...args: unknown[]) => {
     try {
       assertFromRenderer(event);
-      noArgumentsSchema.parse(args);
+      handle(args, event);
     } catch (error) {
-      console.warn(`[allocscope] ignored ${IpcChannel.rendererReady}:`, error);
-      return;
+      console.warn(`[allocscope] ignored ${channel}:`, error);
     }
-    delivery.markRendererReady(event.sender);
   });
 }
 

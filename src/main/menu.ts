@@ -1,59 +1,20 @@
-import { app, dialog, Menu, type BaseWindow, type MenuItemConstructorOptions } from 'electron';
+import { app, BrowserWindow, dialog, Menu } from 'electron';
+import { applicationMenuTemplate, type MenuActions, type MenuOptions } from './menu-template';
 
-export interface MenuActions {
-  /** File › Open…: ask for a snapshot and hand it to the page. */
-  openSnapshot(): void;
-}
+export type { MenuActions, MenuOptions } from './menu-template';
 
 export function installApplicationMenu(
-  actions: MenuActions,
-  options: { isDevServer: boolean },
+  actions: Omit<MenuActions, 'showAbout'>,
+  options: MenuOptions,
 ): void {
-  const isMac = process.platform === 'darwin';
-
-  const fileMenu: MenuItemConstructorOptions = {
-    label: 'File',
-    submenu: [
-      { label: 'Open…', accelerator: 'CmdOrCtrl+O', click: () => actions.openSnapshot() },
-      ...(isMac ? [] : [{ type: 'separator' as const }, { role: 'quit' as const }]),
-    ],
-  };
-
-  const viewMenu: MenuItemConstructorOptions = {
-    label: 'View',
-    submenu: [
-      ...(options.isDevServer
-        ? [
-            { role: 'reload' as const },
-            { role: 'forceReload' as const },
-            { role: 'toggleDevTools' as const },
-            { type: 'separator' as const },
-          ]
-        : []),
-      { role: 'resetZoom' },
-      { role: 'zoomIn' },
-      { role: 'zoomOut' },
-      { type: 'separator' },
-      { role: 'togglefullscreen' },
-    ],
-  };
-
-  const helpMenu: MenuItemConstructorOptions = {
-    role: 'help',
-    submenu: [{ label: 'About allocscope', click: (_item, window) => void showAbout(window) }],
-  };
-
-  const template: MenuItemConstructorOptions[] = [
-    ...(isMac ? [{ role: 'appMenu' as const }] : []),
-    fileMenu,
-    ...(isMac ? [{ role: 'editMenu' as const }] : []),
-    viewMenu,
-    helpMenu,
-  ];
+  const template = applicationMenuTemplate(
+    { ...actions, showAbout: () => void showAbout(BrowserWindow.getFocusedWindow()) },
+    options,
+  );
   Menu.setApplicationMenu(Menu.buildFromTemplate(template));
 }
 
-async function showAbout(window: BaseWindow | undefined): Promise<void> {
+async function showAbout(window: BrowserWindow | null): Promise<void> {
   const options: Electron.MessageBoxOptions = {
     type: 'info',
     title: 'About allocscope',

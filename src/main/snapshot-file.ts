@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
-import { basename } from 'node:path';
-import type { SnapshotFileInfo } from '../preload/index.d';
 
-/** What the page is told about a file: its name and size, never its path. */
-export async function describeSnapshotFile(path: string): Promise<SnapshotFileInfo> {
+/** Size of a snapshot file in bytes; rejects for directories and files that cannot be read. */
+export async function snapshotFileSize(path: string): Promise<number> {
   const stats = await stat(path);
-  if (!stats.isFile()) throw new Error(`${path} is not a file`);
-  return { fileName: basename(path), sizeBytes: stats.size };
+  if (stats.isDirectory()) {
+    throw Object.assign(new Error(`${path} is a directory`), { code: 'EISDIR' });
+  }
+  return stats.size;
 }

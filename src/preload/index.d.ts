@@ -1,18 +1,69 @@
 // The bridge the preload exposes as `window.allocscope`. Declarations only, so the renderer's
 // TypeScript project can see it without compiling Electron code.
 
-/** A snapshot file the user picked, as far as the renderer needs to know it (no paths). */
-export interface SnapshotFileInfo {
+import type { SnapshotView } from '@shared/view/snapshot-view';
+
+/** What a decode is doing: reading bytes, building the model, computing the views. */
+export type DecodeStage = 'reading' | 'building' | 'analyzing';
+
+/** Decodes are numbered by main; the page names them back when it cancels. */
+export interface DecodeStarted {
+  readonly jobId: number;
   readonly fileName: string;
-  readonly sizeBytes: number;
+  readonly totalBytes: number | null;
 }
 
+export interface DecodeProgressUpdate {
+  readonly jobId: number;
+  readonly stage: DecodeStage;
+  readonly bytesRead: number;
+  readonly totalBytes: number | null;
+}
+
+export interface DecodeDone {
+  readonly jobId: number;
+  readonly view: SnapshotView;
+}
+
+/** `message` is for the user: it says what is wrong with the file, not where in our code. */
+export interface DecodeFailed {
+  readonly jobId: number;
+  readonly fileName: string;
+  readonly message: string;
+}
+
+export type BridgeDecodeEvent =
+  | ({ readonly type: 'started' } & DecodeStarted)
+  | ({ readonly type: 'progress' } & DecodeProgressUpdate)
+  | ({ readonly type: 'done' } & DecodeDone)
+  | ({ readonly type: 'failed' } & DecodeFailed);
+
+/** A file of File › Open Recent. The path is shown to the user, who chose it. */
+export interface RecentFile {
+  readonly path: string;
+  readonly fileName: string;
+}
+
+/** Menu items whose work happens in the page. */
+export type MenuCommand = 'close-tab' | 'next-tab' | 'previous-tab';
+
 export interface AllocscopeBridge {
-  /** Shows the native Open dialog; resolves null when the user cancels. */
-  showOpenDialog(): Promise<SnapshotFileInfo | null>;
-  /** Files opened from the menu or the command line. Returns the unsubscribe function. */
-  onSnapshotOpened(listener: (file: SnapshotFileInfo) => void): () => void;
-  /** Tells main the page is listening, so files named on the command line can be sent. */
+  /** Shows the native Open dialog; the chosen file arrives as decode events. */
+  showOpenDialog(): Promise<void>;
+  /** Decodes a file of the recent list (main refuses any other path). */
+  openRecentFile(path: string): void;
+  /**
+   * Decodes a dropped file in main, where it joins the recent files. False when the File has no
+   * path on disk (made by the page, or dragged from another app): decode it in the page instead.
+   */
+  openDroppedFile(file: File): boolean;
+  openDemoSnapshot(): void;
+  cancelDecode(jobId: number): void;
+  getRecentFiles(): Promise<RecentFile[]>;
+  /** Decode progress and results. Returns the unsubscribe function. */
+  onDecodeEvent(listener: (event: BridgeDecodeEvent) => void): () => void;
+  onMenuCommand(listener: (command: MenuCommand) => void): () => void;
+  /** Tells main the page is listening, so files named on the command line can be decoded. */
   signalRendererReady(): void;
 }
 

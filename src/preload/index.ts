@@ -1,19 +1,63 @@
-import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import type { AllocscopeBridge, SnapshotFileInfo } from './index.d';
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
+import type {
+  AllocscopeBridge,
+  BridgeDecodeEvent,
+  DecodeDone,
+  DecodeFailed,
+  DecodeProgressUpdate,
+  DecodeStarted,
+  MenuCommand,
+  RecentFile,
+} from './index.d';
 import { IpcChannel } from './ipc-channels';
 
 // One function per channel, nothing generic: the page cannot reach ipcRenderer itself.
-const bridge: AllocscopeBridge = {
-  showOpenDialog: () =>
-    ipcRenderer.invoke(IpcChannel.showOpenDialog) as Promise<SnapshotFileInfo | null>,
 
-  onSnapshotOpened(listener) {
-    const forward = (_event: IpcRendererEvent, file: SnapshotFileInfo): void => listener(file);
-    ipcRenderer.on(IpcChannel.snapshotOpened, forward);
+type Unsubscribe = () => void;
+
+function subscribe<T>(channel: string, forward: (payload: T) => void): Unsubscribe {
+  const listener = (_event: IpcRendererEvent, payload: T): void => forward(payload);
+  ipcRenderer.on(channel, listener);
+  return () => {
+    ipcRenderer.removeListener(channel, listener);
+  };
+}
+
+const bridge: AllocscopeBridge = {
+  showOpenDialog: () => ipcRenderer.invoke(IpcChannel.showOpenDialog) as Promise<void>,
+
+  openRecentFile: (path) => ipcRenderer.send(IpcChannel.openRecentFile, path),
+
+  openDroppedFile(file) {
+    // Only a File the user dropped from disk has a path; the page cannot forge one.
+    const path = webUtils.getPathForFile(file);
+    if (path === '') return false;
+    ipcRenderer.send(IpcChannel.openDroppedFile, path);
+    return true;
+  },
+
+  openDemoSnapshot: () => ipcRenderer.send(IpcChannel.openDemoSnapshot),
+
+  cancelDecode: (jobId) => ipcRenderer.send(IpcChannel.cancelDecode, jobId),
+
+  getRecentFiles: () => ipcRenderer.invoke(IpcChannel.getRecentFiles) as Promise<RecentFile[]>,
+
+  onDecodeEvent(listener) {
+    const emit = (event: BridgeDecodeEvent): void => listener(event);
+    const unsubscribers = [
+      subscribe<DecodeStarted>(IpcChannel.decodeStarted, (p) => emit({ type: 'started', ...p })),
+      subscribe<DecodeProgressUpdate>(IpcChannel.decodeProgress, (p) =>
+        emit({ type: 'progress', ...p }),
+      ),
+      subscribe<DecodeDone>(IpcChannel.decodeDone, (p) => emit({ type: 'done', ...p })),
+      subscribe<DecodeFailed>(IpcChannel.decodeFailed, (p) => emit({ type: 'failed', ...p })),
+    ];
     return () => {
-      ipcRenderer.removeListener(IpcChannel.snapshotOpened, forward);
+      for (const unsubscribe of unsubscribers) unsubscribe();
     };
   },
+
+  onMenuCommand: (listener) => subscribe<MenuCommand>(IpcChannel.menuCommand, listener),
 
   signalRendererReady: () => ipcRenderer.send(IpcChannel.rendererReady),
 };

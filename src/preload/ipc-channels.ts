@@ -1,10 +1,30 @@
 // Channel names shared by the preload (sender side) and main (handler side). Payload shapes are
-// declared in ./index.d.ts and checked with zod in main (src/main/ipc-schemas.ts).
+// declared in ./index.d.ts; everything arriving from the page is checked with zod in main
+// (src/main/ipc-schemas.ts).
 export const IpcChannel = {
-  /** renderer → main, invoke: show the Open dialog; returns SnapshotFileInfo | null. */
+  /** renderer → main, invoke: show the Open dialog and decode the chosen file; resolves when chosen. */
   showOpenDialog: 'snapshot:show-open-dialog',
-  /** main → renderer: a snapshot was opened from the menu or the command line. */
-  snapshotOpened: 'snapshot:opened',
-  /** renderer → main, send: the page is listening for snapshotOpened. */
+  /** renderer → main, send (path): decode a file of the recent list. */
+  openRecentFile: 'snapshot:open-recent',
+  /** renderer → main, send (absolute path of a dropped File, from webUtils): decode it. */
+  openDroppedFile: 'snapshot:open-dropped',
+  /** renderer → main, send: decode the demo snapshot shipped with the app. */
+  openDemoSnapshot: 'snapshot:open-demo',
+  /** renderer → main, send (job id): stop a decode. */
+  cancelDecode: 'decode:cancel',
+  /** renderer → main, invoke: the recent files, most recent first. */
+  getRecentFiles: 'recent-files:get',
+  /** renderer → main, send: the page is listening for decode events. */
   rendererReady: 'renderer:ready',
+
+  /** main → renderer: a decode began (DecodeStarted). */
+  decodeStarted: 'decode:started',
+  /** main → renderer: bytes read so far (DecodeProgressUpdate), a few times a second at most. */
+  decodeProgress: 'decode:progress',
+  /** main → renderer: the decoded view (DecodeDone). */
+  decodeDone: 'decode:done',
+  /** main → renderer: the file could not be opened (DecodeFailed). */
+  decodeFailed: 'decode:failed',
+  /** main → renderer: a menu item that acts on the page (MenuCommand). */
+  menuCommand: 'menu:command',
 } as const;

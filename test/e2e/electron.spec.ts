@@ -3,11 +3,29 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { basename, join, resolve } from 'node:path';
 import { _electron as electron, expect, test, type ElectronApplication } from '@playwright/test';
-import { formatBytes } from '../../src/shared/units';
+import type { SummaryDocument } from '../../src/shared/report/summary-report';
 
 const mainEntry = resolve('out/main/index.js');
+const ADAM = resolve(
+  '../shared/snapshots/a0kuma_pytorchMemoryViz__tests__gpu_memory_snapshot-adam.pickle',
+);
+const DEMO = resolve('resources/demo-snapshot.pickle');
+
+/** Device 0's active peak as the CLI (`npm run build`) reports it. */
+function cliActivePeak(path: string): number {
+  const output = execFileSync(
+    process.execPath,
+    [resolve('out/cli/allocscope.js'), 'summary', path, '--json'],
+    {
+      encoding: 'utf8',
+    },
+  );
+  const document = JSON.parse(output) as SummaryDocument;
+  return document.devices.find((device) => device.device === 0)!.active_bytes.peak;
+}
 
 /** The Electron binary's path, or why there is none (CI installs with ELECTRON_SKIP_BINARY_DOWNLOAD). */
 function findElectronBinary(): { path: string } | { missing: string } {
@@ -84,7 +102,17 @@ test.describe('Electron app', () => {
       expect(pageView).toEqual({
         hasRequire: false,
         hasProcess: false,
-        bridge: ['onSnapshotOpened', 'showOpenDialog', 'signalRendererReady'],
+        bridge: [
+          'cancelDecode',
+          'getRecentFiles',
+          'onDecodeEvent',
+          'onMenuCommand',
+          'openDemoSnapshot',
+          'openDroppedFile',
+          'openRecentFile',
+          'showOpenDialog',
+          'signalRendererReady',
+        ],
       });
 
       const startUrl = page.url();
@@ -99,20 +127,50 @@ test.describe('Electron app', () => {
     }
   });
 
-  test('a snapshot path on the command line reaches the page', async () => {
-    const directory = await mkdtemp(join(tmpdir(), 'allocscope-e2e-'));
-    const sizeBytes = 5 * 1024 * 1024 + 4321;
-    const snapshotPath = join(directory, 'from-command-line.pickle');
-    await writeFile(snapshotPath, Buffer.alloc(sizeBytes));
-    const app = await launchApp(snapshotPath);
+  test('a snapshot named on the command line opens, decoded in main', async () => {
+    const expected = cliActivePeak(ADAM);
+    const app = await launchApp(ADAM);
     try {
       const page = await app.firstWindow();
-      const chosenFile = page.getByTestId('chosen-file');
-      await expect(chosenFile).toContainText('from-command-line.pickle');
-      await expect(chosenFile).toContainText(formatBytes(sizeBytes));
+      await expect(page.getByTestId('tab')).toContainText(basename(ADAM));
+      await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
+      await expect(page.getByTestId('summary-active-peak')).toHaveAttribute(
+        'data-bytes',
+        String(expected),
+      );
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('a bad file on the command line shows an error naming it', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'allocscope-e2e-'));
+    const badPath = join(directory, 'from-command-line.pickle');
+    await writeFile(badPath, Buffer.alloc(4321));
+    const app = await launchApp(badPath);
+    try {
+      const page = await app.firstWindow();
+      await expect(page.locator('body')).toHaveAttribute('data-state', 'error');
+      await expect(page.getByTestId('error-notice')).toContainText('from-command-line.pickle');
+      await expect(page.getByTestId('tab')).toHaveCount(0);
     } finally {
       await app.close();
       await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  test('the demo snapshot opens from the welcome page', async () => {
+    test.skip(!existsSync(DEMO), `${DEMO} does not exist yet`);
+    const app = await launchApp();
+    try {
+      const page = await app.firstWindow();
+      await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
+      await page.getByTestId('open-demo').click();
+      await expect(page.getByTestId('tab')).toContainText('demo-snapshot.pickle');
+      await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
+      await expect(page.getByTestId('summary-strip')).toBeVisible();
+    } finally {
+      await app.close();
     }
   });
 });

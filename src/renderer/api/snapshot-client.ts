@@ -1,20 +1,72 @@
-// What the UI may ask of its host. Two hosts implement it: Electron (through the preload bridge,
-// files read by main) and a plain browser (File objects, read in the page). Views only ever see
-// this interface, so the same components ship in both builds.
+// What the UI may ask of its host. Two hosts implement it: Electron (through the preload bridge;
+// files opened by path are decoded by a worker thread in main) and a plain browser (File objects
+// decoded by a Web Worker in the page). Views only ever see this interface, so the same
+// components ship in both builds.
 
-/** A snapshot file the user chose: enough to show, not yet decoded. */
-export interface SnapshotFile {
-  readonly fileName: string;
-  readonly sizeBytes: number;
+import type { DecodeStage, MenuCommand, RecentFile } from '../../preload/index.d';
+import type { SnapshotView } from '@shared/view/snapshot-view';
+
+export type { DecodeStage, MenuCommand, RecentFile };
+
+/** Job ids are unique per page load, whichever side decodes. */
+export type DecodeEvent =
+  | {
+      readonly type: 'started';
+      readonly jobId: string;
+      readonly fileName: string;
+      readonly totalBytes: number | null;
+    }
+  | {
+      readonly type: 'progress';
+      readonly jobId: string;
+      readonly stage: DecodeStage;
+      readonly bytesRead: number;
+      readonly totalBytes: number | null;
+    }
+  | { readonly type: 'done'; readonly jobId: string; readonly view: SnapshotView }
+  | {
+      readonly type: 'failed';
+      readonly jobId: string;
+      readonly fileName: string;
+      readonly message: string;
+    };
+
+export interface RecentFilesAccess {
+  list(): Promise<RecentFile[]>;
+  open(path: string): void;
 }
 
 export interface SnapshotClient {
   readonly host: 'electron' | 'web';
-  /** Lets the user pick a snapshot; resolves null when they cancel. */
-  openSnapshot(): Promise<SnapshotFile | null>;
+  /** The host's own Open dialog (Electron); null where the page offers a file input instead. */
+  readonly showOpenDialog: (() => Promise<void>) | null;
+  /** A File the user chose or dropped. */
+  openFile(file: File): void;
+  openDemo(): void;
+  cancel(jobId: string): void;
   /**
-   * Files that arrive without the page asking (the File menu, the command line). Subscribing also
-   * tells the host the page is ready for them. Returns the unsubscribe function.
+   * Progress and results of every decode. Subscribing also tells the host the page is ready for
+   * files it opens by itself (the command line). Returns the unsubscribe function.
    */
-  onSnapshotOpened(listener: (file: SnapshotFile) => void): () => void;
+  subscribe(listener: (event: DecodeEvent) => void): () => void;
+  /** File › Open Recent (Electron); null in a browser. */
+  readonly recentFiles: RecentFilesAccess | null;
+  /** Menu items that act on the page. Returns the unsubscribe function. */
+  onMenuCommand(listener: (command: MenuCommand) => void): () => void;
+}
+
+/** Listeners of a client; events go to all of them. */
+export function createListenerSet<T>() {
+  const listeners = new Set<(value: T) => void>();
+  return {
+    add(listener: (value: T) => void): () => void {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    emit(value: T): void {
+      for (const listener of listeners) listener(value);
+    },
+  };
 }

@@ -1,47 +1,44 @@
-import type { SnapshotClient, SnapshotFile } from './snapshot-client';
+import { createPageDecoder } from './page-decoder';
+import { createListenerSet, type DecodeEvent, type SnapshotClient } from './snapshot-client';
+
+export const DEMO_SNAPSHOT_FILE_NAME = 'demo-snapshot.pickle';
 
 /**
- * The browser host: a hidden file input stands in for the Open dialog. The File objects stay
- * here so the page can read them later; nothing is uploaded anywhere.
+ * The browser host: the page's file input and drops hand over File objects, decoded here in a
+ * Web Worker; nothing is uploaded anywhere. The demo snapshot is served beside index.html.
  */
-export function createWebSnapshotClient(doc: Document): SnapshotClient {
-  const input = doc.createElement('input');
-  input.type = 'file';
-  input.hidden = true;
-  input.tabIndex = -1;
-  input.setAttribute('aria-hidden', 'true');
-  input.dataset['testid'] = 'snapshot-file-input';
-  doc.body.append(input);
-
-  const chosenFiles = new Map<SnapshotFile, File>();
-  let settlePending: ((file: SnapshotFile | null) => void) | null = null;
-
-  function settle(file: File | undefined): void {
-    const settleNow = settlePending;
-    settlePending = null;
-    if (!settleNow) return;
-    if (!file) return settleNow(null);
-    const snapshotFile: SnapshotFile = { fileName: file.name, sizeBytes: file.size };
-    chosenFiles.set(snapshotFile, file);
-    settleNow(snapshotFile);
-  }
-
-  input.addEventListener('change', () => settle(input.files?.[0]));
-  input.addEventListener('cancel', () => settle(undefined));
+export function createWebSnapshotClient(location: Location): SnapshotClient {
+  const listeners = createListenerSet<DecodeEvent>();
+  const decoder = createPageDecoder((event) => listeners.emit(event));
+  let nextRefused = 1;
 
   return {
     host: 'web',
-    openSnapshot() {
-      settle(undefined); // a second click abandons the first request
-      input.value = ''; // so choosing the same file again still fires `change`
-      return new Promise<SnapshotFile | null>((resolve) => {
-        settlePending = resolve;
-        input.click();
-      });
+    showOpenDialog: null,
+    openFile: (file) => decoder.decode({ kind: 'file', file }),
+    openDemo() {
+      if (location.protocol === 'file:') {
+        // Browsers let a page from disk read only the files the user hands it.
+        const jobId = `refused-${nextRefused++}`;
+        queueMicrotask(() =>
+          listeners.emit({
+            type: 'failed',
+            jobId,
+            fileName: DEMO_SNAPSHOT_FILE_NAME,
+            message:
+              'a page opened from disk (file://) cannot read the demo file next to it. Serve the ' +
+              'folder over HTTP (for example `npx vite preview --outDir out/web`), or choose ' +
+              `${DEMO_SNAPSHOT_FILE_NAME} with Open snapshot…`,
+          }),
+        );
+        return;
+      }
+      const url = new URL(`./${DEMO_SNAPSHOT_FILE_NAME}`, location.href).href;
+      decoder.decode({ kind: 'url', url, fileName: DEMO_SNAPSHOT_FILE_NAME });
     },
-    onSnapshotOpened() {
-      // Nothing reaches a web page unasked (yet: drag and drop will).
-      return () => {};
-    },
+    cancel: (jobId) => void decoder.cancel(jobId),
+    subscribe: (listener) => listeners.add(listener),
+    recentFiles: null,
+    onMenuCommand: () => () => {},
   };
 }

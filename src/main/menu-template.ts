@@ -1,0 +1,98 @@
+import type { MenuItemConstructorOptions } from 'electron';
+import type { MenuCommand } from '../preload/index.d';
+
+// The application menu as data: no Electron calls here, so it is unit-tested.
+
+export interface MenuActions {
+  /** File › Open…: ask for a snapshot and decode it. */
+  openSnapshot(): void;
+  openRecentFile(path: string): void;
+  clearRecentFiles(): void;
+  openDemoSnapshot(): void;
+  /** Items whose work is in the page (tabs). */
+  sendToPage(command: MenuCommand): void;
+  showAbout(): void;
+}
+
+export interface MenuOptions {
+  readonly isDevServer: boolean;
+  /** Most recent first. */
+  readonly recentPaths: readonly string[];
+}
+
+export function applicationMenuTemplate(
+  actions: MenuActions,
+  options: MenuOptions,
+  platform: NodeJS.Platform = process.platform,
+): MenuItemConstructorOptions[] {
+  const isMac = platform === 'darwin';
+
+  const recentItems: MenuItemConstructorOptions[] =
+    options.recentPaths.length === 0
+      ? [{ label: 'No recent files', enabled: false }]
+      : [
+          ...options.recentPaths.map((path): MenuItemConstructorOptions => ({
+            // `&` would become a mnemonic on Windows and Linux.
+            label: path.replaceAll('&', '&&'),
+            click: () => actions.openRecentFile(path),
+          })),
+          { type: 'separator' },
+          { label: 'Clear Recent', click: () => actions.clearRecentFiles() },
+        ];
+
+  // The page handles these keys itself (it knows which tab is current), so the accelerators are
+  // shown but not registered; clicking the item sends the same command.
+  const pageItem = (label: string, accelerator: string, command: MenuCommand) => ({
+    label,
+    accelerator,
+    registerAccelerator: false,
+    click: () => actions.sendToPage(command),
+  });
+
+  const fileMenu: MenuItemConstructorOptions = {
+    label: 'File',
+    submenu: [
+      { label: 'Open…', accelerator: 'CmdOrCtrl+O', click: () => actions.openSnapshot() },
+      { label: 'Open Recent', submenu: recentItems },
+      { label: 'Open the Demo Snapshot', click: () => actions.openDemoSnapshot() },
+      { type: 'separator' },
+      pageItem('Close Tab', 'CmdOrCtrl+W', 'close-tab'),
+      ...(isMac ? [] : [{ type: 'separator' as const }, { role: 'quit' as const }]),
+    ],
+  };
+
+  const viewMenu: MenuItemConstructorOptions = {
+    label: 'View',
+    submenu: [
+      pageItem('Next Tab', 'Ctrl+Tab', 'next-tab'),
+      pageItem('Previous Tab', 'Ctrl+Shift+Tab', 'previous-tab'),
+      { type: 'separator' },
+      ...(options.isDevServer
+        ? [
+            { role: 'reload' as const },
+            { role: 'forceReload' as const },
+            { role: 'toggleDevTools' as const },
+            { type: 'separator' as const },
+          ]
+        : []),
+      { role: 'resetZoom' },
+      { role: 'zoomIn' },
+      { role: 'zoomOut' },
+      { type: 'separator' },
+      { role: 'togglefullscreen' },
+    ],
+  };
+
+  const helpMenu: MenuItemConstructorOptions = {
+    role: 'help',
+    submenu: [{ label: 'About allocscope', click: () => actions.showAbout() }],
+  };
+
+  return [
+    ...(isMac ? [{ role: 'appMenu' as const }] : []),
+    fileMenu,
+    ...(isMac ? [{ role: 'editMenu' as const }] : []),
+    viewMenu,
+    helpMenu,
+  ];
+}

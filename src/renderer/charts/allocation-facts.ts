@@ -1,0 +1,200 @@
+// What the tooltip, the table and the allocation panel say about one allocation row: figures,
+// times and its stack, derived from the view's columns (no DOM, so it is unit-tested in Node).
+
+import { isFrameworkFrame } from '@shared/analysis/user-frame';
+import { AllocationOrigin, BEFORE_TRACE } from '@shared/analysis/allocation-table';
+import type { FrameTable, StackTable } from '@shared/snapshot/model';
+import { NO_STACK } from '@shared/snapshot/model';
+import { formatBytes, formatDurationUs, formatExactBytes } from '@shared/units';
+import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
+
+export interface StackFrame {
+  name: string;
+  filename: string;
+  line: number;
+  isFramework: boolean;
+}
+
+export interface StackSource {
+  frames: FrameTable;
+  stacks: StackTable;
+}
+
+/** Frames of a stack, innermost first. */
+export function stackFrames(source: StackSource, stackId: number): StackFrame[] {
+  if (stackId === NO_STACK || stackId < 0 || stackId + 1 >= source.stacks.offsets.length) return [];
+  const { offsets, frameIds } = source.stacks;
+  const frames: StackFrame[] = [];
+  for (let i = offsets[stackId]!; i < offsets[stackId + 1]!; i++) {
+    const id = frameIds[i]!;
+    const filename = source.frames.filename[id]!;
+    const name = source.frames.name[id]!;
+    frames.push({
+      name,
+      filename,
+      line: source.frames.line[id]!,
+      isFramework: isFrameworkFrame(filename, name),
+    });
+  }
+  return frames;
+}
+
+/** Frames of the stack-capturing and allocator machinery: never the answer to "who allocated". */
+const CAPTURE_FRAME_PREFIXES = [
+  'torch::unwind::',
+  'torch::CapturedTraceback::',
+  'torch::cuda::(anonymous namespace)::gather',
+  'c10::cuda::CUDACachingAllocator::',
+];
+
+/**
+ * Index of the innermost frame outside the framework. When every frame is framework (C++-only
+ * stacks, autograd threads), the innermost frame past the capture and allocator machinery; -1
+ * when there are no frames.
+ */
+export function topUserFrameIndex(frames: readonly StackFrame[]): number {
+  if (frames.length === 0) return -1;
+  const user = frames.findIndex((frame) => !frame.isFramework);
+  if (user >= 0) return user;
+  const past = frames.findIndex(
+    (frame) => !CAPTURE_FRAME_PREFIXES.some((prefix) => frame.name.startsWith(prefix)),
+  );
+  return past < 0 ? 0 : past;
+}
+
+export function frameLocation(frame: StackFrame): string {
+  return `${frame.filename}:${frame.line < 0 ? '?' : frame.line}`;
+}
+
+/** "file.py:12 name" with the last two path parts, for narrow places; just the name without a file. */
+export function shortFrameLabel(frame: StackFrame): string {
+  if (frame.filename === '' || frame.filename === '??') return frame.name;
+  const shortName = frame.filename.split(/[\\/]/).slice(-2).join('/');
+  return `${shortName}:${frame.line < 0 ? '?' : frame.line} ${frame.name}`;
+}
+
+/**
+ * What a tooltip lists under the top user frame: the other frames of the user's own code, or,
+ * when there are none, the callers of the top frame. At most `limit`.
+ */
+export function supportingFrames(
+  frames: readonly StackFrame[],
+  userIndex: number,
+  limit: number,
+): StackFrame[] {
+  const others = frames.filter((frame, index) => index !== userIndex && !frame.isFramework);
+  const chosen = others.length > 0 ? others : frames.slice(userIndex + 1);
+  return chosen.slice(0, limit);
+}
+
+/** The stack as plain text, one frame a line, as Python tracebacks list them (innermost first). */
+export function stackAsText(frames: readonly StackFrame[]): string {
+  return frames.map((frame) => `${frame.name} (${frameLocation(frame)})`).join('\n');
+}
+
+export function formatAddress(address: number): string {
+  return `0x${Math.trunc(address).toString(16).padStart(12, '0')}`;
+}
+
+/** Raw cudaStream_t values: 0 is the default stream; others are pointers, shown in hex. */
+export function formatStream(stream: number | undefined): string {
+  if (stream === undefined) return '?';
+  if (stream === 0) return '0 (default)';
+  return `0x${stream.toString(16)}`;
+}
+
+/** How the chart and tables name the moment after event `event`. */
+export function describeEvent(device: DeviceView, event: number): string {
+  if (event < 0) return 'before the trace';
+  const time = relativeTimeUs(device, event);
+  const index = `event ${formatExactBytes(event)}`;
+  return time === null ? index : `${index} · ${formatDurationUs(time)}`;
+}
+
+/** Microseconds from the first event to `event`; null without times or outside the trace. */
+export function relativeTimeUs(device: DeviceView, event: number): number | null {
+  const times = device.timeUs;
+  if (times === null || event < 0 || event >= device.traceLength) return null;
+  const t = times[event]! - times[0]!;
+  return Number.isFinite(t) ? t : null;
+}
+
+export interface AllocationFacts {
+  row: number;
+  address: string;
+  sizeBytes: number;
+  /** Rounded size of the block when known. */
+  blockSizeBytes: number | null;
+  /** Index of the alloc entry; null when made before the trace. */
+  allocEvent: number | null;
+  /** Index of the entry that freed it; null when still alive at the end. */
+  freeEvent: number | null;
+  allocText: string;
+  freeText: string;
+  /** Duration between alloc and free, or an "at least" bound when one end is outside the trace. */
+  lifetimeText: string;
+  /** Lifetime in microseconds for sorting (a lower bound when open-ended); NaN without times. */
+  lifetimeUs: number;
+  /** Lifetime in events (a lower bound when open-ended). */
+  lifetimeEvents: number;
+  stream: string;
+  origin: string;
+  stackId: number;
+}
+
+const ORIGIN_TEXT: Record<number, string> = {
+  [AllocationOrigin.trace]: 'allocated in the trace',
+  [AllocationOrigin.freedInTrace]: 'allocated before the trace (seen through its free)',
+  [AllocationOrigin.liveThroughout]: 'allocated before the trace, alive at the end',
+};
+
+export function allocationFacts(
+  view: Pick<SnapshotView, 'streams'>,
+  device: DeviceView,
+  row: number,
+): AllocationFacts {
+  const table = device.allocations;
+  const start = table.startEvent[row]!;
+  const end = table.endEvent[row]!;
+  const length = device.traceLength;
+  const allocEvent = start === BEFORE_TRACE ? null : start;
+  const freeEvent = end >= length ? null : end;
+  const blockSize = table.blockSizeBytes[row]!;
+  const firstEvent = allocEvent ?? 0;
+  const lastEvent = freeEvent ?? Math.max(0, length - 1);
+  const startUs = relativeTimeUs(device, firstEvent);
+  const endUs = relativeTimeUs(device, lastEvent);
+  const lifetimeUs = startUs !== null && endUs !== null ? endUs - startUs : NaN;
+  // Trace entries after which it was alive: [start, end) clipped to the trace.
+  const lifetimeEvents = Math.max(0, Math.min(end, length) - Math.max(start, 0));
+  const eventsText = `${formatExactBytes(lifetimeEvents)} ${lifetimeEvents === 1 ? 'event' : 'events'}`;
+  const openEnded = allocEvent === null || freeEvent === null;
+  const bound = openEnded ? '≥ ' : '';
+  const lifetimeText =
+    length === 0
+      ? 'whole snapshot'
+      : Number.isNaN(lifetimeUs)
+        ? `${bound}${eventsText}`
+        : `${bound}${formatDurationUs(lifetimeUs)} (${eventsText})`;
+  return {
+    row,
+    address: formatAddress(table.address[row]!),
+    sizeBytes: table.sizeBytes[row]!,
+    blockSizeBytes: Number.isFinite(blockSize) ? blockSize : null,
+    allocEvent,
+    freeEvent,
+    allocText: allocEvent === null ? 'before the trace' : describeEvent(device, allocEvent),
+    freeText: freeEvent === null ? 'alive at the end' : describeEvent(device, freeEvent),
+    lifetimeText,
+    lifetimeUs,
+    lifetimeEvents,
+    stream: formatStream(view.streams[table.streamId[row]!]),
+    origin: ORIGIN_TEXT[table.origin[row]!] ?? 'unknown',
+    stackId: table.stackId[row]!,
+  };
+}
+
+/** "12.0 MiB (12,582,912 B)". */
+export function bytesWithExact(bytes: number): string {
+  return `${formatBytes(bytes)} (${formatExactBytes(bytes)} B)`;
+}

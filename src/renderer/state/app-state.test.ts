@@ -1,0 +1,225 @@
+import { describe, expect, it } from 'vitest';
+import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
+import type { DecodeEvent } from '../api/snapshot-client';
+import {
+  appReducer,
+  bodyState,
+  effectiveXMode,
+  initialAppState,
+  MAX_FAILURES_SHOWN,
+  selectedDevice,
+  selectedTab,
+  type AppAction,
+  type AppState,
+  type SnapshotTab,
+} from './app-state';
+
+function fakeDevice(device: number, withTimes = true): DeviceView {
+  return { device, timeUs: withTimes ? new Float64Array([1, 2]) : null } as DeviceView;
+}
+
+function fakeView(fileName: string, devices: DeviceView[] = [fakeDevice(0)]): SnapshotView {
+  return { fileName, devices, warnings: [] } as unknown as SnapshotView;
+}
+
+const started = (jobId: string, fileName = `${jobId}.pickle`): AppAction => ({
+  type: 'decode',
+  event: { type: 'started', jobId, fileName, totalBytes: 1000 },
+});
+const done = (jobId: string, view = fakeView(`${jobId}.pickle`)): AppAction => ({
+  type: 'decode',
+  event: { type: 'done', jobId, view },
+});
+const failed = (jobId: string, message = 'not a memory snapshot'): AppAction => ({
+  type: 'decode',
+  event: { type: 'failed', jobId, fileName: `${jobId}.pickle`, message },
+});
+
+function run(...actions: AppAction[]): AppState {
+  return actions.reduce(appReducer, initialAppState);
+}
+
+function snapshotTab(state: AppState, id: string): SnapshotTab {
+  const tab = state.tabs.find((candidate) => candidate.id === id);
+  if (tab?.kind !== 'snapshot') throw new Error(`${id} is not a decoded tab`);
+  return tab;
+}
+
+describe('appReducer: opening', () => {
+  it('shows a decode as a selected loading tab, then as the snapshot', () => {
+    let state = run(started('a'));
+    expect(state.tabs).toMatchObject([{ id: 'a', kind: 'loading', fileName: 'a.pickle' }]);
+    expect(state.selectedTabId).toBe('a');
+    expect(bodyState(state)).toBe('loading');
+
+    const progress: DecodeEvent = {
+      type: 'progress',
+      jobId: 'a',
+      stage: 'building',
+      bytesRead: 600,
+      totalBytes: 1000,
+    };
+    state = appReducer(state, { type: 'decode', event: progress });
+    expect(state.tabs[0]).toMatchObject({ stage: 'building', bytesRead: 600, totalBytes: 1000 });
+
+    state = appReducer(state, done('a'));
+    expect(snapshotTab(state, 'a').ui).toEqual({
+      device: 0,
+      xMode: 'time',
+      selectedRow: null,
+      moment: null,
+      warningsDismissed: false,
+    });
+    expect(bodyState(state)).toBe('ready');
+  });
+
+  it('adds each new file as a tab and selects it', () => {
+    const state = run(started('a'), done('a'), started('b'), done('b'));
+    expect(state.tabs.map((tab) => tab.id)).toEqual(['a', 'b']);
+    expect(selectedTab(state)?.id).toBe('b');
+  });
+
+  it('starts on the event axis when the first device has no times', () => {
+    const view = fakeView('x.pickle', [fakeDevice(3, false), fakeDevice(4)]);
+    const tab = snapshotTab(run(started('a'), done('a', view)), 'a');
+    expect(tab.ui.device).toBe(3);
+    expect(tab.ui.xMode).toBe('event');
+  });
+
+  it('ignores progress and results of decodes no longer shown', () => {
+    const state = run(started('a'), { type: 'cancel-decode', tabId: 'a' });
+    expect(state.tabs).toEqual([]);
+    expect(run(started('a'), { type: 'cancel-decode', tabId: 'a' }, done('a')).tabs).toEqual([]);
+    expect(appReducer(state, failed('a')).failures).toHaveLength(1);
+  });
+});
+
+describe('appReducer: failures', () => {
+  it('keeps the other snapshots and shows the one opened before', () => {
+    const state = run(started('a'), done('a'), started('b'), failed('b'));
+    expect(state.tabs.map((tab) => tab.id)).toEqual(['a']);
+    expect(state.selectedTabId).toBe('a');
+    expect(state.failures).toEqual([
+      { id: 'b', fileName: 'b.pickle', message: 'not a memory snapshot' },
+    ]);
+    expect(bodyState(state)).toBe('error');
+  });
+
+  it('is ready again once the failure is dismissed or another file opens', () => {
+    const failedState = run(started('a'), failed('a'));
+    expect(bodyState(failedState)).toBe('error');
+    expect(bodyState(appReducer(failedState, { type: 'dismiss-failure', failureId: 'a' }))).toBe(
+      'ready',
+    );
+    const reopened = run(started('a'), failed('a'), started('b'), done('b'));
+    expect(reopened.failures).toHaveLength(1); // still listed until dismissed
+    expect(bodyState(reopened)).toBe('ready');
+  });
+
+  it('reports a failure that never started (a recent file that is gone)', () => {
+    const state = run(failed('main-7'));
+    expect(state.tabs).toEqual([]);
+    expect(state.failures).toHaveLength(1);
+    expect(bodyState(state)).toBe('error');
+  });
+
+  it('keeps only the latest few', () => {
+    const ids = Array.from({ length: MAX_FAILURES_SHOWN + 2 }, (_, i) => `f${i}`);
+    const state = run(...ids.map((id) => failed(id)));
+    expect(state.failures.map((failure) => failure.id)).toEqual(ids.slice(-MAX_FAILURES_SHOWN));
+  });
+
+  it('a late failure of a decoded tab changes nothing', () => {
+    const state = run(started('a'), done('a'));
+    expect(appReducer(state, failed('a'))).toBe(state);
+  });
+});
+
+describe('appReducer: tabs', () => {
+  const three = run(started('a'), done('a'), started('b'), done('b'), started('c'), done('c'));
+
+  it('closing the shown tab shows the one it was opened from', () => {
+    const state = appReducer(appReducer(three, { type: 'select-tab', tabId: 'b' }), {
+      type: 'close-tab',
+      tabId: 'b',
+    });
+    expect(state.tabs.map((tab) => tab.id)).toEqual(['a', 'c']);
+    expect(state.selectedTabId).toBe('a');
+  });
+
+  it('closing another tab keeps the shown one', () => {
+    const state = appReducer(three, { type: 'close-tab', tabId: 'a' });
+    expect(state.selectedTabId).toBe('c');
+  });
+
+  it('falls back to the neighbour, then to nothing', () => {
+    let state = appReducer(three, { type: 'close-tab', tabId: 'a' });
+    state = appReducer(state, { type: 'select-tab', tabId: 'b' });
+    state = appReducer(state, { type: 'close-tab', tabId: 'b' }); // opened from a: gone
+    expect(state.selectedTabId).toBe('c');
+    state = appReducer(state, { type: 'close-tab', tabId: 'c' });
+    expect(state.tabs).toEqual([]);
+    expect(state.selectedTabId).toBeNull();
+    expect(bodyState(state)).toBe('ready');
+  });
+
+  it('cycles forwards and backwards, wrapping around', () => {
+    const next = (state: AppState, step: 1 | -1) => appReducer(state, { type: 'cycle-tab', step });
+    expect(next(three, 1).selectedTabId).toBe('a');
+    expect(next(three, -1).selectedTabId).toBe('b');
+    expect(next(next(three, 1), 1).selectedTabId).toBe('b');
+    const one = run(started('a'), done('a'));
+    expect(next(one, 1)).toBe(one);
+  });
+
+  it('ignores unknown tabs', () => {
+    expect(appReducer(three, { type: 'select-tab', tabId: 'zz' })).toBe(three);
+    expect(appReducer(three, { type: 'close-tab', tabId: 'zz' })).toBe(three);
+  });
+});
+
+describe('appReducer: per-snapshot choices', () => {
+  const view = fakeView('multi.pickle', [fakeDevice(0), fakeDevice(1, false)]);
+  const opened = run(started('a'), done('a', view), started('b'), done('b'));
+
+  it('keeps each snapshot its own selection', () => {
+    let state = appReducer(opened, { type: 'select-row', tabId: 'a', row: 5 });
+    state = appReducer(state, { type: 'set-moment', tabId: 'a', moment: 12 });
+    state = appReducer(state, { type: 'set-x-mode', tabId: 'a', xMode: 'event' });
+    expect(snapshotTab(state, 'a').ui).toMatchObject({
+      selectedRow: 5,
+      moment: 12,
+      xMode: 'event',
+    });
+    expect(snapshotTab(state, 'b').ui).toMatchObject({ selectedRow: null, moment: null });
+  });
+
+  it('a device change clears the row and moment, which belong to the old device', () => {
+    let state = appReducer(opened, { type: 'select-row', tabId: 'a', row: 5 });
+    state = appReducer(state, { type: 'set-moment', tabId: 'a', moment: 12 });
+    state = appReducer(state, { type: 'set-device', tabId: 'a', device: 1 });
+    const tab = snapshotTab(state, 'a');
+    expect(tab.ui).toMatchObject({ device: 1, selectedRow: null, moment: null });
+    expect(selectedDevice(tab)?.device).toBe(1);
+    // Device 1 records no times: the axis falls back to events without forgetting the choice.
+    expect(tab.ui.xMode).toBe('time');
+    expect(effectiveXMode(tab.ui, selectedDevice(tab)!)).toBe('event');
+  });
+
+  it('refuses a device the file does not have, and leaves unchanged state identical', () => {
+    expect(appReducer(opened, { type: 'set-device', tabId: 'a', device: 9 })).toBe(opened);
+    expect(appReducer(opened, { type: 'set-device', tabId: 'a', device: 0 })).toBe(opened);
+    expect(appReducer(opened, { type: 'select-row', tabId: 'a', row: null })).toBe(opened);
+  });
+
+  it('dismissing warnings is remembered per snapshot', () => {
+    const state = appReducer(opened, { type: 'dismiss-warnings', tabId: 'a' });
+    expect(snapshotTab(state, 'a').ui.warningsDismissed).toBe(true);
+    expect(snapshotTab(state, 'b').ui.warningsDismissed).toBe(false);
+  });
+
+  it('loading tabs have no choices to change', () => {
+    const loading = run(started('x'));
+    expect(appReducer(loading, { type: 'select-row', tabId: 'x', row: 1 })).toBe(loading);
+  });
+});

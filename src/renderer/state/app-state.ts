@@ -1,0 +1,263 @@
+// The page's state: the open tabs (snapshots being decoded and decoded ones), which one is
+// shown, the open failures, and per snapshot what the user picked (device, x axis, selected
+// allocation, moment). A plain reducer: every change is an action, so it is unit-tested.
+
+import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
+import type { DecodeEvent, DecodeStage } from '../api/snapshot-client';
+
+export type XMode = 'time' | 'event';
+
+export interface SnapshotUiState {
+  /** Ordinal of the device shown (DeviceView.device); null when the file has no device. */
+  readonly device: number | null;
+  /** What the user asked for; the device may not allow it (see effectiveXMode). */
+  readonly xMode: XMode;
+  /** Row of the device's allocation table. */
+  readonly selectedRow: number | null;
+  /** An event index the user pointed at. */
+  readonly moment: number | null;
+  readonly warningsDismissed: boolean;
+}
+
+interface TabBase {
+  /** The decode job's id; stays the tab's id once decoded. */
+  readonly id: string;
+  readonly fileName: string;
+  /** The tab that was shown when this one opened: shown again if this one fails or is cancelled. */
+  readonly openedFrom: string | null;
+}
+
+export interface LoadingTab extends TabBase {
+  readonly kind: 'loading';
+  readonly stage: DecodeStage;
+  readonly bytesRead: number;
+  readonly totalBytes: number | null;
+}
+
+export interface SnapshotTab extends TabBase {
+  readonly kind: 'snapshot';
+  readonly view: SnapshotView;
+  readonly ui: SnapshotUiState;
+}
+
+export type Tab = LoadingTab | SnapshotTab;
+
+export interface OpenFailure {
+  readonly id: string;
+  readonly fileName: string;
+  readonly message: string;
+}
+
+export interface AppState {
+  readonly tabs: readonly Tab[];
+  readonly selectedTabId: string | null;
+  readonly failures: readonly OpenFailure[];
+  /** The most recent open ended in a failure (body[data-state=error] while it is shown). */
+  readonly lastOpenFailed: boolean;
+}
+
+export type AppAction =
+  | { readonly type: 'decode'; readonly event: DecodeEvent }
+  /** The user cancelled a decode (the job is already stopped). */
+  | { readonly type: 'cancel-decode'; readonly tabId: string }
+  | { readonly type: 'close-tab'; readonly tabId: string }
+  | { readonly type: 'select-tab'; readonly tabId: string }
+  | { readonly type: 'cycle-tab'; readonly step: 1 | -1 }
+  | { readonly type: 'dismiss-failure'; readonly failureId: string }
+  | { readonly type: 'set-device'; readonly tabId: string; readonly device: number }
+  | { readonly type: 'set-x-mode'; readonly tabId: string; readonly xMode: XMode }
+  | { readonly type: 'select-row'; readonly tabId: string; readonly row: number | null }
+  | { readonly type: 'set-moment'; readonly tabId: string; readonly moment: number | null }
+  | { readonly type: 'dismiss-warnings'; readonly tabId: string };
+
+/** How many failures stay listed; older ones drop off. */
+export const MAX_FAILURES_SHOWN = 5;
+
+export const initialAppState: AppState = {
+  tabs: [],
+  selectedTabId: null,
+  failures: [],
+  lastOpenFailed: false,
+};
+
+export function initialSnapshotUi(view: SnapshotView): SnapshotUiState {
+  const first = view.devices[0] ?? null;
+  return {
+    device: first?.device ?? null,
+    xMode: first?.timeUs ? 'time' : 'event',
+    selectedRow: null,
+    moment: null,
+    warningsDismissed: false,
+  };
+}
+
+export function appReducer(state: AppState, action: AppAction): AppState {
+  switch (action.type) {
+    case 'decode':
+      return reduceDecodeEvent(state, action.event);
+    case 'cancel-decode': {
+      const tab = findTab(state, action.tabId);
+      return tab?.kind === 'loading' ? removeTab(state, tab.id) : state;
+    }
+    case 'close-tab':
+      return findTab(state, action.tabId) ? removeTab(state, action.tabId) : state;
+    case 'select-tab':
+      return findTab(state, action.tabId) ? { ...state, selectedTabId: action.tabId } : state;
+    case 'cycle-tab': {
+      if (state.tabs.length < 2) return state;
+      const at = state.tabs.findIndex((tab) => tab.id === state.selectedTabId);
+      const next = (at + action.step + state.tabs.length) % state.tabs.length;
+      return { ...state, selectedTabId: state.tabs[next]!.id };
+    }
+    case 'dismiss-failure': {
+      const failures = state.failures.filter((failure) => failure.id !== action.failureId);
+      return failures.length === state.failures.length
+        ? state
+        : { ...state, failures, lastOpenFailed: state.lastOpenFailed && failures.length > 0 };
+    }
+    case 'set-device':
+      return updateUi(state, action.tabId, (ui, view) =>
+        ui.device === action.device || !view.devices.some((d) => d.device === action.device)
+          ? ui
+          : // Rows and events are per device: a selection on another device means nothing here.
+            { ...ui, device: action.device, selectedRow: null, moment: null },
+      );
+    case 'set-x-mode':
+      return updateUi(state, action.tabId, (ui) =>
+        ui.xMode === action.xMode ? ui : { ...ui, xMode: action.xMode },
+      );
+    case 'select-row':
+      return updateUi(state, action.tabId, (ui) =>
+        ui.selectedRow === action.row ? ui : { ...ui, selectedRow: action.row },
+      );
+    case 'set-moment':
+      return updateUi(state, action.tabId, (ui) =>
+        ui.moment === action.moment ? ui : { ...ui, moment: action.moment },
+      );
+    case 'dismiss-warnings':
+      return updateUi(state, action.tabId, (ui) =>
+        ui.warningsDismissed ? ui : { ...ui, warningsDismissed: true },
+      );
+  }
+}
+
+function reduceDecodeEvent(state: AppState, event: DecodeEvent): AppState {
+  switch (event.type) {
+    case 'started': {
+      if (findTab(state, event.jobId)) return state;
+      const tab: LoadingTab = {
+        kind: 'loading',
+        id: event.jobId,
+        fileName: event.fileName,
+        openedFrom: state.selectedTabId,
+        stage: 'reading',
+        bytesRead: 0,
+        totalBytes: event.totalBytes,
+      };
+      return { ...state, tabs: [...state.tabs, tab], selectedTabId: tab.id };
+    }
+    case 'progress': {
+      const tab = findTab(state, event.jobId);
+      if (tab?.kind !== 'loading') return state;
+      const updated: LoadingTab = {
+        ...tab,
+        stage: event.stage,
+        bytesRead: event.bytesRead,
+        totalBytes: event.totalBytes ?? tab.totalBytes,
+      };
+      return replaceTab(state, updated);
+    }
+    case 'done': {
+      // A decode the user cancelled may still deliver: its tab is gone, and so is the interest.
+      const tab = findTab(state, event.jobId);
+      if (tab?.kind !== 'loading') return state;
+      const decoded: SnapshotTab = {
+        kind: 'snapshot',
+        id: tab.id,
+        fileName: tab.fileName,
+        openedFrom: tab.openedFrom,
+        view: event.view,
+        ui: initialSnapshotUi(event.view),
+      };
+      return { ...replaceTab(state, decoded), lastOpenFailed: false };
+    }
+    case 'failed': {
+      const tab = findTab(state, event.jobId);
+      if (tab && tab.kind !== 'loading') return state;
+      const withoutTab = tab ? removeTab(state, tab.id) : state;
+      const failure: OpenFailure = {
+        id: event.jobId,
+        fileName: event.fileName,
+        message: event.message,
+      };
+      const failures = [
+        ...withoutTab.failures.filter((existing) => existing.id !== failure.id),
+        failure,
+      ].slice(-MAX_FAILURES_SHOWN);
+      return { ...withoutTab, failures, lastOpenFailed: true };
+    }
+  }
+}
+
+function findTab(state: AppState, tabId: string): Tab | undefined {
+  return state.tabs.find((tab) => tab.id === tabId);
+}
+
+function replaceTab(state: AppState, replacement: Tab): AppState {
+  return {
+    ...state,
+    tabs: state.tabs.map((tab) => (tab.id === replacement.id ? replacement : tab)),
+  };
+}
+
+/** Removes a tab; when it was shown, shows the tab it was opened from, else its neighbour. */
+function removeTab(state: AppState, tabId: string): AppState {
+  const at = state.tabs.findIndex((tab) => tab.id === tabId);
+  if (at < 0) return state;
+  const removed = state.tabs[at]!;
+  const tabs = state.tabs.filter((tab) => tab.id !== tabId);
+  let selectedTabId = state.selectedTabId;
+  if (selectedTabId === tabId) {
+    const origin = removed.openedFrom;
+    selectedTabId =
+      origin !== null && tabs.some((tab) => tab.id === origin)
+        ? origin
+        : (tabs[Math.min(at, tabs.length - 1)]?.id ?? null);
+  }
+  return { ...state, tabs, selectedTabId };
+}
+
+function updateUi(
+  state: AppState,
+  tabId: string,
+  update: (ui: SnapshotUiState, view: SnapshotView) => SnapshotUiState,
+): AppState {
+  const tab = findTab(state, tabId);
+  if (tab?.kind !== 'snapshot') return state;
+  const ui = update(tab.ui, tab.view);
+  return ui === tab.ui ? state : replaceTab(state, { ...tab, ui });
+}
+
+// Selectors.
+
+export function selectedTab(state: AppState): Tab | null {
+  return state.tabs.find((tab) => tab.id === state.selectedTabId) ?? null;
+}
+
+export function selectedDevice(tab: SnapshotTab): DeviceView | null {
+  return tab.view.devices.find((device) => device.device === tab.ui.device) ?? null;
+}
+
+/** Time only where the device records it. */
+export function effectiveXMode(ui: SnapshotUiState, device: DeviceView): XMode {
+  return ui.xMode === 'time' && device.timeUs !== null ? 'time' : 'event';
+}
+
+export type BodyState = 'loading' | 'ready' | 'error';
+
+/** What `document.body.dataset.state` says: tests and tools wait on it. */
+export function bodyState(state: AppState): BodyState {
+  if (state.tabs.some((tab) => tab.kind === 'loading')) return 'loading';
+  if (state.lastOpenFailed && state.failures.length > 0) return 'error';
+  return 'ready';
+}
