@@ -8,6 +8,7 @@
 // drawing; the layout never needs to know.
 
 import type { DeviceView } from '../view/snapshot-view';
+import { BLOCK_EVENTS, timelineIndexOf } from './timeline-index';
 
 export interface TimelineLayoutRequest {
   device: DeviceView;
@@ -67,59 +68,86 @@ export function layoutTimeline(request: TimelineLayoutRequest): TimelineLayout {
   return { startEvent, endEvent, bands, ...envelopes };
 }
 
-/** The value of a curve "at" event e: after e; before the first event, its baseline. */
+/** The value of a curve "at" event e: after e; before the first event (-1), its baseline. */
 function curveEnvelopes(
   device: DeviceView,
   startEvent: number,
   columnStartEvents: Int32Array,
   columns: number,
 ): Pick<TimelineLayout, 'activeMin' | 'activeMax' | 'reservedMin' | 'reservedMax' | 'maxBytes'> {
+  const index = timelineIndexOf(device);
+  const active = rangeReader(
+    device.activeBytes,
+    device.summary.active_bytes.baseline,
+    index.activeBlockMin,
+    index.activeBlockMax,
+  );
+  const reserved = rangeReader(
+    device.reservedBytes,
+    device.summary.reserved_bytes.baseline,
+    index.reservedBlockMin,
+    index.reservedBlockMax,
+  );
   const activeMin = new Float64Array(columns);
   const activeMax = new Float64Array(columns);
   const reservedMin = new Float64Array(columns);
   const reservedMax = new Float64Array(columns);
-  const active = device.activeBytes;
-  const reserved = device.reservedBytes;
-  const activeAt = (event: number): number =>
-    event < 0 ? device.summary.active_bytes.baseline : active[Math.min(event, active.length - 1)]!;
-  const reservedAt = (event: number): number =>
-    event < 0
-      ? device.summary.reserved_bytes.baseline
-      : reserved[Math.min(event, reserved.length - 1)]!;
   let maxBytes = 0;
   // A column with no event of its own shows the value of the last event before it.
   let previousEvent = startEvent - 1;
   for (let column = 0; column < columns; column++) {
     const from = columnStartEvents[column]!;
     const to = columnStartEvents[column + 1]!;
-    let aMin: number;
-    let aMax: number;
-    let rMin: number;
-    let rMax: number;
-    if (to <= from || active.length === 0) {
-      aMin = aMax = activeAt(Math.min(previousEvent, active.length - 1));
-      rMin = rMax = reservedAt(Math.min(previousEvent, reserved.length - 1));
-    } else {
-      aMin = aMax = active[from]!;
-      rMin = rMax = reserved[from]!;
-      for (let event = from + 1; event < to; event++) {
-        const a = active[event]!;
-        const r = reserved[event]!;
-        if (a < aMin) aMin = a;
-        else if (a > aMax) aMax = a;
-        if (r < rMin) rMin = r;
-        else if (r > rMax) rMax = r;
-      }
-      previousEvent = to - 1;
-    }
-    activeMin[column] = aMin;
-    activeMax[column] = aMax;
-    reservedMin[column] = rMin;
-    reservedMax[column] = rMax;
-    if (aMax > maxBytes) maxBytes = aMax;
-    if (rMax > maxBytes) maxBytes = rMax;
+    const [first, last] = to <= from ? [previousEvent, previousEvent + 1] : [from, to];
+    if (to > from) previousEvent = to - 1;
+    active.read(first, last);
+    activeMin[column] = active.min;
+    activeMax[column] = active.max;
+    reserved.read(first, last);
+    reservedMin[column] = reserved.min;
+    reservedMax[column] = reserved.max;
+    if (active.max > maxBytes) maxBytes = active.max;
+    if (reserved.max > maxBytes) maxBytes = reserved.max;
   }
   return { activeMin, activeMax, reservedMin, reservedMax, maxBytes };
+}
+
+/** Min and max of a curve over events [from, to), event -1 being the baseline; whole blocks come from the index. */
+function rangeReader(
+  values: Float64Array,
+  baseline: number,
+  blockMin: Float64Array,
+  blockMax: Float64Array,
+) {
+  const reader = {
+    min: 0,
+    max: 0,
+    read(from: number, to: number): void {
+      let low = Infinity;
+      let high = -Infinity;
+      const take = (value: number): void => {
+        if (value < low) low = value;
+        if (value > high) high = value;
+      };
+      if (from < 0) {
+        take(baseline);
+        from = 0;
+      }
+      to = Math.min(to, values.length);
+      let event = from;
+      while (event < to && event % BLOCK_EVENTS !== 0) take(values[event++]!);
+      for (; event + BLOCK_EVENTS <= to; event += BLOCK_EVENTS) {
+        const block = event / BLOCK_EVENTS;
+        take(blockMin[block]!);
+        take(blockMax[block]!);
+      }
+      while (event < to) take(values[event++]!);
+      if (low === Infinity) low = high = baseline;
+      reader.min = low;
+      reader.max = high;
+    },
+  };
+  return reader;
 }
 
 /**
@@ -196,52 +224,35 @@ function stackBands(
   });
 }
 
-/** Rows of the `count` largest allocations alive somewhere in [startEvent, endEvent). */
+/**
+ * Rows of the `count` largest allocations alive somewhere in [startEvent, endEvent): size classes
+ * are visited largest first, so a wide window stops after about `count` rows.
+ */
 function largestOverlapping(
   device: DeviceView,
   startEvent: number,
   endEvent: number,
   count: number,
 ): number[] {
+  if (count <= 0) return [];
   const table = device.allocations;
-  // A size threshold from a bounded min-heap keeps this one pass over the table.
-  const heap: number[] = [];
-  const size = (row: number): number => table.sizeBytes[row]!;
-  const siftDown = (): void => {
-    let i = 0;
-    for (;;) {
-      const left = 2 * i + 1;
-      const right = left + 1;
-      let smallest = i;
-      if (left < heap.length && size(heap[left]!) < size(heap[smallest]!)) smallest = left;
-      if (right < heap.length && size(heap[right]!) < size(heap[smallest]!)) smallest = right;
-      if (smallest === i) return;
-      [heap[i], heap[smallest]] = [heap[smallest]!, heap[i]!];
-      i = smallest;
-    }
-  };
-  const siftUp = (): void => {
-    let i = heap.length - 1;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (size(heap[parent]!) <= size(heap[i]!)) return;
-      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
-      i = parent;
-    }
-  };
-  // The "after event e" convention: alive in the window when start < endEvent and end > startEvent.
-  const windowStart = startEvent;
-  for (let row = 0; row < table.count; row++) {
-    if (table.startEvent[row]! >= endEvent || table.endEvent[row]! <= windowStart) continue;
-    if (heap.length < count) {
-      heap.push(row);
-      siftUp();
-    } else if (size(row) > size(heap[0]!)) {
-      heap[0] = row;
-      siftDown();
+  const { rowsBySizeClass, classStarts } = timelineIndexOf(device);
+  const candidates: number[] = [];
+  for (
+    let sizeClass = 0;
+    sizeClass < classStarts.length - 1 && candidates.length < count;
+    sizeClass++
+  ) {
+    for (let i = classStarts[sizeClass]!; i < classStarts[sizeClass + 1]!; i++) {
+      const row = rowsBySizeClass[i]!;
+      // The "after event e" convention: alive in the window when start < endEvent and end > startEvent.
+      if (table.startEvent[row]! < endEvent && table.endEvent[row]! > startEvent)
+        candidates.push(row);
     }
   }
-  return heap;
+  // The last class visited may hold more than needed: keep the largest (ties: earlier rows).
+  candidates.sort((a, b) => table.sizeBytes[b]! - table.sizeBytes[a]! || a - b);
+  return candidates.slice(0, count);
 }
 
 /** What is under (event, bytes): a drawn allocation, the merged rest, or nothing above the curve. */

@@ -1,0 +1,92 @@
+// Precomputed once per device so that laying out a window costs about as much as its pixels and
+// bands, not its events and allocations: min/max of the curves per block of events, and the
+// allocation rows grouped by size (powers of two), largest group first.
+
+import type { DeviceView } from '../view/snapshot-view';
+
+export const BLOCK_EVENTS = 64;
+
+export interface TimelineIndex {
+  /** Per block of BLOCK_EVENTS events: min and max of the active and reserved curves. */
+  activeBlockMin: Float64Array;
+  activeBlockMax: Float64Array;
+  reservedBlockMin: Float64Array;
+  reservedBlockMax: Float64Array;
+  /** Allocation rows ordered by size class, largest class first (rows keep table order within a class). */
+  rowsBySizeClass: Int32Array;
+  /** Rows of class i are rowsBySizeClass[classStarts[i] .. classStarts[i + 1]). */
+  classStarts: Int32Array;
+}
+
+const indexes = new WeakMap<DeviceView, TimelineIndex>();
+
+export function timelineIndexOf(device: DeviceView): TimelineIndex {
+  let index = indexes.get(device);
+  if (index === undefined) {
+    index = buildTimelineIndex(device);
+    indexes.set(device, index);
+  }
+  return index;
+}
+
+function buildTimelineIndex(device: DeviceView): TimelineIndex {
+  const [activeBlockMin, activeBlockMax] = blockRanges(device.activeBytes);
+  const [reservedBlockMin, reservedBlockMax] = blockRanges(device.reservedBytes);
+  const { rowsBySizeClass, classStarts } = groupBySizeClass(device);
+  return {
+    activeBlockMin,
+    activeBlockMax,
+    reservedBlockMin,
+    reservedBlockMax,
+    rowsBySizeClass,
+    classStarts,
+  };
+}
+
+function blockRanges(values: Float64Array): [Float64Array, Float64Array] {
+  const blocks = Math.ceil(values.length / BLOCK_EVENTS);
+  const min = new Float64Array(blocks);
+  const max = new Float64Array(blocks);
+  for (let block = 0; block < blocks; block++) {
+    const from = block * BLOCK_EVENTS;
+    const to = Math.min(values.length, from + BLOCK_EVENTS);
+    let low = values[from]!;
+    let high = low;
+    for (let i = from + 1; i < to; i++) {
+      const value = values[i]!;
+      if (value < low) low = value;
+      else if (value > high) high = value;
+    }
+    min[block] = low;
+    max[block] = high;
+  }
+  return [min, max];
+}
+
+const SIZE_CLASSES = 64;
+
+/** Class of a size: 63 - floor(log2(size)), so class 0 holds the largest sizes. */
+function sizeClassOf(size: number): number {
+  if (size < 1) return SIZE_CLASSES - 1;
+  return Math.max(0, SIZE_CLASSES - 1 - Math.floor(Math.log2(size)));
+}
+
+function groupBySizeClass(device: DeviceView): {
+  rowsBySizeClass: Int32Array;
+  classStarts: Int32Array;
+} {
+  const table = device.allocations;
+  const counts = new Int32Array(SIZE_CLASSES + 1);
+  const classes = new Uint8Array(table.count);
+  for (let row = 0; row < table.count; row++) {
+    const sizeClass = sizeClassOf(table.sizeBytes[row]!);
+    classes[row] = sizeClass;
+    counts[sizeClass + 1]!++;
+  }
+  for (let i = 1; i <= SIZE_CLASSES; i++) counts[i]! += counts[i - 1]!;
+  const classStarts = counts.slice();
+  const cursor = counts.slice(0, SIZE_CLASSES);
+  const rowsBySizeClass = new Int32Array(table.count);
+  for (let row = 0; row < table.count; row++) rowsBySizeClass[cursor[classes[row]!]!++] = row;
+  return { rowsBySizeClass, classStarts };
+}
