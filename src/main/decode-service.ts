@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { WebContents } from 'electron';
 import { IpcChannel } from '../preload/ipc-channels';
-import { describeDecodeError } from './describe-decode-error';
+import { describeDecodeError } from '@shared/snapshot/describe-decode-error';
 import type { DecodeWorkerMessage } from './decode-worker-protocol';
 import { decodeFailedSchema, decodeProgressSchema, decodeStartedSchema } from './ipc-schemas';
 

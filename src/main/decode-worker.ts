@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { decodeSnapshot } from '@shared/snapshot/decode-snapshot';
 import { buildSnapshotView, transferablesOf } from '@shared/view/snapshot-view';
-import { describeDecodeError } from './describe-decode-error';
+import { describeDecodeError } from '@shared/snapshot/describe-decode-error';
 import type { DecodeWorkerInput, DecodeWorkerMessage } from './decode-worker-protocol';
 import { throttleProgress } from './progress-throttle';
 

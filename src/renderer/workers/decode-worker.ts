@@ -5,7 +5,7 @@
 import { decodeSnapshot } from '@shared/snapshot/decode-snapshot';
 import { buildSnapshotView, transferablesOf } from '@shared/view/snapshot-view';
 import type { DecodeWorkerReply, DecodeWorkerRequest } from './decode-worker-protocol';
-import { describeDecodeError } from './describe-decode-error';
+import { describeDecodeError } from '@shared/snapshot/describe-decode-error';
 
 const PROGRESS_INTERVAL_MS = 50;
 
