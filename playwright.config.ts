@@ -19,7 +19,7 @@ export default defineConfig({
   },
   webServer: {
     // Serves the static web build; `npm run build:web` must have run (npm test does).
-    command: `node test/e2e/serve-static.mjs out/web ${port}`,
+    command: `node scripts/serve-static.mjs out/web ${port}`,
     url: `http://127.0.0.1:${port}/index.html`,
     reuseExistingServer: !isCi,
     timeout: 15_000,

@@ -137,7 +137,7 @@ function percentile(sorted: number[], q: number): number {
 async function startServer(root: string): Promise<ChildProcess> {
   const server = spawn(
     process.execPath,
-    [join(root, 'test/e2e/serve-static.mjs'), join(root, 'out/web'), String(PORT)],
+    [join(root, 'scripts/serve-static.mjs'), join(root, 'out/web'), String(PORT)],
     {
       stdio: 'ignore',
     },

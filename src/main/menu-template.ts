@@ -52,7 +52,12 @@ export function applicationMenuTemplate(
   const fileMenu: MenuItemConstructorOptions = {
     label: 'File',
     submenu: [
-      { label: 'Open…', accelerator: 'CmdOrCtrl+O', click: () => actions.openSnapshot() },
+      {
+        id: 'file-open',
+        label: 'Open…',
+        accelerator: 'CmdOrCtrl+O',
+        click: () => actions.openSnapshot(),
+      },
       { label: 'Open Recent', submenu: recentItems },
       { label: 'Open the Demo Snapshot', click: () => actions.openDemoSnapshot() },
       { type: 'separator' },

@@ -143,6 +143,30 @@ test.describe('Electron app', () => {
     }
   });
 
+  test('File > Open… opens the file chosen in the (stubbed) dialog', async () => {
+    const expected = cliActivePeak(ADAM);
+    const app = await launchApp();
+    try {
+      const page = await app.firstWindow();
+      await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
+      await app.evaluate(({ dialog, Menu }, path) => {
+        // The native dialog cannot be driven; answer it as a user picking `path` would.
+        dialog.showOpenDialog = (async () => ({
+          canceled: false,
+          filePaths: [path],
+        })) as typeof dialog.showOpenDialog;
+        Menu.getApplicationMenu()?.getMenuItemById('file-open')?.click();
+      }, ADAM);
+      await expect(page.getByTestId('tab')).toContainText(basename(ADAM));
+      await expect(page.getByTestId('summary-active-peak')).toHaveAttribute(
+        'data-bytes',
+        String(expected),
+      );
+    } finally {
+      await app.close();
+    }
+  });
+
   test('a bad file on the command line shows an error naming it', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'allocscope-e2e-'));
     const badPath = join(directory, 'from-command-line.pickle');

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// A tiny static file server for the end-to-end tests: serves one directory on 127.0.0.1, with
+// A tiny static file server (`npm run web`, the end-to-end tests, the benchmark): serves one directory on 127.0.0.1, with
 // the MIME types the web build needs, and nothing outside that directory.
 //
-//   node test/e2e/serve-static.mjs <directory> <port>
+//   node scripts/serve-static.mjs <directory> <port>
 
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
