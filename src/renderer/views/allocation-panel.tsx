@@ -14,6 +14,7 @@ import {
 } from '../charts/allocation-facts';
 import { bandColorCss } from '../charts/band-colors';
 import '../charts/timeline.css';
+import { AllocationLifetimeRows } from './allocation-lifetime-rows';
 
 export interface AllocationPanelProps {
   view: SnapshotView;
@@ -113,14 +114,7 @@ export function AllocationPanel(props: AllocationPanelProps): JSX.Element {
         </dd>
         <dt>address</dt>
         <dd className="tl-mono">{facts.address}</dd>
-        <dt>allocated</dt>
-        <dd>{facts.allocText}</dd>
-        <dt>freed</dt>
-        <dd>{facts.freeText}</dd>
-        <dt>lifetime</dt>
-        <dd>{facts.lifetimeText}</dd>
-        <dt>stream</dt>
-        <dd className="tl-mono">{facts.stream}</dd>
+        <AllocationLifetimeRows facts={facts} />
         <dt>origin</dt>
         <dd>{facts.origin}</dd>
       </dl>

@@ -24,6 +24,7 @@ import {
   type TimelineHover,
 } from '../charts/timeline-chart';
 import '../charts/timeline.css';
+import { AllocationLifetimeRows } from './allocation-lifetime-rows';
 
 export interface TimelineViewProps {
   view: SnapshotView;
@@ -314,14 +315,7 @@ function AllocationTooltip(props: {
             <dd>{bytesWithExact(facts.blockSizeBytes)}</dd>
           </>
         )}
-        <dt>allocated</dt>
-        <dd>{facts.allocText}</dd>
-        <dt>freed</dt>
-        <dd>{facts.freeText}</dd>
-        <dt>lifetime</dt>
-        <dd>{facts.lifetimeText}</dd>
-        <dt>stream</dt>
-        <dd className="tl-mono">{facts.stream}</dd>
+        <AllocationLifetimeRows facts={facts} />
       </dl>
       {frames.length === 0 ? (
         <div className="tl-tooltip-stack tl-tooltip-muted">no stack recorded</div>
