@@ -3,6 +3,7 @@
 // allocation rows grouped by size (powers of two), largest group first.
 
 import type { DeviceView } from '../view/snapshot-view';
+import { buildAliveCheckpoints, type AliveCheckpoints } from './alive-checkpoints';
 
 export const BLOCK_EVENTS = 64;
 
@@ -16,6 +17,8 @@ export interface TimelineIndex {
   rowsBySizeClass: Int32Array;
   /** Rows of class i are rowsBySizeClass[classStarts[i] .. classStarts[i + 1]). */
   classStarts: Int32Array;
+  /** Built on first use (only narrow windows need it). */
+  aliveCheckpoints: () => AliveCheckpoints;
 }
 
 const indexes = new WeakMap<DeviceView, TimelineIndex>();
@@ -33,6 +36,9 @@ function buildTimelineIndex(device: DeviceView): TimelineIndex {
   const [activeBlockMin, activeBlockMax] = blockRanges(device.activeBytes);
   const [reservedBlockMin, reservedBlockMax] = blockRanges(device.reservedBytes);
   const { rowsBySizeClass, classStarts } = groupBySizeClass(device);
+  let checkpoints: AliveCheckpoints | undefined;
+  const aliveCheckpoints = (): AliveCheckpoints =>
+    (checkpoints ??= buildAliveCheckpoints(device.allocations, device.traceLength));
   return {
     activeBlockMin,
     activeBlockMax,
@@ -40,6 +46,7 @@ function buildTimelineIndex(device: DeviceView): TimelineIndex {
     reservedBlockMax,
     rowsBySizeClass,
     classStarts,
+    aliveCheckpoints,
   };
 }
 

@@ -43,7 +43,19 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
     const view = buildSnapshotView(model, { fileName: name, fileBytes: bytes.length });
     for (const device of view.devices) {
       const n = device.traceLength;
-      if (n === 0) continue;
+      if (n === 0) {
+        // No trace: the one slot before it holds every allocation alive at the dump.
+        const layout = layoutTimeline({
+          device,
+          startEvent: -1,
+          endEvent: 0,
+          columnStartEvents: Int32Array.from([-1, 0]),
+          maxBands: 50,
+        });
+        expect(layout.bands).toHaveLength(Math.min(50, device.allocations.count));
+        expect(layout.activeMax[0]).toBe(device.summary.active_bytes.final);
+        continue;
+      }
       const windows: [number, number][] = [
         [0, n],
         [Math.floor(n / 3), Math.floor(n / 3) + Math.max(1, Math.floor(n / 10))],

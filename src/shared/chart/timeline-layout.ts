@@ -8,6 +8,7 @@
 // drawing; the layout never needs to know.
 
 import type { DeviceView } from '../view/snapshot-view';
+import { rowsOverlapping, rowsStartingIn } from './alive-checkpoints';
 import { BLOCK_EVENTS, timelineIndexOf } from './timeline-index';
 
 export interface TimelineLayoutRequest {
@@ -59,6 +60,8 @@ export type TimelineHit =
   | { kind: 'other'; bytes: number };
 
 const DEFAULT_MAX_BANDS = 400;
+// Windows where fewer allocations start than this are served from the alive checkpoints.
+const NARROW_WINDOW_STARTS = 20_000;
 
 export function layoutTimeline(request: TimelineLayoutRequest): TimelineLayout {
   const { device, startEvent, endEvent, columnStartEvents } = request;
@@ -236,7 +239,15 @@ function largestOverlapping(
 ): number[] {
   if (count <= 0) return [];
   const table = device.allocations;
-  const { rowsBySizeClass, classStarts } = timelineIndexOf(device);
+  const index = timelineIndexOf(device);
+  // Narrow window: its few allocations come from the alive checkpoints, not a scan by size.
+  // (Checkpoints start at event 0; a window reaching before the trace takes the scan.)
+  if (startEvent >= 0 && rowsStartingIn(table, startEvent, endEvent) <= NARROW_WINDOW_STARTS) {
+    const overlapping = rowsOverlapping(table, index.aliveCheckpoints(), startEvent, endEvent);
+    overlapping.sort((a, b) => table.sizeBytes[b]! - table.sizeBytes[a]! || a - b);
+    return overlapping.slice(0, count);
+  }
+  const { rowsBySizeClass, classStarts } = index;
   const candidates: number[] = [];
   for (
     let sizeClass = 0;
