@@ -27,6 +27,8 @@ class FakeWorker {
 function setup() {
   const events: DecodeEvent[] = [];
   const workers: FakeWorker[] = [];
+  /** Callbacks waiting for the page to be idle (run by the test). */
+  const idle: (() => void)[] = [];
   const decoder = createPageDecoder(
     (event) => void events.push(event),
     () => {
@@ -34,8 +36,12 @@ function setup() {
       workers.push(worker);
       return worker as unknown as Worker;
     },
+    { whenIdle: (run) => void idle.push(run) },
   );
-  return { decoder, events, workers };
+  const runIdle = () => {
+    for (const run of idle.splice(0)) run();
+  };
+  return { decoder, events, workers, runIdle };
 }
 
 const view = { fileName: 'run.pickle' } as SnapshotView;
@@ -124,5 +130,78 @@ describe('createPageDecoder', () => {
     await settle();
     expect(events.at(-1)).toMatchObject({ type: 'started', jobId: 'page-2' });
     expect(workers).toEqual([]);
+  });
+
+  it('hands the file over before announcing the decode', () => {
+    const requestsWhenStarted: number[] = [];
+    const workers: FakeWorker[] = [];
+    const decoder = createPageDecoder(
+      (event) => {
+        if (event.type === 'started') requestsWhenStarted.push(workers[0]!.requests.length);
+      },
+      () => {
+        const worker = new FakeWorker();
+        workers.push(worker);
+        return worker as unknown as Worker;
+      },
+    );
+    decoder.decode({ kind: 'file', file: new File([], 'a.pickle') });
+    expect(requestsWhenStarted).toEqual([1]);
+  });
+
+  describe('with a spare worker', () => {
+    it('starts one at once, and the next file goes to it', () => {
+      const { decoder, events, workers } = setup();
+      decoder.keepSpareWorker();
+      expect(workers).toHaveLength(1);
+      const file = new File([new Uint8Array(3)], 'a.pickle');
+      decoder.decode({ kind: 'file', file });
+      expect(workers).toHaveLength(1);
+      expect(workers[0]!.requests).toEqual([{ file }]);
+      workers[0]!.reply({ type: 'done', view });
+      expect(events.map((event) => event.type)).toEqual(['started', 'done']);
+      expect(workers[0]!.terminated).toBe(true);
+    });
+
+    it('starts the next one when the page is idle and no decode runs', () => {
+      const { decoder, workers, runIdle } = setup();
+      decoder.keepSpareWorker();
+      decoder.decode({ kind: 'file', file: new File([], 'a.pickle') });
+      decoder.decode({ kind: 'file', file: new File([], 'b.pickle') });
+      expect(workers).toHaveLength(2);
+      workers[0]!.reply({ type: 'done', view });
+      runIdle(); // b.pickle still decodes: no spare yet
+      expect(workers).toHaveLength(2);
+      workers[1]!.reply({ type: 'failed', message: 'not a memory snapshot' });
+      expect(workers).toHaveLength(2);
+      runIdle();
+      expect(workers).toHaveLength(3);
+      expect(workers[2]!.requests).toEqual([]);
+      decoder.decode({ kind: 'file', file: new File([], 'c.pickle') });
+      expect(workers).toHaveLength(3);
+      expect(workers[2]!.requests).toHaveLength(1);
+    });
+
+    it('starts another after a cancel', () => {
+      const { decoder, workers, runIdle } = setup();
+      decoder.keepSpareWorker();
+      decoder.decode({ kind: 'file', file: new File([], 'a.pickle') });
+      expect(decoder.cancel('page-1')).toBe(true);
+      expect(workers[0]!.terminated).toBe(true);
+      runIdle();
+      expect(workers).toHaveLength(2);
+      expect(workers[1]!.terminated).toBe(false);
+    });
+
+    it('drops a spare that fails to load, and decodes in a fresh worker', () => {
+      const { decoder, events, workers } = setup();
+      decoder.keepSpareWorker();
+      workers[0]!.crash('script error');
+      expect(workers[0]!.terminated).toBe(true);
+      decoder.decode({ kind: 'file', file: new File([], 'a.pickle') });
+      expect(workers).toHaveLength(2);
+      expect(workers[1]!.requests).toHaveLength(1);
+      expect(events.map((event) => event.type)).toEqual(['started']);
+    });
   });
 });

@@ -3,7 +3,9 @@ import DecodeWorker from '../workers/decode-worker?worker&inline';
 import type { DecodeEvent } from './snapshot-client';
 
 // Decodes in the page's own Web Workers, one per file. Inline (a blob: URL) because browsers
-// refuse worker scripts loaded from file:// pages, and the web build must work from disk.
+// refuse worker scripts loaded from file:// pages, and the web build must work from disk. The web
+// build keeps a spare worker started ahead (keepSpareWorker): a file then goes to a worker that
+// has already loaded and run its script, instead of waiting 60-130 ms for one.
 
 export type PageDecodeSource =
   /** A File the user chose or dropped. */
@@ -15,29 +17,92 @@ export interface PageDecoder {
   decode(source: PageDecodeSource): void;
   /** True when the job was this decoder's (and is now stopped). */
   cancel(jobId: string): boolean;
+  /**
+   * Starts a worker now and keeps one ready from then on (started again once the page is idle
+   * after each decode), so that opening a file does not wait for a worker to load its script.
+   */
+  keepSpareWorker(): void;
+}
+
+export interface PageDecoderOptions {
+  /** Runs the start of the next spare worker later, when the page is idle. */
+  whenIdle?: (run: () => void) => void;
+}
+
+/** How long after a decode the next spare worker may wait for an idle moment. */
+const SPARE_IDLE_TIMEOUT_MS = 2000;
+
+function defaultWhenIdle(run: () => void): void {
+  if (typeof requestIdleCallback === 'function') {
+    requestIdleCallback(run, { timeout: SPARE_IDLE_TIMEOUT_MS });
+  } else {
+    setTimeout(run, 200);
+  }
 }
 
 export function createPageDecoder(
   emit: (event: DecodeEvent) => void,
   startWorker: () => Worker = () => new DecodeWorker({ name: 'allocscope-decoder' }),
+  options: PageDecoderOptions = {},
 ): PageDecoder {
+  const whenIdle = options.whenIdle ?? defaultWhenIdle;
   /** Per job, how to stop it: abort the download, or end the worker. */
   const stops = new Map<string, () => void>();
   let nextJob = 1;
+  let keepSpare = false;
+  /** A started worker waiting for its file (its script loads meanwhile). */
+  let spare: Worker | null = null;
+  let spareScheduled = false;
 
   function finish(jobId: string): boolean {
     const stop = stops.get(jobId);
     if (!stop) return false;
     stops.delete(jobId);
     stop();
+    scheduleSpare();
     return true;
   }
 
-  function decodeFile(jobId: string, file: File): void {
+  function startSpare(): void {
+    if (!keepSpare || spare !== null) return;
     let worker: Worker;
     try {
       worker = startWorker();
+    } catch {
+      return; // the next decode starts its own, and reports why it cannot
+    }
+    // A spare that fails to load is dropped; the next decode starts a fresh one.
+    worker.onerror = (event) => {
+      event.preventDefault();
+      worker.terminate();
+      if (spare === worker) spare = null;
+    };
+    spare = worker;
+  }
+
+  /** The next spare starts once the page is idle and no decode is running (they share cores). */
+  function scheduleSpare(): void {
+    if (!keepSpare || spare !== null || spareScheduled) return;
+    spareScheduled = true;
+    whenIdle(() => {
+      spareScheduled = false;
+      if (stops.size === 0) startSpare();
+    });
+  }
+
+  function takeWorker(): Worker {
+    const worker = spare;
+    spare = null;
+    return worker ?? startWorker();
+  }
+
+  /** `announce` emits 'started' once the worker has the file (it reads while the page renders). */
+  function decodeFile(jobId: string, file: File, announce: () => void = () => {}): void {
+    let worker: Worker;
+    try {
+      worker = takeWorker();
     } catch (error) {
+      announce();
       stops.delete(jobId);
       const message = `could not start the decoder: ${errorText(error)}`;
       emit({ type: 'failed', jobId, fileName: file.name, message });
@@ -76,6 +141,7 @@ export function createPageDecoder(
     };
     const request: DecodeWorkerRequest = { file };
     worker.postMessage(request);
+    announce();
   }
 
   function download(jobId: string, url: string, fileName: string): void {
@@ -87,6 +153,7 @@ export function createPageDecoder(
       },
       (error: unknown) => {
         if (!stops.delete(jobId)) return; // cancelled
+        scheduleSpare();
         emit({ type: 'failed', jobId, fileName, message: errorText(error) });
       },
     );
@@ -96,14 +163,20 @@ export function createPageDecoder(
     decode(source) {
       const jobId = `page-${nextJob++}`;
       if (source.kind === 'file') {
-        emit({ type: 'started', jobId, fileName: source.file.name, totalBytes: source.file.size });
-        decodeFile(jobId, source.file);
+        const { file } = source;
+        decodeFile(jobId, file, () =>
+          emit({ type: 'started', jobId, fileName: file.name, totalBytes: file.size }),
+        );
       } else {
         emit({ type: 'started', jobId, fileName: source.fileName, totalBytes: null });
         download(jobId, source.url, source.fileName);
       }
     },
     cancel: finish,
+    keepSpareWorker() {
+      keepSpare = true;
+      if (stops.size === 0) startSpare();
+    },
   };
 }
 

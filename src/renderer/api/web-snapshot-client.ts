@@ -10,6 +10,9 @@ export const DEMO_SNAPSHOT_FILE_NAME = 'demo-snapshot.pickle';
 export function createWebSnapshotClient(location: Location): SnapshotClient {
   const listeners = createListenerSet<DecodeEvent>();
   const decoder = createPageDecoder((event) => listeners.emit(event));
+  // Files come one at a time, seconds apart: a worker that has already loaded its script saves
+  // that time on every open.
+  decoder.keepSpareWorker();
   let nextRefused = 1;
 
   return {

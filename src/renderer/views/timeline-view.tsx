@@ -16,8 +16,7 @@ import {
   supportingFrames,
   topUserFrameIndex,
 } from '../charts/allocation-facts';
-import { pairAnnotations, placeAnnotationSpans } from '../charts/annotation-spans';
-import { hasUsableTimes } from '../charts/event-axis';
+import { pairAnnotations } from '../charts/annotation-spans';
 import {
   TimelineChart,
   type TimelineDomainInfo,
@@ -25,6 +24,7 @@ import {
 } from '../charts/timeline-chart';
 import '../charts/timeline.css';
 import { AllocationLifetimeRows } from './allocation-lifetime-rows';
+import { countSpansInTrace, traceTimeExtent } from './trace-time-extent';
 
 export interface TimelineViewProps {
   view: SnapshotView;
@@ -56,7 +56,8 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
   const [hover, setHover] = useState<TimelineHover | null>(null);
   const [domain, setDomain] = useState<TimelineDomainInfo | null>(null);
 
-  const timesUsable = useMemo(() => hasUsableTimes(device), [device]);
+  const timeExtent = useMemo(() => traceTimeExtent(device.timeUs, device.traceLength), [device]);
+  const timesUsable = timeExtent !== null;
   const mode = xMode === 'time' && timesUsable ? 'time' : 'event';
 
   useLayoutEffect(() => {
@@ -103,14 +104,8 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
 
   // Annotations that fall inside this device's trace (others are not drawn, so not in the legend).
   const annotationCount = useMemo(
-    () =>
-      placeAnnotationSpans(
-        pairAnnotations(view.annotations, device.device),
-        device.timeUs,
-        device.traceLength,
-        'time',
-      ).length,
-    [view, device],
+    () => countSpansInTrace(pairAnnotations(view.annotations, device.device), timeExtent),
+    [view, device, timeExtent],
   );
 
   return (

@@ -7,7 +7,9 @@ import { buildSnapshotView, transferablesOf } from '@shared/view/snapshot-view';
 import type { DecodeWorkerReply, DecodeWorkerRequest } from './decode-worker-protocol';
 import { describeDecodeError } from '@shared/snapshot/describe-decode-error';
 
-const PROGRESS_INTERVAL_MS = 50;
+// Each progress message re-renders the page, on the cores the decoder needs: ten a second is
+// enough for a progress bar.
+const PROGRESS_INTERVAL_MS = 100;
 
 /** The slice of DedicatedWorkerGlobalScope used here (the renderer's lib is DOM, not WebWorker). */
 interface WorkerScope {

@@ -1,7 +1,7 @@
 // Every allocation of a device as one row: where it starts and ends in the trace, its size and
 // stack. This is what the timeline draws and what tables list; built once per device.
 
-import { BlockStateCode, type SnapshotModel } from '../snapshot/model';
+import { ActionCode, BlockStateCode, type SnapshotModel } from '../snapshot/model';
 import { ALIVE_AT_END, NOT_AN_ALLOC } from './allocation-matching';
 import type { DeviceAnalysis } from './snapshot-analysis';
 
@@ -64,63 +64,78 @@ export function buildAllocationTable(
     if (match === null || match.openAtEnd.get(blocks.address[b]!) < 0) preTraceLive.push(i);
   });
   const unmatched = match?.unmatchedFreeRows ?? new Int32Array(0);
-  let traceAllocs = 0;
-  if (match !== null)
-    for (const end of match.endRowOfAlloc) if (end !== NOT_AN_ALLOC) traceAllocs++;
+  // Every alloc entry is a row (matchAllocations gives each one an end).
+  const traceAllocs = match === null ? 0 : device.actionCounts[ActionCode.alloc]!;
 
   const count = preTraceLive.length + unmatched.length + traceAllocs;
-  const table: AllocationTable = {
-    count,
-    address: new Float64Array(count),
-    sizeBytes: new Float64Array(count),
-    blockSizeBytes: new Float64Array(count).fill(NaN),
-    startEvent: new Int32Array(count),
-    endEvent: new Int32Array(count),
-    stackId: new Int32Array(count),
-    streamId: new Uint32Array(count),
-    origin: new Uint8Array(count),
-  };
+  const address = new Float64Array(count);
+  const sizeBytes = new Float64Array(count);
+  const blockSizeBytes = new Float64Array(count).fill(NaN);
+  const startEvent = new Int32Array(count);
+  const endEvent = new Int32Array(count);
+  const stackId = new Int32Array(count);
+  const streamId = new Uint32Array(count);
+  const origin = new Uint8Array(count);
   let row = 0;
   for (const i of preTraceLive) {
     const b = liveBlocks[i]!;
-    table.address[row] = blocks.address[b]!;
-    table.sizeBytes[row] = blocks.requestedSizeBytes[b]!;
-    table.blockSizeBytes[row] = blocks.sizeBytes[b]!;
-    table.startEvent[row] = BEFORE_TRACE;
-    table.endEvent[row] = traceLength;
-    table.stackId[row] = blocks.stackId[b]!;
-    table.streamId[row] = segments.streamId[blockSegment[i]!]!;
-    table.origin[row] = AllocationOrigin.liveThroughout;
+    address[row] = blocks.address[b]!;
+    sizeBytes[row] = blocks.requestedSizeBytes[b]!;
+    blockSizeBytes[row] = blocks.sizeBytes[b]!;
+    startEvent[row] = BEFORE_TRACE;
+    endEvent[row] = traceLength;
+    stackId[row] = blocks.stackId[b]!;
+    streamId[row] = segments.streamId[blockSegment[i]!]!;
+    origin[row] = AllocationOrigin.liveThroughout;
     row++;
   }
   if (trace !== null && match !== null) {
+    const traceAddr = trace.addr;
+    const traceSize = trace.sizeBytes;
+    const traceStack = trace.stackId;
+    const traceStream = trace.streamId;
     for (const freeRow of unmatched) {
-      table.address[row] = trace.addr[freeRow]!;
-      table.sizeBytes[row] = trace.sizeBytes[freeRow]!;
-      table.startEvent[row] = BEFORE_TRACE;
-      table.endEvent[row] = freeRow;
-      table.stackId[row] = trace.stackId[freeRow]!;
-      table.streamId[row] = trace.streamId[freeRow]!;
-      table.origin[row] = AllocationOrigin.freedInTrace;
+      address[row] = traceAddr[freeRow]!;
+      sizeBytes[row] = traceSize[freeRow]!;
+      startEvent[row] = BEFORE_TRACE;
+      endEvent[row] = freeRow;
+      stackId[row] = traceStack[freeRow]!;
+      streamId[row] = traceStream[freeRow]!;
+      origin[row] = AllocationOrigin.freedInTrace;
       row++;
     }
     const { endRowOfAlloc } = match;
     for (let event = 0; event < traceLength; event++) {
       const end = endRowOfAlloc[event]!;
       if (end === NOT_AN_ALLOC) continue;
-      const address = trace.addr[event]!;
-      table.address[row] = address;
-      table.sizeBytes[row] = trace.sizeBytes[event]!;
-      if (end === ALIVE_AT_END) table.blockSizeBytes[row] = blockSizeByAddress.get(address) ?? NaN;
-      table.startEvent[row] = event;
-      table.endEvent[row] = end === ALIVE_AT_END ? traceLength : end;
-      table.stackId[row] = trace.stackId[event]!;
-      table.streamId[row] = trace.streamId[event]!;
-      table.origin[row] = AllocationOrigin.trace;
+      const at = traceAddr[event]!;
+      address[row] = at;
+      sizeBytes[row] = traceSize[event]!;
+      startEvent[row] = event;
+      if (end === ALIVE_AT_END) {
+        blockSizeBytes[row] = blockSizeByAddress.get(at) ?? NaN;
+        endEvent[row] = traceLength;
+      } else {
+        endEvent[row] = end;
+      }
+      stackId[row] = traceStack[event]!;
+      streamId[row] = traceStream[event]!;
+      origin[row] = AllocationOrigin.trace;
       row++;
     }
   }
-  return table;
+  if (row !== count) throw new Error(`internal: ${row} allocation rows, expected ${count}`);
+  return {
+    count,
+    address,
+    sizeBytes,
+    blockSizeBytes,
+    startEvent,
+    endEvent,
+    stackId,
+    streamId,
+    origin,
+  };
 }
 
 /** Rows alive after `event` (-1 = before the first entry), largest first (ties: address, then start). */

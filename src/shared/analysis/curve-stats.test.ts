@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ActionCode, type DeviceTrace } from '../snapshot/model';
 import { activeDeltaSigns, freeingActionsOf, reservedDeltaSigns } from './action-semantics';
-import { computeCurveStats, materializeCurve } from './curve-stats';
+import {
+  computeCurveStats,
+  computeDeviceCurveStats,
+  materializeCurve,
+  materializeCurves,
+} from './curve-stats';
 
 function trace(entries: [keyof typeof ActionCode, number][]): DeviceTrace {
   return {
@@ -77,5 +82,67 @@ describe('computeCurveStats', () => {
       peakBytes: 42,
       peakEventIndex: -1,
     });
+  });
+});
+
+/** Deterministic pseudo-random numbers (xorshift32). */
+function randomSource(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 4294967296;
+  };
+}
+
+const ACTIONS = Object.keys(ActionCode) as (keyof typeof ActionCode)[];
+
+function randomTrace(random: () => number, length: number): DeviceTrace {
+  return trace(
+    Array.from({ length }, () => [
+      ACTIONS[Math.floor(random() * ACTIONS.length)]!,
+      // Sizes up to 2^40, some odd: the sums stay exact, as with real byte counts.
+      Math.floor(random() * 2 ** 40) + (random() < 0.5 ? 1 : 0),
+    ]),
+  );
+}
+
+describe('computeDeviceCurveStats', () => {
+  it('gives both curves and the action counts as separate passes do', () => {
+    const random = randomSource(7);
+    for (let trial = 0; trial < 100; trial++) {
+      const t = randomTrace(random, Math.floor(random() * 300));
+      const activeSigns = activeDeltaSigns(freeingActionsOf(t));
+      const reservedSigns = reservedDeltaSigns();
+      // Finals from 0 (the curves get clamped) to well above the deltas.
+      const finalActive = random() < 0.3 ? 0 : Math.floor(random() * 2 ** 45);
+      const finalReserved = random() < 0.3 ? 0 : Math.floor(random() * 2 ** 45);
+      const counts = new Uint32Array(256);
+      for (const code of t.action) counts[code]!++;
+      expect(
+        computeDeviceCurveStats(t, activeSigns, finalActive, reservedSigns, finalReserved),
+      ).toEqual({
+        active: computeCurveStats(t, activeSigns, finalActive),
+        reserved: computeCurveStats(t, reservedSigns, finalReserved),
+        actionCounts: counts,
+      });
+    }
+  });
+});
+
+describe('materializeCurves', () => {
+  it('gives both curves as materializeCurve does, value for value', () => {
+    const random = randomSource(11);
+    for (let trial = 0; trial < 100; trial++) {
+      const t = randomTrace(random, Math.floor(random() * 300));
+      const activeSigns = activeDeltaSigns(freeingActionsOf(t));
+      const reservedSigns = reservedDeltaSigns();
+      const active = computeCurveStats(t, activeSigns, Math.floor(random() * 2 ** 45));
+      const reserved = computeCurveStats(t, reservedSigns, Math.floor(random() * 2 ** 45));
+      const curves = materializeCurves(t, activeSigns, active, reservedSigns, reserved);
+      expect(curves.active).toEqual(materializeCurve(t, activeSigns, active));
+      expect(curves.reserved).toEqual(materializeCurve(t, reservedSigns, reserved));
+    }
   });
 });

@@ -34,6 +34,82 @@ export function computeCurveStats(
       minPrefix = prefix;
     }
   }
+  return curveStatsOf(finalBytes, prefix, minPrefix, maxPrefix, maxIndex);
+}
+
+export interface DeviceCurveStats {
+  active: CurveStats;
+  reserved: CurveStats;
+  /** Entry count by action code. */
+  actionCounts: Uint32Array;
+}
+
+/**
+ * computeCurveStats of the active and the reserved curve, and the entry count by action, in one
+ * pass over the trace (the figures are the same as from separate passes).
+ */
+export function computeDeviceCurveStats(
+  trace: DeviceTrace,
+  activeSigns: Int8Array,
+  finalActiveBytes: number,
+  reservedSigns: Int8Array,
+  finalReservedBytes: number,
+): DeviceCurveStats {
+  const { action, sizeBytes, length } = trace;
+  const actionCounts = new Uint32Array(256);
+  let active = 0;
+  let activeMin = 0;
+  let activeMax = 0;
+  let activeMaxIndex = -1;
+  let reserved = 0;
+  let reservedMin = 0;
+  let reservedMax = 0;
+  let reservedMaxIndex = -1;
+  for (let i = 0; i < length; i++) {
+    const code = action[i]!;
+    actionCounts[code]!++;
+    const activeSign = activeSigns[code]!;
+    if (activeSign !== 0) {
+      active += activeSign * sizeBytes[i]!;
+      if (active > activeMax) {
+        activeMax = active;
+        activeMaxIndex = i;
+      } else if (active < activeMin) {
+        activeMin = active;
+      }
+    }
+    const reservedSign = reservedSigns[code]!;
+    if (reservedSign !== 0) {
+      reserved += reservedSign * sizeBytes[i]!;
+      if (reserved > reservedMax) {
+        reservedMax = reserved;
+        reservedMaxIndex = i;
+      } else if (reserved < reservedMin) {
+        reservedMin = reserved;
+      }
+    }
+  }
+  return {
+    active: curveStatsOf(finalActiveBytes, active, activeMin, activeMax, activeMaxIndex),
+    reserved: curveStatsOf(
+      finalReservedBytes,
+      reserved,
+      reservedMin,
+      reservedMax,
+      reservedMaxIndex,
+    ),
+    actionCounts,
+  };
+}
+
+/** The figures of a curve from its final value and the sum, lowest and highest of its deltas. */
+function curveStatsOf(
+  finalBytes: number,
+  prefix: number,
+  minPrefix: number,
+  maxPrefix: number,
+  maxIndex: number,
+): CurveStats {
   let baselineBytes = finalBytes - prefix;
   const lowest = baselineBytes + minPrefix;
   const clampedByBytes = lowest < 0 ? -lowest : 0;
@@ -53,11 +129,39 @@ export function materializeCurve(
   signs: Int8Array,
   stats: CurveStats,
 ): Float64Array {
-  const values = new Float64Array(trace.length);
+  const { action, sizeBytes, length } = trace;
+  const values = new Float64Array(length);
   let value = stats.baselineBytes;
-  for (let i = 0; i < trace.length; i++) {
-    value += signs[trace.action[i]!]! * trace.sizeBytes[i]!;
+  for (let i = 0; i < length; i++) {
+    value += signs[action[i]!]! * sizeBytes[i]!;
     values[i] = value;
   }
   return values;
+}
+
+/**
+ * Both curves of a device after every entry, in one pass over the trace (each curve as
+ * materializeCurve gives it, value for value).
+ */
+export function materializeCurves(
+  trace: DeviceTrace,
+  activeSigns: Int8Array,
+  activeStats: CurveStats,
+  reservedSigns: Int8Array,
+  reservedStats: CurveStats,
+): { active: Float64Array; reserved: Float64Array } {
+  const { action, sizeBytes, length } = trace;
+  const active = new Float64Array(length);
+  const reserved = new Float64Array(length);
+  let activeValue = activeStats.baselineBytes;
+  let reservedValue = reservedStats.baselineBytes;
+  for (let i = 0; i < length; i++) {
+    const code = action[i]!;
+    const size = sizeBytes[i]!;
+    activeValue += activeSigns[code]! * size;
+    reservedValue += reservedSigns[code]! * size;
+    active[i] = activeValue;
+    reserved[i] = reservedValue;
+  }
+  return { active, reserved };
 }

@@ -9,7 +9,7 @@ import {
   type FreeingActions,
 } from './action-semantics';
 import { matchAllocations, type AllocationMatch } from './allocation-matching';
-import { computeCurveStats, type CurveStats } from './curve-stats';
+import { computeDeviceCurveStats, type CurveStats } from './curve-stats';
 import { emptyFinalState, finalStateByDevice, type FinalState } from './final-state';
 
 export interface OomEvent {
@@ -63,13 +63,16 @@ function analyzeDevice(
 ): DeviceAnalysis {
   const device = finalState.device;
   const empty = trace ?? emptyTrace(device);
-  const actionCounts = new Uint32Array(256);
-  for (let i = 0; i < empty.length; i++) actionCounts[empty.action[i]!]!++;
   const freeing = freeingActionsOf(empty);
   const activeSigns = activeDeltaSigns(freeing);
   const reservedSigns = reservedDeltaSigns();
-  const active = computeCurveStats(empty, activeSigns, finalState.activeBytes);
-  const reserved = computeCurveStats(empty, reservedSigns, finalState.reservedBytes);
+  const { active, reserved, actionCounts } = computeDeviceCurveStats(
+    empty,
+    activeSigns,
+    finalState.activeBytes,
+    reservedSigns,
+    finalState.reservedBytes,
+  );
   for (const [curve, stats] of [
     ['active', active],
     ['reserved', reserved],

@@ -77,8 +77,28 @@ export class FlatDictReader {
    * the memo as it was.
    */
   read(buffer: Uint8Array, view: DataView, pos: number, memo: Memo, offsetBase: number): number {
-    const end = buffer.length;
     const memoLength = memo.length;
+    const after = this.readDict(buffer, view, pos, memo, memoLength, offsetBase);
+    if (after === NOT_FLAT) {
+      memo.truncate(memoLength);
+      this.clearValues();
+    }
+    return after;
+  }
+
+  // Every way of giving up returns NOT_FLAT from here, and read() undoes the memo pushes in one
+  // place. (One giveUp() call per exit made each exit a separate call site: the first time a
+  // chunk boundary cut an entry at a new one, the optimized code had no feedback for it and was
+  // thrown away, several times per file.)
+  private readDict(
+    buffer: Uint8Array,
+    view: DataView,
+    pos: number,
+    memo: Memo,
+    memoLength: number,
+    offsetBase: number,
+  ): number {
+    const end = buffer.length;
     const kinds = this.kinds;
     for (let slot = 0; slot < kinds.length; slot++) kinds[slot] = SlotKind.absent;
     // The dict's own memo entry.
@@ -96,12 +116,12 @@ export class FlatDictReader {
       memo.pushConsumed();
       pos += 5;
     }
-    if (pos >= end || buffer[pos] !== Op.MARK) return this.giveUp(memo, memoLength);
+    if (pos >= end || buffer[pos] !== Op.MARK) return NOT_FLAT;
     pos += 1;
     const numbers = this.numbers;
     const values = this.values;
     for (;;) {
-      if (pos >= end) return this.giveUp(memo, memoLength);
+      if (pos >= end) return NOT_FLAT;
       // Key: a string, new or memoized.
       op = buffer[pos]!;
       let slot: number;
@@ -111,49 +131,49 @@ export class FlatDictReader {
       } else if (op === Op.BINGET || op === Op.LONG_BINGET) {
         let index: number;
         if (op === Op.BINGET) {
-          if (pos + 2 > end) return this.giveUp(memo, memoLength);
+          if (pos + 2 > end) return NOT_FLAT;
           index = buffer[pos + 1]!;
           pos += 2;
         } else {
-          if (pos + 5 > end) return this.giveUp(memo, memoLength);
+          if (pos + 5 > end) return NOT_FLAT;
           index = view.getUint32(pos + 1, true);
           pos += 5;
         }
         slot = index < SLOT_CACHE_SIZE ? this.slotByMemoIndex[index]! : UNKNOWN_SLOT;
         if (slot === UNKNOWN_SLOT) {
           const key = memo.get(index);
-          if (typeof key !== 'string') return this.giveUp(memo, memoLength);
+          if (typeof key !== 'string') return NOT_FLAT;
           slot = this.slotByName.get(key) ?? SKIP_SLOT;
           if (index < SLOT_CACHE_SIZE) this.slotByMemoIndex[index] = slot;
         }
       } else if (op === Op.SHORT_BINUNICODE) {
-        if (pos + 2 > end) return this.giveUp(memo, memoLength);
+        if (pos + 2 > end) return NOT_FLAT;
         const length = buffer[pos + 1]!;
-        if (pos + 2 + length > end) return this.giveUp(memo, memoLength);
+        if (pos + 2 + length > end) return NOT_FLAT;
         const key = this.strings.decode(buffer, pos + 2, length);
         pos += 2 + length;
         const after = this.memoize(buffer, view, pos, memo, key);
-        if (after < 0) return this.giveUp(memo, memoLength);
+        if (after < 0) return NOT_FLAT;
         slot = this.slotByName.get(key) ?? SKIP_SLOT;
         if (after > pos && memo.length - 1 < SLOT_CACHE_SIZE)
           this.slotByMemoIndex[memo.length - 1] = slot;
         pos = after;
       } else {
-        return this.giveUp(memo, memoLength);
+        return NOT_FLAT;
       }
       // Value: a scalar, a short string, or a memoized object.
-      if (pos >= end) return this.giveUp(memo, memoLength);
+      if (pos >= end) return NOT_FLAT;
       op = buffer[pos]!;
       switch (op) {
         case Op.BINGET:
         case Op.LONG_BINGET: {
           let index: number;
           if (op === Op.BINGET) {
-            if (pos + 2 > end) return this.giveUp(memo, memoLength);
+            if (pos + 2 > end) return NOT_FLAT;
             index = buffer[pos + 1]!;
             pos += 2;
           } else {
-            if (pos + 5 > end) return this.giveUp(memo, memoLength);
+            if (pos + 5 > end) return NOT_FLAT;
             index = view.getUint32(pos + 1, true);
             pos += 5;
           }
@@ -169,12 +189,12 @@ export class FlatDictReader {
               kinds[slot] = SlotKind.value;
             }
           } else {
-            return this.giveUp(memo, memoLength);
+            return NOT_FLAT;
           }
           break;
         }
         case Op.BININT1:
-          if (pos + 2 > end) return this.giveUp(memo, memoLength);
+          if (pos + 2 > end) return NOT_FLAT;
           if (slot >= 0) {
             numbers[slot] = buffer[pos + 1]!;
             kinds[slot] = SlotKind.number;
@@ -182,7 +202,7 @@ export class FlatDictReader {
           pos += 2;
           break;
         case Op.BININT2:
-          if (pos + 3 > end) return this.giveUp(memo, memoLength);
+          if (pos + 3 > end) return NOT_FLAT;
           if (slot >= 0) {
             numbers[slot] = buffer[pos + 1]! | (buffer[pos + 2]! << 8);
             kinds[slot] = SlotKind.number;
@@ -190,7 +210,7 @@ export class FlatDictReader {
           pos += 3;
           break;
         case Op.BININT:
-          if (pos + 5 > end) return this.giveUp(memo, memoLength);
+          if (pos + 5 > end) return NOT_FLAT;
           if (slot >= 0) {
             numbers[slot] = view.getInt32(pos + 1, true);
             kinds[slot] = SlotKind.number;
@@ -198,9 +218,9 @@ export class FlatDictReader {
           pos += 5;
           break;
         case Op.LONG1: {
-          if (pos + 2 > end) return this.giveUp(memo, memoLength);
+          if (pos + 2 > end) return NOT_FLAT;
           const length = buffer[pos + 1]!;
-          if (pos + 2 + length > end) return this.giveUp(memo, memoLength);
+          if (pos + 2 + length > end) return NOT_FLAT;
           const at = pos + 2;
           let value: number | bigint;
           // Addresses and time_us: 5-7 non-negative bytes, decoded inline (no call, no loop).
@@ -213,7 +233,7 @@ export class FlatDictReader {
             value = view.getUint32(at, true) + view.getUint16(at + 4, true) * 4294967296;
           } else {
             value = decodeLong(buffer, at, length);
-            if (typeof value !== 'number') return this.giveUp(memo, memoLength);
+            if (typeof value !== 'number') return NOT_FLAT;
           }
           if (slot >= 0) {
             numbers[slot] = value;
@@ -223,7 +243,7 @@ export class FlatDictReader {
           break;
         }
         case Op.BINFLOAT:
-          if (pos + 9 > end) return this.giveUp(memo, memoLength);
+          if (pos + 9 > end) return NOT_FLAT;
           if (slot >= 0) {
             numbers[slot] = view.getFloat64(pos + 1, false);
             kinds[slot] = SlotKind.number;
@@ -231,12 +251,12 @@ export class FlatDictReader {
           pos += 9;
           break;
         case Op.SHORT_BINUNICODE: {
-          if (pos + 2 > end) return this.giveUp(memo, memoLength);
+          if (pos + 2 > end) return NOT_FLAT;
           const length = buffer[pos + 1]!;
-          if (pos + 2 + length > end) return this.giveUp(memo, memoLength);
+          if (pos + 2 + length > end) return NOT_FLAT;
           const text = this.strings.decode(buffer, pos + 2, length);
           const after = this.memoize(buffer, view, pos + 2 + length, memo, text);
-          if (after < 0) return this.giveUp(memo, memoLength);
+          if (after < 0) return NOT_FLAT;
           if (slot >= 0) {
             values[slot] = text;
             kinds[slot] = SlotKind.value;
@@ -254,10 +274,10 @@ export class FlatDictReader {
           pos += 1;
           break;
         case Op.EMPTY_LIST: {
-          if (slot !== this.consumer.flatDictListSlot) return this.giveUp(memo, memoLength);
+          if (slot !== this.consumer.flatDictListSlot) return NOT_FLAT;
           // Read now, made into a value only once the dict proves to be the consumer's.
           const after = this.readList(buffer, view, pos + 1, memo);
-          if (after < 0) return this.giveUp(memo, memoLength);
+          if (after < 0) return NOT_FLAT;
           kinds[slot] = SlotKind.handle;
           pos = after;
           break;
@@ -265,11 +285,10 @@ export class FlatDictReader {
         default:
           // Tuples, nested dicts, lists holding new objects (a pool id, a stack with a frame never
           // seen before): the generic path.
-          return this.giveUp(memo, memoLength);
+          return NOT_FLAT;
       }
     }
-    if (kinds[this.consumer.flatDictRequiredSlot] === SlotKind.absent)
-      return this.giveUp(memo, memoLength);
+    if (kinds[this.consumer.flatDictRequiredSlot] === SlotKind.absent) return NOT_FLAT;
     if (this.listCount >= 0) {
       const handle = this.consumer.internFlatDictList(
         this.listItems,
@@ -277,12 +296,12 @@ export class FlatDictReader {
         this.listHash,
         memo,
       );
-      if (handle < 0) return this.giveUp(memo, memoLength);
+      if (handle < 0) return NOT_FLAT;
       if (this.listMemoIndex >= 0) memo.setHandle(this.listMemoIndex, handle);
       numbers[this.consumer.flatDictListSlot] = handle;
     }
     if (!this.consumer.consumeFlatDict(numbers, values, kinds, offsetBase + pos)) {
-      return this.giveUp(memo, memoLength);
+      return NOT_FLAT;
     }
     this.clearValues();
     return pos;
@@ -304,8 +323,11 @@ export class FlatDictReader {
     if (afterMemo < 0) return -1;
     const memoized = afterMemo > pos;
     pos = afterMemo;
+    // The hot loop of a snapshot (a trace entry names 20-50 frames): items, hash and position
+    // stay in locals.
+    let items: Int32Array = this.listItems;
     let count = 0;
-    this.listHash = 0x811c9dc5;
+    let hash = 0x811c9dc5;
     for (;;) {
       if (pos >= end) return -1;
       const op = buffer[pos]!;
@@ -314,14 +336,24 @@ export class FlatDictReader {
         for (;;) {
           if (pos >= end) return -1;
           const itemOp = buffer[pos]!;
-          if (itemOp === Op.APPENDS) {
+          let item: number;
+          if (itemOp === Op.BINGET) {
+            if (pos + 2 > end) return -1;
+            item = buffer[pos + 1]!;
+            pos += 2;
+          } else if (itemOp === Op.LONG_BINGET) {
+            if (pos + 5 > end) return -1;
+            item = view.getUint32(pos + 1, true);
+            pos += 5;
+          } else if (itemOp === Op.APPENDS) {
             pos += 1;
             break;
+          } else {
+            return -1;
           }
-          const item = this.readReference(buffer, view, pos);
-          if (item < 0) return -1;
-          this.addListItem(count++, item);
-          pos = this.afterReference;
+          if (count === items.length) items = this.growListItems();
+          items[count++] = item;
+          hash = Math.imul(hash ^ item, 0x01000193);
         }
       } else if (op === Op.BINGET || op === Op.LONG_BINGET) {
         // One item is written as `item APPEND`; anything else after a reference is the dict's next key.
@@ -329,7 +361,9 @@ export class FlatDictReader {
         if (item < 0) return -1;
         if (this.afterReference >= end) return -1;
         if (buffer[this.afterReference] !== Op.APPEND) break;
-        this.addListItem(count++, item);
+        if (count === items.length) items = this.growListItems();
+        items[count++] = item;
+        hash = Math.imul(hash ^ item, 0x01000193);
         pos = this.afterReference + 1;
       } else {
         break;
@@ -337,6 +371,7 @@ export class FlatDictReader {
     }
     if (this.listCount >= 0) return -1; // a second list: not a trace entry
     this.listCount = count;
+    this.listHash = hash;
     this.listMemoIndex = memoized ? memoIndex : -1;
     return pos;
   }
@@ -346,14 +381,11 @@ export class FlatDictReader {
   /** FNV-1a over the memo indexes of the list's items, computed as they are read. */
   private listHash = 0;
 
-  private addListItem(index: number, memoIndex: number): void {
-    this.listHash = Math.imul(this.listHash ^ memoIndex, 0x01000193);
-    if (index === this.listItems.length) {
-      const grown = new Int32Array(index * 2);
-      grown.set(this.listItems);
-      this.listItems = grown;
-    }
-    this.listItems[index] = memoIndex;
+  private growListItems(): Int32Array {
+    const grown = new Int32Array(this.listItems.length * 2);
+    grown.set(this.listItems);
+    this.listItems = grown;
+    return grown;
   }
 
   /** The memo index a BINGET / LONG_BINGET at `pos` names, or -1 (afterReference: where it ends). */
@@ -397,12 +429,6 @@ export class FlatDictReader {
     if (value === LIST_PLACEHOLDER) memo.pushEmpty();
     else memo.push(value);
     return after;
-  }
-
-  private giveUp(memo: Memo, memoLength: number): number {
-    memo.truncate(memoLength);
-    this.clearValues();
-    return NOT_FLAT;
   }
 
   /** Drops references to values read (a loop: fill() costs more on a handful of slots). */

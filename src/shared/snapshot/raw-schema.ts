@@ -6,8 +6,13 @@ import { z } from 'zod';
 import { StackRef } from './stack-interner';
 
 const integer = z.number().int();
-// A list of frame dicts, or a StackRef when the decoder already interned that list.
-const framesList = z.union([z.array(z.unknown()), z.instanceof(StackRef)]);
+// A list of frame dicts, or a StackRef when the decoder already interned that list. Checked
+// without walking the list (the interner reads every frame anyway): a large file's segments name
+// tens of thousands of frames, and z.array() would visit and copy each list.
+const framesList = z.custom<unknown[] | StackRef>(
+  (value) => Array.isArray(value) || value instanceof StackRef,
+  { message: 'expected a list of frames' },
+);
 
 export const rawHistoryEntrySchema = z.looseObject({
   addr: integer.optional(),

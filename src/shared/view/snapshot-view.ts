@@ -3,7 +3,7 @@
 // decoded the file; all bulk data is typed arrays, so it crosses to the page as transferables.
 
 import { buildAllocationTable, type AllocationTable } from '../analysis/allocation-table';
-import { materializeCurve } from '../analysis/curve-stats';
+import { materializeCurves } from '../analysis/curve-stats';
 import { analyzeSnapshot } from '../analysis/snapshot-analysis';
 import type { ExternalAnnotation, FrameTable, SnapshotModel, StackTable } from '../snapshot/model';
 import { buildSummaryDocument, type DeviceSummary } from '../report/summary-report';
@@ -63,15 +63,21 @@ export function buildSnapshotView(model: SnapshotModel, file: SnapshotFileFacts)
       compileContextId: null,
       userMetadataId: null,
     };
-    const curveTrace = trace ?? emptyTrace;
+    const curves = materializeCurves(
+      trace ?? emptyTrace,
+      device.activeSigns,
+      device.active,
+      device.reservedSigns,
+      device.reserved,
+    );
     return {
       device: device.device,
       traceLength: length,
       // Copies: the model's columns are views into one large buffer shared by all devices.
       timeUs: hasTimes ? trace.timeUs.slice() : null,
-      action: curveTrace.action.slice(),
-      activeBytes: materializeCurve(curveTrace, device.activeSigns, device.active),
-      reservedBytes: materializeCurve(curveTrace, device.reservedSigns, device.reserved),
+      action: (trace ?? emptyTrace).action.slice(),
+      activeBytes: curves.active,
+      reservedBytes: curves.reserved,
       allocations: buildAllocationTable(model, device),
       summary: summary.devices[index]!,
     };
