@@ -1,6 +1,11 @@
 // A small hand-made device for unit tests of the chart helpers (no decoding needed).
 
-import { AllocationOrigin, type AllocationTable } from '@shared/analysis/allocation-table';
+import {
+  AllocationOrigin,
+  NOT_PENDING,
+  type AllocationTable,
+} from '@shared/analysis/allocation-table';
+import { emptySegmentHistory } from '@shared/state/segment-history';
 import type { FrameTable, StackTable } from '@shared/snapshot/model';
 import type { DeviceSummary } from '@shared/report/summary-report';
 import type { DeviceView } from '@shared/view/snapshot-view';
@@ -44,6 +49,7 @@ export function testDevice(): DeviceView {
       AllocationOrigin.trace,
       AllocationOrigin.trace,
     ]),
+    freeRequestedEvent: new Int32Array(3).fill(NOT_PENDING),
   };
   const summary: DeviceSummary = {
     device: 0,
@@ -66,6 +72,8 @@ export function testDevice(): DeviceView {
     activeBytes: Float64Array.from([3048, 3048, 3560, 1512]),
     reservedBytes: Float64Array.from([4096, 8192, 8192, 8192]),
     allocations,
+    segmentHistory: emptySegmentHistory(),
+    ooms: [{ eventIndex: 1, requestedBytes: 1 << 30, deviceFreeBytes: 0, streamId: 0 }],
     summary,
   };
 }

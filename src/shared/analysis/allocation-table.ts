@@ -1,7 +1,12 @@
 // Every allocation of a device as one row: where it starts and ends in the trace, its size and
 // stack. This is what the timeline draws and what tables list; built once per device.
 
-import { ActionCode, BlockStateCode, type SnapshotModel } from '../snapshot/model';
+import {
+  ActionCode,
+  BlockStateCode,
+  type DeviceTrace,
+  type SnapshotModel,
+} from '../snapshot/model';
 import { ALIVE_AT_END, NOT_AN_ALLOC } from './allocation-matching';
 import type { DeviceAnalysis } from './snapshot-analysis';
 
@@ -32,7 +37,15 @@ export interface AllocationTable {
   /** Index into SnapshotModel.streams; for final blocks the segment's stream. */
   streamId: Uint32Array;
   origin: Uint8Array;
+  /**
+   * The `free_requested` entry after which the block was pending (freed by the user, still in use
+   * on another stream), NOT_PENDING when it never was, BEFORE_TRACE when it already was.
+   */
+  freeRequestedEvent: Int32Array;
 }
+
+/** freeRequestedEvent of allocations that were never pending while alive. */
+export const NOT_PENDING = 0x7fffffff;
 
 /**
  * Rows in drawing order: allocations alive through the whole trace first, then those freed in
@@ -57,7 +70,12 @@ export function buildAllocationTable(
   }
   // Block size by address, for allocations still open at the end.
   const blockSizeByAddress = new Map<number, number>();
-  for (const b of liveBlocks) blockSizeByAddress.set(blocks.address[b]!, blocks.sizeBytes[b]!);
+  const pendingAtEnd = new Set<number>();
+  for (const b of liveBlocks) {
+    blockSizeByAddress.set(blocks.address[b]!, blocks.sizeBytes[b]!);
+    if (blocks.state[b] === BlockStateCode.active_pending_free)
+      pendingAtEnd.add(blocks.address[b]!);
+  }
 
   const preTraceLive: number[] = [];
   liveBlocks.forEach((b, i) => {
@@ -125,6 +143,12 @@ export function buildAllocationTable(
     }
   }
   if (row !== count) throw new Error(`internal: ${row} allocation rows, expected ${count}`);
+  const freeRequestedEvent = findFreeRequests(
+    trace,
+    { address, startEvent, endEvent },
+    preTraceLive.length + unmatched.length,
+    pendingAtEnd,
+  );
   return {
     count,
     address,
@@ -135,7 +159,52 @@ export function buildAllocationTable(
     stackId,
     streamId,
     origin,
+    freeRequestedEvent,
   };
+}
+
+/**
+ * When each allocation became pending: the first `free_requested` at its address while it was
+ * alive and before the entry that ended it. Blocks still pending at the end without such an entry
+ * were pending since they appear (before the trace, or from their alloc).
+ */
+function findFreeRequests(
+  trace: DeviceTrace | null,
+  rows: Pick<AllocationTable, 'address' | 'startEvent' | 'endEvent'>,
+  firstTraceRow: number,
+  pendingAtEnd: ReadonlySet<number>,
+): Int32Array {
+  const count = rows.address.length;
+  const traceLength = trace?.length ?? 0;
+  const result = new Int32Array(count).fill(NOT_PENDING);
+  if (trace !== null) {
+    const open = new Map<number, number>();
+    for (let row = 0; row < firstTraceRow; row++) open.set(rows.address[row]!, row);
+    let nextTraceRow = firstTraceRow;
+    for (let event = 0; event < traceLength; event++) {
+      const action = trace.action[event]!;
+      const at = trace.addr[event]!;
+      if (action === ActionCode.alloc) {
+        open.set(at, nextTraceRow++);
+        continue;
+      }
+      const row = open.get(at);
+      if (row === undefined) continue;
+      if (
+        action === ActionCode.free_requested &&
+        result[row] === NOT_PENDING &&
+        rows.endEvent[row]! > event
+      ) {
+        result[row] = event;
+      }
+      if (rows.endEvent[row] === event) open.delete(at);
+    }
+  }
+  for (let row = 0; row < count; row++) {
+    if (rows.endEvent[row] !== traceLength || result[row] !== NOT_PENDING) continue;
+    if (pendingAtEnd.has(rows.address[row]!)) result[row] = rows.startEvent[row]!;
+  }
+  return result;
 }
 
 /** Rows alive after `event` (-1 = before the first entry), largest first (ties: address, then start). */

@@ -16,6 +16,8 @@ export interface OomEvent {
   eventIndex: number;
   requestedBytes: number;
   deviceFreeBytes: number | null;
+  /** Index into SnapshotModel.streams. */
+  streamId: number;
 }
 
 export interface DeviceAnalysis {
@@ -104,6 +106,7 @@ function analyzeDevice(
         eventIndex: i,
         requestedBytes: trace.sizeBytes[i]!,
         deviceFreeBytes: trace.deviceFreeBytes.get(i) ?? null,
+        streamId: trace.streamId[i]!,
       });
     }
   }

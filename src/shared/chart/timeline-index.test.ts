@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { BLOCK_EVENTS, timelineIndexOf } from './timeline-index';
 import type { DeviceView } from '../view/snapshot-view';
+import { NOT_PENDING } from '../analysis/allocation-table';
+import { emptySegmentHistory } from '../state/segment-history';
 
 function deviceWith(active: number[], sizes: number[]): DeviceView {
   const count = sizes.length;
@@ -21,7 +23,10 @@ function deviceWith(active: number[], sizes: number[]): DeviceView {
       stackId: new Int32Array(count),
       streamId: new Uint32Array(count),
       origin: new Uint8Array(count),
+      freeRequestedEvent: new Int32Array(count).fill(NOT_PENDING),
     },
+    segmentHistory: emptySegmentHistory(),
+    ooms: [],
     summary: {} as DeviceView['summary'],
   };
 }

@@ -4,7 +4,8 @@
 
 import { buildAllocationTable, type AllocationTable } from '../analysis/allocation-table';
 import { materializeCurves } from '../analysis/curve-stats';
-import { analyzeSnapshot } from '../analysis/snapshot-analysis';
+import { analyzeSnapshot, type OomEvent } from '../analysis/snapshot-analysis';
+import { buildSegmentHistory, type SegmentHistory } from '../state/segment-history';
 import type { ExternalAnnotation, FrameTable, SnapshotModel, StackTable } from '../snapshot/model';
 import { buildSummaryDocument, type DeviceSummary } from '../report/summary-report';
 
@@ -20,6 +21,10 @@ export interface DeviceView {
   /** Reserved bytes after each event. */
   reservedBytes: Float64Array;
   allocations: AllocationTable;
+  /** Every segment extent and when it existed (walked back from the final segments). */
+  segmentHistory: SegmentHistory;
+  /** The trace's `oom` entries. */
+  ooms: OomEvent[];
   /** The figures of `allocscope summary --json` for this device (top 10 allocations at the peak). */
   summary: DeviceSummary;
 }
@@ -33,6 +38,8 @@ export interface SnapshotView {
   frames: FrameTable;
   stacks: StackTable;
   streams: number[];
+  /** Pool ids as written ("0,0" is the default pool, always index 0). */
+  pools: string[];
   annotations: ExternalAnnotation[];
   allocatorSettings: Record<string, unknown> | null;
   devices: DeviceView[];
@@ -79,6 +86,8 @@ export function buildSnapshotView(model: SnapshotModel, file: SnapshotFileFacts)
       activeBytes: curves.active,
       reservedBytes: curves.reserved,
       allocations: buildAllocationTable(model, device),
+      segmentHistory: buildSegmentHistory(model, device, summary.warnings),
+      ooms: device.ooms,
       summary: summary.devices[index]!,
     };
   });
@@ -91,6 +100,7 @@ export function buildSnapshotView(model: SnapshotModel, file: SnapshotFileFacts)
     frames: model.frames,
     stacks: model.stacks,
     streams: model.streams,
+    pools: model.pools,
     annotations: model.externalAnnotations,
     allocatorSettings: model.allocatorSettings,
     devices,
@@ -120,6 +130,21 @@ export function transferablesOf(view: SnapshotView): ArrayBuffer[] {
       a.stackId,
       a.streamId,
       a.origin,
+      a.freeRequestedEvent,
+    ]) {
+      add(column);
+    }
+    const h = device.segmentHistory;
+    for (const column of [
+      h.address,
+      h.sizeBytes,
+      h.streamId,
+      h.poolIndex,
+      h.segmentType,
+      h.isExpandable,
+      h.stackId,
+      h.fromEvent,
+      h.toEvent,
     ]) {
       add(column);
     }

@@ -1,0 +1,49 @@
+// What the OOM explainer says about one failed allocation (or, without one, the active peak).
+
+export type OomVerdict =
+  /** Enough bytes were cached free in the pool, but no single hole was large enough. */
+  | 'fragmentation'
+  /** Live allocations held (nearly) everything: the memory was really used. */
+  | 'out-of-memory'
+  /** A free block large enough existed in the request's pool and stream (the failure came from elsewhere). */
+  | 'fits-in-cache'
+  /** No oom in the trace: the figures describe the active peak ("what if" one more request came). */
+  | 'what-if';
+
+export interface OomHolder {
+  stackId: number;
+  /** Top user frame, "file:line in name", or null when the stack has none. */
+  topFrame: string | null;
+  bytes: number;
+  count: number;
+}
+
+export interface OomExplanation {
+  device: number;
+  /** The oom entry, or the active peak's event for 'what-if'. */
+  event: number;
+  timeUs: number | null;
+  /** Requested bytes (null for 'what-if'). */
+  requestedBytes: number | null;
+  /** What the allocator would have needed for it (rounded like the allocator rounds). */
+  roundedRequestBytes: number | null;
+  /** `device_free` as CUDA reported it; null when absent. */
+  deviceFreeBytes: number | null;
+  reservedBytes: number;
+  activeBytes: number;
+  cachedFreeBytes: number;
+  largestFreeBytes: number;
+  /** The pool and stream the request would use, and the largest free block there. */
+  poolIndex: number;
+  pool: string;
+  stream: number;
+  segmentType: 'large' | 'small';
+  poolCachedFreeBytes: number;
+  poolLargestFreeBytes: number;
+  expandableSegments: boolean;
+  /** Live allocations grouped by stack, largest total first. */
+  holders: OomHolder[];
+  verdict: OomVerdict;
+  /** One or two sentences in plain words, with human units. */
+  verdictText: string;
+}

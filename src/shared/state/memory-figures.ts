@@ -1,0 +1,130 @@
+// Fragmentation figures of one allocator state: totals, and per pool / stream / segment type.
+
+import type { DeviceView } from '../view/snapshot-view';
+import { BlockKind, type AllocatorState, type StateSegment } from './allocator-state';
+
+/** Figures over a set of segments. All in bytes except the counts. */
+export interface MemoryFigures {
+  segmentCount: number;
+  /** Σ segment sizes. */
+  reservedBytes: number;
+  /** Σ requested bytes of allocated and pending-free blocks (the active curve). */
+  activeBytes: number;
+  /** Σ block sizes of allocated and pending-free blocks. */
+  blockBytes: number;
+  /** blockBytes - activeBytes: rounding waste inside blocks (internal fragmentation). */
+  internalWasteBytes: number;
+  /** Σ free block sizes: cached but unused (external fragmentation). */
+  cachedFreeBytes: number;
+  largestFreeBytes: number;
+  freeBlockCount: number;
+  /** Σ free blocks smaller than the small-hole threshold. */
+  smallFreeBytes: number;
+  /** The threshold used for smallFreeBytes. */
+  smallHoleThresholdBytes: number;
+}
+
+export interface GroupFigures extends MemoryFigures {
+  poolIndex: number;
+  streamId: number;
+  /** SegmentTypeCode. */
+  segmentType: number;
+}
+
+function emptyFigures(threshold: number): MemoryFigures {
+  return {
+    segmentCount: 0,
+    reservedBytes: 0,
+    activeBytes: 0,
+    blockBytes: 0,
+    internalWasteBytes: 0,
+    cachedFreeBytes: 0,
+    largestFreeBytes: 0,
+    freeBlockCount: 0,
+    smallFreeBytes: 0,
+    smallHoleThresholdBytes: threshold,
+  };
+}
+
+function addSegment(
+  figures: MemoryFigures,
+  state: AllocatorState,
+  segment: StateSegment,
+  threshold: number,
+): void {
+  const { blocks } = state;
+  figures.segmentCount++;
+  figures.reservedBytes += segment.sizeBytes;
+  for (let b = segment.firstBlock; b < segment.endBlock; b++) {
+    const size = blocks.sizeBytes[b]!;
+    if (blocks.kind[b] === BlockKind.free) {
+      figures.cachedFreeBytes += size;
+      figures.freeBlockCount++;
+      if (size > figures.largestFreeBytes) figures.largestFreeBytes = size;
+      if (size < threshold) figures.smallFreeBytes += size;
+    } else {
+      figures.activeBytes += blocks.requestedBytes[b]!;
+      figures.blockBytes += size;
+    }
+  }
+  figures.internalWasteBytes = figures.blockBytes - figures.activeBytes;
+}
+
+/** Totals over every segment of the state (allocations outside every segment, only in inconsistent files, are not in them). */
+export function figuresOfState(
+  state: AllocatorState,
+  smallHoleThresholdBytes: number,
+): MemoryFigures {
+  const figures = emptyFigures(smallHoleThresholdBytes);
+  for (const segment of state.segments)
+    addSegment(figures, state, segment, smallHoleThresholdBytes);
+  return figures;
+}
+
+/** Figures per (pool, stream, segment type), the groups a request is served from; largest reserve first. */
+export function figuresByGroup(
+  state: AllocatorState,
+  smallHoleThresholdBytes: number,
+): GroupFigures[] {
+  const groups = new Map<string, GroupFigures>();
+  for (const segment of state.segments) {
+    const key = `${segment.poolIndex}/${segment.streamId}/${segment.segmentType}`;
+    let group = groups.get(key);
+    if (group === undefined) {
+      group = {
+        ...emptyFigures(smallHoleThresholdBytes),
+        poolIndex: segment.poolIndex,
+        streamId: segment.streamId,
+        segmentType: segment.segmentType,
+      };
+      groups.set(key, group);
+    }
+    addSegment(group, state, segment, smallHoleThresholdBytes);
+  }
+  return [...groups.values()].sort(
+    (a, b) =>
+      b.reservedBytes - a.reservedBytes ||
+      a.poolIndex - b.poolIndex ||
+      a.streamId - b.streamId ||
+      a.segmentType - b.segmentType,
+  );
+}
+
+/**
+ * A "common request size" for this device: the size at which half of all requested bytes come
+ * in requests at least that large (the byte-weighted median over every allocation of the table).
+ * Free holes below it cannot serve a typical request; 0 when the device has no allocations.
+ */
+export function smallHoleThreshold(device: DeviceView): number {
+  const { sizeBytes, count } = device.allocations;
+  if (count === 0) return 0;
+  const sizes = Float64Array.from(sizeBytes).sort();
+  let total = 0;
+  for (let i = 0; i < count; i++) total += sizes[i]!;
+  let running = 0;
+  for (let i = count - 1; i >= 0; i--) {
+    running += sizes[i]!;
+    if (running * 2 >= total) return sizes[i]!;
+  }
+  return sizes[0]!;
+}
