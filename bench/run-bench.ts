@@ -17,6 +17,7 @@ import {
 } from './bench-report';
 import { checkSummary, parseTimings } from './cli-output';
 import { runMeasured } from './measure-command';
+import { formatStateTable, measureAllocatorState, type StateBenchRow } from './state-bench';
 import { formatUiTable } from './ui-bench-report';
 import { runUiBench, type UiBenchRow } from './ui-bench';
 
@@ -135,6 +136,18 @@ async function main(options: BenchOptions): Promise<number> {
     }
   }
 
+  const stateRows: StateBenchRow[] = [];
+  if (!options.generateOnly && (failures.length === 0 || options.keepGoing)) {
+    for (const input of inputs) {
+      log(`allocator state on ${input.size.label} ...`);
+      try {
+        stateRows.push(await measureAllocatorState(input.size.label, input.path));
+      } catch (error) {
+        if (!fail(`allocator state on ${input.size.label}`, error)) break;
+      }
+    }
+  }
+
   let uiRows: UiBenchRow[] = [];
   if (!options.generateOnly && !options.noUi && (failures.length === 0 || options.keepGoing)) {
     if (!existsSync(join(root, 'out', 'web', 'index.html'))) {
@@ -159,6 +172,7 @@ async function main(options: BenchOptions): Promise<number> {
   log('');
   if (cliRows.length > 0) log(formatCliTable(cliRows));
   if (pythonRows.length > 0) log(`\n${formatPythonTable(pythonRows)}`);
+  if (stateRows.length > 0) log(`\n${formatStateTable(stateRows)}`);
   if (uiRows.length > 0) log(`\n${formatUiTable(uiRows)}`);
   if (failures.length > 0) {
     log(`\n${failures.length} failure(s):`);
