@@ -5,7 +5,8 @@ Usage: python3 test/generators/make_snapshots.py OUTDIR
 
 For every case this writes OUTDIR/<case>.<ext> (a pickle, a .pickle.gz or an .html page), and
 OUTDIR/<case>.expected.json (the figures of `allocscope summary --json`, see docs/summary-json.md),
-plus OUTDIR/manifest.json = [{"case", "file", "description"}].
+for cases with an oom entry OUTDIR/<case>.oom.json (the allocator's figures at each oom and the
+verdict they imply, see oom_state), plus OUTDIR/manifest.json = [{"case", "file", "description"}].
 
 How the figures are known: each case runs a small but faithful simulation of PyTorch's CUDA caching
 allocator (segments from cudaMalloc or expandable mappings, blocks split and merged inside them, sizes
@@ -224,7 +225,8 @@ class Segment:
 
 
 class Alloc:
-    __slots__ = ("device", "addr", "bytes", "stack", "stream", "alloc_idx", "free_idx", "free_stack", "block")
+    __slots__ = ("device", "addr", "bytes", "stack", "stream", "alloc_idx", "free_idx", "free_stack", "block",
+                 "block_size")
 
     def __init__(self, device, addr, nbytes, stack, stream, alloc_idx, block):
         self.device = device
@@ -236,6 +238,7 @@ class Alloc:
         self.free_idx = None      # index of the entry that returned the block to the cache
         self.free_stack = None    # frames of that entry (None: entry has no frames key)
         self.block = block
+        self.block_size = block.size  # the block's bytes when it was handed out
 
 
 class Device:
@@ -251,6 +254,7 @@ class Device:
         self.exp_segments = {}
         self.allocs = []
         self.ooms = []          # (global index, requested, device_free)
+        self.oom_states = []    # what the allocator held at each oom (see oom_state)
         self.capacity = capacity
         self.free_mode = free_mode  # 'two_phase' | 'requested_only' | 'legacy'
         self.expandable = expandable
@@ -424,6 +428,7 @@ class Sim:
                 device_free = dev.capacity - dev.reserved
                 idx = self.emit(dev, "oom", None, nbytes, stream, frames, device_free=device_free)
                 dev.ooms.append((idx, nbytes, device_free))
+                dev.oom_states.append(oom_state(dev, idx, nbytes, device_free, stream, pool, seg_type))
                 return None
         seg = best.seg
         remaining = best.size - rounded
@@ -610,6 +615,75 @@ class Sim:
                 assert b.address == pos and b.size > 0
                 pos += b.size
             assert pos == s.address + s.total_size
+
+
+def oom_state(dev, idx, nbytes, device_free, stream, pool, seg_type):
+    """The allocator's own figures at a failed request, read off the simulated segments (the
+    blocks as they are, not as a trace replay would estimate them), and the verdict they imply:
+    - fits-in-cache: a free block of the request's pool, stream and segment type holds it;
+    - fragmentation: no such block, but the device's cached free bytes plus device_free would;
+    - out-of-memory: otherwise (live allocations hold the memory)."""
+    segs = [sg for sg in dev.segments if sg.total_size > 0]
+    free = [b.size for sg in segs for b in sg.blocks if b.state == "inactive"]
+    pool_free = [b.size for sg in segs for b in sg.blocks if b.state == "inactive"
+                 and sg.stream == stream and sg.pool == pool and sg.seg_type == seg_type]
+    rounded = round_size(nbytes)
+    largest_pool = max(pool_free, default=0)
+    if largest_pool >= rounded:
+        verdict = "fits-in-cache"
+    elif sum(free) + device_free >= rounded:
+        verdict = "fragmentation"
+    else:
+        verdict = "out-of-memory"
+    by_stack = {}
+    for a in dev.allocs:
+        if a.alloc_idx <= idx and (a.free_idx is None or a.free_idx > idx):
+            key = id(a.stack) if a.stack else None
+            by_stack[key] = by_stack.get(key, 0) + a.bytes
+    return {
+        "global_index": idx,
+        "requested_bytes": nbytes,
+        "rounded_request_bytes": rounded,
+        "device_free_bytes": device_free,
+        "segment_type": seg_type,
+        "reserved_bytes": dev.reserved,
+        "active_bytes": dev.active,
+        "cached_free_bytes": sum(free),
+        "largest_free_bytes": max(free, default=0),
+        "free_block_count": len(free),
+        "pool_cached_free_bytes": sum(pool_free),
+        "pool_largest_free_bytes": largest_pool,
+        "holder_bytes": sorted(by_stack.values(), reverse=True)[:10],
+        "verdict": verdict,
+    }
+
+
+def expected_ooms(sim):
+    """<case>.oom.json: per device, the figures at each oom entry of the written trace."""
+    out = []
+    for ordinal in sorted(sim.devices):
+        dev = sim.devices[ordinal]
+        s = dev.window_start()
+        ooms = []
+        for st in dev.oom_states:
+            if st["global_index"] < s:
+                continue
+            st = dict(st)
+            st["event_index"] = st.pop("global_index") - s
+            ooms.append(st)
+        if ooms:
+            out.append({"device": ordinal, "ooms": ooms})
+    return out
+
+
+def check_oom_replayable(dev):
+    """Allocations alive at an oom but freed after it: a trace replay only knows their requested
+    bytes, so their blocks must be exactly the allocator's rounding of them (no unsplit tail)."""
+    for st in dev.oom_states:
+        g = st["global_index"]
+        for a in dev.allocs:
+            if a.alloc_idx <= g and a.free_idx is not None and a.free_idx > g:
+                assert a.block_size == round_size(a.bytes), (a.block_size, a.bytes)
 
 
 def frames_json(frames):
@@ -846,6 +920,72 @@ def case_oom():
     return snapshot_dict(sim, 1, ann=[]), sim, 4
 
 
+def case_oom_fragmentation():
+    """Cached free memory that no request can use: 3-8 MiB tensors share 20 MiB segments, then all
+    but one tensor per segment are freed. Every segment stays pinned by its survivor, so the cache
+    release before the oom frees nothing; the holes add up to far more than the request, but each
+    is smaller than it, and the GPU itself is nearly full."""
+    rng = random.Random(111)
+    sim = Sim(rng)
+    dev = sim.add_device(0, addr_base=addr_slot(24))
+    stacks = StackPool(rng)
+    model = Model(sim, dev, rng, stacks, n_weights=3, w_lo=24 * MiB, w_hi=40 * MiB, n_layers=4,
+                  a_lo=1200 * KiB, a_hi=6 * MiB)
+    model.iteration()
+    mids = [model.m(odd(rng, 3 * MiB, 8 * MiB), rng.choice(model.fwd)) for _ in range(120)]
+    by_seg = {}
+    for a in mids:
+        by_seg.setdefault(id(a.block.seg), []).append(a)
+    survivors = []
+    for group in by_seg.values():
+        keep = group[len(group) // 2]
+        survivors.append(keep)
+        for a in group:
+            if a is not keep:
+                model.f(a)
+    dev.capacity = dev.reserved + 14 * MiB + 1536 * KiB
+    request = 36 * MiB + 4321
+    r = model.m(request, stacks.pick())
+    assert r is None and len(dev.ooms) == 1, "fragmentation case did not run out of memory"
+    st = dev.oom_states[0]
+    assert st["verdict"] == "fragmentation", st
+    assert st["pool_cached_free_bytes"] > 4 * request and st["pool_largest_free_bytes"] < request
+    # the program catches the error and drops a few tensors
+    for a in survivors[:5]:
+        if a.block_size == round_size(a.bytes):
+            model.f(a)
+    check_oom_replayable(dev)
+    return snapshot_dict(sim, 1, ann=[]), sim, 4
+
+
+def case_oom_full():
+    """Truly out of memory: large tensors, each in its own segment, hold nearly all of a 2 GiB
+    GPU; what is cached free or still free on the device is far below the request."""
+    rng = random.Random(121)
+    sim = Sim(rng)
+    dev = sim.add_device(0, addr_base=addr_slot(25))
+    stacks = StackPool(rng)
+    model = Model(sim, dev, rng, stacks, n_weights=9, w_lo=120 * MiB, w_hi=170 * MiB, n_layers=4,
+                  a_lo=12 * MiB, a_hi=30 * MiB)
+    model.iteration()
+    held = [model.m(odd(rng, 20 * MiB, 60 * MiB), rng.choice(model.fwd)) for _ in range(6)]
+    small = [model.m(odd(rng, 2 * KiB, 200 * KiB), rng.choice(model.bwd)) for _ in range(12)]
+    for a in small[::3]:
+        model.f(a)
+    dev.capacity = dev.reserved + 24 * MiB
+    request = 600 * MiB + 1000
+    r = model.m(request, stacks.pick())
+    assert r is None and len(dev.ooms) == 1, "full case did not run out of memory"
+    st = dev.oom_states[0]
+    assert st["verdict"] == "out-of-memory", st
+    assert st["active_bytes"] > 0.9 * dev.capacity
+    for a in held[:2] + small[1:3]:
+        if a.block_size == round_size(a.bytes):
+            model.f(a)
+    check_oom_replayable(dev)
+    return snapshot_dict(sim, 1, ann=[]), sim, 4
+
+
 def case_multi_device():
     rng = random.Random(51)
     sim = Sim(rng)
@@ -999,6 +1139,10 @@ CASES = [
      "expandable segments: segment_map/segment_unmap, no segment_alloc, is_expandable, one large segment growing, shrinking (empty_cache) and growing again"),
     ("oom", "pickle", case_oom,
      "memory fills up: cudaMalloc retry after segment_free succeeds once, later segment_free entries then an oom entry (device_free, no addr) at the end"),
+    ("oom_fragmentation", "pickle", case_oom_fragmentation,
+     "an oom caused by fragmentation: 20 MiB segments each pinned by one live tensor, their holes add up to far more than the request but each is smaller, expandable_segments False, little device_free"),
+    ("oom_full", "pickle", case_oom_full,
+     "an oom where live tensors hold nearly all memory: cached free plus device_free is far below the request"),
     ("multi_device", "pickle", case_multi_device,
      "5 device trace lists: devices 0-2 traced (device 1 has memory from before recording, device 2 a non-default stream), device 3 segments but an empty trace, device 4 nothing (absent)"),
     ("legacy_bare_list", "pickle", case_legacy_bare_list,
@@ -1072,6 +1216,12 @@ def main(argv):
         with open(os.path.join(outdir, f"{name}.expected.json"), "w") as fh:
             json.dump(expected, fh, indent=1)
             fh.write("\n")
+        ooms = expected_ooms(sim)
+        if ooms:
+            # what the OOM explainer must find at each oom entry (test/unit/oom-explainer.test.ts)
+            with open(os.path.join(outdir, f"{name}.oom.json"), "w") as fh:
+                json.dump({"file": fname, "devices": ooms}, fh, indent=1)
+                fh.write("\n")
         manifest.append({"case": name, "file": fname, "description": desc})
     with open(os.path.join(outdir, "manifest.json"), "w") as fh:
         json.dump(manifest, fh, indent=1)

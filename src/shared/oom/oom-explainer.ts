@@ -1,0 +1,337 @@
+// The OOM explainer: for every `oom` entry, what the failed request met (the allocator state
+// after the entry, which the oom itself does not change), and a verdict in plain words. Without
+// an oom, the same figures at the active peak answer "what if one more request came".
+//
+// Verdict rules (R = the request rounded like the allocator rounds it; the request's group is
+// the default pool, the oom entry's stream, 'small' segments for R <= 1 MiB else 'large'):
+//   fits-in-cache  the largest free block of the request's group is >= R;
+//   fragmentation  otherwise, when the device's cached free bytes + device_free >= R (the bytes
+//                  were there, in holes too small to hold the request);
+//   out-of-memory  otherwise (even one hole made of every cached free byte and all of
+//                  device_free would have been too small: live tensors hold the memory).
+
+import { describeFrame, isFrameworkFrame, topUserFrameId } from '../analysis/user-frame';
+import { NO_STACK, type SnapshotModel } from '../snapshot/model';
+import { BlockKind, type AllocatorState, type AllocatorStateIndex } from '../state/allocator-state';
+import { roundedRequestBytes, SMALL_REQUEST_LIMIT_BYTES } from '../state/block-rounding';
+import {
+  figuresByGroup,
+  figuresOfState,
+  smallHoleThreshold,
+  type GroupFigures,
+  type MemoryFigures,
+} from '../state/memory-figures';
+import { SegmentTypeCode } from '../state/segment-history';
+import { formatBytes } from '../units';
+import type { DeviceView, SnapshotView } from '../view/snapshot-view';
+import type { OomExplanation, OomHolder, OomVerdict } from './oom-explanation';
+
+/** Holders listed per explanation. */
+export const HOLDER_LIMIT = 10;
+/** Holders named in the verdict text. */
+const HOLDERS_IN_TEXT = 3;
+/** Cached free bytes in other groups below this are not worth a clause of the verdict. */
+const OTHER_GROUPS_NOTE_BYTES = 1024 * 1024;
+
+/** One explanation per `oom` entry of the device, in trace order. */
+export function explainOoms(
+  view: SnapshotView,
+  deviceIndex: number,
+  index: AllocatorStateIndex,
+): OomExplanation[] {
+  const device = deviceOf(view, deviceIndex);
+  if (device.ooms.length === 0) return [];
+  const threshold = smallHoleThreshold(device);
+  return device.ooms.map((oom) => {
+    const state = index.stateAt(oom.eventIndex);
+    const rounded = roundedRequestBytes(oom.requestedBytes, view.allocatorSettings);
+    const segmentType = rounded <= SMALL_REQUEST_LIMIT_BYTES ? 'small' : 'large';
+    const facts = factsOf(view, device, state, threshold, 0, oom.streamId, segmentType);
+    const deviceFree = oom.deviceFreeBytes ?? 0;
+    let verdict: OomVerdict;
+    if (facts.group.largestFreeBytes >= rounded) verdict = 'fits-in-cache';
+    else if (facts.totals.cachedFreeBytes + deviceFree >= rounded) verdict = 'fragmentation';
+    else verdict = 'out-of-memory';
+    const explanation = explanationOf(view, device, oom.eventIndex, facts, verdict);
+    explanation.requestedBytes = oom.requestedBytes;
+    explanation.roundedRequestBytes = rounded;
+    explanation.deviceFreeBytes = oom.deviceFreeBytes;
+    explanation.verdictText = verdictText(explanation);
+    return explanation;
+  });
+}
+
+/** The active peak as a "what if": the figures a request arriving there would have met. */
+export function explainPeak(
+  view: SnapshotView,
+  deviceIndex: number,
+  index: AllocatorStateIndex,
+): OomExplanation {
+  const device = deviceOf(view, deviceIndex);
+  const event = device.summary.active_bytes.peak_event_index;
+  const state = index.stateAt(event);
+  const threshold = smallHoleThreshold(device);
+  // The group a large request would most likely use: the default pool's large segments on the
+  // stream holding the most of them.
+  const groups = figuresByGroup(state, threshold);
+  const busiest =
+    groups.find((g) => g.poolIndex === 0 && g.segmentType === SegmentTypeCode.large) ??
+    groups.find((g) => g.poolIndex === 0);
+  const streamId = busiest?.streamId ?? defaultStreamId(view);
+  const facts = factsOf(view, device, state, threshold, 0, streamId, 'large', groups);
+  const explanation = explanationOf(view, device, event, facts, 'what-if');
+  explanation.verdictText = verdictText(explanation);
+  return explanation;
+}
+
+interface MomentFacts {
+  totals: MemoryFigures;
+  group: MemoryFigures;
+  poolIndex: number;
+  streamId: number;
+  segmentType: 'large' | 'small';
+  holders: OomHolder[];
+}
+
+function deviceOf(view: SnapshotView, deviceIndex: number): DeviceView {
+  const device = view.devices[deviceIndex];
+  if (device === undefined) throw new RangeError(`no device at index ${deviceIndex}`);
+  return device;
+}
+
+function defaultStreamId(view: SnapshotView): number {
+  const zero = view.streams.indexOf(0);
+  return zero >= 0 ? zero : 0;
+}
+
+function factsOf(
+  view: SnapshotView,
+  device: DeviceView,
+  state: AllocatorState,
+  threshold: number,
+  poolIndex: number,
+  streamId: number,
+  segmentType: 'large' | 'small',
+  groups: GroupFigures[] = figuresByGroup(state, threshold),
+): MomentFacts {
+  const typeCode = segmentType === 'small' ? SegmentTypeCode.small : SegmentTypeCode.large;
+  const group =
+    groups.find(
+      (g) => g.poolIndex === poolIndex && g.streamId === streamId && g.segmentType === typeCode,
+    ) ?? emptyGroup(threshold);
+  return {
+    totals: figuresOfState(state, threshold),
+    group,
+    poolIndex,
+    streamId,
+    segmentType,
+    holders: holdersOf(view, device, state),
+  };
+}
+
+function emptyGroup(threshold: number): MemoryFigures {
+  return {
+    segmentCount: 0,
+    reservedBytes: 0,
+    activeBytes: 0,
+    blockBytes: 0,
+    internalWasteBytes: 0,
+    cachedFreeBytes: 0,
+    largestFreeBytes: 0,
+    freeBlockCount: 0,
+    smallFreeBytes: 0,
+    smallHoleThresholdBytes: threshold,
+  };
+}
+
+/** Live allocations (allocated and pending-free blocks, and any outside every segment) by stack. */
+export function holdersOf(
+  view: SnapshotView,
+  device: DeviceView,
+  state: AllocatorState,
+  limit = HOLDER_LIMIT,
+): OomHolder[] {
+  const table = device.allocations;
+  const byStack = new Map<number, { bytes: number; count: number }>();
+  const add = (row: number): void => {
+    const stackId = table.stackId[row]!;
+    const entry = byStack.get(stackId);
+    if (entry === undefined) byStack.set(stackId, { bytes: table.sizeBytes[row]!, count: 1 });
+    else {
+      entry.bytes += table.sizeBytes[row]!;
+      entry.count += 1;
+    }
+  };
+  const { blocks } = state;
+  for (let b = 0; b < blocks.count; b++) {
+    if (blocks.kind[b] !== BlockKind.free && blocks.allocationRow[b]! >= 0)
+      add(blocks.allocationRow[b]!);
+  }
+  for (const row of state.outsideSegments) add(row);
+  return [...byStack.entries()]
+    .sort(([stackA, a], [stackB, b]) => b.bytes - a.bytes || b.count - a.count || stackA - stackB)
+    .slice(0, limit)
+    .map(([stackId, { bytes, count }]) => ({
+      stackId,
+      topFrame: topFrameLabel(view, stackId),
+      bytes,
+      count,
+    }));
+}
+
+/** Frames of the stack-capturing and allocator machinery: never the answer to "who allocated". */
+const CAPTURE_FRAME_PREFIXES = [
+  'torch::unwind::',
+  'torch::CapturedTraceback::',
+  'torch::cuda::(anonymous namespace)::gather',
+  'c10::cuda::CUDACachingAllocator::',
+];
+
+/**
+ * "dir/file.py:12 name" of the innermost user frame (user-frame.ts); when every frame is the
+ * framework's, the innermost one past the stack capture and the allocator ("name" alone when it
+ * has no file). null when no stack was recorded.
+ */
+export function topFrameLabel(view: SnapshotView, stackId: number): string | null {
+  if (stackId === NO_STACK) return null;
+  // The frame helpers read only the frames and stacks of the model, which the view carries.
+  const source = view as Pick<SnapshotModel, 'frames' | 'stacks'> as SnapshotModel;
+  const { offsets, frameIds } = view.stacks;
+  const start = offsets[stackId]!;
+  const end = offsets[stackId + 1]!;
+  if (start === end) return null;
+  let frameId = topUserFrameId(source, stackId)!;
+  const { filename, name } = view.frames;
+  if (isFrameworkFrame(filename[frameId]!, name[frameId]!)) {
+    for (let i = start; i < end; i++) {
+      const id = frameIds[i]!;
+      if (!CAPTURE_FRAME_PREFIXES.some((prefix) => name[id]!.startsWith(prefix))) {
+        frameId = id;
+        break;
+      }
+    }
+    const file = filename[frameId]!;
+    if (file === '' || file === '??') return name[frameId]!;
+  }
+  return describeFrame(source, frameId);
+}
+
+function explanationOf(
+  view: SnapshotView,
+  device: DeviceView,
+  event: number,
+  facts: MomentFacts,
+  verdict: OomVerdict,
+): OomExplanation {
+  const time = event >= 0 ? (device.timeUs?.[event] ?? Number.NaN) : Number.NaN;
+  return {
+    device: device.device,
+    event,
+    timeUs: Number.isFinite(time) ? time : null,
+    requestedBytes: null,
+    roundedRequestBytes: null,
+    deviceFreeBytes: null,
+    reservedBytes: facts.totals.reservedBytes,
+    activeBytes: facts.totals.activeBytes,
+    cachedFreeBytes: facts.totals.cachedFreeBytes,
+    largestFreeBytes: facts.totals.largestFreeBytes,
+    poolIndex: facts.poolIndex,
+    pool: view.pools[facts.poolIndex] ?? '0,0',
+    stream: view.streams[facts.streamId] ?? 0,
+    segmentType: facts.segmentType,
+    poolCachedFreeBytes: facts.group.cachedFreeBytes,
+    poolLargestFreeBytes: facts.group.largestFreeBytes,
+    expandableSegments: view.allocatorSettings?.['expandable_segments'] === true,
+    holders: facts.holders,
+    verdict,
+    verdictText: '',
+  };
+}
+
+/** Where the request would be served from, in words: "the default pool on stream 0 (large segments)". */
+export function describeRequestGroup(e: OomExplanation): string {
+  const pool = e.poolIndex === 0 ? 'the default pool' : `pool (${e.pool})`;
+  return `${pool} on stream ${e.stream} (${e.segmentType} segments)`;
+}
+
+function holdersClause(holders: readonly OomHolder[]): string {
+  const named = holders
+    .slice(0, HOLDERS_IN_TEXT)
+    .map((h) => `${h.topFrame ?? '(no stack recorded)'} (${formatBytes(h.bytes)})`);
+  return named.length === 0 ? '' : ` The largest holders are ${named.join(', ')}.`;
+}
+
+/** The verdict in plain words, with human units; every figure in it comes from the explanation. */
+export function verdictText(e: OomExplanation): string {
+  const request = formatBytes(e.roundedRequestBytes ?? 0);
+  switch (e.verdict) {
+    case 'fragmentation': {
+      const others = e.cachedFreeBytes - e.poolCachedFreeBytes;
+      const where =
+        others >= OTHER_GROUPS_NOTE_BYTES
+          ? ` (${formatBytes(others)} of it in other pools, streams or segment sizes, which this request cannot use)`
+          : '';
+      const advice = e.expandableSegments
+        ? 'expandable segments are already on, so the holes are pieces of pages that live ' +
+          'tensors still share: free or reuse long-lived tensors sooner, allocate persistent ' +
+          'buffers up front, or split the request into smaller pieces.'
+        : 'PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True avoids this.'; // maps pages on demand
+      return (
+        `Fragmentation: ${formatBytes(e.cachedFreeBytes)} is cached free${where} but the largest ` +
+        `hole in ${describeRequestGroup(e)} is ${formatBytes(e.poolLargestFreeBytes)} < the ` +
+        `${request} request; ${advice}`
+      );
+    }
+    case 'out-of-memory': {
+      const free = e.deviceFreeBytes;
+      const reach =
+        free === null
+          ? `the ${formatBytes(e.reservedBytes)} PyTorch had reserved (device_free was not recorded)`
+          : `the ${formatBytes(e.reservedBytes + free)} PyTorch could reach (reserved ` +
+            `${formatBytes(e.reservedBytes)} + device_free ${formatBytes(free)})`;
+      const available = e.cachedFreeBytes + (free ?? 0);
+      const short =
+        e.roundedRequestBytes === null
+          ? ''
+          : `; the ${request} request was ${formatBytes(e.roundedRequestBytes - available)} short ` +
+            `even counting all ${formatBytes(e.cachedFreeBytes)} cached free as one block`;
+      return (
+        `Out of memory: live tensors hold ${formatBytes(e.activeBytes)} of ${reach}${short}.` +
+        holdersClause(e.holders)
+      );
+    }
+    case 'fits-in-cache':
+      return (
+        `Fits in cache: a ${formatBytes(e.poolLargestFreeBytes)} free block in ` +
+        `${describeRequestGroup(e)} could have held the ${request} request, yet it failed; the ` +
+        `request probably went to another pool or stream (a CUDA graph's private pool, a ` +
+        `torch.cuda.MemPool), which the trace does not record.`
+      );
+    case 'what-if': {
+      const where = e.event < 0 ? 'before the first trace entry' : `event ${e.event}`;
+      if (e.reservedBytes === 0) {
+        return `What if: at the active peak (${where}) PyTorch held no memory on device ${e.device}.`;
+      }
+      const growth = e.expandableSegments
+        ? 'more pages mapped into an expandable segment'
+        : 'a new cudaMalloc of at least its size';
+      const failure = e.expandableSegments
+        ? ''
+        : `; if the GPU had no room left, such a request of up to ` +
+          `${formatBytes(e.cachedFreeBytes)} would fail by fragmentation ` +
+          `(PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True avoids that)`;
+      const next =
+        e.poolLargestFreeBytes > 0
+          ? `The next request larger than ${formatBytes(e.poolLargestFreeBytes)} in ` +
+            `${describeRequestGroup(e)} would need`
+          : `No free block is left in ${describeRequestGroup(e)}: its next request would need`;
+      return (
+        `What if: at the active peak (${where}), live tensors hold ${formatBytes(e.activeBytes)} ` +
+        `of the ${formatBytes(e.reservedBytes)} reserved; ${formatBytes(e.cachedFreeBytes)} is ` +
+        `cached free, the largest hole ${formatBytes(e.largestFreeBytes)}. ${next} ` +
+        `${growth}${failure}.` +
+        holdersClause(e.holders)
+      );
+    }
+  }
+}

@@ -1,0 +1,291 @@
+// The `allocscope.report/1` document (docs/report-json.md): the summary of `allocscope summary
+// --json`, extended per device with fragmentation figures (at the active peak, at a chosen
+// moment, sampled over the trace) and the OOM explainer's findings. Built from the view alone,
+// so the app (which holds only the view) and `allocscope report --json` write the same document.
+
+import { z } from 'zod';
+import { explainOoms, explainPeak } from '../oom/oom-explainer';
+import type { OomExplanation } from '../oom/oom-explanation';
+import type { SnapshotModel } from '../snapshot/model';
+import {
+  createAllocatorStateIndex,
+  type AllocatorState,
+  type AllocatorStateIndex,
+} from '../state/allocator-state';
+import { fragmentationSeries, sampleMoments } from '../state/fragmentation-series';
+import {
+  figuresByGroup,
+  figuresOfState,
+  smallHoleThreshold,
+  type GroupFigures,
+  type MemoryFigures,
+} from '../state/memory-figures';
+import type { DeviceView, SnapshotView } from '../view/snapshot-view';
+import { framesOfStack, frameSchema } from './frames';
+import { SUMMARY_SCHEMA_ID, summaryDocumentSchema, type SummaryDocument } from './summary-report';
+
+export const REPORT_SCHEMA = 'allocscope.report/1';
+export const REPORT_GENERATOR = 'allocscope';
+/** Evenly spaced moments of the fragmentation series (the peak, OOMs and the moment are added). */
+export const SERIES_SAMPLES = 200;
+
+const bytes = z.number().int().nonnegative();
+const count = z.number().int().nonnegative();
+/** "The state after event e"; -1 = before the first trace entry. */
+const moment = z.number().int().min(-1);
+const segmentTypeName = z.enum(['large', 'small', 'unknown']);
+
+export const memoryFiguresSchema = z.object({
+  segmentCount: count,
+  reservedBytes: bytes,
+  activeBytes: bytes,
+  blockBytes: bytes,
+  internalWasteBytes: z.number().int(),
+  cachedFreeBytes: bytes,
+  largestFreeBytes: bytes,
+  freeBlockCount: count,
+  smallFreeBytes: bytes,
+  smallHoleThresholdBytes: bytes,
+});
+
+export const groupFiguresSchema = memoryFiguresSchema.extend({
+  /** Pool id as written ("0,0" = the default pool). */
+  pool: z.string(),
+  /** Raw cudaStream_t value (0 = the default stream). */
+  stream: z.number().int(),
+  segmentType: segmentTypeName,
+});
+
+export const momentFiguresSchema = z.object({
+  event: moment,
+  timeUs: z.number().nullable(),
+  totals: memoryFiguresSchema,
+  groups: z.array(groupFiguresSchema),
+});
+
+export const fragmentationSeriesSchema = z.object({
+  smallHoleThresholdBytes: bytes,
+  moments: z.array(moment),
+  timeUs: z.array(z.number().nullable()),
+  reservedBytes: z.array(bytes),
+  activeBytes: z.array(bytes),
+  cachedFreeBytes: z.array(bytes),
+  largestFreeBytes: z.array(bytes),
+  smallFreeBytes: z.array(bytes),
+  internalWasteBytes: z.array(z.number().int()),
+  freeBlockCount: z.array(count),
+});
+
+export const oomHolderSchema = z.object({
+  stackId: z.number().int(),
+  topFrame: z.string().nullable(),
+  bytes,
+  count: z.number().int().positive(),
+  /** The whole stack, innermost first. */
+  frames: z.array(frameSchema),
+});
+
+export const oomExplanationSchema = z.object({
+  device: z.number().int().nonnegative(),
+  event: moment,
+  timeUs: z.number().nullable(),
+  requestedBytes: bytes.nullable(),
+  roundedRequestBytes: bytes.nullable(),
+  deviceFreeBytes: bytes.nullable(),
+  reservedBytes: bytes,
+  activeBytes: bytes,
+  cachedFreeBytes: bytes,
+  largestFreeBytes: bytes,
+  poolIndex: z.number().int().nonnegative(),
+  pool: z.string(),
+  stream: z.number().int(),
+  segmentType: z.enum(['large', 'small']),
+  poolCachedFreeBytes: bytes,
+  poolLargestFreeBytes: bytes,
+  expandableSegments: z.boolean(),
+  holders: z.array(oomHolderSchema),
+  verdict: z.enum(['fragmentation', 'out-of-memory', 'fits-in-cache', 'what-if']),
+  verdictText: z.string().min(1),
+});
+
+export const deviceReportSchema = z.object({
+  device: z.number().int().nonnegative(),
+  smallHoleThresholdBytes: bytes,
+  atPeak: momentFiguresSchema,
+  atMoment: momentFiguresSchema.nullable(),
+  fragmentationSeries: fragmentationSeriesSchema,
+  ooms: z.array(oomExplanationSchema),
+  whatIf: oomExplanationSchema.nullable(),
+});
+
+export const reportDocumentSchema = z.object({
+  schema: z.literal(REPORT_SCHEMA),
+  generator: z.string(),
+  file: z.string(),
+  summary: summaryDocumentSchema,
+  devices: z.array(deviceReportSchema),
+});
+
+export type ReportDocument = z.infer<typeof reportDocumentSchema>;
+export type DeviceReport = z.infer<typeof deviceReportSchema>;
+export type MomentFiguresJson = z.infer<typeof momentFiguresSchema>;
+export type OomExplanationJson = z.infer<typeof oomExplanationSchema>;
+
+export interface ReportOptions {
+  /** Indexes into view.devices to report on (default: all, in order). */
+  devices?: number[];
+  /** A moment chosen by the user: its figures go into that device's `atMoment`. */
+  moment?: { deviceIndex: number; event: number };
+  /** State indexes the caller already has, by device index (built when missing). */
+  stateIndexes?: ReadonlyMap<number, AllocatorStateIndex>;
+  /** Evenly spaced moments of the fragmentation series (default SERIES_SAMPLES). */
+  seriesSamples?: number;
+}
+
+const SEGMENT_TYPE_NAMES = ['large', 'small', 'unknown'] as const;
+
+export function buildReportDocument(
+  view: SnapshotView,
+  options: ReportOptions = {},
+): ReportDocument {
+  const deviceIndexes = options.devices ?? view.devices.map((_device, index) => index);
+  for (const index of deviceIndexes) {
+    if (view.devices[index] === undefined) throw new RangeError(`no device at index ${index}`);
+  }
+  return {
+    schema: REPORT_SCHEMA,
+    generator: REPORT_GENERATOR,
+    file: view.fileName,
+    summary: summaryOfView(view, deviceIndexes),
+    devices: deviceIndexes.map((deviceIndex) => {
+      const index =
+        options.stateIndexes?.get(deviceIndex) ??
+        createAllocatorStateIndex(view.devices[deviceIndex]!, view.allocatorSettings);
+      const chosen =
+        options.moment !== undefined && options.moment.deviceIndex === deviceIndex
+          ? options.moment.event
+          : null;
+      return deviceReport(view, deviceIndex, index, chosen, options.seriesSamples);
+    }),
+  };
+}
+
+/** The `allocscope.summary/1` document of the view (its devices limited to those reported). */
+export function summaryOfView(
+  view: SnapshotView,
+  deviceIndexes: readonly number[],
+): SummaryDocument {
+  return {
+    schema: SUMMARY_SCHEMA_ID,
+    file: view.fileName,
+    bytes: view.fileBytes,
+    pickle_protocol: view.pickleProtocol,
+    warnings: [...view.warnings],
+    devices: deviceIndexes.map((index) => view.devices[index]!.summary),
+  };
+}
+
+function deviceReport(
+  view: SnapshotView,
+  deviceIndex: number,
+  index: AllocatorStateIndex,
+  chosenMoment: number | null,
+  samples = SERIES_SAMPLES,
+): DeviceReport {
+  const device = view.devices[deviceIndex]!;
+  const threshold = smallHoleThreshold(device);
+  const peak = device.summary.active_bytes.peak_event_index;
+  const ooms = explainOoms(view, deviceIndex, index);
+  const whatIf = ooms.length === 0 ? explainPeak(view, deviceIndex, index) : null;
+  const include = [peak, ...device.ooms.map((oom) => oom.eventIndex)];
+  if (chosenMoment !== null) include.push(clampMoment(device, chosenMoment));
+  const moments = sampleMoments(device.traceLength, samples, include);
+  const series = fragmentationSeries(index, moments, threshold);
+  return {
+    device: device.device,
+    smallHoleThresholdBytes: threshold,
+    atPeak: momentFigures(view, device, index.stateAt(peak), threshold),
+    atMoment:
+      chosenMoment === null
+        ? null
+        : momentFigures(view, device, index.stateAt(clampMoment(device, chosenMoment)), threshold),
+    fragmentationSeries: {
+      smallHoleThresholdBytes: series.smallHoleThresholdBytes,
+      moments: Array.from(series.moments),
+      timeUs: Array.from(series.moments, (event) => timeOf(device, event)),
+      reservedBytes: Array.from(series.reservedBytes),
+      activeBytes: Array.from(series.activeBytes),
+      cachedFreeBytes: Array.from(series.cachedFreeBytes),
+      largestFreeBytes: Array.from(series.largestFreeBytes),
+      smallFreeBytes: Array.from(series.smallFreeBytes),
+      internalWasteBytes: Array.from(series.internalWasteBytes),
+      freeBlockCount: Array.from(series.freeBlockCount),
+    },
+    ooms: ooms.map((explanation) => explanationJson(view, explanation)),
+    whatIf: whatIf === null ? null : explanationJson(view, whatIf),
+  };
+}
+
+function clampMoment(device: DeviceView, event: number): number {
+  return Math.max(-1, Math.min(device.traceLength - 1, Math.trunc(event)));
+}
+
+function timeOf(device: DeviceView, event: number): number | null {
+  if (event < 0 || device.timeUs === null) return null;
+  const time = device.timeUs[event];
+  return time === undefined || Number.isNaN(time) ? null : time;
+}
+
+/** Figures of the state at one moment: totals and per (pool, stream, segment type). */
+export function momentFigures(
+  view: SnapshotView,
+  device: DeviceView,
+  state: AllocatorState,
+  threshold: number,
+): MomentFiguresJson {
+  return {
+    event: state.event,
+    timeUs: timeOf(device, state.event),
+    totals: figuresJson(figuresOfState(state, threshold)),
+    groups: figuresByGroup(state, threshold).map((group) => groupJson(view, group)),
+  };
+}
+
+function figuresJson(f: MemoryFigures): MemoryFigures {
+  return {
+    segmentCount: f.segmentCount,
+    reservedBytes: f.reservedBytes,
+    activeBytes: f.activeBytes,
+    blockBytes: f.blockBytes,
+    internalWasteBytes: f.internalWasteBytes,
+    cachedFreeBytes: f.cachedFreeBytes,
+    largestFreeBytes: f.largestFreeBytes,
+    freeBlockCount: f.freeBlockCount,
+    smallFreeBytes: f.smallFreeBytes,
+    smallHoleThresholdBytes: f.smallHoleThresholdBytes,
+  };
+}
+
+function groupJson(view: SnapshotView, group: GroupFigures): z.infer<typeof groupFiguresSchema> {
+  return {
+    pool: view.pools[group.poolIndex] ?? String(group.poolIndex),
+    stream: view.streams[group.streamId] ?? 0,
+    segmentType: SEGMENT_TYPE_NAMES[group.segmentType] ?? 'unknown',
+    ...figuresJson(group),
+  };
+}
+
+function explanationJson(view: SnapshotView, e: OomExplanation): OomExplanationJson {
+  // framesOfStack reads only the frames and stacks of the model, which the view carries.
+  const source = view as Pick<SnapshotModel, 'frames' | 'stacks'> as SnapshotModel;
+  return {
+    ...e,
+    holders: e.holders.map((holder) => ({
+      stackId: holder.stackId,
+      topFrame: holder.topFrame,
+      bytes: holder.bytes,
+      count: holder.count,
+      frames: framesOfStack(source, holder.stackId),
+    })),
+  };
+}
