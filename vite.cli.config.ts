@@ -6,7 +6,8 @@ import { defineConfig } from 'vite';
 const benchEntry = resolve(import.meta.dirname, 'bench/run-bench.ts');
 
 // The CLI and the benchmark run in plain Node (no Electron): one SSR bundle per entry, with the
-// shared code inlined and Node built-ins left as imports.
+// shared code inlined and Node built-ins left as imports. resvg (the PNG rasterizer) is a native
+// addon with per-platform packages: it stays a runtime dependency, required from node_modules.
 export default defineConfig({
   resolve: { alias: { '@shared': resolve(import.meta.dirname, 'src/shared') } },
   build: {
@@ -22,7 +23,11 @@ export default defineConfig({
         ...(existsSync(benchEntry) ? { bench: benchEntry } : {}),
         'make-demo-snapshot': resolve(import.meta.dirname, 'scripts/make-demo-snapshot.ts'),
       },
-      external: [...builtinModules, ...builtinModules.map((name) => `node:${name}`)],
+      external: [
+        ...builtinModules,
+        ...builtinModules.map((name) => `node:${name}`),
+        /^@resvg\/resvg-js/,
+      ],
       output: { format: 'es', entryFileNames: '[name].js' },
     },
   },

@@ -6,14 +6,30 @@ export const USAGE = `allocscope: where did the GPU memory go? (PyTorch CUDA mem
 
 usage:
   allocscope summary FILE [--device N] [--json] [--top K] [--bytes] [--timings]
+  allocscope report FILE [--json OUT.json|-] [--device N]
+  allocscope render FILE --png OUT.png [--svg OUT.svg] [--view timeline|segments]
+                    [--width W] [--height H] [--scale S] [--device N] [--moment EVENT]
+                    [--theme light|dark]
+  allocscope segments FILE [--device N] [--moment EVENT] [--bytes]
 
   FILE        a snapshot from torch.cuda.memory._dump_snapshot(): .pickle / .pkl,
               gzip-compressed (.gz), or the HTML page of torch.cuda._memory_viz trace_plot
-  --device N  only device N
-  --json      print one JSON document (schema allocscope.summary/1) to stdout
+  --device N  only device N (render: default the first device with an OOM, else the one
+              with the largest active peak)
+  --json      summary: print one JSON document (schema allocscope.summary/1) to stdout;
+              report: write the findings (schema allocscope.report/1) to OUT.json, - for stdout
   --top K     list the K largest allocations alive at the active peak (default 10)
   --bytes     show exact byte counts beside human units
   --timings   print decode/analysis timings and peak memory to stderr
+  --png, --svg  render: write the chart as a PNG image and/or an SVG document
+  --view      render: the memory timeline (default) or the allocator's segments at a moment
+  --width W, --height H  render: size in CSS pixels (default 1600 x 900)
+  --scale S   render: PNG pixels per CSS pixel (default 1; 2 for a sharp 2x image)
+  --moment EVENT  the state after trace entry EVENT (-1: before the first), or one of
+              final, peak (the active peak), oom (the first OOM). render: marks it on the
+              timeline; the segments view shows it (default oom, else peak). segments:
+              default final
+  --theme     render: light (default) or dark colours
 
 exit status: 0 ok, 2 bad input or usage`;
 
@@ -21,78 +37,212 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** A moment of the trace: an event index, or a named one resolved against the device. */
+export type MomentSpec = number | 'final' | 'peak' | 'oom';
+
+const momentSchema = z.union([z.number().int().min(-1), z.enum(['final', 'peak', 'oom'])]);
+
+const deviceSchema = z.number().int().nonnegative().nullable();
+
 const summaryOptionsSchema = z.object({
   command: z.literal('summary'),
   file: z.string().min(1),
-  device: z.number().int().nonnegative().nullable(),
+  device: deviceSchema,
   json: z.boolean(),
   top: z.number().int().nonnegative().max(100_000),
   bytes: z.boolean(),
   timings: z.boolean(),
 });
 
+/** Largest PNG side we agree to make (resvg and image viewers cope; memory stays sane). */
+export const MAX_IMAGE_PIXELS_SIDE = 16_384;
+
+const renderOptionsSchema = z
+  .object({
+    command: z.literal('render'),
+    file: z.string().min(1),
+    png: z.string().min(1).nullable(),
+    svg: z.string().min(1).nullable(),
+    view: z.enum(['timeline', 'segments']),
+    width: z.number().int().min(200).max(MAX_IMAGE_PIXELS_SIDE),
+    height: z.number().int().min(120).max(MAX_IMAGE_PIXELS_SIDE),
+    scale: z.number().positive().max(8),
+    device: deviceSchema,
+    moment: momentSchema.nullable(),
+    theme: z.enum(['light', 'dark']),
+  })
+  .superRefine((options, context) => {
+    if (options.png === null && options.svg === null)
+      context.addIssue({
+        code: 'custom',
+        message: 'render needs --png OUT.png (or --svg OUT.svg)',
+      });
+    for (const side of ['width', 'height'] as const) {
+      if (Math.round(options[side] * options.scale) > MAX_IMAGE_PIXELS_SIDE)
+        context.addIssue({
+          code: 'custom',
+          path: ['scale'],
+          message: `${side} x scale must stay within ${MAX_IMAGE_PIXELS_SIDE} pixels`,
+        });
+    }
+  });
+
+const segmentsOptionsSchema = z.object({
+  command: z.literal('segments'),
+  file: z.string().min(1),
+  device: deviceSchema,
+  moment: momentSchema.nullable(),
+  bytes: z.boolean(),
+});
+
+const reportOptionsSchema = z.object({
+  command: z.literal('report'),
+  file: z.string().min(1),
+  device: deviceSchema,
+  /** '-' for stdout; null for the human-readable text. */
+  json: z.string().min(1).nullable(),
+});
+
 export type SummaryCliOptions = z.infer<typeof summaryOptionsSchema>;
-export type CliOptions = SummaryCliOptions | { command: 'help' };
+export type RenderCliOptions = z.infer<typeof renderOptionsSchema>;
+export type SegmentsCliOptions = z.infer<typeof segmentsOptionsSchema>;
+export type ReportCliOptions = z.infer<typeof reportOptionsSchema>;
+export type CliOptions =
+  | SummaryCliOptions
+  | RenderCliOptions
+  | SegmentsCliOptions
+  | ReportCliOptions
+  | { command: 'help' };
+
+const COMMANDS = ['summary', 'report', 'render', 'segments'] as const;
+type Command = (typeof COMMANDS)[number];
+
+type FlagKind = 'switch' | 'integer' | 'number' | 'text' | 'moment' | 'optional-text';
+
+/** The flags each command takes, and what their values are. */
+const FLAGS: Record<Command, Record<string, FlagKind>> = {
+  summary: {
+    '--device': 'integer',
+    '--json': 'switch',
+    '--top': 'integer',
+    '--bytes': 'switch',
+    '--timings': 'switch',
+  },
+  report: { '--device': 'integer', '--json': 'optional-text' },
+  render: {
+    '--png': 'text',
+    '--svg': 'text',
+    '--view': 'text',
+    '--width': 'integer',
+    '--height': 'integer',
+    '--scale': 'number',
+    '--device': 'integer',
+    '--moment': 'moment',
+    '--theme': 'text',
+  },
+  segments: { '--device': 'integer', '--moment': 'moment', '--bytes': 'switch' },
+};
+
+const DEFAULTS: Record<Command, Record<string, unknown>> = {
+  summary: { device: null, json: false, top: 10, bytes: false, timings: false },
+  report: { device: null, json: null },
+  render: {
+    png: null,
+    svg: null,
+    view: 'timeline',
+    width: 1600,
+    height: 900,
+    scale: 1,
+    device: null,
+    moment: null,
+    theme: 'light',
+  },
+  segments: { device: null, moment: null, bytes: false },
+};
+
+const SCHEMAS = {
+  summary: summaryOptionsSchema,
+  report: reportOptionsSchema,
+  render: renderOptionsSchema,
+  segments: segmentsOptionsSchema,
+} as const;
 
 export function parseCliOptions(argv: readonly string[]): CliOptions {
   if (argv.length === 0 || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
     return { command: 'help' };
   }
-  const [command, ...rest] = argv;
-  if (command !== 'summary')
-    throw new UsageError(`unknown command '${command}' (expected: summary)`);
+  const [commandName, ...rest] = argv;
+  if (!(COMMANDS as readonly string[]).includes(commandName!))
+    throw new UsageError(`unknown command '${commandName}' (expected: ${COMMANDS.join(', ')})`);
+  const command = commandName as Command;
+  const flags = FLAGS[command];
   const positional: string[] = [];
-  const raw = {
-    command,
-    device: null as number | null,
-    json: false,
-    top: 10,
-    bytes: false,
-    timings: false,
-  };
+  const raw: Record<string, unknown> = { command, ...DEFAULTS[command] };
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
     const [flag, inlineValue] =
-      arg.startsWith('--') && arg.includes('=') ? arg.split('=', 2) : [arg, undefined];
-    const value = (): string => {
-      const next = inlineValue ?? rest[++i];
-      if (next === undefined) throw new UsageError(`${flag} needs a value`);
-      return next;
-    };
-    switch (flag) {
-      case '--json':
-        raw.json = true;
-        break;
-      case '--bytes':
-        raw.bytes = true;
-        break;
-      case '--timings':
-        raw.timings = true;
-        break;
-      case '--device':
-        raw.device = integerArgument('--device', value());
-        break;
-      case '--top':
-        raw.top = integerArgument('--top', value());
-        break;
-      default:
-        if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option ${arg}`);
-        positional.push(arg);
+      arg.startsWith('--') && arg.includes('=') ? splitOnce(arg) : [arg, undefined];
+    const kind = flags[flag];
+    if (kind === undefined) {
+      if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option ${flag}`);
+      positional.push(arg);
+      continue;
     }
+    const key = flag.slice(2);
+    if (kind === 'switch') {
+      if (inlineValue !== undefined) throw new UsageError(`${flag} takes no value`);
+      raw[key] = true;
+      continue;
+    }
+    let text = inlineValue;
+    if (text === undefined) {
+      // `report FILE --json` at the end means stdout.
+      if (kind === 'optional-text' && i === rest.length - 1) text = '-';
+      else text = rest[++i];
+    }
+    if (text === undefined) throw new UsageError(`${flag} needs a value`);
+    raw[key] = flagValue(flag, kind, text);
   }
   if (positional.length !== 1) {
     throw new UsageError(
       positional.length === 0
-        ? 'summary needs a FILE'
-        : `summary takes one FILE, got ${positional.length}`,
+        ? `${command} needs a FILE`
+        : `${command} takes one FILE, got ${positional.length} (${positional.join(', ')})`,
     );
   }
-  const parsed = summaryOptionsSchema.safeParse({ ...raw, file: positional[0] });
+  const parsed = SCHEMAS[command].safeParse({ ...raw, file: positional[0] });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new UsageError(`--${String(issue?.path[0] ?? 'option')}: ${issue?.message ?? 'invalid'}`);
+    const path = issue?.path[0];
+    const message = issue?.message ?? 'invalid';
+    throw new UsageError(path === undefined ? message : `--${String(path)}: ${message}`);
   }
   return parsed.data;
+}
+
+function splitOnce(arg: string): [string, string] {
+  const at = arg.indexOf('=');
+  return [arg.slice(0, at), arg.slice(at + 1)];
+}
+
+function flagValue(flag: string, kind: FlagKind, text: string): unknown {
+  switch (kind) {
+    case 'integer':
+      return integerArgument(flag, text);
+    case 'number':
+      if (!/^\d+(\.\d+)?$/.test(text))
+        throw new UsageError(`${flag} takes a number, got '${text}'`);
+      return Number(text);
+    case 'moment':
+      if (text === 'final' || text === 'peak' || text === 'oom') return text;
+      if (!/^-?\d+$/.test(text))
+        throw new UsageError(
+          `${flag} takes an event index (-1 or more) or final, peak or oom, got '${text}'`,
+        );
+      return Number(text);
+    default:
+      return text;
+  }
 }
 
 function integerArgument(flag: string, text: string): number {

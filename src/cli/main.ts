@@ -8,6 +8,9 @@ import { parseCliOptions, UsageError, USAGE, type SummaryCliOptions } from './cl
 import { formatSummaryText } from './format-summary-text';
 import { readSnapshotFile } from './read-snapshot-file';
 import { describeInputError } from './describe-input-error';
+import { runRender } from './run-render';
+import { runReport } from './run-report';
+import { runSegments } from './run-segments';
 
 const EXIT_BAD_INPUT = 2;
 
@@ -65,12 +68,31 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   try {
-    await runSummary(options);
+    switch (options.command) {
+      case 'summary':
+        await runSummary(options);
+        break;
+      case 'report':
+        await runReport({ file: options.file, device: options.device, jsonPath: options.json });
+        break;
+      case 'render':
+        process.stdout.write(`${await runRender(options)}\n`);
+        break;
+      case 'segments':
+        process.stdout.write(`${await runSegments(options)}\n`);
+        break;
+    }
     return 0;
   } catch (error) {
     process.stderr.write(`allocscope: ${basename(options.file)}: ${describeInputError(error)}\n`);
     return EXIT_BAD_INPUT;
   }
 }
+
+// `allocscope segments FILE | head`: a reader that stops early is not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
 
 process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,163 @@
+// `allocscope report FILE` without --json: the findings of the report document as plain text,
+// per device: the figures at the active peak (totals and per pool / stream / segment type), the
+// fragmentation over the trace, and each OOM with its verdict (or the "what if" at the peak).
+
+import type {
+  DeviceReport,
+  MomentFiguresJson,
+  OomExplanationJson,
+  ReportDocument,
+} from '@shared/report/report-document';
+import { formatBytes, formatExactBytes } from '@shared/units';
+
+export interface ReportTextOptions {
+  /** The input file's size, for the header line. */
+  fileBytes: number;
+  /** Exact byte counts beside human units. */
+  exactBytes?: boolean;
+}
+
+export function formatReportText(document: ReportDocument, options: ReportTextOptions): string {
+  const size = (bytes: number): string =>
+    options.exactBytes
+      ? `${formatBytes(bytes)} (${formatExactBytes(bytes)} B)`
+      : formatBytes(bytes);
+  const lines: string[] = [];
+  lines.push(
+    `${document.file}  ${formatBytes(options.fileBytes)}  pickle protocol ${document.summary.pickle_protocol}`,
+  );
+  for (const warning of document.summary.warnings) lines.push(`warning: ${warning}`);
+  if (document.devices.length === 0) {
+    lines.push('', 'no devices: the snapshot has no segments and no trace entries');
+  }
+  document.devices.forEach((report, i) => {
+    const summary = document.summary.devices[i]!;
+    lines.push('');
+    lines.push(
+      `device ${report.device}: ${summary.trace_entries} trace entries, ${summary.segments} segments at the end, ` +
+        `${plural(report.ooms.length, 'OOM')}`,
+    );
+    lines.push(...momentLines('at the active peak', report.atPeak, size));
+    if (report.atMoment !== null)
+      lines.push(...momentLines('at the chosen moment', report.atMoment, size));
+    lines.push(...seriesLines(report, size));
+    for (const oom of report.ooms) lines.push(...oomLines(oom, size));
+    if (report.whatIf !== null) lines.push(...whatIfLines(report.whatIf, size));
+  });
+  return lines.join('\n');
+}
+
+type Size = (bytes: number) => string;
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function describeMoment(event: number): string {
+  return event < 0 ? 'before the first trace entry' : `after event ${event}`;
+}
+
+function momentLines(title: string, figures: MomentFiguresJson, size: Size): string[] {
+  const t = figures.totals;
+  const lines = [`  ${title} (${describeMoment(figures.event)}):`];
+  lines.push(
+    `    reserved ${size(t.reservedBytes)}, active ${size(t.activeBytes)}, ` +
+      `cached free ${size(t.cachedFreeBytes)} in ${plural(t.freeBlockCount, 'free block')} ` +
+      `(largest ${size(t.largestFreeBytes)}), rounding waste ${size(t.internalWasteBytes)}`,
+  );
+  if (t.smallHoleThresholdBytes > 0) {
+    const share = t.reservedBytes > 0 ? (100 * t.smallFreeBytes) / t.reservedBytes : 0;
+    lines.push(
+      `    free blocks smaller than a common request (${formatBytes(t.smallHoleThresholdBytes)}): ` +
+        `${size(t.smallFreeBytes)}, ${share.toFixed(1)}% of reserved`,
+    );
+  }
+  if (figures.groups.length > 0) {
+    const rows = [
+      [
+        'pool',
+        'stream',
+        'segments',
+        'reserved',
+        'active',
+        'cached free',
+        'largest free',
+        'free blocks',
+      ],
+    ];
+    for (const g of figures.groups) {
+      rows.push([
+        g.pool,
+        String(g.stream),
+        `${g.segmentCount} ${g.segmentType}`,
+        size(g.reservedBytes),
+        size(g.activeBytes),
+        size(g.cachedFreeBytes),
+        size(g.largestFreeBytes),
+        String(g.freeBlockCount),
+      ]);
+    }
+    lines.push(...alignColumns(rows).map((row) => `      ${row}`));
+  }
+  return lines;
+}
+
+function seriesLines(report: DeviceReport, size: Size): string[] {
+  const s = report.fragmentationSeries;
+  if (s.moments.length === 0) return [];
+  let worst = 0;
+  for (let i = 1; i < s.moments.length; i++) {
+    if (s.cachedFreeBytes[i]! > s.cachedFreeBytes[worst]!) worst = i;
+  }
+  const maxWaste = Math.max(...s.internalWasteBytes);
+  return [
+    `  fragmentation over the trace (${plural(s.moments.length, 'sampled moment')}):`,
+    `    most cached free ${size(s.cachedFreeBytes[worst]!)} ${describeMoment(s.moments[worst]!)} ` +
+      `(reserved ${size(s.reservedBytes[worst]!)}, largest free block ${size(s.largestFreeBytes[worst]!)}, ` +
+      `${plural(s.freeBlockCount[worst]!, 'free block')}); most rounding waste ${size(maxWaste)}`,
+  ];
+}
+
+function oomLines(oom: OomExplanationJson, size: Size): string[] {
+  const free = oom.deviceFreeBytes === null ? 'unknown' : size(oom.deviceFreeBytes);
+  const lines = [
+    `  OOM at event ${oom.event}: requested ${size(oom.requestedBytes ?? 0)} ` +
+      `(${size(oom.roundedRequestBytes ?? 0)} rounded), device free ${free}`,
+    `    reserved ${size(oom.reservedBytes)}, active ${size(oom.activeBytes)}, cached free ` +
+      `${size(oom.cachedFreeBytes)} (largest ${size(oom.largestFreeBytes)}); in pool ${oom.pool}, ` +
+      `stream ${oom.stream}, ${oom.segmentType} segments: cached free ${size(oom.poolCachedFreeBytes)}, ` +
+      `largest ${size(oom.poolLargestFreeBytes)}`,
+    `    verdict (${oom.verdict}): ${oom.verdictText}`,
+  ];
+  lines.push(...holderLines(oom, size));
+  return lines;
+}
+
+function whatIfLines(whatIf: OomExplanationJson, size: Size): string[] {
+  return [`  no OOM; ${whatIf.verdictText}`, ...holderLines(whatIf, size)];
+}
+
+function holderLines(explanation: OomExplanationJson, size: Size): string[] {
+  if (explanation.holders.length === 0) return [];
+  const rows = explanation.holders.map((holder) => [
+    size(holder.bytes),
+    plural(holder.count, 'allocation'),
+    holder.topFrame ?? '(no stack recorded)',
+  ]);
+  return [
+    `    live allocations by stack, largest first:`,
+    ...alignColumns(rows).map((row) => `      ${row}`),
+  ];
+}
+
+function alignColumns(rows: string[][]): string[] {
+  const widths: number[] = [];
+  for (const row of rows)
+    row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map((row) =>
+    row
+      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd(),
+  );
+}

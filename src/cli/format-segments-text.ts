@@ -1,0 +1,236 @@
+// `allocscope segments`: the allocator's segments at one moment as text, in the spirit of
+// `python -m torch.cuda._memory_viz stats` / segsum: per device the totals (reserved,
+// allocated, free split into internal rounding and external cached blocks, the largest hole),
+// the figures per pool / stream / segment type, then one line per segment with a block map.
+
+import { BlockKind, type AllocatorState, type StateSegment } from '@shared/state/allocator-state';
+import type { GroupFigures, MemoryFigures } from '@shared/state/memory-figures';
+import { poolName, segmentTypeName, streamName } from '@shared/render/segments-svg';
+import { formatBytes, formatExactBytes } from '@shared/units';
+import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
+
+export interface SegmentsTextOptions {
+  exactBytes: boolean;
+}
+
+/** Cells of the block map of each segment. */
+export const MAP_CELLS = 32;
+
+export function formatFileHeader(view: SnapshotView): string[] {
+  const lines = [`${view.fileName}  ${formatBytes(view.fileBytes)}`];
+  for (const warning of view.warnings) lines.push(`warning: ${warning}`);
+  return lines;
+}
+
+export function formatDeviceSegments(
+  view: SnapshotView,
+  device: DeviceView,
+  state: AllocatorState,
+  totals: MemoryFigures,
+  groups: readonly GroupFigures[],
+  options: SegmentsTextOptions,
+): string[] {
+  const size = (bytes: number): string =>
+    options.exactBytes
+      ? `${formatBytes(bytes)} (${formatExactBytes(bytes)} B)`
+      : formatBytes(bytes);
+  const lines: string[] = [];
+  const last = device.traceLength - 1;
+  const moment =
+    state.event >= last
+      ? `final state${device.traceLength > 0 ? ` (after event ${last})` : ''}`
+      : state.event < 0
+        ? 'state before the first event'
+        : `state after event ${state.event} of ${device.traceLength}`;
+  lines.push(
+    `device ${device.device}: ${moment}, ${totals.segmentCount} segments, ${state.blocks.count} blocks`,
+  );
+  const free = totals.internalWasteBytes + totals.cachedFreeBytes;
+  const internalShare =
+    free > 0 ? ` (${((totals.internalWasteBytes / free) * 100).toFixed(1)}% internal)` : '';
+  const rows: string[][] = [
+    ['reserved', size(totals.reservedBytes), 'Σ segment sizes'],
+    [
+      'allocated',
+      size(totals.blockBytes),
+      'blocks in use (allocated + pending free), rounded sizes',
+    ],
+    ['active', size(totals.activeBytes), 'requested by the program'],
+    ['free', size(free), `internal + external${internalShare}`],
+    ['  internal', size(totals.internalWasteBytes), 'rounding inside allocated blocks'],
+    ['  external', size(totals.cachedFreeBytes), `cached free blocks: ${totals.freeBlockCount}`],
+    [
+      'largest free',
+      size(totals.largestFreeBytes),
+      'the largest request that fits without a new segment',
+    ],
+  ];
+  if (totals.smallHoleThresholdBytes > 0) {
+    rows.push([
+      'small holes',
+      size(totals.smallFreeBytes),
+      `in free blocks < ${formatBytes(totals.smallHoleThresholdBytes)} (a common request size here)`,
+    ]);
+  }
+  lines.push(...alignColumns(rows).map((row) => `  ${row}`));
+  lines.push(`  segments: ${segmentCounts(view, state.segments)}`);
+  if (state.outsideSegments.length > 0)
+    lines.push(`  warning: ${state.outsideSegments.length} live allocations lie in no segment`);
+  if (state.clippedBlocks > 0)
+    lines.push(
+      `  note: ${state.clippedBlocks} estimated block sizes were cut to fit their neighbours`,
+    );
+
+  if (groups.length > 0) {
+    lines.push('');
+    const table: string[][] = [
+      [
+        'pool',
+        'stream',
+        'type',
+        'segments',
+        'reserved',
+        'allocated',
+        'cached free',
+        'largest free',
+      ],
+    ];
+    for (const group of groups) {
+      table.push([
+        poolName(view, group.poolIndex),
+        streamName(view, group.streamId),
+        segmentTypeName(group.segmentType),
+        String(group.segmentCount),
+        size(group.reservedBytes),
+        size(group.blockBytes),
+        size(group.cachedFreeBytes),
+        size(group.largestFreeBytes),
+      ]);
+    }
+    lines.push(...alignColumns(table).map((row) => `  ${row}`));
+  }
+
+  if (state.segments.length > 0) {
+    lines.push('');
+    const table: string[][] = [
+      [
+        'address',
+        'size',
+        'pool',
+        'stream',
+        'type',
+        'exp',
+        'allocated',
+        'free',
+        'blocks',
+        'largest hole',
+        'map',
+      ],
+    ];
+    for (const segment of state.segments) {
+      const figures = segmentFigures(state, segment);
+      table.push([
+        `0x${segment.address.toString(16)}`,
+        size(segment.sizeBytes),
+        segment.poolIndex === 0
+          ? 'default'
+          : `private ${view.pools[segment.poolIndex] ?? segment.poolIndex}`,
+        streamName(view, segment.streamId)
+          .replace(/^stream /, '')
+          .replace('default stream', 'default'),
+        segmentTypeName(segment.segmentType),
+        segment.isExpandable ? 'yes' : '-',
+        size(figures.usedBytes),
+        size(figures.freeBytes),
+        String(segment.endBlock - segment.firstBlock),
+        size(figures.largestFreeBytes),
+        `[${blockMap(state, segment)}]`,
+      ]);
+    }
+    lines.push(...alignColumns(table).map((row) => `  ${row}`));
+  }
+  return lines;
+}
+
+export const MAP_LEGEND =
+  `map: ${MAP_CELLS} cells per segment, '#' in use, '.' free, 1-9 tenths in use, ` +
+  `'p' mostly pending free (freed, still used by another stream)`;
+
+function segmentCounts(view: SnapshotView, segments: readonly StateSegment[]): string {
+  const count = (key: (segment: StateSegment) => string): string => {
+    const counts = new Map<string, number>();
+    for (const segment of segments) counts.set(key(segment), (counts.get(key(segment)) ?? 0) + 1);
+    return [...counts].map(([name, n]) => `${name} ${n}`).join(', ');
+  };
+  if (segments.length === 0) return 'none';
+  const expandable = segments.filter((segment) => segment.isExpandable).length;
+  return [
+    count((segment) => segmentTypeName(segment.segmentType)),
+    count((segment) => poolName(view, segment.poolIndex)),
+    count((segment) => streamName(view, segment.streamId)),
+    `expandable ${expandable}`,
+  ].join(' · ');
+}
+
+interface SegmentFigures {
+  usedBytes: number;
+  freeBytes: number;
+  largestFreeBytes: number;
+}
+
+function segmentFigures(state: AllocatorState, segment: StateSegment): SegmentFigures {
+  const { blocks } = state;
+  const figures = { usedBytes: 0, freeBytes: 0, largestFreeBytes: 0 };
+  for (let b = segment.firstBlock; b < segment.endBlock; b++) {
+    const bytes = blocks.sizeBytes[b]!;
+    if (blocks.kind[b] === BlockKind.free) {
+      figures.freeBytes += bytes;
+      figures.largestFreeBytes = Math.max(figures.largestFreeBytes, bytes);
+    } else figures.usedBytes += bytes;
+  }
+  return figures;
+}
+
+/** The segment in MAP_CELLS equal cells: how much of each is in use. */
+export function blockMap(state: AllocatorState, segment: StateSegment): string {
+  const { blocks } = state;
+  const cellBytes = segment.sizeBytes / MAP_CELLS;
+  const used = new Float64Array(MAP_CELLS);
+  const pending = new Float64Array(MAP_CELLS);
+  if (!(cellBytes > 0)) return ' '.repeat(MAP_CELLS);
+  for (let b = segment.firstBlock; b < segment.endBlock; b++) {
+    const kind = blocks.kind[b];
+    if (kind === BlockKind.free) continue;
+    const start = blocks.address[b]! - segment.address;
+    const end = start + blocks.sizeBytes[b]!;
+    const first = Math.max(0, Math.floor(start / cellBytes));
+    const last = Math.min(MAP_CELLS - 1, Math.floor((end - 1) / cellBytes));
+    for (let cell = first; cell <= last; cell++) {
+      const overlap = Math.min(end, (cell + 1) * cellBytes) - Math.max(start, cell * cellBytes);
+      if (overlap <= 0) continue;
+      used[cell]! += overlap;
+      if (kind === BlockKind.pendingFree) pending[cell]! += overlap;
+    }
+  }
+  let map = '';
+  for (let cell = 0; cell < MAP_CELLS; cell++) {
+    const share = used[cell]! / cellBytes;
+    if (pending[cell]! * 2 > used[cell]! && share > 0.05) map += 'p';
+    else if (share >= 0.95) map += '#';
+    else if (share <= 0.05) map += '.';
+    else map += String(Math.min(9, Math.max(1, Math.round(share * 10))));
+  }
+  return map;
+}
+
+function alignColumns(rows: string[][]): string[] {
+  const widths: number[] = [];
+  for (const row of rows)
+    row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map((row) =>
+    row
+      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd(),
+  );
+}

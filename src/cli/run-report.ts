@@ -1,0 +1,46 @@
+// `allocscope report FILE [--json OUT.json|-] [--device N]`: the findings (fragmentation figures,
+// the OOM explainer) as one `allocscope.report/1` document, or as plain text.
+//   --json OUT.json  writes the document (2-space JSON) and prints one line naming the file;
+//   --json -         prints the document on stdout and nothing else;
+//   no --json        prints the findings as text.
+// Errors throw (a UsageError for bad arguments); main.ts prints one line naming the input file
+// and exits 2, with nothing on stdout.
+
+import { buildReportDocument, REPORT_SCHEMA } from '@shared/report/report-document';
+import { formatReportText } from './format-report-text';
+import { deviceIndexOf, loadSnapshotView } from './load-snapshot-view';
+import { writeOutput } from './run-render';
+
+export interface ReportRunOptions {
+  file: string;
+  /** Only this device (its ordinal); null for every device. */
+  device: number | null;
+  /** Where the JSON goes: a path, '-' for stdout, null for the text report on stdout. */
+  jsonPath: string | null;
+}
+
+export async function runReport(options: ReportRunOptions): Promise<void> {
+  const view = await loadSnapshotView(options.file);
+  const devices =
+    options.device === null
+      ? view.devices.map((_device, index) => index)
+      : [deviceIndexOf(view, options.device)];
+  const document = buildReportDocument(view, { devices });
+  if (options.jsonPath === null) {
+    process.stdout.write(`${formatReportText(document, { fileBytes: view.fileBytes })}\n`);
+    return;
+  }
+  const json = `${JSON.stringify(document, null, 2)}\n`;
+  if (options.jsonPath === '-') {
+    process.stdout.write(json);
+    return;
+  }
+  await writeOutput(options.jsonPath, json);
+  // Like `render`: one line on stdout saying what was written (nothing else goes there).
+  const ordinals = devices.map((index) => view.devices[index]!.device);
+  const which =
+    ordinals.length === 0
+      ? 'no devices'
+      : `${ordinals.length === 1 ? 'device' : 'devices'} ${ordinals.join(', ')}`;
+  process.stdout.write(`${view.fileName}: ${REPORT_SCHEMA} of ${which} -> ${options.jsonPath}\n`);
+}

@@ -1,0 +1,354 @@
+// The shared SVG renderers on real snapshots: well-formed standalone documents of the requested
+// size, bounded in size whatever the trace, the app's geometry and colours, escaped text.
+
+import { readFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { realSnapshotPath } from '../../../test/support/real-snapshots';
+import { decodeSnapshot } from '../snapshot/decode-snapshot';
+import { createAllocatorStateIndex } from '../state/allocator-state';
+import { figuresOfState, smallHoleThreshold } from '../state/memory-figures';
+import { formatBytes } from '../units';
+import { buildSnapshotView, type SnapshotView } from '../view/snapshot-view';
+import { bandColorHex, hslToHex } from './band-colors';
+import { byteTicks, linearTicks, timeTickFormatter } from './chart-axes';
+import { columnStartEvents, createEventAxis } from './event-axis';
+import { renderTheme } from './render-theme';
+import { renderSegmentsSvg } from './segments-svg';
+import { escapeXml, num } from './svg-markup';
+import { renderTimelineSvg } from './timeline-svg';
+
+/**
+ * The app's own chart helpers, loaded at run time: shared code may not import the renderer, and
+ * the node typecheck does not include it, so their shapes are declared here.
+ */
+interface AppCharts {
+  bandColor(stackId: number, palette: ReturnType<typeof renderTheme>['bands']): string;
+  byteTicks(
+    maxBytes: number,
+    targetCount: number,
+  ): { values: number[]; format(bytes: number): string };
+  timeTickFormatter(stepUs: number, maxUs: number): (valueUs: number) => string;
+  createEventAxis(
+    source: { traceLength: number; timeUs: Float64Array | null },
+    mode: 'time' | 'event',
+  ): { mode: string; minX: number; maxX: number };
+  eventWindow(
+    axis: unknown,
+    x0: number,
+    x1: number,
+    columns: number,
+  ): { startEvent: number; endEvent: number; columnStartEvents: Int32Array };
+}
+
+async function appCharts(): Promise<AppCharts> {
+  const modules = await Promise.all(
+    ['band-colors', 'byte-ticks', 'axis-format', 'event-axis'].map(
+      (name) =>
+        import(
+          /* @vite-ignore */ resolve(import.meta.dirname, `../../renderer/charts/${name}.ts`)
+        ) as Promise<object>,
+    ),
+  );
+  return Object.assign({}, ...modules) as AppCharts;
+}
+
+async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
+}
+
+const views = new Map<string, SnapshotView>();
+async function viewOf(path: string, fileName = basename(path)): Promise<SnapshotView> {
+  const key = `${path}\n${fileName}`;
+  let view = views.get(key);
+  if (view === undefined) {
+    const bytes = new Uint8Array(readFileSync(path));
+    const model = await decodeSnapshot(once(bytes), { totalBytes: bytes.length });
+    view = buildSnapshotView(model, { fileName, fileBytes: bytes.length });
+    views.set(key, view);
+  }
+  return view;
+}
+
+/**
+ * A strict enough XML check for generated documents: one root, tags nest and close, attributes
+ * are quoted, text and attribute values hold no raw '<' and only known or numeric entities.
+ */
+function checkWellFormed(xml: string): { root: string; attributes: Record<string, string> } {
+  const tag = /<(\/?)([A-Za-z][\w:.-]*)((?:\s+[\w:.-]+="[^"<]*")*)\s*(\/?)>/y;
+  const stack: string[] = [];
+  let root: { root: string; attributes: Record<string, string> } | null = null;
+  let at = 0;
+  const checkText = (text: string): void => {
+    expect(text).not.toMatch(/</);
+    expect(text.replace(/&(amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);/g, '')).not.toMatch(/&/);
+  };
+  while (at < xml.length) {
+    const next = xml.indexOf('<', at);
+    if (next < 0) {
+      expect(xml.slice(at).trim()).toBe('');
+      break;
+    }
+    const text = xml.slice(at, next);
+    if (stack.length === 0) expect(text.trim()).toBe('');
+    else checkText(text);
+    tag.lastIndex = next;
+    const match = tag.exec(xml);
+    expect(match, `bad markup at ${xml.slice(next, next + 80)}`).not.toBeNull();
+    const [whole, closing, name, attributeText, selfClosing] = match!;
+    for (const value of attributeText!.matchAll(/="([^"]*)"/g)) checkText(value[1]!);
+    if (closing === '/') expect(stack.pop()).toBe(name);
+    else {
+      if (stack.length === 0) {
+        expect(root, 'a second root element').toBeNull();
+        const attributes: Record<string, string> = {};
+        for (const pair of attributeText!.matchAll(/([\w:.-]+)="([^"]*)"/g))
+          attributes[pair[1]!] = pair[2]!;
+        root = { root: name!, attributes };
+      }
+      if (selfClosing !== '/') stack.push(name!);
+    }
+    at = next + whole.length;
+  }
+  expect(stack).toEqual([]);
+  expect(root).not.toBeNull();
+  return root!;
+}
+
+function expectStandalone(svg: string, width: number, height: number): void {
+  const { root, attributes } = checkWellFormed(svg);
+  expect(root).toBe('svg');
+  expect(attributes).toMatchObject({
+    xmlns: 'http://www.w3.org/2000/svg',
+    width: String(width),
+    height: String(height),
+    viewBox: `0 0 ${width} ${height}`,
+  });
+  // Coordinates are rounded: never more than one decimal, never exponents.
+  for (const [, value] of svg.matchAll(/ (?:x|y|width|height|d)="([^"]*)"/g)) {
+    expect(value).not.toMatch(/\d\.\d\d/);
+    expect(value).not.toMatch(/\de[-+]?\d/);
+  }
+}
+
+/** The band paths: one per allocation drawn individually. */
+function bandPaths(svg: string): string[] {
+  const groups = [...svg.matchAll(/<g class="bands(?:-edged)?"[^>]*>(.*?)<\/g>/g)].map(
+    (m) => m[1]!,
+  );
+  expect(groups).toHaveLength(2);
+  return groups.join('').match(/<path d="M[^"]*Z" fill="#[0-9a-f]{6}"\/>/g) ?? [];
+}
+
+const CONSTRUCTOR_SUN = realSnapshotPath('Constructor-Sun');
+const LINYUN = realSnapshotPath('LINYUNLinYun');
+const A0KUMA = realSnapshotPath('a0kuma');
+
+describe('svg markup', () => {
+  it('escapes text and attribute values and drops characters XML forbids', () => {
+    expect(escapeXml(`a&b<c>"d"'e'\u0001`)).toBe('a&amp;b&lt;c&gt;&quot;d&quot;&#39;e&#39;');
+  });
+
+  it('writes coordinates with at most one decimal', () => {
+    expect([num(1.2345), num(-0.04), num(10), num(1e21 / 1e21), num(Number.NaN)]).toEqual([
+      '1.2',
+      '0',
+      '10',
+      '1',
+      '0',
+    ]);
+  });
+});
+
+describe('the app parity of the export helpers', () => {
+  it('colours bands like the app', async () => {
+    const { bandColor } = await appCharts();
+    const palette = renderTheme('light').bands;
+    for (const stackId of [-1, 0, 1, 2, 17, 123_456]) {
+      const css = bandColor(stackId, palette);
+      const hsl = /^hsl\((\d+) (\d+)% (\d+)%\)$/.exec(css);
+      if (hsl === null) expect(bandColorHex(stackId, palette)).toBe(css);
+      else
+        expect(bandColorHex(stackId, palette)).toBe(
+          hslToHex(Number(hsl[1]), Number(hsl[2]), Number(hsl[3])),
+        );
+    }
+    expect(hslToHex(0, 100, 50)).toBe('#ff0000');
+    expect(hslToHex(120, 100, 25)).toBe('#008000');
+    expect(hslToHex(212, 0, 100)).toBe('#ffffff');
+  });
+
+  it('ticks the axes like the app', async () => {
+    const app = await appCharts();
+    for (const [max, count] of [
+      [0, 5],
+      [1000, 4],
+      [3 * 2 ** 30, 8],
+      [78.4 * 2 ** 30, 18],
+      [1.1 * 2 ** 30, 5],
+    ] as const) {
+      const ours = byteTicks(max, count);
+      const ticks = app.byteTicks(max, count);
+      expect(ours.values).toEqual(ticks.values);
+      expect(ours.values.map(ours.format)).toEqual(ticks.values.map(ticks.format));
+    }
+    for (const [step, max] of [
+      [0.5, 3],
+      [20_000, 300_000],
+      [100_000, 1_500_000],
+      [2_500_000, 10_000_000],
+    ] as const) {
+      const values = [0, step, 2 * step, max];
+      expect(values.map(timeTickFormatter(step, max))).toEqual(
+        values.map(app.timeTickFormatter(step, max)),
+      );
+    }
+    expect(linearTicks(0, 10_327, 14)).toEqual([
+      0, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10_000,
+    ]);
+    expect(linearTicks(0, 0.3, 3)).toEqual([0, 0.1, 0.2, 0.3]);
+  });
+
+  it('splits the window into pixel columns like the app', async () => {
+    const { createEventAxis: appEventAxis, eventWindow } = await appCharts();
+    const view = await viewOf(CONSTRUCTOR_SUN);
+    const device = view.devices[1]!;
+    for (const mode of ['time', 'event'] as const) {
+      const ours = createEventAxis(device, mode);
+      const app = appEventAxis(device, mode);
+      expect(ours.mode).toBe(app.mode);
+      const window = eventWindow(app, app.minX, app.maxX, 333);
+      expect(columnStartEvents(ours, window.startEvent, window.endEvent, 333)).toEqual(
+        window.columnStartEvents,
+      );
+    }
+  });
+});
+
+describe('renderTimelineSvg', () => {
+  it('draws the bands, curves, markers and axes of a device as a standalone document', async () => {
+    const view = await viewOf(CONSTRUCTOR_SUN);
+    const svg = renderTimelineSvg(view, 1, { width: 1200, height: 700 });
+    expectStandalone(svg, 1200, 700);
+    expect(svg).toContain('device 1');
+    expect(svg).toMatch(/OOM: 4\.9 GiB requested/);
+    expect(svg).toContain(`active peak ${formatBytes(view.devices[1]!.summary.active_bytes.peak)}`);
+    expect(svg).toMatch(/>\d+ GiB</); // byte ticks in binary units
+    expect(svg).toMatch(/ s</); // time ticks
+    const bands = bandPaths(svg);
+    expect(bands.length).toBeGreaterThan(5);
+  });
+
+  it('stays small on a long trace and caps the bands', async () => {
+    const view = await viewOf(LINYUN);
+    const svg = renderTimelineSvg(view, 0, { width: 1600, height: 900, xMode: 'event' });
+    expectStandalone(svg, 1600, 900);
+    const bands = bandPaths(svg);
+    expect(bands.length).toBeGreaterThan(100);
+    expect(bands.length).toBeLessThanOrEqual(1000);
+    expect(svg.length).toBeLessThan(3_000_000);
+  });
+
+  it('draws record_function spans where the file has them', async () => {
+    const view = await viewOf(realSnapshotPath('kkaitlyn111'));
+    expect(view.annotations.length).toBeGreaterThan(100);
+    for (const xMode of ['time', 'event'] as const) {
+      const svg = renderTimelineSvg(view, 0, { width: 900, height: 500, xMode });
+      expectStandalone(svg, 900, 500);
+      expect(svg).toContain('class="annotation-lanes"');
+      expect(svg).toContain('record_function spans');
+    }
+  });
+
+  it('shows a window and a moment, in either theme, with the file name escaped', async () => {
+    const view = await viewOf(A0KUMA, 'runs & <tests>.pickle');
+    const device = view.devices[0]!;
+    const svg = renderTimelineSvg(view, 0, {
+      width: 800,
+      height: 400,
+      startEvent: 5,
+      endEvent: 20,
+      moment: 12,
+      theme: 'dark',
+    });
+    expectStandalone(svg, 800, 400);
+    expect(svg).toContain('runs &amp; &lt;tests&gt;.pickle');
+    expect(svg).toContain(`events 5–19 of ${device.traceLength}`);
+    expect(svg).toContain('moment: after event 12');
+    expect(svg).toContain(`fill="${renderTheme('dark').background}"`);
+  });
+});
+
+describe('renderSegmentsSvg', () => {
+  it('draws one bar per segment with the totals of the state', async () => {
+    const view = await viewOf(CONSTRUCTOR_SUN);
+    const device = view.devices[1]!;
+    const state = createAllocatorStateIndex(device, view.allocatorSettings).stateAt(421);
+    const svg = renderSegmentsSvg(view, 1, state, { width: 1000, height: 600 });
+    expectStandalone(svg, 1000, 600);
+    const background = /<path class="segments" d="([^"]*)"/.exec(svg)![1]!;
+    expect(background.match(/M/g)).toHaveLength(state.segments.length);
+    const figures = figuresOfState(state, smallHoleThreshold(device));
+    expect(svg).toContain(`reserved ${formatBytes(figures.reservedBytes)}`);
+    expect(svg).toContain(`largest hole ${formatBytes(figures.largestFreeBytes)}`);
+    expect(svg).toContain('default pool · default stream · large segments');
+    expect(svg).toContain('class="expandable"');
+    expect(svg).toContain('class="largest-hole"');
+  });
+
+  it('fits 1,400 segments into a fixed height, and grows with them when the height is free', async () => {
+    const view = await viewOf(LINYUN);
+    const device = view.devices[0]!;
+    const state = createAllocatorStateIndex(device, view.allocatorSettings).stateAt(
+      device.traceLength - 1,
+    );
+    expect(state.segments.length).toBeGreaterThan(1000);
+    const fitted = renderSegmentsSvg(view, 0, state, { width: 1600, height: 900 });
+    expectStandalone(fitted, 1600, 900);
+    expect(fitted).not.toContain('do not fit');
+    const background = /<path class="segments" d="([^"]*)"/.exec(fitted)![1]!;
+    expect(background.match(/M/g)).toHaveLength(state.segments.length);
+    expect(fitted.length).toBeLessThan(1_000_000);
+
+    const auto = renderSegmentsSvg(view, 0, state, { width: 1600 });
+    const height = Number(/height="(\d+(?:\.\d)?)"/.exec(auto)![1]);
+    expect(height).toBeGreaterThan(900);
+    expectStandalone(auto, 1600, height);
+  });
+
+  it('handles a state without segments', async () => {
+    const view = await viewOf(A0KUMA);
+    const svg = renderSegmentsSvg(
+      view,
+      0,
+      {
+        device: 0,
+        event: -1,
+        segments: [],
+        blocks: {
+          count: 0,
+          address: new Float64Array(0),
+          sizeBytes: new Float64Array(0),
+          requestedBytes: new Float64Array(0),
+          kind: new Uint8Array(0),
+          allocationRow: new Int32Array(0),
+          sizeIsEstimate: new Uint8Array(0),
+        },
+        outsideSegments: [],
+        clippedBlocks: 0,
+      },
+      { width: 600, theme: 'dark' },
+    );
+    const height = Number(/height="(\d+)"/.exec(svg)![1]);
+    expectStandalone(svg, 600, height);
+    expect(svg).toContain('no segments at this moment');
+  });
+});
+
+// The renderers import nothing from the DOM or Node: the same code runs in the page.
+it('the renderers are pure shared code', () => {
+  for (const file of ['timeline-svg.ts', 'segments-svg.ts', 'svg-markup.ts', 'chart-axes.ts']) {
+    const source = readFileSync(resolve(import.meta.dirname, file), 'utf8');
+    expect(source).not.toMatch(/from 'node:|document\.|window\./);
+  }
+});
