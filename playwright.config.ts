@@ -29,7 +29,13 @@ export default defineConfig({
   projects: [
     {
       name: 'web',
-      testMatch: ['web.spec.ts', 'timeline.spec.ts'],
+      testMatch: [
+        'web.spec.ts',
+        'timeline.spec.ts',
+        'oom.spec.ts',
+        'export.spec.ts',
+        'segments.spec.ts',
+      ],
       use: {
         browserName: 'chromium',
         launchOptions: { executablePath: chromiumExecutablePath, args: chromiumArgs },

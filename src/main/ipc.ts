@@ -1,5 +1,13 @@
-import { basename } from 'node:path';
-import { BrowserWindow, ipcMain, type IpcMainEvent, type IpcMainInvokeEvent } from 'electron';
+import { writeFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  type IpcMainEvent,
+  type IpcMainInvokeEvent,
+} from 'electron';
 import { IpcChannel } from '../preload/ipc-channels';
 import type { DecodeService } from './decode-service';
 import {
@@ -8,8 +16,11 @@ import {
   openDroppedFileArgumentsSchema,
   openRecentFileArgumentsSchema,
   recentFilesReplySchema,
+  saveExportArgumentsSchema,
+  saveExportResultSchema,
 } from './ipc-schemas';
 import { chooseSnapshotPath } from './open-dialog';
+import { saveExportFile } from './save-export';
 import type { RecentFilesStore } from './recent-files';
 import { isRendererUrl } from './renderer-location';
 
@@ -60,6 +71,25 @@ export function registerIpcHandlers({ decodes, recentFiles, openDemoSnapshot }: 
   onMessage(IpcChannel.rendererReady, (args, event) => {
     noArgumentsSchema.parse(args);
     decodes.markRendererReady(event.sender);
+  });
+
+  // Exports: the page makes the file, main asks where to put it and writes it. The page names
+  // neither the folder nor any other file: the user picks the path in the dialog.
+  let lastExportDirectory: string | null = null;
+  ipcMain.handle(IpcChannel.saveExport, async (event, ...args: unknown[]) => {
+    assertFromRenderer(event);
+    const [request] = saveExportArgumentsSchema.parse(args);
+    const window = BrowserWindow.fromWebContents(event.sender);
+    const result = await saveExportFile(request, {
+      showSaveDialog: (options) =>
+        window ? dialog.showSaveDialog(window, options) : dialog.showSaveDialog(options),
+      writeFile: (path, data) => writeFile(path, data),
+      defaultDirectory: () => lastExportDirectory ?? app.getPath('downloads'),
+      onSaved: (path) => {
+        lastExportDirectory = dirname(path);
+      },
+    });
+    return saveExportResultSchema.parse(result);
   });
 }
 

@@ -11,6 +11,7 @@ function recordingActions() {
     clearRecentFiles: () => void calls.push('clear'),
     openDemoSnapshot: () => void calls.push('demo'),
     sendToPage: (command: MenuCommand) => void calls.push(`page ${command}`),
+    exportFromPage: (format) => void calls.push(`export ${format}`),
     showAbout: () => void calls.push('about'),
   };
   return { actions, calls };
@@ -78,5 +79,21 @@ describe('applicationMenuTemplate', () => {
     click(find(template, 'Open the Demo Snapshot'));
     expect(calls).toEqual(['page close-tab', 'page next-tab', 'page previous-tab', 'open', 'demo']);
     expect(find(template, 'Open…').accelerator).toBe('CmdOrCtrl+O');
+  });
+
+  it('offers File › Export for the page to make PNG, SVG, JSON and CSV', () => {
+    const { actions, calls } = recordingActions();
+    const template = applicationMenuTemplate(actions, { isDevServer: false, recentPaths: [] });
+    const exportMenu = find(template, 'Export');
+    expect(exportMenu.id).toBe('file-export');
+    const items = exportMenu.submenu as MenuItemConstructorOptions[];
+    expect(items.map((item) => item.id)).toEqual([
+      'file-export-png',
+      'file-export-svg',
+      'file-export-json',
+      'file-export-csv',
+    ]);
+    for (const item of items) click(item);
+    expect(calls).toEqual(['export png', 'export svg', 'export json', 'export csv']);
   });
 });

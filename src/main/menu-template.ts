@@ -1,5 +1,5 @@
 import type { MenuItemConstructorOptions } from 'electron';
-import type { MenuCommand } from '../preload/index.d';
+import type { ExportFormat, MenuCommand } from '../preload/index.d';
 
 // The application menu as data: no Electron calls here, so it is unit-tested.
 
@@ -11,6 +11,8 @@ export interface MenuActions {
   openDemoSnapshot(): void;
   /** Items whose work is in the page (tabs). */
   sendToPage(command: MenuCommand): void;
+  /** File › Export › …: the current tab's page makes the file (and main saves it). */
+  exportFromPage(format: ExportFormat): void;
   showAbout(): void;
 }
 
@@ -19,6 +21,13 @@ export interface MenuOptions {
   /** Most recent first. */
   readonly recentPaths: readonly string[];
 }
+
+const EXPORT_ITEMS: readonly (readonly [ExportFormat, string])[] = [
+  ['png', 'PNG Image of the Chart…'],
+  ['svg', 'SVG Image of the Chart…'],
+  ['json', 'JSON Report…'],
+  ['csv', 'CSV of the Largest Allocations…'],
+];
 
 export function applicationMenuTemplate(
   actions: MenuActions,
@@ -60,6 +69,16 @@ export function applicationMenuTemplate(
       },
       { label: 'Open Recent', submenu: recentItems },
       { label: 'Open the Demo Snapshot', click: () => actions.openDemoSnapshot() },
+      { type: 'separator' },
+      {
+        id: 'file-export',
+        label: 'Export',
+        submenu: EXPORT_ITEMS.map(([format, label]): MenuItemConstructorOptions => ({
+          id: `file-export-${format}`,
+          label,
+          click: () => actions.exportFromPage(format),
+        })),
+      },
       { type: 'separator' },
       pageItem('Close Tab', 'CmdOrCtrl+W', 'close-tab'),
       ...(isMac ? [] : [{ type: 'separator' as const }, { role: 'quit' as const }]),

@@ -47,6 +47,22 @@ export interface RecentFile {
 /** Menu items whose work happens in the page. */
 export type MenuCommand = 'close-tab' | 'next-tab' | 'previous-tab';
 
+/** What File › Export and the page's export buttons produce. */
+export type ExportFormat = 'png' | 'svg' | 'json' | 'csv';
+
+/** A file the page made, for main to write where the user chooses (Save dialog). */
+export interface SaveExportRequest {
+  readonly format: ExportFormat;
+  /** The name the Save dialog proposes; a plain name, no folders. */
+  readonly fileName: string;
+  /** Text (SVG, JSON, CSV) or bytes (PNG). */
+  readonly data: string | Uint8Array;
+}
+
+/** Only the name of the file written goes back to the page, never its folder. */
+export type SaveExportResult =
+  { readonly saved: true; readonly fileName: string } | { readonly saved: false };
+
 export interface AllocscopeBridge {
   /** Shows the native Open dialog; the chosen file arrives as decode events. */
   showOpenDialog(): Promise<void>;
@@ -63,6 +79,10 @@ export interface AllocscopeBridge {
   /** Decode progress and results. Returns the unsubscribe function. */
   onDecodeEvent(listener: (event: BridgeDecodeEvent) => void): () => void;
   onMenuCommand(listener: (command: MenuCommand) => void): () => void;
+  /** Shows the Save dialog for an exported file and writes it; resolves once written or cancelled. */
+  saveExport(request: SaveExportRequest): Promise<SaveExportResult>;
+  /** File › Export › PNG/SVG/JSON/CSV, for the page to make the file. Returns the unsubscribe function. */
+  onMenuExport(listener: (format: ExportFormat) => void): () => void;
   /** Tells main the page is listening, so files named on the command line can be decoded. */
   signalRendererReady(): void;
 }

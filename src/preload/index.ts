@@ -6,8 +6,10 @@ import type {
   DecodeFailed,
   DecodeProgressUpdate,
   DecodeStarted,
+  ExportFormat,
   MenuCommand,
   RecentFile,
+  SaveExportResult,
 } from './index.d';
 import { IpcChannel } from './ipc-channels';
 
@@ -58,6 +60,16 @@ const bridge: AllocscopeBridge = {
   },
 
   onMenuCommand: (listener) => subscribe<MenuCommand>(IpcChannel.menuCommand, listener),
+
+  // Only the three fields cross, whatever else the page's object carries.
+  saveExport: ({ format, fileName, data }) =>
+    ipcRenderer.invoke(IpcChannel.saveExport, {
+      format,
+      fileName,
+      data,
+    }) as Promise<SaveExportResult>,
+
+  onMenuExport: (listener) => subscribe<ExportFormat>(IpcChannel.menuExport, listener),
 
   signalRendererReady: () => ipcRenderer.send(IpcChannel.rendererReady),
 };

@@ -16,6 +16,8 @@ export const IpcChannel = {
   getRecentFiles: 'recent-files:get',
   /** renderer → main, send: the page is listening for decode events. */
   rendererReady: 'renderer:ready',
+  /** renderer → main, invoke (SaveExportRequest): Save dialog, write the file; SaveExportResult. */
+  saveExport: 'export:save',
 
   /** main → renderer: a decode began (DecodeStarted). */
   decodeStarted: 'decode:started',
@@ -27,4 +29,6 @@ export const IpcChannel = {
   decodeFailed: 'decode:failed',
   /** main → renderer: a menu item that acts on the page (MenuCommand). */
   menuCommand: 'menu:command',
+  /** main → renderer: File › Export › … (ExportFormat); the page makes the file and saves it. */
+  menuExport: 'menu:export',
 } as const;

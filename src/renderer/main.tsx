@@ -1,3 +1,5 @@
+// First: zod must not try `new Function` under the page's CSP (see the module).
+import './export/zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createSnapshotClient } from './api/create-snapshot-client';

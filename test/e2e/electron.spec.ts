@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
@@ -107,9 +107,11 @@ test.describe('Electron app', () => {
           'getRecentFiles',
           'onDecodeEvent',
           'onMenuCommand',
+          'onMenuExport',
           'openDemoSnapshot',
           'openDroppedFile',
           'openRecentFile',
+          'saveExport',
           'showOpenDialog',
           'signalRendererReady',
         ],
@@ -195,6 +197,41 @@ test.describe('Electron app', () => {
       await expect(page.getByTestId('summary-strip')).toBeVisible();
     } finally {
       await app.close();
+    }
+  });
+
+  test('File > Export writes the CSV and JSON where the (stubbed) Save dialog says', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'allocscope-e2e-'));
+    const app = await launchApp(ADAM);
+    try {
+      const page = await app.firstWindow();
+      await expect(page.getByTestId('tab')).toContainText(basename(ADAM));
+      await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
+      await expect(page.getByTestId('export-bar')).toBeVisible();
+      for (const [format, name] of [
+        ['csv', 'table.csv'],
+        ['json', 'report.json'],
+      ] as const) {
+        const target = join(directory, name);
+        await app.evaluate(
+          ({ dialog, Menu }, { target, format }) => {
+            // The native dialog cannot be driven; answer it as a user choosing `target` would.
+            dialog.showSaveDialog = (async () => ({
+              canceled: false,
+              filePath: target,
+            })) as unknown as typeof dialog.showSaveDialog;
+            Menu.getApplicationMenu()?.getMenuItemById(`file-export-${format}`)?.click();
+          },
+          { target, format },
+        );
+        await expect(page.getByTestId('export-notice')).toHaveAttribute('data-file-name', name);
+        const text = await readFile(target, 'utf8');
+        if (format === 'csv') expect(text.split('\r\n')[0]).toMatch(/^rank,address,size_bytes,/);
+        else expect((JSON.parse(text) as { schema: string }).schema).toBe('allocscope.report/1');
+      }
+    } finally {
+      await app.close();
+      await rm(directory, { recursive: true, force: true });
     }
   });
 });

@@ -149,10 +149,14 @@ test('a multi-GPU snapshot switches devices, each with its own figures', async (
   await expect(select.locator('option')).toHaveText(
     document.devices.map((device) => `cuda:${device.device}`),
   );
+  // It opens on the device that ran out of memory.
+  await expect(select).toHaveValue('1');
+  await expectSummaryMatches(page, deviceOf(document, 1));
+  await expect(page.getByTestId('summary-ooms')).toHaveText('1');
+  await select.selectOption('0');
   await expectSummaryMatches(page, deviceOf(document, 0));
   await select.selectOption('1');
   await expectSummaryMatches(page, deviceOf(document, 1));
-  await expect(page.getByTestId('summary-ooms')).toHaveText('1');
   await page.screenshot({ path: testInfo.outputPath('multi-gpu-device-1.png') });
 });
 

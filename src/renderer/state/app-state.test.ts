@@ -14,8 +14,14 @@ import {
   type SnapshotTab,
 } from './app-state';
 
-function fakeDevice(device: number, withTimes = true): DeviceView {
-  return { device, timeUs: withTimes ? new Float64Array([1, 2]) : null } as DeviceView;
+function fakeDevice(device: number, withTimes = true, oomCount = 0): DeviceView {
+  const ooms = Array.from({ length: oomCount }, (_, i) => ({
+    eventIndex: i,
+    requestedBytes: 1 << 30,
+    deviceFreeBytes: 0,
+    streamId: 0,
+  }));
+  return { device, timeUs: withTimes ? new Float64Array([1, 2]) : null, ooms } as DeviceView;
 }
 
 function fakeView(fileName: string, devices: DeviceView[] = [fakeDevice(0)]): SnapshotView {
@@ -68,6 +74,7 @@ describe('appReducer: opening', () => {
       xMode: 'time',
       selectedRow: null,
       moment: null,
+      lowerView: null,
       warningsDismissed: false,
     });
     expect(bodyState(state)).toBe('ready');
@@ -84,6 +91,17 @@ describe('appReducer: opening', () => {
     const tab = snapshotTab(run(started('a'), done('a', view)), 'a');
     expect(tab.ui.device).toBe(3);
     expect(tab.ui.xMode).toBe('event');
+  });
+
+  it('opens on the first device that ran out of memory', () => {
+    const view = fakeView('x.pickle', [
+      fakeDevice(0),
+      fakeDevice(1, true, 1),
+      fakeDevice(2, true, 2),
+    ]);
+    expect(snapshotTab(run(started('a'), done('a', view)), 'a').ui.device).toBe(1);
+    const calm = fakeView('y.pickle', [fakeDevice(0), fakeDevice(1)]);
+    expect(snapshotTab(run(started('b'), done('b', calm)), 'b').ui.device).toBe(0);
   });
 
   it('ignores progress and results of decodes no longer shown', () => {
@@ -210,6 +228,15 @@ describe('appReducer: per-snapshot choices', () => {
     expect(appReducer(opened, { type: 'set-device', tabId: 'a', device: 9 })).toBe(opened);
     expect(appReducer(opened, { type: 'set-device', tabId: 'a', device: 0 })).toBe(opened);
     expect(appReducer(opened, { type: 'select-row', tabId: 'a', row: null })).toBe(opened);
+  });
+
+  it('remembers the view under the timeline per snapshot, across devices', () => {
+    let state = appReducer(opened, { type: 'set-lower-view', tabId: 'a', view: 'segments' });
+    expect(snapshotTab(state, 'a').ui.lowerView).toBe('segments');
+    expect(snapshotTab(state, 'b').ui.lowerView).toBeNull();
+    expect(appReducer(state, { type: 'set-lower-view', tabId: 'a', view: 'segments' })).toBe(state);
+    state = appReducer(state, { type: 'set-device', tabId: 'a', device: 1 });
+    expect(snapshotTab(state, 'a').ui.lowerView).toBe('segments');
   });
 
   it('dismissing warnings is remembered per snapshot', () => {

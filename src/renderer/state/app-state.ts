@@ -7,6 +7,9 @@ import type { DecodeEvent, DecodeStage } from '../api/snapshot-client';
 
 export type XMode = 'time' | 'event';
 
+/** The view under the timeline. */
+export type LowerView = 'largest' | 'segments' | 'fragmentation' | 'oom';
+
 export interface SnapshotUiState {
   /** Ordinal of the device shown (DeviceView.device); null when the file has no device. */
   readonly device: number | null;
@@ -14,8 +17,10 @@ export interface SnapshotUiState {
   readonly xMode: XMode;
   /** Row of the device's allocation table. */
   readonly selectedRow: number | null;
-  /** An event index the user pointed at. */
+  /** An event index the user pointed at; null: the page's default (first OOM, else active peak). */
   readonly moment: number | null;
+  /** The view the user picked under the timeline; null: the default (OOM when the device has one). */
+  readonly lowerView: LowerView | null;
   readonly warningsDismissed: boolean;
 }
 
@@ -68,6 +73,7 @@ export type AppAction =
   | { readonly type: 'set-x-mode'; readonly tabId: string; readonly xMode: XMode }
   | { readonly type: 'select-row'; readonly tabId: string; readonly row: number | null }
   | { readonly type: 'set-moment'; readonly tabId: string; readonly moment: number | null }
+  | { readonly type: 'set-lower-view'; readonly tabId: string; readonly view: LowerView }
   | { readonly type: 'dismiss-warnings'; readonly tabId: string };
 
 /** How many failures stay listed; older ones drop off. */
@@ -80,13 +86,15 @@ export const initialAppState: AppState = {
   lastOpenFailed: false,
 };
 
+/** A snapshot opens on its first device with an OOM (the question users open it with), else device 0. */
 export function initialSnapshotUi(view: SnapshotView): SnapshotUiState {
-  const first = view.devices[0] ?? null;
+  const first = view.devices.find((device) => device.ooms.length > 0) ?? view.devices[0] ?? null;
   return {
     device: first?.device ?? null,
     xMode: first?.timeUs ? 'time' : 'event',
     selectedRow: null,
     moment: null,
+    lowerView: null,
     warningsDismissed: false,
   };
 }
@@ -133,6 +141,10 @@ export function appReducer(state: AppState, action: AppAction): AppState {
     case 'set-moment':
       return updateUi(state, action.tabId, (ui) =>
         ui.moment === action.moment ? ui : { ...ui, moment: action.moment },
+      );
+    case 'set-lower-view':
+      return updateUi(state, action.tabId, (ui) =>
+        ui.lowerView === action.view ? ui : { ...ui, lowerView: action.view },
       );
     case 'dismiss-warnings':
       return updateUi(state, action.tabId, (ui) =>

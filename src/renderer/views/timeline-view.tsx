@@ -36,6 +36,8 @@ export interface TimelineViewProps {
   /** An event index the user clicked, or null. */
   moment: number | null;
   onMoment: (event: number | null) => void;
+  /** The visible window changed (zoom, pan, brush, another device or axis). */
+  onWindowChange?: (window: TimelineDomainInfo) => void;
 }
 
 /** Frames listed in the tooltip under the top user frame; the panel shows them all. */
@@ -52,7 +54,11 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
   const overviewCanvasRef = useRef<HTMLCanvasElement>(null);
   const overviewBrushRef = useRef<SVGSVGElement>(null);
   const chartRef = useRef<TimelineChart | null>(null);
-  const handlersRef = useRef({ onSelectRow: props.onSelectRow, onMoment: props.onMoment });
+  const handlersRef = useRef({
+    onSelectRow: props.onSelectRow,
+    onMoment: props.onMoment,
+    onWindowChange: props.onWindowChange,
+  });
   const [hover, setHover] = useState<TimelineHover | null>(null);
   const [domain, setDomain] = useState<TimelineDomainInfo | null>(null);
 
@@ -61,7 +67,11 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
   const mode = xMode === 'time' && timesUsable ? 'time' : 'event';
 
   useLayoutEffect(() => {
-    handlersRef.current = { onSelectRow: props.onSelectRow, onMoment: props.onMoment };
+    handlersRef.current = {
+      onSelectRow: props.onSelectRow,
+      onMoment: props.onMoment,
+      onWindowChange: props.onWindowChange,
+    };
   });
 
   useLayoutEffect(() => {
@@ -78,7 +88,10 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
       },
       {
         onHover: setHover,
-        onDomain: setDomain,
+        onDomain: (info) => {
+          setDomain(info);
+          handlersRef.current.onWindowChange?.(info);
+        },
         onSelectRow: (row) => handlersRef.current.onSelectRow(row),
         onMoment: (event) => handlersRef.current.onMoment(event),
       },

@@ -1,0 +1,60 @@
+// Names of exported files: the snapshot's own name without its extensions, then what was
+// exported. Safe on every desktop file system (no separators, reserved characters or names).
+
+import type { ExportFormat } from '../../preload/index.d';
+
+/** What the file systems we run on allow in one name (bytes on Linux, UTF-16 units elsewhere). */
+export const MAX_FILE_NAME_LENGTH = 255;
+
+const SNAPSHOT_EXTENSIONS = /(\.(pickle|pkl|html?))?(\.gz)?$/i;
+// Windows' reserved characters, path separators and control characters.
+// eslint-disable-next-line no-control-regex
+const UNSAFE_CHARACTERS = /[<>:"/\\|?*\u0000-\u001f\u007f]/g;
+const RESERVED_WINDOWS_NAMES = /^(con|prn|aux|nul|com\d|lpt\d)$/i;
+
+/** "run.pickle.gz" → "run"; what is left of an odd name is made safe; never empty. */
+export function snapshotBaseName(fileName: string): string {
+  const last = fileName.split(/[\\/]/).pop() ?? '';
+  const stripped = last.replace(SNAPSHOT_EXTENSIONS, '');
+  let safe = stripped.replace(UNSAFE_CHARACTERS, '_').replace(/^[\s.]+|[\s.]+$/g, '');
+  if (safe === '' || RESERVED_WINDOWS_NAMES.test(safe))
+    safe = `snapshot${safe === '' ? '' : `-${safe}`}`;
+  return safe;
+}
+
+/** The base name shortened (by code points) so that base + suffix fits one file name. */
+function withSuffix(fileName: string, suffix: string): string {
+  const kept = [...snapshotBaseName(fileName)];
+  const room = Math.max(1, MAX_FILE_NAME_LENGTH - suffix.length);
+  while (kept.length > 1 && kept.join('').length > room) kept.pop();
+  return `${kept.join('')}${suffix}`;
+}
+
+export type ExportedView = 'timeline' | 'segments';
+
+/** `<base>.allocscope-report.json`: the findings of the whole snapshot. */
+export function reportFileName(snapshotFileName: string): string {
+  return withSuffix(snapshotFileName, '.allocscope-report.json');
+}
+
+/** `<base>.cuda<N>.<view>.png|svg`: the chart as it is shown. */
+export function chartFileName(
+  snapshotFileName: string,
+  device: number,
+  view: ExportedView,
+  format: 'png' | 'svg',
+): string {
+  return withSuffix(snapshotFileName, `.cuda${device}.${view}.${format}`);
+}
+
+/** `<base>.cuda<N>.largest-allocations.csv`. */
+export function largestAllocationsFileName(snapshotFileName: string, device: number): string {
+  return withSuffix(snapshotFileName, `.cuda${device}.largest-allocations.csv`);
+}
+
+export const EXPORT_MIME_TYPES: Record<ExportFormat, string> = {
+  png: 'image/png',
+  svg: 'image/svg+xml',
+  json: 'application/json',
+  csv: 'text/csv',
+};

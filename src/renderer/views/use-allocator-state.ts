@@ -1,0 +1,170 @@
+// The allocator state index of a device, made once per open snapshot and device, after the page's
+// first paint (building its checkpoints walks the allocation table: the timeline shows first).
+// Kept in a WeakMap keyed by the device's view, so switching tabs or devices finds it again and
+// closing a tab lets it go.
+
+import { useEffect, useMemo, useState } from 'react';
+import {
+  createAllocatorStateIndex,
+  type AllocatorState,
+  type AllocatorStateIndex,
+} from '@shared/state/allocator-state';
+import { fragmentationSeries, type FragmentationSeries } from '@shared/state/fragmentation-series';
+import { smallHoleThreshold } from '@shared/state/memory-figures';
+import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
+
+const indexes = new WeakMap<DeviceView, AllocatorStateIndex>();
+const thresholds = new WeakMap<DeviceView, number>();
+
+export function stateIndexOf(view: SnapshotView, device: DeviceView): AllocatorStateIndex {
+  let index = indexes.get(device);
+  if (index === undefined) {
+    index = createAllocatorStateIndex(device, view.allocatorSettings);
+    indexes.set(device, index);
+  }
+  return index;
+}
+
+/** The device's "common request size" (free holes below it count as small). */
+export function smallHoleThresholdOf(device: DeviceView): number {
+  let threshold = thresholds.get(device);
+  if (threshold === undefined) {
+    threshold = smallHoleThreshold(device);
+    thresholds.set(device, threshold);
+  }
+  return threshold;
+}
+
+/** After the next paint: a frame, then a task (a frame callback alone runs before painting). */
+export function afterPaint(callback: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const frame = requestAnimationFrame(() => {
+    timer = setTimeout(callback, 0);
+  });
+  return () => {
+    cancelAnimationFrame(frame);
+    if (timer !== null) clearTimeout(timer);
+  };
+}
+
+/** The index, or null until it is built (at once when it already was). */
+export function useStateIndex(view: SnapshotView, device: DeviceView): AllocatorStateIndex | null {
+  const [built, setBuilt] = useState<{ device: DeviceView; index: AllocatorStateIndex } | null>(
+    null,
+  );
+  const cached = indexes.get(device) ?? null;
+  useEffect(() => {
+    if (indexes.has(device)) return;
+    return afterPaint(() => setBuilt({ device, index: stateIndexOf(view, device) }));
+  }, [view, device]);
+  if (cached !== null) return cached;
+  return built?.device === device ? built.index : null;
+}
+
+/**
+ * The state at a moment. The index keeps only its last state, so each consumer keeps its own
+ * (the moment's and the peak's are both on screen).
+ */
+export function useStateAt(
+  index: AllocatorStateIndex | null,
+  event: number,
+): AllocatorState | null {
+  return useMemo(() => (index === null ? null : index.stateAt(event)), [index, event]);
+}
+
+export interface SeriesProgress {
+  series: FragmentationSeries | null;
+  /** Moments done / all, while computing. */
+  done: number;
+  total: number;
+}
+
+/** Samples per call; calls go on until a slice of time is used, then yield to the page. */
+const CHUNK = 4;
+const SLICE_MS = 10;
+
+/**
+ * Fragmentation figures at `moments`, computed in small chunks between frames so the page stays
+ * responsive; the previous series stays shown until the new one is complete.
+ */
+export function useFragmentationSeries(
+  index: AllocatorStateIndex | null,
+  moments: Int32Array | null,
+  thresholdBytes: number,
+): SeriesProgress {
+  const [result, setResult] = useState<{
+    key: Int32Array | null;
+    series: FragmentationSeries | null;
+    done: number;
+    total: number;
+  }>({ key: null, series: null, done: 0, total: 0 });
+
+  useEffect(() => {
+    if (index === null || moments === null) return;
+    const parts: FragmentationSeries[] = [];
+    let offset = 0;
+    let cancelled = false;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const step = (): void => {
+      if (cancelled) return;
+      const started = performance.now();
+      do {
+        const end = Math.min(moments.length, offset + CHUNK);
+        parts.push(fragmentationSeries(index, moments.subarray(offset, end), thresholdBytes));
+        offset = end;
+      } while (offset < moments.length && performance.now() - started < SLICE_MS);
+      if (offset < moments.length) {
+        setResult((current) => ({ ...current, done: offset, total: moments.length }));
+        timer = setTimeout(step, 0);
+        return;
+      }
+      setResult({
+        key: moments,
+        series: concatSeries(moments, parts, thresholdBytes),
+        done: moments.length,
+        total: moments.length,
+      });
+    };
+    timer = setTimeout(step, 0);
+    return () => {
+      cancelled = true;
+      if (timer !== null) clearTimeout(timer);
+    };
+  }, [index, moments, thresholdBytes]);
+
+  return { series: result.series, done: result.done, total: result.total };
+}
+
+function concatSeries(
+  moments: Int32Array,
+  parts: readonly FragmentationSeries[],
+  thresholdBytes: number,
+): FragmentationSeries {
+  const n = moments.length;
+  const columns = [
+    'reservedBytes',
+    'activeBytes',
+    'cachedFreeBytes',
+    'largestFreeBytes',
+    'smallFreeBytes',
+    'internalWasteBytes',
+    'freeBlockCount',
+  ] as const;
+  const series: FragmentationSeries = {
+    moments,
+    reservedBytes: new Float64Array(n),
+    activeBytes: new Float64Array(n),
+    cachedFreeBytes: new Float64Array(n),
+    largestFreeBytes: new Float64Array(n),
+    smallFreeBytes: new Float64Array(n),
+    internalWasteBytes: new Float64Array(n),
+    freeBlockCount: new Float64Array(n),
+    smallHoleThresholdBytes: thresholdBytes,
+  };
+  let at = 0;
+  for (const part of parts) {
+    for (const column of columns) series[column].set(part[column], at);
+    at += part.moments.length;
+  }
+  return series;
+}
