@@ -75,7 +75,11 @@ export function formatSummaryText(
         allocation.allocEventIndex === null
           ? 'before trace'
           : `event ${allocation.allocEventIndex}`,
-        describeFrame(model, topUserFrameId(model, allocation.stackId)),
+        // The innermost frame for framework-only stacks, as this summary has always listed them.
+        describeFrame(
+          model,
+          topUserFrameId(model, allocation.stackId, { allFramework: 'innermost' }),
+        ),
       ]);
       lines.push(...alignColumns(table).map((row) => `    ${row}`));
     }

@@ -1,10 +1,9 @@
 // What the tooltip, the table and the allocation panel say about one allocation row: figures,
 // times and its stack, derived from the view's columns (no DOM, so it is unit-tested in Node).
 
-import { isFrameworkFrame } from '@shared/analysis/user-frame';
 import { AllocationOrigin, BEFORE_TRACE } from '@shared/analysis/allocation-table';
-import type { FrameTable, StackTable } from '@shared/snapshot/model';
-import { NO_STACK } from '@shared/snapshot/model';
+import { isFrameworkFrame } from '@shared/analysis/user-frame';
+import { frameAt, stackFrameIds, type StackSource } from '@shared/snapshot/stack-source';
 import { formatBytes, formatDurationUs, formatExactBytes } from '@shared/units';
 import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
 
@@ -15,62 +14,16 @@ export interface StackFrame {
   isFramework: boolean;
 }
 
-export interface StackSource {
-  frames: FrameTable;
-  stacks: StackTable;
-}
-
 /** Frames of a stack, innermost first. */
 export function stackFrames(source: StackSource, stackId: number): StackFrame[] {
-  if (stackId === NO_STACK || stackId < 0 || stackId + 1 >= source.stacks.offsets.length) return [];
-  const { offsets, frameIds } = source.stacks;
-  const frames: StackFrame[] = [];
-  for (let i = offsets[stackId]!; i < offsets[stackId + 1]!; i++) {
-    const id = frameIds[i]!;
-    const filename = source.frames.filename[id]!;
-    const name = source.frames.name[id]!;
-    frames.push({
-      name,
-      filename,
-      line: source.frames.line[id]!,
-      isFramework: isFrameworkFrame(filename, name),
-    });
-  }
-  return frames;
-}
-
-/** Frames of the stack-capturing and allocator machinery: never the answer to "who allocated". */
-const CAPTURE_FRAME_PREFIXES = [
-  'torch::unwind::',
-  'torch::CapturedTraceback::',
-  'torch::cuda::(anonymous namespace)::gather',
-  'c10::cuda::CUDACachingAllocator::',
-];
-
-/**
- * Index of the innermost frame outside the framework. When every frame is framework (C++-only
- * stacks, autograd threads), the innermost frame past the capture and allocator machinery; -1
- * when there are no frames.
- */
-export function topUserFrameIndex(frames: readonly StackFrame[]): number {
-  if (frames.length === 0) return -1;
-  const user = frames.findIndex((frame) => !frame.isFramework);
-  if (user >= 0) return user;
-  const past = frames.findIndex(
-    (frame) => !CAPTURE_FRAME_PREFIXES.some((prefix) => frame.name.startsWith(prefix)),
-  );
-  return past < 0 ? 0 : past;
+  return Array.from(stackFrameIds(source, stackId), (frameId) => {
+    const { filename, line, name } = frameAt(source.frames, frameId);
+    return { name, filename, line, isFramework: isFrameworkFrame(filename, name) };
+  });
 }
 
 export function frameLocation(frame: StackFrame): string {
   return `${frame.filename}:${frame.line < 0 ? '?' : frame.line}`;
-}
-
-/** "file.py:12 name" with the last two path parts, for narrow places; just the name without a file. */
-export function shortFrameLabel(frame: StackFrame): string {
-  if (frame.filename === '' || frame.filename === '??') return frame.name;
-  const shortName = frame.filename.split(/[\\/]/).slice(-2).join('/');
-  return `${shortName}:${frame.line < 0 ? '?' : frame.line} ${frame.name}`;
 }
 
 /**
@@ -87,9 +40,14 @@ export function supportingFrames(
   return chosen.slice(0, limit);
 }
 
+/** "name (file:line)": a frame in a copied stack and in the CSV export. */
+export function frameText(frame: StackFrame): string {
+  return `${frame.name} (${frameLocation(frame)})`;
+}
+
 /** The stack as plain text, one frame a line, as Python tracebacks list them (innermost first). */
 export function stackAsText(frames: readonly StackFrame[]): string {
-  return frames.map((frame) => `${frame.name} (${frameLocation(frame)})`).join('\n');
+  return frames.map(frameText).join('\n');
 }
 
 export function formatAddress(address: number): string {

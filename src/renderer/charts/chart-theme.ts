@@ -1,7 +1,7 @@
 // Chart colours come from CSS custom properties (timeline.css), so the light and dark themes and
 // any later restyling live in CSS; canvas code reads them once per theme change.
 
-import type { BandPalette } from './band-colors';
+import type { BandPalette } from '@shared/chart/band-colors';
 
 export interface ChartTheme {
   text: string;

@@ -4,12 +4,18 @@
 // pane with the part of reserved memory held in free blocks smaller than a common request.
 
 import { axisBottom, axisLeft, scaleLinear, select, type NumberValue, type ScaleLinear } from 'd3';
+import { formatEventTick, timeTickFormatter } from '@shared/chart/axis-format';
+import { byteTicks } from '@shared/chart/byte-ticks';
+import {
+  createEventAxis,
+  eventAtX,
+  eventWindow,
+  type EventAxis,
+  type XMode,
+} from '@shared/chart/event-axis';
 import type { FragmentationSeries } from '@shared/state/fragmentation-series';
 import type { MemoryFigures } from '@shared/state/memory-figures';
 import type { DeviceView } from '@shared/view/snapshot-view';
-import { formatEventTick, timeTickFormatter } from './axis-format';
-import { byteTicks } from './byte-ticks';
-import { createEventAxis, eventAtX, eventWindow, type EventAxis, type XMode } from './event-axis';
 import { TIMELINE_MARGIN } from './timeline-chart';
 import { drawVerticalMarker, prepareCanvas, type PlotSize } from './timeline-draw';
 

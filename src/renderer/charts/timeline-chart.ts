@@ -19,6 +19,22 @@ import {
   type ScaleLinear,
 } from 'd3';
 import {
+  pairAnnotations,
+  placeAnnotationSpans,
+  spansAt,
+  type PlacedSpan,
+} from '@shared/chart/annotation-spans';
+import { formatEventTick, timeTickFormatter } from '@shared/chart/axis-format';
+import { createBandColorCache } from '@shared/chart/band-colors';
+import { byteTicks } from '@shared/chart/byte-ticks';
+import {
+  createEventAxis,
+  eventAtX,
+  eventWindow,
+  type EventAxis,
+  type XMode,
+} from '@shared/chart/event-axis';
+import {
   hitTestTimeline,
   layoutTimeline,
   stepValueAt,
@@ -26,18 +42,14 @@ import {
   type TimelineHit,
   type TimelineLayout,
 } from '@shared/chart/timeline-layout';
-import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
 import {
-  pairAnnotations,
-  placeAnnotationSpans,
-  spansAt,
-  type PlacedSpan,
-} from './annotation-spans';
-import { formatEventTick, timeTickFormatter } from './axis-format';
-import { createBandColorCache } from './band-colors';
-import { byteTicks } from './byte-ticks';
+  eventMarkers,
+  stackLabelRows,
+  type EventMarker,
+  type MarkerKind,
+} from '@shared/chart/timeline-markers';
+import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
 import { readChartTheme, type ChartTheme } from './chart-theme';
-import { createEventAxis, eventAtX, eventWindow, type EventAxis, type XMode } from './event-axis';
 import {
   drawOverlay,
   drawOverview,
@@ -47,12 +59,6 @@ import {
   type PlotSize,
   type VerticalMarker,
 } from './timeline-draw';
-import {
-  eventMarkers,
-  stackLabelRows,
-  type EventMarker,
-  type MarkerKind,
-} from './timeline-markers';
 import {
   clampDomain,
   domainsEqual,

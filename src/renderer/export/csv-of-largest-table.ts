@@ -3,17 +3,11 @@
 // and whole stacks instead of the table's human units.
 
 import { allocationsAliveAt, BEFORE_TRACE } from '@shared/analysis/allocation-table';
+import { topUserFrameIndex } from '@shared/analysis/user-frame';
 import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
-import {
-  allocationFacts,
-  formatAddress,
-  frameLocation,
-  stackFrames,
-  topUserFrameIndex,
-  type StackFrame,
-} from '../charts/allocation-facts';
+import { allocationFacts, formatAddress, frameText, stackFrames } from '../charts/allocation-facts';
 
-/** How many rows the largest-allocations table lists (its TOP). */
+/** How many rows the largest-allocations table lists, and so its CSV export. */
 export const LARGEST_TABLE_ROWS = 100;
 
 export const LARGEST_CSV_COLUMNS = [
@@ -53,11 +47,6 @@ export interface LargestAllocationRecord {
   topUserFrame: string | null;
   /** Innermost first, as Python tracebacks list them from the allocation. */
   stack: string[];
-}
-
-/** "name (file:line)", as the allocation panel's copied stack reads. */
-export function frameText(frame: StackFrame): string {
-  return `${frame.name} (${frameLocation(frame)})`;
 }
 
 /** The moment a table shows: the selected one, or the device's active peak. */

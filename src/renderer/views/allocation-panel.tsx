@@ -2,6 +2,7 @@
 // optionally hidden and the stack copyable as text.
 
 import { useMemo, useState, type JSX } from 'react';
+import { topUserFrameIndex } from '@shared/analysis/user-frame';
 import { formatBytes, formatExactBytes } from '@shared/units';
 import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
 import {
@@ -10,9 +11,8 @@ import {
   frameLocation,
   stackAsText,
   stackFrames,
-  topUserFrameIndex,
 } from '../charts/allocation-facts';
-import { bandColorCss } from '../charts/band-colors';
+import { bandColorCss } from '../charts/band-color-css';
 import '../charts/timeline.css';
 import { AllocationLifetimeRows } from './allocation-lifetime-rows';
 

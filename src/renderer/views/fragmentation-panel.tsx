@@ -3,6 +3,7 @@
 // the selected moment and at the active peak, in total and per pool, stream and size class.
 
 import { useLayoutEffect, useMemo, useRef, useState, type JSX } from 'react';
+import type { XMode } from '@shared/chart/event-axis';
 import type { AllocatorStateIndex } from '@shared/state/allocator-state';
 import { sampleMoments } from '@shared/state/fragmentation-series';
 import {
@@ -22,7 +23,6 @@ import {
 } from '../charts/fragmentation-chart';
 import '../charts/fragmentation.css';
 import { groupKey, groupLabel } from '../charts/segment-groups';
-import type { XMode } from '../charts/event-axis';
 import { useFragmentationSeries, useStateAt } from './use-allocator-state';
 
 export interface FragmentationPanelProps {

@@ -3,17 +3,17 @@
 
 import { useEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent } from 'react';
 import { allocationsAliveAt } from '@shared/analysis/allocation-table';
+import { shortFrameLabel, topUserFrameIndex } from '@shared/analysis/user-frame';
 import { formatBytes, formatExactBytes } from '@shared/units';
 import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
 import {
   allocationFacts,
   describeEvent,
   frameLocation,
-  shortFrameLabel,
   stackFrames,
-  topUserFrameIndex,
 } from '../charts/allocation-facts';
-import { bandColorCss } from '../charts/band-colors';
+import { bandColorCss } from '../charts/band-color-css';
+import { LARGEST_TABLE_ROWS, tableEvent } from '../export/csv-of-largest-table';
 import '../charts/timeline.css';
 
 export interface LargestAllocationsTableProps {
@@ -24,8 +24,6 @@ export interface LargestAllocationsTableProps {
   selectedRow: number | null;
   onSelectRow: (row: number | null) => void;
 }
-
-const TOP = 100;
 
 type SortKey = 'size' | 'lifetime' | 'alloc' | 'frame';
 
@@ -56,7 +54,7 @@ const COLUMNS: { key: SortKey; label: string; numeric: boolean; firstDescending:
 
 export function LargestAllocationsTable(props: LargestAllocationsTableProps): JSX.Element {
   const { view, device, moment, selectedRow, onSelectRow } = props;
-  const event = moment ?? device.summary.active_bytes.peak_event_index;
+  const event = tableEvent(device, moment);
   const [order, setOrder] = useState<SortOrder>({ key: 'size', descending: true });
   const bodyRef = useRef<HTMLTableSectionElement>(null);
 
@@ -69,7 +67,7 @@ export function LargestAllocationsTable(props: LargestAllocationsTableProps): JS
 
   const rows = useMemo((): TableRow[] => {
     const useTimes = device.timeUs !== null;
-    return Array.from(alive.subarray(0, TOP), (row) => {
+    return Array.from(alive.subarray(0, LARGEST_TABLE_ROWS), (row) => {
       const facts = allocationFacts(view, device, row);
       const frames = stackFrames(view, facts.stackId);
       const userIndex = topUserFrameIndex(frames);
@@ -148,7 +146,7 @@ export function LargestAllocationsTable(props: LargestAllocationsTableProps): JS
         <span className="tl-exact">
           ({describeEvent(device, event)} · {formatExactBytes(alive.length)} alive,{' '}
           {formatBytes(aliveBytes)}
-          {alive.length > TOP ? ` · top ${TOP}` : ''})
+          {alive.length > LARGEST_TABLE_ROWS ? ` · top ${LARGEST_TABLE_ROWS}` : ''})
         </span>
       </h3>
       <div className="largest-table-scroll">

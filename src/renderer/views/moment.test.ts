@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testDevice } from '../charts/test-device';
+import { testDevice } from '@shared/view/test-device';
 import {
   activeAt,
   bigStep,

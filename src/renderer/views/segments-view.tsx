@@ -3,6 +3,7 @@
 // for the details beside the picture (an allocation's block also selects it on the timeline).
 
 import { useLayoutEffect, useMemo, useRef, useState, type JSX } from 'react';
+import { shortFrameLabel, topUserFrameIndex } from '@shared/analysis/user-frame';
 import type { AllocatorStateIndex } from '@shared/state/allocator-state';
 import {
   figuresByGroup,
@@ -16,10 +17,8 @@ import {
   allocationFacts,
   bytesWithExact,
   describeEvent,
-  shortFrameLabel,
   stackFrames,
   supportingFrames,
-  topUserFrameIndex,
 } from '../charts/allocation-facts';
 import {
   blockAtStateAddress,

@@ -4,19 +4,18 @@
 // (toolbar, tooltip) that React is good at.
 
 import { useLayoutEffect, useMemo, useRef, useState, type JSX } from 'react';
-import { formatBytes, formatDurationUs, formatExactBytes } from '@shared/units';
+import { shortFrameLabel, topUserFrameIndex } from '@shared/analysis/user-frame';
+import { pairAnnotations } from '@shared/chart/annotation-spans';
 import type { TimelineHit } from '@shared/chart/timeline-layout';
+import { formatBytes, formatDurationUs, formatExactBytes } from '@shared/units';
 import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
 import {
   allocationFacts,
   bytesWithExact,
   describeEvent,
-  shortFrameLabel,
   stackFrames,
   supportingFrames,
-  topUserFrameIndex,
 } from '../charts/allocation-facts';
-import { pairAnnotations } from '../charts/annotation-spans';
 import {
   TimelineChart,
   type TimelineDomainInfo,

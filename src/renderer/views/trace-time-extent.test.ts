@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pairAnnotations, placeAnnotationSpans } from '../charts/annotation-spans';
-import { hasUsableTimes, relativeTimes } from '../charts/event-axis';
+import { pairAnnotations, placeAnnotationSpans } from '@shared/chart/annotation-spans';
+import { hasUsableTimes, relativeTimes } from '@shared/chart/event-axis';
 import { countSpansInTrace, traceTimeExtent } from './trace-time-extent';
 
 const times = (values: number[]): Float64Array => Float64Array.from(values);

@@ -1,10 +1,10 @@
 // What the timeline's legend and x-mode toggle need to know about a device's times, in one pass
 // and without allocating: whether time mode is possible, and how many annotation spans fall
 // inside the trace. The same figures as relativeTimes() / placeAnnotationSpans() in
-// charts/event-axis.ts and charts/annotation-spans.ts, which build an array of the trace's length
+// @shared/chart/event-axis.ts and annotation-spans.ts, which build an array of the trace's length
 // (57 MB for a 1 GB snapshot) to answer them.
 
-import type { AnnotationSpan } from '../charts/annotation-spans';
+import type { AnnotationSpan } from '@shared/chart/annotation-spans';
 
 export interface TraceTimeExtent {
   /** time_us of the first event. */

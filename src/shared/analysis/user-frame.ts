@@ -1,7 +1,14 @@
 // "Which line of MY code did this?" PyTorch stacks start deep inside the framework (C++ kernels,
-// torch/nn/modules/...); the first frame outside it is what users recognise.
+// torch/nn/modules/...); the first frame outside it is what users recognise. The one rule for
+// the app (tooltips, tables, CSV), the OOM explainer and the CLI's text summary.
 
-import { NO_STACK, type SnapshotModel } from '../snapshot/model';
+import type { FrameTable } from '../snapshot/model';
+import {
+  frameAt,
+  stackFrameIds,
+  type SourceFrame,
+  type StackSource,
+} from '../snapshot/stack-source';
 
 const FRAMEWORK_PATH_PARTS = [
   '/torch/',
@@ -22,24 +29,69 @@ export function isFrameworkFrame(filename: string, name: string): boolean {
   return FRAMEWORK_PATH_PARTS.some((part) => filename.includes(part));
 }
 
-/** The innermost frame outside the framework; the innermost frame when all are framework; null for no stack. */
-export function topUserFrameId(model: SnapshotModel, stackId: number): number | null {
-  if (stackId === NO_STACK) return null;
-  const { offsets, frameIds } = model.stacks;
-  const start = offsets[stackId]!;
-  const end = offsets[stackId + 1]!;
-  for (let i = start; i < end; i++) {
-    const frameId = frameIds[i]!;
-    if (!isFrameworkFrame(model.frames.filename[frameId]!, model.frames.name[frameId]!))
-      return frameId;
-  }
-  return end > start ? frameIds[start]! : null;
+/** Frames of the stack-capturing and allocator machinery: never the answer to "who allocated". */
+const CAPTURE_FRAME_PREFIXES = [
+  'torch::unwind::',
+  'torch::CapturedTraceback::',
+  'torch::cuda::(anonymous namespace)::gather',
+  'c10::cuda::CUDACachingAllocator::',
+];
+
+export function isCaptureFrame(name: string): boolean {
+  return CAPTURE_FRAME_PREFIXES.some((prefix) => name.startsWith(prefix));
 }
 
-export function describeFrame(model: SnapshotModel, frameId: number | null): string {
+export interface TopFrameOptions {
+  /**
+   * The frame to take when every frame is the framework's (C++-only stacks, autograd threads):
+   * 'past-capture' (the default; the app and the OOM explainer), the innermost frame past the
+   * stack capture and the allocator; 'innermost' (the CLI's text summary), the innermost frame.
+   */
+  allFramework?: 'past-capture' | 'innermost';
+}
+
+/**
+ * Index of the innermost frame outside the framework in a stack's frames (innermost first); when
+ * every frame is the framework's, see TopFrameOptions. -1 when there are no frames.
+ */
+export function topUserFrameIndex(
+  frames: readonly { filename: string; name: string }[],
+  options: TopFrameOptions = {},
+): number {
+  if (frames.length === 0) return -1;
+  const user = frames.findIndex((frame) => !isFrameworkFrame(frame.filename, frame.name));
+  if (user >= 0) return user;
+  if (options.allFramework === 'innermost') return 0;
+  const past = frames.findIndex((frame) => !isCaptureFrame(frame.name));
+  return past < 0 ? 0 : past;
+}
+
+/** Frame id of a stack's top user frame (topUserFrameIndex); null for no stack or no frames. */
+export function topUserFrameId(
+  source: StackSource,
+  stackId: number,
+  options: TopFrameOptions = {},
+): number | null {
+  const frameIds = stackFrameIds(source, stackId);
+  const frames = Array.from(frameIds, (frameId) => frameAt(source.frames, frameId));
+  const index = topUserFrameIndex(frames, options);
+  return index < 0 ? null : frameIds[index]!;
+}
+
+/** "dir/file.py:12 name": the last two parts of the path, '?' for an unknown line. */
+function pathLineName(frame: SourceFrame): string {
+  const shortName = frame.filename.split(/[\\/]/).slice(-2).join('/');
+  return `${shortName}:${frame.line < 0 ? '?' : frame.line} ${frame.name}`;
+}
+
+/** "dir/file.py:12 name" of a frame id, as the CLI's text summary lists it. */
+export function describeFrame(source: { frames: FrameTable }, frameId: number | null): string {
   if (frameId === null) return '(no stack recorded)';
-  const filename = model.frames.filename[frameId]!;
-  const line = model.frames.line[frameId]!;
-  const shortName = filename.split(/[\\/]/).slice(-2).join('/');
-  return `${shortName}:${line < 0 ? '?' : line} ${model.frames.name[frameId]!}`;
+  return pathLineName(frameAt(source.frames, frameId));
+}
+
+/** "file.py:12 name" with the last two path parts, for narrow places; just the name without a file. */
+export function shortFrameLabel(frame: SourceFrame): string {
+  if (frame.filename === '' || frame.filename === '??') return frame.name;
+  return pathLineName(frame);
 }

@@ -10,11 +10,12 @@
 //   out-of-memory  otherwise (even one hole made of every cached free byte and all of
 //                  device_free would have been too small: live tensors hold the memory).
 
-import { describeFrame, isFrameworkFrame, topUserFrameId } from '../analysis/user-frame';
-import { NO_STACK, type SnapshotModel } from '../snapshot/model';
+import { shortFrameLabel, topUserFrameId } from '../analysis/user-frame';
+import { frameAt, type StackSource } from '../snapshot/stack-source';
 import { BlockKind, type AllocatorState, type AllocatorStateIndex } from '../state/allocator-state';
 import { roundedRequestBytes, SMALL_REQUEST_LIMIT_BYTES } from '../state/block-rounding';
 import {
+  emptyFigures,
   figuresByGroup,
   figuresOfState,
   smallHoleThreshold,
@@ -118,7 +119,7 @@ function factsOf(
   const group =
     groups.find(
       (g) => g.poolIndex === poolIndex && g.streamId === streamId && g.segmentType === typeCode,
-    ) ?? emptyGroup(threshold);
+    ) ?? emptyFigures(threshold);
   return {
     totals: figuresOfState(state, threshold),
     group,
@@ -126,21 +127,6 @@ function factsOf(
     streamId,
     segmentType,
     holders: holdersOf(view, device, state),
-  };
-}
-
-function emptyGroup(threshold: number): MemoryFigures {
-  return {
-    segmentCount: 0,
-    reservedBytes: 0,
-    activeBytes: 0,
-    blockBytes: 0,
-    internalWasteBytes: 0,
-    cachedFreeBytes: 0,
-    largestFreeBytes: 0,
-    freeBlockCount: 0,
-    smallFreeBytes: 0,
-    smallHoleThresholdBytes: threshold,
   };
 }
 
@@ -179,41 +165,14 @@ export function holdersOf(
     }));
 }
 
-/** Frames of the stack-capturing and allocator machinery: never the answer to "who allocated". */
-const CAPTURE_FRAME_PREFIXES = [
-  'torch::unwind::',
-  'torch::CapturedTraceback::',
-  'torch::cuda::(anonymous namespace)::gather',
-  'c10::cuda::CUDACachingAllocator::',
-];
-
 /**
- * "dir/file.py:12 name" of the innermost user frame (user-frame.ts); when every frame is the
- * framework's, the innermost one past the stack capture and the allocator ("name" alone when it
+ * "dir/file.py:12 name" of the stack's top user frame (user-frame.ts: when every frame is the
+ * framework's, the innermost one past the stack capture and the allocator, "name" alone when it
  * has no file). null when no stack was recorded.
  */
-export function topFrameLabel(view: SnapshotView, stackId: number): string | null {
-  if (stackId === NO_STACK) return null;
-  // The frame helpers read only the frames and stacks of the model, which the view carries.
-  const source = view as Pick<SnapshotModel, 'frames' | 'stacks'> as SnapshotModel;
-  const { offsets, frameIds } = view.stacks;
-  const start = offsets[stackId]!;
-  const end = offsets[stackId + 1]!;
-  if (start === end) return null;
-  let frameId = topUserFrameId(source, stackId)!;
-  const { filename, name } = view.frames;
-  if (isFrameworkFrame(filename[frameId]!, name[frameId]!)) {
-    for (let i = start; i < end; i++) {
-      const id = frameIds[i]!;
-      if (!CAPTURE_FRAME_PREFIXES.some((prefix) => name[id]!.startsWith(prefix))) {
-        frameId = id;
-        break;
-      }
-    }
-    const file = filename[frameId]!;
-    if (file === '' || file === '??') return name[frameId]!;
-  }
-  return describeFrame(source, frameId);
+export function topFrameLabel(source: StackSource, stackId: number): string | null {
+  const frameId = topUserFrameId(source, stackId);
+  return frameId === null ? null : shortFrameLabel(frameAt(source.frames, frameId));
 }
 
 function explanationOf(

@@ -3,20 +3,13 @@
 // with separate opacities because SVG rasterizers (resvg) and older viewers do not all read CSS
 // Color 4 syntax such as `rgb(28 34 48 / 7%)`.
 
+import type { BandPalette } from '../chart/band-colors';
+
 export type ThemeName = 'light' | 'dark';
 
 export interface Paint {
   color: string;
   opacity: number;
-}
-
-export interface BandPalette {
-  /** Saturation in percent. */
-  saturation: number;
-  /** Lightness in percent of the two variants; a hash bit picks one. */
-  lightness: [number, number];
-  /** Colour of allocations with no recorded stack. */
-  noStack: string;
 }
 
 export interface RenderTheme {

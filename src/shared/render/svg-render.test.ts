@@ -1,57 +1,21 @@
 // The shared SVG renderers on real snapshots: well-formed standalone documents of the requested
-// size, bounded in size whatever the trace, the app's geometry and colours, escaped text.
+// size, bounded in size whatever the trace, the app's geometry (src/shared/chart, which the app
+// uses too), escaped text.
 
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { realSnapshotPath } from '../../../test/support/real-snapshots';
+import { columnStartEvents, createEventAxis, eventWindow } from '../chart/event-axis';
 import { decodeSnapshot } from '../snapshot/decode-snapshot';
 import { createAllocatorStateIndex } from '../state/allocator-state';
 import { figuresOfState, smallHoleThreshold } from '../state/memory-figures';
 import { formatBytes } from '../units';
 import { buildSnapshotView, type SnapshotView } from '../view/snapshot-view';
-import { bandColorHex, hslToHex } from './band-colors';
-import { byteTicks, linearTicks, timeTickFormatter } from './chart-axes';
-import { columnStartEvents, createEventAxis } from './event-axis';
 import { renderTheme } from './render-theme';
 import { renderSegmentsSvg } from './segments-svg';
 import { escapeXml, num } from './svg-markup';
 import { renderTimelineSvg } from './timeline-svg';
-
-/**
- * The app's own chart helpers, loaded at run time: shared code may not import the renderer, and
- * the node typecheck does not include it, so their shapes are declared here.
- */
-interface AppCharts {
-  bandColor(stackId: number, palette: ReturnType<typeof renderTheme>['bands']): string;
-  byteTicks(
-    maxBytes: number,
-    targetCount: number,
-  ): { values: number[]; format(bytes: number): string };
-  timeTickFormatter(stepUs: number, maxUs: number): (valueUs: number) => string;
-  createEventAxis(
-    source: { traceLength: number; timeUs: Float64Array | null },
-    mode: 'time' | 'event',
-  ): { mode: string; minX: number; maxX: number };
-  eventWindow(
-    axis: unknown,
-    x0: number,
-    x1: number,
-    columns: number,
-  ): { startEvent: number; endEvent: number; columnStartEvents: Int32Array };
-}
-
-async function appCharts(): Promise<AppCharts> {
-  const modules = await Promise.all(
-    ['band-colors', 'byte-ticks', 'axis-format', 'event-axis'].map(
-      (name) =>
-        import(
-          /* @vite-ignore */ resolve(import.meta.dirname, `../../renderer/charts/${name}.ts`)
-        ) as Promise<object>,
-    ),
-  );
-  return Object.assign({}, ...modules) as AppCharts;
-}
 
 async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   yield bytes;
@@ -160,65 +124,15 @@ describe('svg markup', () => {
   });
 });
 
-describe('the app parity of the export helpers', () => {
-  it('colours bands like the app', async () => {
-    const { bandColor } = await appCharts();
-    const palette = renderTheme('light').bands;
-    for (const stackId of [-1, 0, 1, 2, 17, 123_456]) {
-      const css = bandColor(stackId, palette);
-      const hsl = /^hsl\((\d+) (\d+)% (\d+)%\)$/.exec(css);
-      if (hsl === null) expect(bandColorHex(stackId, palette)).toBe(css);
-      else
-        expect(bandColorHex(stackId, palette)).toBe(
-          hslToHex(Number(hsl[1]), Number(hsl[2]), Number(hsl[3])),
-        );
-    }
-    expect(hslToHex(0, 100, 50)).toBe('#ff0000');
-    expect(hslToHex(120, 100, 25)).toBe('#008000');
-    expect(hslToHex(212, 0, 100)).toBe('#ffffff');
-  });
-
-  it('ticks the axes like the app', async () => {
-    const app = await appCharts();
-    for (const [max, count] of [
-      [0, 5],
-      [1000, 4],
-      [3 * 2 ** 30, 8],
-      [78.4 * 2 ** 30, 18],
-      [1.1 * 2 ** 30, 5],
-    ] as const) {
-      const ours = byteTicks(max, count);
-      const ticks = app.byteTicks(max, count);
-      expect(ours.values).toEqual(ticks.values);
-      expect(ours.values.map(ours.format)).toEqual(ticks.values.map(ticks.format));
-    }
-    for (const [step, max] of [
-      [0.5, 3],
-      [20_000, 300_000],
-      [100_000, 1_500_000],
-      [2_500_000, 10_000_000],
-    ] as const) {
-      const values = [0, step, 2 * step, max];
-      expect(values.map(timeTickFormatter(step, max))).toEqual(
-        values.map(app.timeTickFormatter(step, max)),
-      );
-    }
-    expect(linearTicks(0, 10_327, 14)).toEqual([
-      0, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10_000,
-    ]);
-    expect(linearTicks(0, 0.3, 3)).toEqual([0, 0.1, 0.2, 0.3]);
-  });
-
-  it('splits the window into pixel columns like the app', async () => {
-    const { createEventAxis: appEventAxis, eventWindow } = await appCharts();
+describe('the shared chart geometry on a real device', () => {
+  it("splits the whole trace into the pixel columns of the app's window", async () => {
     const view = await viewOf(CONSTRUCTOR_SUN);
     const device = view.devices[1]!;
     for (const mode of ['time', 'event'] as const) {
-      const ours = createEventAxis(device, mode);
-      const app = appEventAxis(device, mode);
-      expect(ours.mode).toBe(app.mode);
-      const window = eventWindow(app, app.minX, app.maxX, 333);
-      expect(columnStartEvents(ours, window.startEvent, window.endEvent, 333)).toEqual(
+      const axis = createEventAxis(device, mode);
+      expect(axis.mode).toBe(mode);
+      const window = eventWindow(axis, axis.minX, axis.maxX, 333);
+      expect(columnStartEvents(axis, window.startEvent, window.endEvent, 333)).toEqual(
         window.columnStartEvents,
       );
     }
@@ -345,10 +259,17 @@ describe('renderSegmentsSvg', () => {
   });
 });
 
-// The renderers import nothing from the DOM or Node: the same code runs in the page.
+// The renderers and the chart helpers they share with the app import nothing from the DOM, Node
+// or d3: the same code runs in the page and in the CLI.
 it('the renderers are pure shared code', () => {
-  for (const file of ['timeline-svg.ts', 'segments-svg.ts', 'svg-markup.ts', 'chart-axes.ts']) {
-    const source = readFileSync(resolve(import.meta.dirname, file), 'utf8');
-    expect(source).not.toMatch(/from 'node:|document\.|window\./);
+  for (const dir of ['.', '../chart']) {
+    const files = readdirSync(resolve(import.meta.dirname, dir)).filter(
+      (name) => name.endsWith('.ts') && !name.endsWith('.test.ts'),
+    );
+    expect(files.length).toBeGreaterThan(2);
+    for (const file of files) {
+      const source = readFileSync(resolve(import.meta.dirname, dir, file), 'utf8');
+      expect(source, file).not.toMatch(/from 'node:|from 'd3|document\.|window\./);
+    }
   }
 });

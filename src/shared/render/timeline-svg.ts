@@ -1,20 +1,34 @@
 // The memory timeline as a standalone SVG document: the app's picture (src/renderer/charts/
-// timeline-draw.ts) drawn from the same shared layout (layoutTimeline): reserved memory as a
-// light area, the active memory as stacked allocation bands coloured by stack with the smaller
-// allocations merged into one grey area, the active and reserved curves, peak and OOM markers,
-// byte and time/event axes and a title line. Used by `allocscope render` and the app's SVG export.
+// timeline-draw.ts) drawn from the same shared layout (layoutTimeline), axis, ticks, colours,
+// markers and annotation spans (src/shared/chart): reserved memory as a light area, the active
+// memory as stacked allocation bands coloured by stack with the smaller allocations merged into
+// one grey area, the active and reserved curves, peak and OOM markers, byte and time/event axes
+// and a title line. Used by `allocscope render` and the app's SVG export.
 //
 // Size stays bounded whatever the trace: curves are column envelopes (one value per pixel
 // column), bands are one <path> each with coordinates rounded to 0.1 px and steps narrower than
 // half a pixel dropped, and at most MAX_BANDS bands (fewer when their outlines get too long).
 
+import { pairAnnotations, placeAnnotationSpans } from '../chart/annotation-spans';
+import { formatEventTick, timeTickFormatter } from '../chart/axis-format';
+import { bandColorHex } from '../chart/band-colors';
+import { byteTicks } from '../chart/byte-ticks';
+import {
+  columnStartEvents,
+  createEventAxis,
+  type EventAxis,
+  type XMode,
+} from '../chart/event-axis';
+import { linearTicks } from '../chart/linear-ticks';
 import { layoutTimeline, type AllocationBand, type TimelineLayout } from '../chart/timeline-layout';
+import {
+  eventMarkers,
+  stackLabelRows,
+  type EventMarker,
+  type MarkerKind,
+} from '../chart/timeline-markers';
 import { formatBytes } from '../units';
 import type { DeviceView, SnapshotView } from '../view/snapshot-view';
-import { annotationSpans } from './annotation-spans';
-import { bandColorHex } from './band-colors';
-import { byteTicks, formatEventTick, linearTicks, timeTickFormatter } from './chart-axes';
-import { columnStartEvents, createEventAxis, type EventAxis, type XMode } from './event-axis';
 import { fillOf, renderTheme, strokeOf, type RenderTheme, type ThemeName } from './render-theme';
 import { num, stepPathData, svgOpen, svgText, textWidth } from './svg-markup';
 
@@ -38,14 +52,6 @@ const MAX_COLUMNS = 4096;
 /** Budget of band outline steps over all bands; beyond it fewer bands are drawn individually. */
 const MAX_BAND_STEPS = 250_000;
 const TITLE_Y = 18;
-
-type MarkerKind = 'peak-active' | 'peak-reserved' | 'oom';
-
-interface Marker {
-  kind: MarkerKind;
-  event: number;
-  label: string;
-}
 
 export function renderTimelineSvg(
   view: SnapshotView,
@@ -329,7 +335,12 @@ function spansMarkup(
   plot: { left: number; top: number; width: number; height: number },
   theme: RenderTheme,
 ): string {
-  const spans = annotationSpans(view.annotations, device, axis.mode);
+  const spans = placeAnnotationSpans(
+    pairAnnotations(view.annotations, device.device),
+    device.timeUs,
+    device.traceLength,
+    axis.mode,
+  );
   if (spans.length === 0) return '';
   const xOf = (x: number): number => plot.left + ((x - x0) / (x1 - x0)) * plot.width;
   const washes: [number, number][] = [];
@@ -370,65 +381,8 @@ function spansMarkup(
   );
 }
 
-function reservedPeakEvent(device: DeviceView): number {
-  const reserved = device.reservedBytes;
-  let best = -1;
-  let bestBytes = device.summary.reserved_bytes.baseline;
-  for (let event = 0; event < reserved.length; event++) {
-    if (reserved[event]! > bestBytes) {
-      bestBytes = reserved[event]!;
-      best = event;
-    }
-  }
-  return best;
-}
-
-/** The app's markers (src/renderer/charts/timeline-markers.ts): reserved peak, active peak, OOMs. */
-function eventMarkers(device: DeviceView): Marker[] {
-  const { summary } = device;
-  const markers: Marker[] = [
-    {
-      kind: 'peak-reserved',
-      event: reservedPeakEvent(device),
-      label: `reserved peak ${formatBytes(summary.reserved_bytes.peak)}`,
-    },
-    {
-      kind: 'peak-active',
-      event: summary.active_bytes.peak_event_index,
-      label: `active peak ${formatBytes(summary.active_bytes.peak)}`,
-    },
-  ];
-  for (const oom of summary.oom) {
-    markers.push({
-      kind: 'oom',
-      event: oom.event_index,
-      label: `OOM: ${formatBytes(oom.requested_bytes)} requested`,
-    });
-  }
-  return markers;
-}
-
-/** Rows (0, 1, …) for labels centred at x so that labels in one row do not overlap. */
-function stackLabelRows(
-  labels: readonly { x: number; width: number }[],
-  gap: number,
-  maxRows: number,
-): number[] {
-  const rowEnds: number[] = [];
-  const order = labels.map((label, index) => ({ ...label, index })).sort((a, b) => a.x - b.x);
-  const rows = new Array<number>(labels.length).fill(0);
-  for (const label of order) {
-    const left = label.x - label.width / 2;
-    let row = rowEnds.findIndex((end) => end + gap <= left);
-    if (row < 0) row = rowEnds.length < maxRows ? rowEnds.length : maxRows - 1;
-    rowEnds[row] = label.x + label.width / 2;
-    rows[label.index] = row;
-  }
-  return rows;
-}
-
 function markerLabels(
-  markers: readonly Marker[],
+  markers: readonly EventMarker[],
   markerX: (event: number) => number,
   plot: { left: number; top: number; width: number },
   styles: Record<MarkerKind, { color: string }>,

@@ -6,7 +6,6 @@
 import { z } from 'zod';
 import { explainOoms, explainPeak } from '../oom/oom-explainer';
 import type { OomExplanation } from '../oom/oom-explanation';
-import type { SnapshotModel } from '../snapshot/model';
 import {
   createAllocatorStateIndex,
   type AllocatorState,
@@ -276,8 +275,6 @@ function groupJson(view: SnapshotView, group: GroupFigures): z.infer<typeof grou
 }
 
 function explanationJson(view: SnapshotView, e: OomExplanation): OomExplanationJson {
-  // framesOfStack reads only the frames and stacks of the model, which the view carries.
-  const source = view as Pick<SnapshotModel, 'frames' | 'stacks'> as SnapshotModel;
   return {
     ...e,
     holders: e.holders.map((holder) => ({
@@ -285,7 +282,7 @@ function explanationJson(view: SnapshotView, e: OomExplanation): OomExplanationJ
       topFrame: holder.topFrame,
       bytes: holder.bytes,
       count: holder.count,
-      frames: framesOfStack(source, holder.stackId),
+      frames: framesOfStack(view, holder.stackId),
     })),
   };
 }

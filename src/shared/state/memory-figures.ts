@@ -31,7 +31,8 @@ export interface GroupFigures extends MemoryFigures {
   segmentType: number;
 }
 
-function emptyFigures(threshold: number): MemoryFigures {
+/** Figures of no segments: all zero. */
+export function emptyFigures(threshold: number): MemoryFigures {
   return {
     segmentCount: 0,
     reservedBytes: 0,

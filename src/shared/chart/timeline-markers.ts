@@ -1,8 +1,9 @@
-// The events the chart marks with a vertical line: the active peak, the reserved peak and every
-// OOM. Found once per device from the summary figures and the curves.
+// The events the timeline marks with a vertical line, in the app and in exported SVG: the active
+// peak, the reserved peak and every OOM. Found once per device from the summary figures and the
+// curves.
 
-import { formatBytes } from '@shared/units';
-import type { DeviceView } from '@shared/view/snapshot-view';
+import { formatBytes } from '../units';
+import type { DeviceView } from '../view/snapshot-view';
 
 export type MarkerKind = 'peak-active' | 'peak-reserved' | 'oom';
 

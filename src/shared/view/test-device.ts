@@ -1,14 +1,11 @@
-// A small hand-made device for unit tests of the chart helpers (no decoding needed).
+// A small hand-made device, frames and stacks for unit tests of the chart, frame and table helpers,
+// shared and the app's (no decoding needed).
 
-import {
-  AllocationOrigin,
-  NOT_PENDING,
-  type AllocationTable,
-} from '@shared/analysis/allocation-table';
-import { emptySegmentHistory } from '@shared/state/segment-history';
-import type { FrameTable, StackTable } from '@shared/snapshot/model';
-import type { DeviceSummary } from '@shared/report/summary-report';
-import type { DeviceView } from '@shared/view/snapshot-view';
+import { AllocationOrigin, NOT_PENDING, type AllocationTable } from '../analysis/allocation-table';
+import { emptySegmentHistory } from '../state/segment-history';
+import type { FrameTable, StackTable } from '../snapshot/model';
+import type { DeviceSummary } from '../report/summary-report';
+import type { DeviceView } from '../view/snapshot-view';
 
 export const TEST_FRAMES: FrameTable = {
   filename: [

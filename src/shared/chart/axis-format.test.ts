@@ -1,5 +1,6 @@
+import { precisionFixed as d3PrecisionFixed } from 'd3';
 import { describe, expect, it } from 'vitest';
-import { formatEventTick, timeTickFormatter } from './axis-format';
+import { formatEventTick, precisionFixed, timeTickFormatter } from './axis-format';
 
 describe('timeTickFormatter', () => {
   it('picks the unit of the step and just enough decimals', () => {
@@ -21,6 +22,16 @@ describe('timeTickFormatter', () => {
     expect(timeTickFormatter(0.5)(1.5)).toBe('1.5 µs');
   });
 
+  it('labels ticks from the first event to the end of a window', () => {
+    const labels = (step: number, max: number): string[] =>
+      [0, step, 2 * step, max].map(timeTickFormatter(step, max));
+    expect(labels(0.5, 3)).toEqual(['0', '0.5 µs', '1.0 µs', '3.0 µs']);
+    expect(labels(20_000, 300_000)).toEqual(['0', '20 ms', '40 ms', '300 ms']);
+    expect(labels(100_000, 1_500_000)).toEqual(['0', '0.1 s', '0.2 s', '1.5 s']);
+    // A step of 2.5 s needs no decimals by d3's count, so its labels round.
+    expect(labels(2_500_000, 10_000_000)).toEqual(['0', '3 s', '5 s', '10 s']);
+  });
+
   it('copes with a missing step', () => {
     expect(timeTickFormatter(0)(3)).toBe('3 µs');
     expect(timeTickFormatter(NaN)(3)).toBe('3 µs');
@@ -31,5 +42,27 @@ describe('formatEventTick', () => {
   it('groups digits', () => {
     expect(formatEventTick(12_345)).toBe('12,345');
     expect(formatEventTick(0)).toBe('0');
+  });
+});
+
+describe('precisionFixed', () => {
+  it('counts decimals as d3-format does, float noise included', () => {
+    for (const step of [
+      1,
+      10,
+      0.5,
+      0.1,
+      0.25,
+      0.001,
+      0.3 - 0.2,
+      1e-7,
+      123.456,
+      0.020000000000000004,
+      2e-5,
+      999.99,
+    ])
+      expect(precisionFixed(step)).toBe(d3PrecisionFixed(step));
+    expect(precisionFixed(0)).toBe(0);
+    expect(precisionFixed(NaN)).toBe(0);
   });
 });

@@ -1,8 +1,6 @@
-// Byte axes in the allocator's own units: ticks fall on binary steps (a power of two times a power
-// of 1024), so 0, 512 MiB, 1 GiB, 1.5 GiB… rather than 0, 500000000, 1000000000… and every
-// label is exact in the unit it shows.
-
-import { range } from 'd3';
+// Byte axes in the allocator's own units, in the app and in exported SVG: ticks fall on binary
+// steps (a power of two times a power of 1024), so 0, 512 MiB, 1 GiB, 1.5 GiB… rather than 0,
+// 500000000, 1000000000… and every label is exact in the unit it shows.
 
 const UNIT_NAMES = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'] as const;
 
@@ -69,7 +67,8 @@ export function byteTicks(maxBytes: number, targetCount = 5): ByteTicks {
   // A step of 2^-k of the unit needs k decimals.
   const decimals = stepInUnit >= 1 ? 0 : Math.min(10, Math.round(-Math.log2(stepInUnit)));
   const count = Math.floor(max / stepBytes + 1e-9);
-  const values = range(0, count + 1).map((i) => i * stepBytes);
+  const values: number[] = [];
+  for (let i = 0; i <= count; i++) values.push(i * stepBytes);
   const format = (bytes: number): string => {
     if (bytes === 0) return '0';
     const value = bytes / unitBytes;

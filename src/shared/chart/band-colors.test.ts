@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   BAND_COLOR_COUNT,
   bandColor,
-  bandColorCss,
+  bandColorHex,
   bandColorIndex,
   createBandColorCache,
   hashStackId,
+  hslToHex,
   type BandPalette,
 } from './band-colors';
 
@@ -34,20 +35,39 @@ describe('band colours', () => {
   it('give stackless allocations the neutral colour', () => {
     expect(bandColorIndex(-1)).toBe(-1);
     expect(bandColor(-1, palette)).toBe('#aaa');
-    expect(bandColorCss(-1)).toBe('var(--tl-band-no-stack)');
+    expect(bandColorHex(-1, palette)).toBe('#aaa');
   });
 
-  it('use the palette lightness variants and CSS variables for DOM swatches', () => {
-    const color = bandColor(5, palette);
-    expect(color).toMatch(/^hsl\(\d+ 46% (74|63)%\)$/);
-    expect(bandColorCss(5)).toContain('var(--tl-band-saturation)');
-    const hue = color.slice(4, color.indexOf(' '));
-    expect(bandColorCss(5).startsWith(`hsl(${hue} `)).toBe(true);
+  it('use the palette lightness variants', () => {
+    expect(bandColor(5, palette)).toMatch(/^hsl\(\d+ 46% (74|63)%\)$/);
   });
 
   it('cache per palette', () => {
     const colorOf = createBandColorCache(palette);
     expect(colorOf(9)).toBe(bandColor(9, palette));
     expect(colorOf(9)).toBe(colorOf(9));
+  });
+});
+
+describe('bandColorHex', () => {
+  it('is bandColor() written as #rrggbb', () => {
+    const dark: BandPalette = { saturation: 34, lightness: [50, 41], noStack: '#5e687a' };
+    for (const bands of [palette, dark]) {
+      for (const stackId of [-1, 0, 1, 2, 17, 123_456]) {
+        const css = bandColor(stackId, bands);
+        const hsl = /^hsl\((\d+) (\d+)% (\d+)%\)$/.exec(css);
+        if (hsl === null) expect(bandColorHex(stackId, bands)).toBe(css);
+        else
+          expect(bandColorHex(stackId, bands)).toBe(
+            hslToHex(Number(hsl[1]), Number(hsl[2]), Number(hsl[3])),
+          );
+      }
+    }
+  });
+
+  it('converts HSL to hex', () => {
+    expect(hslToHex(0, 100, 50)).toBe('#ff0000');
+    expect(hslToHex(120, 100, 25)).toBe('#008000');
+    expect(hslToHex(212, 0, 100)).toBe('#ffffff');
   });
 });

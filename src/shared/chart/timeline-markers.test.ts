@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { testDevice } from '../view/test-device';
 import { eventMarkers, reservedPeakEvent, stackLabelRows } from './timeline-markers';
-import { testDevice } from './test-device';
 
 describe('eventMarkers', () => {
   it('marks both peaks and every OOM', () => {

@@ -86,3 +86,20 @@ describe('byteUnitIndex', () => {
     expect(byteUnitIndex(GiB)).toBe(3);
   });
 });
+
+describe('byteTicks on device-sized maxima', () => {
+  it('labels every tick in one binary unit', () => {
+    const labels = (max: number, count: number): string[] => {
+      const ticks = byteTicks(max, count);
+      return ticks.values.map(ticks.format);
+    };
+    expect(labels(0, 5)).toEqual(['0']);
+    expect(labels(1000, 4)).toEqual(['0', '256 B', '512 B', '768 B']);
+    expect(labels(78.4 * GiB, 18)).toEqual(
+      Array.from({ length: 20 }, (_, i) => (i === 0 ? '0' : `${4 * i} GiB`)),
+    );
+    // Nearby maxima get the same ticks as the cases above.
+    expect(labels(3 * GiB, 8)).toEqual(labels(3.2 * GiB, 6));
+    expect(labels(1.1 * GiB, 5)).toEqual(labels(1.2 * GiB, 5));
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ExternalAnnotation } from '@shared/snapshot/model';
+import type { ExternalAnnotation } from '../snapshot/model';
 import { nearestEvent, pairAnnotations, placeAnnotationSpans, spansAt } from './annotation-spans';
 
 const mark = (stage: string, name: string, timeUs: number, device = 0): ExternalAnnotation => ({

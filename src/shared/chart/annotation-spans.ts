@@ -1,9 +1,9 @@
 // External annotations (record_function / dynamo_timed START and END marks) as spans on the
-// timeline. They carry wall-clock times only: time mode places them directly, event mode at the
-// nearest event.
+// timeline, in the app and in exported SVG. They carry wall-clock times only: time mode places
+// them directly, event mode at the nearest event.
 
-import type { ExternalAnnotation } from '@shared/snapshot/model';
-import { relativeTimes } from './event-axis';
+import type { ExternalAnnotation } from '../snapshot/model';
+import { relativeTimes, type XMode } from './event-axis';
 
 export interface AnnotationSpan {
   name: string;
@@ -77,7 +77,7 @@ export function placeAnnotationSpans(
   spans: readonly AnnotationSpan[],
   timeUs: Float64Array | null,
   traceLength: number,
-  mode: 'time' | 'event',
+  mode: XMode,
 ): PlacedSpan[] {
   const times = relativeTimes(timeUs, traceLength);
   if (times === null || timeUs === null) return [];

@@ -1,8 +1,8 @@
-// Tick labels for the x axis: time since the first event in the unit that suits the tick step
-// (µs, ms, s), with just enough decimals to tell neighbouring ticks apart; event indices grouped.
+// Tick labels for the x axis, in the app and in exported SVG: time since the first event in the
+// unit that suits the tick step (µs, ms, s), with just enough decimals to tell neighbouring ticks
+// apart; event indices grouped.
 
-import { precisionFixed } from 'd3';
-import { formatExactBytes } from '@shared/units';
+import { formatExactBytes } from '../units';
 
 const TIME_UNITS = [
   { name: 's', us: 1_000_000 },
@@ -24,6 +24,17 @@ export function timeTickFormatter(stepUs: number, maxUs = stepUs): (valueUs: num
     if (valueUs === 0) return '0';
     return `${(valueUs / unit.us).toFixed(decimals)} ${unit.name}`;
   };
+}
+
+/**
+ * Decimals that tell values `step` apart, as d3-format's precisionFixed counts them: minus the
+ * decimal exponent of the step as toExponential() writes it (0 for steps of one or more).
+ */
+export function precisionFixed(step: number): number {
+  const value = Math.abs(step);
+  if (!(value > 0) || !Number.isFinite(value)) return 0;
+  const exponent = Number(value.toExponential().split('e')[1]);
+  return Math.max(0, -exponent);
 }
 
 export function formatEventTick(event: number): string {

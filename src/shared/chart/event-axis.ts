@@ -1,7 +1,7 @@
-// The x axis of the timeline. Geometry is in event coordinates (event e's state holds over
-// [e, e + 1)); the axis shows either those directly or wall-clock time since the first event.
-// In time mode event -> x goes through the recorded times and x -> event is a binary search, so
-// one linear d3 scale over x units converts pixels for every mark.
+// The x axis of the timeline, in the app and in exported SVG. Geometry is in event coordinates
+// (event e's state holds over [e, e + 1)); the axis shows either those directly or wall-clock
+// time since the first event. In time mode event -> x goes through the recorded times and
+// x -> event is a binary search, so one linear scale over x units converts pixels for every mark.
 
 export type XMode = 'time' | 'event';
 
@@ -145,23 +145,59 @@ export interface EventWindow {
  * whose slot starts inside it; the first column also holds the event already under its left edge.
  */
 export function eventWindow(axis: EventAxis, x0: number, x1: number, columns: number): EventWindow {
-  const count = Math.max(1, Math.floor(columns));
   // From the left end the window starts at the first event even when several share its time.
   let startEvent = x0 <= axis.minX ? axis.minEvent : Math.floor(axis.toEvent(x0));
   startEvent = Math.max(axis.minEvent, Math.min(axis.maxEvent - 1, startEvent));
   let endEvent = Math.ceil(axis.toEvent(x1));
   endEvent = Math.max(startEvent + 1, Math.min(axis.maxEvent, endEvent));
-  const columnStartEvents = new Int32Array(count + 1);
-  columnStartEvents[0] = startEvent;
+  return {
+    startEvent,
+    endEvent,
+    columnStartEvents: splitIntoColumns(axis, x0, x1, startEvent, endEvent, columns),
+  };
+}
+
+/**
+ * Events [startEvent, endEvent) split into `columns` equal pixel columns over their x range:
+ * columns + 1 start events for layoutTimeline, as eventWindow() splits the visible range.
+ */
+export function columnStartEvents(
+  axis: EventAxis,
+  startEvent: number,
+  endEvent: number,
+  columns: number,
+): Int32Array {
+  return splitIntoColumns(
+    axis,
+    axis.toX(startEvent),
+    axis.toX(endEvent),
+    startEvent,
+    endEvent,
+    columns,
+  );
+}
+
+/** Column c of [x0, x1] starts at the first event whose slot starts in it (non-decreasing). */
+function splitIntoColumns(
+  axis: EventAxis,
+  x0: number,
+  x1: number,
+  startEvent: number,
+  endEvent: number,
+  columns: number,
+): Int32Array {
+  const count = Math.max(1, Math.floor(columns));
+  const starts = new Int32Array(count + 1);
+  starts[0] = startEvent;
   let previous = startEvent;
   const width = (x1 - x0) / count;
   for (let column = 1; column < count; column++) {
     let event = Math.ceil(axis.toEvent(x0 + column * width));
     if (event < previous) event = previous;
     if (event > endEvent) event = endEvent;
-    columnStartEvents[column] = event;
+    starts[column] = event;
     previous = event;
   }
-  columnStartEvents[count] = endEvent;
-  return { startEvent, endEvent, columnStartEvents };
+  starts[count] = endEvent;
+  return starts;
 }

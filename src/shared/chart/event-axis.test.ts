@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  columnStartEvents,
   createEventAxis,
   eventAtX,
   eventWindow,
@@ -122,5 +123,30 @@ describe('eventWindow', () => {
     const window = eventWindow(axis, -1, 0, 3);
     expect(window).toMatchObject({ startEvent: -1, endEvent: 0 });
     expect([...window.columnStartEvents]).toEqual([-1, 0, 0, 0]);
+  });
+});
+
+describe('columnStartEvents', () => {
+  it('splits events [start, end) into the columns eventWindow gives their x range', () => {
+    const times = new Float64Array(1000);
+    for (let i = 0; i < 1000; i++) times[i] = 1e6 + Math.floor(i / 7) * 13 + (i % 3);
+    for (const mode of ['time', 'event'] as const) {
+      const axis = createEventAxis({ traceLength: 1000, timeUs: times }, mode);
+      expect(axis.mode).toBe(mode);
+      const whole = eventWindow(axis, axis.minX, axis.maxX, 333);
+      expect(columnStartEvents(axis, whole.startEvent, whole.endEvent, 333)).toEqual(
+        whole.columnStartEvents,
+      );
+    }
+    const axis = createEventAxis({ traceLength: 1000, timeUs: null }, 'event');
+    const part = eventWindow(axis, 120, 480, 50);
+    expect(part).toMatchObject({ startEvent: 120, endEvent: 480 });
+    expect(columnStartEvents(axis, 120, 480, 50)).toEqual(part.columnStartEvents);
+  });
+
+  it('gives one column at least', () => {
+    const axis = createEventAxis({ traceLength: 10, timeUs: null }, 'event');
+    expect([...columnStartEvents(axis, 2, 6, 0)]).toEqual([2, 6]);
+    expect([...columnStartEvents(axis, 0, 10, 5)]).toEqual([0, 2, 4, 6, 8, 10]);
   });
 });
