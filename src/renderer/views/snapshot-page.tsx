@@ -167,7 +167,11 @@ function DeviceContent(props: {
   const deviceIndex = view.devices.indexOf(device);
   const xMode = effectiveXMode(ui, device);
   const stateIndex = useStateIndex(view, device);
-  const threshold = useMemo(() => smallHoleThresholdOf(device), [device]);
+  // Sorting every allocation's size: only once the state index exists (after the first paint).
+  const threshold = useMemo(
+    () => (stateIndex === null ? 0 : smallHoleThresholdOf(device)),
+    [device, stateIndex],
+  );
   const hasOom = device.ooms.length > 0;
   const moment = clampMoment(device, ui.moment ?? defaultMoment(device));
   const lowerView: LowerView = ui.lowerView ?? (hasOom ? 'oom' : 'largest');

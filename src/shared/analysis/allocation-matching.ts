@@ -20,6 +20,14 @@ export interface AllocationMatch {
   doubleAllocCount: number;
   /** Address -> alloc row of allocations still alive at the end of the trace. */
   openAtEnd: AddressMap;
+  /**
+   * Where free_completed ends allocations, the free_requested row after which each became pending
+   * (record_stream): per alloc row, and per unmatched free row (same order); -1 when none.
+   */
+  freeRequestRowOfAlloc: Int32Array;
+  freeRequestRowOfUnmatched: Int32Array;
+  /** Address -> free_requested row of allocations from before the trace never completed. */
+  openPreTraceRequests: AddressMap;
 }
 
 export function matchAllocations(trace: DeviceTrace, freeing: FreeingActions): AllocationMatch {
@@ -28,6 +36,11 @@ export function matchAllocations(trace: DeviceTrace, freeing: FreeingActions): A
   const open = new AddressMap(1024);
   const unmatched: number[] = [];
   const isFreeing = freeing.isFreeing;
+  // free_requested only marks "pending" when free_completed is what ends allocations.
+  const tracksRequests = freeing.primary === 'free_completed';
+  const freeRequestRowOfAlloc = new Int32Array(tracksRequests ? length : 0).fill(-1);
+  const unmatchedRequests: number[] = [];
+  const preTraceRequests = new AddressMap(64);
   let doubleAllocCount = 0;
   for (let row = 0; row < length; row++) {
     const code = action[row]!;
@@ -41,7 +54,18 @@ export function matchAllocations(trace: DeviceTrace, freeing: FreeingActions): A
     } else if (isFreeing[code] === 1) {
       const allocRow = open.delete(addr[row]!);
       if (allocRow >= 0) endRowOfAlloc[allocRow] = row;
-      else unmatched.push(row);
+      else {
+        unmatched.push(row);
+        unmatchedRequests.push(tracksRequests ? preTraceRequests.delete(addr[row]!) : -1);
+      }
+    } else if (code === ActionCode.free_requested && tracksRequests) {
+      const at = addr[row]!;
+      const allocRow = open.get(at);
+      if (allocRow >= 0) {
+        if (freeRequestRowOfAlloc[allocRow]! < 0) freeRequestRowOfAlloc[allocRow] = row;
+      } else if (preTraceRequests.get(at) < 0) {
+        preTraceRequests.set(at, row);
+      }
     }
   }
   return {
@@ -49,5 +73,8 @@ export function matchAllocations(trace: DeviceTrace, freeing: FreeingActions): A
     unmatchedFreeRows: Int32Array.from(unmatched),
     doubleAllocCount,
     openAtEnd: open,
+    freeRequestRowOfAlloc,
+    freeRequestRowOfUnmatched: Int32Array.from(unmatchedRequests),
+    openPreTraceRequests: preTraceRequests,
   };
 }

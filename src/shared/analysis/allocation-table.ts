@@ -1,13 +1,8 @@
 // Every allocation of a device as one row: where it starts and ends in the trace, its size and
 // stack. This is what the timeline draws and what tables list; built once per device.
 
-import {
-  ActionCode,
-  BlockStateCode,
-  type DeviceTrace,
-  type SnapshotModel,
-} from '../snapshot/model';
-import { ALIVE_AT_END, NOT_AN_ALLOC } from './allocation-matching';
+import { ActionCode, BlockStateCode, type SnapshotModel } from '../snapshot/model';
+import { ALIVE_AT_END, NOT_AN_ALLOC, type AllocationMatch } from './allocation-matching';
 import type { DeviceAnalysis } from './snapshot-analysis';
 
 /** startEvent of allocations made before the trace. */
@@ -144,9 +139,11 @@ export function buildAllocationTable(
   }
   if (row !== count) throw new Error(`internal: ${row} allocation rows, expected ${count}`);
   const freeRequestedEvent = findFreeRequests(
-    trace,
+    match,
     { address, startEvent, endEvent },
+    preTraceLive.length,
     preTraceLive.length + unmatched.length,
+    traceLength,
     pendingAtEnd,
   );
   return {
@@ -165,39 +162,34 @@ export function buildAllocationTable(
 
 /**
  * When each allocation became pending: the first `free_requested` at its address while it was
- * alive and before the entry that ended it. Blocks still pending at the end without such an entry
- * were pending since they appear (before the trace, or from their alloc).
+ * alive (found by the matching pass). Blocks still pending at the end without such an entry were
+ * pending since they appear (before the trace, or from their alloc).
  */
 function findFreeRequests(
-  trace: DeviceTrace | null,
+  match: AllocationMatch | null,
   rows: Pick<AllocationTable, 'address' | 'startEvent' | 'endEvent'>,
+  firstUnmatchedRow: number,
   firstTraceRow: number,
+  traceLength: number,
   pendingAtEnd: ReadonlySet<number>,
 ): Int32Array {
   const count = rows.address.length;
-  const traceLength = trace?.length ?? 0;
   const result = new Int32Array(count).fill(NOT_PENDING);
-  if (trace !== null) {
-    const open = new Map<number, number>();
-    for (let row = 0; row < firstTraceRow; row++) open.set(rows.address[row]!, row);
-    let nextTraceRow = firstTraceRow;
-    for (let event = 0; event < traceLength; event++) {
-      const action = trace.action[event]!;
-      const at = trace.addr[event]!;
-      if (action === ActionCode.alloc) {
-        open.set(at, nextTraceRow++);
-        continue;
+  if (match !== null) {
+    const perAlloc = match.freeRequestRowOfAlloc;
+    for (let row = 0; row < firstUnmatchedRow; row++) {
+      const request = match.openPreTraceRequests.get(rows.address[row]!);
+      if (request >= 0) result[row] = request;
+    }
+    const perUnmatched = match.freeRequestRowOfUnmatched;
+    for (let i = 0; i < perUnmatched.length; i++) {
+      if (perUnmatched[i]! >= 0) result[firstUnmatchedRow + i] = perUnmatched[i]!;
+    }
+    if (perAlloc.length > 0) {
+      for (let row = firstTraceRow; row < count; row++) {
+        const request = perAlloc[rows.startEvent[row]!]!;
+        if (request >= 0) result[row] = request;
       }
-      const row = open.get(at);
-      if (row === undefined) continue;
-      if (
-        action === ActionCode.free_requested &&
-        result[row] === NOT_PENDING &&
-        rows.endEvent[row]! > event
-      ) {
-        result[row] = event;
-      }
-      if (rows.endEvent[row] === event) open.delete(at);
     }
   }
   for (let row = 0; row < count; row++) {
