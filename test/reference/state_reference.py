@@ -176,6 +176,7 @@ def figures(ranges, live):
     total = {"reserved": 0, "active": 0, "block_bytes": 0, "cached_free": 0, "largest_free": 0,
              "free_blocks": 0}
     bi = 0
+    block_size = {}  # address -> block bytes after the split rule and the cut
     for seg in segments:
         g = groups.setdefault(seg.key(), {"pool": seg.pool, "stream": seg.stream,
                                           "segment_type": seg.seg_type, "reserved": 0,
@@ -196,6 +197,7 @@ def figures(ranges, live):
             if estimated and not should_split(limit - address - size, seg):
                 size = limit - address
             end = min(address + size, limit)
+            block_size[address] = end - address
             total["active"] += requested
             total["block_bytes"] += end - address
             pos = max(pos, end)
@@ -210,7 +212,7 @@ def figures(ranges, live):
     result = dict(total)
     result["groups"] = sorted(groups.values(), key=lambda g: (-g["reserved"], g["pool"],
                                                               g["stream"], g["segment_type"]))
-    result["live"] = [{"address": a, "requested": r, "size": s, "state": st}
+    result["live"] = [{"address": a, "requested": r, "size": block_size.get(a, s), "state": st}
                       for a, (r, s, st, _e) in blocks]
     return result
 

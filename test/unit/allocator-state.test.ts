@@ -17,6 +17,7 @@ import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
 import { loadSnapshotView } from '../../src/cli/load-snapshot-view';
 import { GENERATED_DIR } from '../setup/global-setup';
 import { realSnapshotPaths } from '../support/real-snapshots';
+import { referenceStates } from '../support/state-reference';
 
 /** Files whose final state does not match their trace (the state must still be well formed). */
 const INCONSISTENT = new Set(['drisspg_transformer_nuggets__test__data__mini_snapshot.pickle']);
@@ -198,6 +199,55 @@ describe.each(files.map((path) => [basename(path), path]))(
           for (const group of groups) {
             expect(Object.values(SegmentTypeCode)).toContain(group.segmentType);
           }
+        }
+      }
+    });
+
+    it('equals a step-by-step undo of the trace (independent Python) at sampled moments', async () => {
+      if (INCONSISTENT.has(name)) return; // the undo walk and the trace disagree by construction
+      const view = await loadSnapshotView(path);
+      for (const device of view.devices) {
+        if (device.traceLength === 0) continue;
+        const moments = sampledMoments(device).filter((_, i) => i % 5 === 0);
+        const expected = referenceStates(path, device.device, moments);
+        const index = createAllocatorStateIndex(device, view.allocatorSettings);
+        const threshold = smallHoleThreshold(device);
+        for (const reference of expected) {
+          const state = index.stateAt(reference.event);
+          const where = `device ${device.device} after event ${reference.event}`;
+          const figures = figuresOfState(state, threshold);
+          expect(
+            {
+              reserved: figures.reservedBytes,
+              active: figures.activeBytes,
+              blockBytes: figures.blockBytes,
+              cachedFree: figures.cachedFreeBytes,
+              largestFree: figures.largestFreeBytes,
+              freeBlocks: figures.freeBlockCount,
+            },
+            where,
+          ).toEqual({
+            reserved: reference.reserved,
+            active: reference.active,
+            blockBytes: reference.block_bytes,
+            cachedFree: reference.cached_free,
+            largestFree: reference.largest_free,
+            freeBlocks: reference.free_blocks,
+          });
+          const live: { address: number; requested: number; size: number; state: string }[] = [];
+          for (let b = 0; b < state.blocks.count; b++) {
+            const kind = state.blocks.kind[b];
+            if (kind === BlockKind.free) continue;
+            live.push({
+              address: state.blocks.address[b]!,
+              requested: state.blocks.requestedBytes[b]!,
+              size: state.blocks.sizeBytes[b]!,
+              state: kind === BlockKind.pendingFree ? 'pending' : 'allocated',
+            });
+          }
+          const byAddress = (a: { address: number }, b: { address: number }) =>
+            a.address - b.address;
+          expect(live.sort(byAddress), where).toEqual([...reference.live].sort(byAddress));
         }
       }
     });

@@ -143,7 +143,7 @@ export function buildAllocationTable(
     { address, startEvent, endEvent },
     preTraceLive.length,
     preTraceLive.length + unmatched.length,
-    traceLength,
+    trace?.action ?? new Uint8Array(0),
     pendingAtEnd,
   );
   return {
@@ -170,10 +170,11 @@ function findFreeRequests(
   rows: Pick<AllocationTable, 'address' | 'startEvent' | 'endEvent'>,
   firstUnmatchedRow: number,
   firstTraceRow: number,
-  traceLength: number,
+  actions: Uint8Array,
   pendingAtEnd: ReadonlySet<number>,
 ): Int32Array {
   const count = rows.address.length;
+  const traceLength = actions.length;
   const result = new Int32Array(count).fill(NOT_PENDING);
   if (match !== null) {
     const perAlloc = match.freeRequestRowOfAlloc;
@@ -193,8 +194,13 @@ function findFreeRequests(
     }
   }
   for (let row = 0; row < count; row++) {
-    if (rows.endEvent[row] !== traceLength || result[row] !== NOT_PENDING) continue;
-    if (pendingAtEnd.has(rows.address[row]!)) result[row] = rows.startEvent[row]!;
+    if (result[row] !== NOT_PENDING) continue;
+    const end = rows.endEvent[row]!;
+    // A free_completed always follows a free_requested: when none was seen (it came before the
+    // trace, or the file lost it), the block was pending from the time it appears.
+    const completed = end < traceLength && actions[end] === ActionCode.free_completed;
+    const pendingAtTheEnd = end === traceLength && pendingAtEnd.has(rows.address[row]!);
+    if (completed || pendingAtTheEnd) result[row] = rows.startEvent[row]!;
   }
   return result;
 }
