@@ -19,7 +19,15 @@ export interface TimelineIndex {
   classStarts: Int32Array;
   /** Built on first use (only narrow windows need it). */
   aliveCheckpoints: () => AliveCheckpoints;
+  /**
+   * The AREA_CANDIDATES rows that cover the most of the picture over the whole trace (bytes ×
+   * events alive in [0, traceLength)), largest first (ties: earlier rows); built on first use.
+   */
+  rowsByArea: () => Int32Array;
 }
+
+/** Enough for any band budget: a window draws at most ~1000 bands. */
+export const AREA_CANDIDATES = 4096;
 
 const indexes = new WeakMap<DeviceView, TimelineIndex>();
 
@@ -39,6 +47,8 @@ function buildTimelineIndex(device: DeviceView): TimelineIndex {
   let checkpoints: AliveCheckpoints | undefined;
   const aliveCheckpoints = (): AliveCheckpoints =>
     (checkpoints ??= buildAliveCheckpoints(device.allocations, device.traceLength));
+  let byArea: Int32Array | undefined;
+  const rowsByArea = (): Int32Array => (byArea ??= largestAreaRows(device, AREA_CANDIDATES));
   return {
     activeBlockMin,
     activeBlockMax,
@@ -47,7 +57,45 @@ function buildTimelineIndex(device: DeviceView): TimelineIndex {
     rowsBySizeClass,
     classStarts,
     aliveCheckpoints,
+    rowsByArea,
   };
+}
+
+/** Bytes × events an allocation covers in [from, to). */
+export function visibleArea(
+  table: DeviceView['allocations'],
+  row: number,
+  from: number,
+  to: number,
+): number {
+  const span = Math.min(table.endEvent[row]!, to) - Math.max(table.startEvent[row]!, from);
+  return span > 0 ? span * table.sizeBytes[row]! : 0;
+}
+
+/**
+ * The `count` rows of largest whole-trace area, without sorting every row: one pass keeps the
+ * rows above a threshold that rises as the kept set fills (O(n) on million-row tables).
+ */
+function largestAreaRows(device: DeviceView, count: number): Int32Array {
+  const table = device.allocations;
+  const traceEnd = Math.max(device.traceLength, 0);
+  const areas = new Float64Array(table.count);
+  for (let row = 0; row < table.count; row++) areas[row] = visibleArea(table, row, 0, traceEnd);
+  let kept: number[] = [];
+  let threshold = 0;
+  for (let row = 0; row < table.count; row++) {
+    if (areas[row]! <= threshold && kept.length >= count) continue;
+    kept.push(row);
+    if (kept.length >= 2 * count) {
+      kept = byAreaThenRow(kept, areas).slice(0, count);
+      threshold = areas[kept[kept.length - 1]!]!;
+    }
+  }
+  return Int32Array.from(byAreaThenRow(kept, areas).slice(0, count));
+}
+
+function byAreaThenRow(rows: number[], areas: Float64Array): number[] {
+  return rows.sort((a, b) => areas[b]! - areas[a]! || a - b);
 }
 
 function blockRanges(values: Float64Array): [Float64Array, Float64Array] {

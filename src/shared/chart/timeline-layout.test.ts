@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { realSnapshotPaths } from '../../../test/support/real-snapshots';
 import { decodeSnapshot } from '../snapshot/decode-snapshot';
 import { buildSnapshotView, type DeviceView } from '../view/snapshot-view';
+import { NOT_PENDING } from '../analysis/allocation-table';
+import { emptySegmentHistory } from '../state/segment-history';
 import {
   hitTestTimeline,
   layoutTimeline,
@@ -34,6 +36,31 @@ function checkStacking(layout: TimelineLayout, device: DeviceView, event: number
     top += size;
   }
   expect(top).toBeLessThanOrEqual(device.activeBytes[event]!);
+}
+
+/** The band rule of selectBandRows, computed the slow obvious way. */
+function bruteForceBandRows(
+  device: DeviceView,
+  start: number,
+  end: number,
+  count: number,
+): number[] {
+  const table = device.allocations;
+  const overlapping: number[] = [];
+  for (let row = 0; row < table.count; row++) {
+    if (table.startEvent[row]! < end && table.endEvent[row]! > start) overlapping.push(row);
+  }
+  const bySize = [...overlapping].sort(
+    (a, b) => table.sizeBytes[b]! - table.sizeBytes[a]! || a - b,
+  );
+  const chosen = bySize.slice(0, Math.ceil(count / 2));
+  const area = (row: number) =>
+    table.sizeBytes[row]! *
+    Math.max(0, Math.min(table.endEvent[row]!, end) - Math.max(table.startEvent[row]!, start));
+  const rest = overlapping
+    .filter((row) => !chosen.includes(row))
+    .sort((a, b) => area(b) - area(a) || a - b);
+  return [...chosen, ...rest.slice(0, count - chosen.length)].sort((a, b) => a - b);
 }
 
 describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (name, path) => {
@@ -69,17 +96,12 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
           columnStartEvents: evenColumns(start, end, columns),
           maxBands: 50,
         });
-        // The 50 largest overlapping allocations, by brute force.
+        // The 25 largest overlapping allocations, then the 25 others covering most of the
+        // window (bytes × events visible), by brute force.
         const table = device.allocations;
-        const overlapping: number[] = [];
-        for (let row = 0; row < table.count; row++) {
-          if (table.startEvent[row]! < end && table.endEvent[row]! > start) overlapping.push(row);
-        }
-        const sizes = overlapping
-          .map((row) => table.sizeBytes[row]!)
-          .sort((a, b) => b - a)
-          .slice(0, 50);
-        expect(layout.bands.map((band) => band.sizeBytes).sort((a, b) => b - a)).toEqual(sizes);
+        expect(layout.bands.map((band) => band.row).sort((a, b) => a - b)).toEqual(
+          bruteForceBandRows(device, start, end, 50),
+        );
         for (let event = start; event < end; event += Math.max(1, Math.floor((end - start) / 25))) {
           checkStacking(layout, device, event);
         }
@@ -111,5 +133,84 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
         expect(hitTestTimeline(layout, device, event, layout.maxBytes * 2 + 1)).toBeNull();
       }
     }
+  });
+});
+
+/** A device with more allocations than a narrow window holds: layouts take the wide path. */
+function manyAllocationsDevice(count: number): DeviceView {
+  let seed = 11;
+  const random = (n: number): number => {
+    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+    return seed % n;
+  };
+  const traceLength = 2 * count;
+  const startEvent = Int32Array.from({ length: count }, (_, i) => 2 * i);
+  // Mostly short-lived, a few held for most of the trace.
+  const endEvent = Int32Array.from(startEvent, (start) =>
+    Math.min(traceLength, start + 1 + (random(50) === 0 ? random(traceLength) : random(40))),
+  );
+  const sizeBytes = Float64Array.from({ length: count }, () => 512 * (1 + random(4000)));
+  return {
+    device: 0,
+    traceLength,
+    timeUs: null,
+    action: new Uint8Array(traceLength),
+    activeBytes: new Float64Array(traceLength),
+    reservedBytes: new Float64Array(traceLength),
+    allocations: {
+      count,
+      address: Float64Array.from({ length: count }, (_, i) => i * 4096),
+      sizeBytes,
+      blockSizeBytes: new Float64Array(count).fill(NaN),
+      startEvent,
+      endEvent,
+      stackId: new Int32Array(count).fill(-1),
+      streamId: new Uint32Array(count),
+      origin: new Uint8Array(count),
+      freeRequestedEvent: new Int32Array(count).fill(NOT_PENDING),
+    },
+    segmentHistory: emptySegmentHistory(),
+    ooms: [],
+    summary: {
+      active_bytes: { baseline: 0 },
+      reserved_bytes: { baseline: 0 },
+    } as DeviceView['summary'],
+  };
+}
+
+describe('band selection on a wide window (more allocations than the narrow path takes)', () => {
+  const device = manyAllocationsDevice(30_000);
+  const n = device.traceLength;
+
+  it('over the whole trace: the largest, then those covering the most, exactly', () => {
+    const layout = layoutTimeline({
+      device,
+      startEvent: 0,
+      endEvent: n,
+      columnStartEvents: evenColumns(0, n, 200),
+      maxBands: 60,
+    });
+    expect(layout.bands.map((band) => band.row).sort((a, b) => a - b)).toEqual(
+      bruteForceBandRows(device, 0, n, 60),
+    );
+  });
+
+  it('on part of it: the largest half exactly, every band in the window', () => {
+    const [start, end] = [Math.floor(n / 4), Math.floor((3 * n) / 4)];
+    const layout = layoutTimeline({
+      device,
+      startEvent: start,
+      endEvent: end,
+      columnStartEvents: evenColumns(start, end, 200),
+      maxBands: 60,
+    });
+    const rows = layout.bands.map((band) => band.row);
+    expect(rows).toHaveLength(60);
+    const table = device.allocations;
+    for (const row of rows) {
+      expect(table.startEvent[row]! < end && table.endEvent[row]! > start).toBe(true);
+    }
+    const largest = bruteForceBandRows(device, start, end, 60).filter((row) => rows.includes(row));
+    expect(largest.length).toBeGreaterThanOrEqual(30);
   });
 });

@@ -1,6 +1,6 @@
 // Geometry of the timeline as data, shared by the canvas view and any SVG/PNG export: the active
-// memory drawn as stacked allocation bands (the classic memory_viz picture), the largest ones
-// individually and the rest merged, so the top edge is always the exact active curve; and the
+// memory drawn as stacked allocation bands (the classic memory_viz picture), the largest and the
+// longest-held ones individually and the rest merged, so the top edge is always the exact active curve; and the
 // envelopes of the curves per pixel column (level of detail: never more work than pixels).
 //
 // x is in event coordinates: an allocation alive over events [start, end) spans x in [start, end)
@@ -9,7 +9,7 @@
 
 import type { DeviceView } from '../view/snapshot-view';
 import { rowsOverlapping, rowsStartingIn } from './alive-checkpoints';
-import { BLOCK_EVENTS, timelineIndexOf } from './timeline-index';
+import { BLOCK_EVENTS, timelineIndexOf, visibleArea } from './timeline-index';
 
 export interface TimelineLayoutRequest {
   device: DeviceView;
@@ -21,7 +21,7 @@ export interface TimelineLayoutRequest {
    * startEvent and the last endEvent. Columns may be empty (start == next start) when zoomed in.
    */
   columnStartEvents: Int32Array;
-  /** How many of the largest allocations in the window are drawn individually (default 400). */
+  /** How many allocations are drawn individually (default 400): see selectBandRows. */
   maxBands?: number;
 }
 
@@ -154,7 +154,7 @@ function rangeReader(
 }
 
 /**
- * The `maxBands` largest allocations overlapping [startEvent, endEvent), stacked in the order
+ * The allocations chosen for [startEvent, endEvent) (selectBandRows), stacked in the order
  * they were made: a new one goes on top, a freed one leaves a gap that the ones above close.
  */
 function stackBands(
@@ -164,7 +164,7 @@ function stackBands(
   maxBands: number,
 ): AllocationBand[] {
   const table = device.allocations;
-  const selected = largestOverlapping(device, startEvent, endEvent, maxBands);
+  const selected = selectBandRows(device, startEvent, endEvent, maxBands);
   if (selected.length === 0) return [];
   // Table rows are in the order allocations were made (pre-trace first), which is stacking order.
   selected.sort((a, b) => a - b);
@@ -228,10 +228,12 @@ function stackBands(
 }
 
 /**
- * Rows of the `count` largest allocations alive somewhere in [startEvent, endEvent): size classes
- * are visited largest first, so a wide window stops after about `count` rows.
+ * Rows of the allocations drawn as bands in [startEvent, endEvent): half of the budget goes to the
+ * largest (a big short-lived tensor is what one looks for at a peak), the rest to those covering
+ * the most of the picture, bytes × events visible (long-lived weights and optimizer state, which
+ * would otherwise vanish into "smaller allocations" on a wide window).
  */
-function largestOverlapping(
+function selectBandRows(
   device: DeviceView,
   startEvent: number,
   endEvent: number,
@@ -240,14 +242,47 @@ function largestOverlapping(
   if (count <= 0) return [];
   const table = device.allocations;
   const index = timelineIndexOf(device);
-  // Narrow window: its few allocations come from the alive checkpoints, not a scan by size.
-  // (Checkpoints start at event 0; a window reaching before the trace takes the scan.)
+  const bySizeCount = Math.ceil(count / 2);
+  // Narrow window: its few allocations come from the alive checkpoints, ranked exactly.
+  // (Checkpoints start at event 0; a window reaching before the trace takes the wide path.)
   if (startEvent >= 0 && rowsStartingIn(table, startEvent, endEvent) <= NARROW_WINDOW_STARTS) {
     const overlapping = rowsOverlapping(table, index.aliveCheckpoints(), startEvent, endEvent);
     overlapping.sort((a, b) => table.sizeBytes[b]! - table.sizeBytes[a]! || a - b);
-    return overlapping.slice(0, count);
+    const chosen = overlapping.slice(0, bySizeCount);
+    const rest = overlapping.slice(bySizeCount);
+    const area = new Map(rest.map((row) => [row, visibleArea(table, row, startEvent, endEvent)]));
+    rest.sort((a, b) => area.get(b)! - area.get(a)! || a - b);
+    return chosen.concat(rest.slice(0, count - chosen.length));
   }
-  const { rowsBySizeClass, classStarts } = index;
+  // Wide window: the largest by size classes (visited largest first, so it stops early), then
+  // the rows of largest whole-trace area that are in the window, then more of the largest.
+  const bySize = largestBySize(device, startEvent, endEvent, count);
+  const chosen = bySize.slice(0, bySizeCount);
+  const taken = new Set(chosen);
+  for (const row of index.rowsByArea()) {
+    if (chosen.length >= count) break;
+    if (taken.has(row)) continue;
+    if (table.startEvent[row]! < endEvent && table.endEvent[row]! > startEvent) {
+      chosen.push(row);
+      taken.add(row);
+    }
+  }
+  for (const row of bySize) {
+    if (chosen.length >= count) break;
+    if (!taken.has(row)) chosen.push(row);
+  }
+  return chosen;
+}
+
+/** The `count` largest rows alive somewhere in the window, largest first (ties: earlier rows). */
+function largestBySize(
+  device: DeviceView,
+  startEvent: number,
+  endEvent: number,
+  count: number,
+): number[] {
+  const table = device.allocations;
+  const { rowsBySizeClass, classStarts } = timelineIndexOf(device);
   const candidates: number[] = [];
   for (
     let sizeClass = 0;
