@@ -5,7 +5,7 @@
 
 import { BlockKind, type AllocatorState, type StateSegment } from '@shared/state/allocator-state';
 import type { GroupFigures, MemoryFigures } from '@shared/state/memory-figures';
-import { poolName, segmentTypeName, streamName } from '@shared/render/segments-svg';
+import { poolName, segmentTypeName, streamName } from '@shared/render/segment-names';
 import { formatBytes, formatExactBytes } from '@shared/units';
 import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
 

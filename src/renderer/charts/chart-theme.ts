@@ -2,6 +2,7 @@
 // any later restyling live in CSS; canvas code reads them once per theme change.
 
 import type { BandPalette } from '@shared/chart/band-colors';
+import { cssNumberVariable, cssVariable } from './css-variables';
 
 export interface ChartTheme {
   text: string;
@@ -28,19 +29,9 @@ export interface ChartTheme {
   font: string;
 }
 
-function variable(style: CSSStyleDeclaration, name: string, fallback: string): string {
-  const value = style.getPropertyValue(name).trim();
-  return value === '' ? fallback : value;
-}
-
-function numberVariable(style: CSSStyleDeclaration, name: string, fallback: number): number {
-  const value = Number.parseFloat(style.getPropertyValue(name));
-  return Number.isFinite(value) ? value : fallback;
-}
-
 export function readChartTheme(element: Element): ChartTheme {
   const style = getComputedStyle(element);
-  const v = (name: string, fallback: string): string => variable(style, name, fallback);
+  const v = (name: string, fallback: string): string => cssVariable(style, name, fallback);
   return {
     text: v('--tl-text', '#1c2230'),
     textMuted: v('--tl-text-muted', '#5b6475'),
@@ -63,10 +54,10 @@ export function readChartTheme(element: Element): ChartTheme {
     overviewActive: v('--tl-overview-active', '#9aa3b2'),
     overviewReserved: v('--tl-overview-reserved', 'rgb(107 127 168 / 25%)'),
     palette: {
-      saturation: numberVariable(style, '--tl-band-saturation', 48),
+      saturation: cssNumberVariable(style, '--tl-band-saturation', 48),
       lightness: [
-        numberVariable(style, '--tl-band-lightness', 72),
-        numberVariable(style, '--tl-band-lightness-alt', 62),
+        cssNumberVariable(style, '--tl-band-lightness', 72),
+        cssNumberVariable(style, '--tl-band-lightness-alt', 62),
       ],
       noStack: v('--tl-band-no-stack', '#b4bac4'),
     },

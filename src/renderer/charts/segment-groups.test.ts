@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { BlockKind, type AllocatorState, type StateSegment } from '@shared/state/allocator-state';
 import { SegmentTypeCode } from '@shared/state/segment-history';
 import { blockAtStateAddress, blockFacts, blockOfRow, segmentOfBlock } from './block-facts';
-import { groupLabel, groupSegments, poolLabel, segmentTypeLabel } from './segment-groups';
+import {
+  byGroupKey,
+  groupLabel,
+  groupSegments,
+  poolLabel,
+  segmentTypeLabel,
+} from './segment-groups';
 
 const MiB = 1024 * 1024;
 
@@ -65,6 +71,16 @@ describe('groupSegments', () => {
     expect(groups.map((group) => group.key)).toEqual(['0/0/0', '0/0/1', '0/1/0', '1/0/0']);
     expect(groups[0]!.segments).toEqual([4, 3]);
     expect(groups.flatMap((group) => group.segments).sort()).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('keys items by their group', () => {
+    const items = [
+      { poolIndex: 0, streamId: 1, segmentType: SegmentTypeCode.small, bytes: 5 },
+      { poolIndex: 2, streamId: 0, segmentType: SegmentTypeCode.large, bytes: 9 },
+    ];
+    const byKey = byGroupKey(items);
+    expect([...byKey.keys()]).toEqual(['0/1/1', '2/0/0']);
+    expect(byKey.get('2/0/0')).toBe(items[1]);
   });
 
   it('names pools, streams and size classes', () => {

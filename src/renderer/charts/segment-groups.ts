@@ -51,6 +51,17 @@ export function groupSegments(segments: readonly GroupableSegment[]): SegmentGro
   return sorted;
 }
 
+/** Items of each group (its figures, say) by the group's key. */
+export function byGroupKey<T extends Pick<SegmentGroup, 'poolIndex' | 'streamId' | 'segmentType'>>(
+  items: readonly T[],
+): Map<string, T> {
+  const byKey = new Map<string, T>();
+  for (const item of items) {
+    byKey.set(groupKey(item.poolIndex, item.streamId, item.segmentType), item);
+  }
+  return byKey;
+}
+
 /** "default pool", or "private pool 1,3" (CUDA graph pools and the like) with the id as written. */
 export function poolLabel(pools: readonly string[], poolIndex: number): string {
   if (poolIndex === 0) return 'default pool';

@@ -24,13 +24,13 @@ import {
   spansAt,
   type PlacedSpan,
 } from '@shared/chart/annotation-spans';
-import { formatEventTick, timeTickFormatter } from '@shared/chart/axis-format';
 import { createBandColorCache } from '@shared/chart/band-colors';
 import { byteTicks } from '@shared/chart/byte-ticks';
 import {
   createEventAxis,
   eventAtX,
   eventWindow,
+  momentCoordinate,
   type EventAxis,
   type XMode,
 } from '@shared/chart/event-axis';
@@ -48,6 +48,7 @@ import {
   type EventMarker,
   type MarkerKind,
 } from '@shared/chart/timeline-markers';
+import { xAxisTicks } from '@shared/chart/x-axis-ticks';
 import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
 import { readChartTheme, type ChartTheme } from './chart-theme';
 import {
@@ -432,9 +433,7 @@ export class TimelineChart {
   /** x of the line marking the state after `event`: the event's time, or its slot's middle. */
   private markerX(event: number): number {
     const axis = this.data!.axis;
-    const clamped = Math.max(axis.minEvent, Math.min(axis.maxEvent - 1, event));
-    const coordinate = axis.mode === 'event' ? clamped + 0.5 : clamped;
-    return this.xScale(axis.toX(coordinate));
+    return this.xScale(axis.toX(momentCoordinate(axis, event)));
   }
 
   private render(): void {
@@ -495,18 +494,13 @@ export class TimelineChart {
       .call(yAxis);
 
     const tickCount = Math.max(2, Math.floor(this.plot.width / 110));
-    let values = this.xScale.ticks(tickCount);
-    let format: (value: number) => string;
-    if (data.axis.mode === 'time') {
-      const step = values.length > 1 ? values[1]! - values[0]! : this.domain.x1 - this.domain.x0;
-      const largest = Math.max(Math.abs(values[0] ?? 0), Math.abs(values.at(-1) ?? 0));
-      format = timeTickFormatter(step, largest);
-    } else {
-      // An empty trace has no event numbers worth labelling.
-      values =
-        data.device.traceLength === 0 ? [] : values.filter((value) => Number.isInteger(value));
-      format = formatEventTick;
-    }
+    const { values, format } = xAxisTicks(
+      data.axis.mode,
+      this.xScale.ticks(tickCount),
+      this.domain.x0,
+      this.domain.x1,
+      data.device.traceLength,
+    );
     const xAxis = axisBottom(this.xScale)
       .tickValues(values)
       .tickFormat((value: NumberValue) => format(Number(value)))

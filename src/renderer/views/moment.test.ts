@@ -7,6 +7,7 @@ import {
   defaultMoment,
   describeMoment,
   momentRange,
+  momentStepAt,
   momentStepOfKey,
   reservedAt,
   stepMoment,
@@ -69,5 +70,16 @@ describe('moment', () => {
     expect(reservedAt(device, 1)).toBe(8192);
     expect(describeMoment(device, 2)).toBe('event 2 · 1.00 ms · active 3.5 KiB · reserved 8.0 KiB');
     expect(describeMoment(device, -1)).toBe('before the trace · active 1000 B · reserved 4.0 KiB');
+  });
+});
+
+describe('momentStepAt', () => {
+  it('leaves the arrows to the focused timeline, but not Home and End', () => {
+    expect(momentStepAt(key('ArrowLeft'), false)).toBe('previous');
+    expect(momentStepAt(key('ArrowLeft'), true)).toBeNull();
+    expect(momentStepAt(key('ArrowRight', true), true)).toBeNull();
+    expect(momentStepAt(key('Home'), true)).toBe('first');
+    expect(momentStepAt(key('End'), true)).toBe('last');
+    expect(momentStepAt(key('a'), false)).toBeNull();
   });
 });

@@ -62,6 +62,17 @@ export function momentStepOfKey(stroke: MomentKey): MomentStep | null {
   }
 }
 
+/**
+ * The step a key makes where it was pressed: in the focused timeline the arrows pan the chart,
+ * so only Home and End move the moment there.
+ */
+export function momentStepAt(stroke: MomentKey, inTimeline: boolean): MomentStep | null {
+  const step = momentStepOfKey(stroke);
+  if (step === null) return null;
+  if (inTimeline && step !== 'first' && step !== 'last') return null;
+  return step;
+}
+
 /** Events in 1% of the trace (at least one). */
 export function bigStep(device: Pick<DeviceView, 'traceLength'>): number {
   return Math.max(1, Math.round(device.traceLength / 100));

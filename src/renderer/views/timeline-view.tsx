@@ -24,6 +24,7 @@ import {
 import '../charts/timeline.css';
 import { AllocationLifetimeRows } from './allocation-lifetime-rows';
 import { countSpansInTrace, traceTimeExtent } from './trace-time-extent';
+import { usePlacedTooltip } from './use-placed-tooltip';
 
 export interface TimelineViewProps {
   view: SnapshotView;
@@ -244,9 +245,6 @@ function describeDomain(domain: TimelineDomainInfo, device: DeviceView): string 
   return `events ${formatExactBytes(start)} – ${formatExactBytes(end)} of ${formatExactBytes(device.traceLength)}`;
 }
 
-/** Gap between the pointer and the tooltip, in CSS pixels. */
-const TOOLTIP_OFFSET = 14;
-
 function TimelineTooltip(props: {
   view: SnapshotView;
   device: DeviceView;
@@ -257,24 +255,7 @@ function TimelineTooltip(props: {
   const hit = hover.hit;
 
   // Placed after measuring: beside the pointer, on whichever side keeps it inside the chart.
-  useLayoutEffect(() => {
-    const element = ref.current;
-    const stage = element?.parentElement;
-    if (!element || !stage) return;
-    const width = element.offsetWidth;
-    const height = element.offsetHeight;
-    const pointerX = hover.plotLeft + hover.x;
-    const pointerY = hover.plotTop + hover.y;
-    let left = pointerX + TOOLTIP_OFFSET;
-    if (left + width > stage.clientWidth) left = pointerX - TOOLTIP_OFFSET - width;
-    left = Math.max(0, Math.min(left, stage.clientWidth - width));
-    let top = pointerY + TOOLTIP_OFFSET;
-    if (top + height > stage.clientHeight) top = pointerY - TOOLTIP_OFFSET - height;
-    top = Math.max(0, Math.min(top, stage.clientHeight - height));
-    element.style.left = `${left}px`;
-    element.style.top = `${top}px`;
-    element.style.visibility = 'visible';
-  });
+  usePlacedTooltip(ref, hover.plotLeft + hover.x, hover.plotTop + hover.y);
 
   return (
     <div

@@ -6,6 +6,7 @@ import {
   eventWindow,
   hasUsableTimes,
   lastEventAtOrBefore,
+  momentCoordinate,
   relativeTimes,
 } from './event-axis';
 
@@ -148,5 +149,20 @@ describe('columnStartEvents', () => {
     const axis = createEventAxis({ traceLength: 10, timeUs: null }, 'event');
     expect([...columnStartEvents(axis, 2, 6, 0)]).toEqual([2, 6]);
     expect([...columnStartEvents(axis, 0, 10, 5)]).toEqual([0, 2, 4, 6, 8, 10]);
+  });
+});
+
+describe('momentCoordinate', () => {
+  it('marks a moment in the middle of its slot on an event axis, clamped to the axis', () => {
+    const axis = createEventAxis({ traceLength: 10, timeUs: null }, 'event');
+    expect(momentCoordinate(axis, 3)).toBe(3.5);
+    expect(momentCoordinate(axis, -1)).toBe(0.5);
+    expect(momentCoordinate(axis, 42)).toBe(9.5);
+  });
+
+  it('marks a moment at its own time on a time axis', () => {
+    const axis = createEventAxis({ traceLength: 3, timeUs: times([10, 20, 40]) }, 'time');
+    expect(momentCoordinate(axis, 1)).toBe(1);
+    expect(momentCoordinate(axis, 7)).toBe(2);
   });
 });

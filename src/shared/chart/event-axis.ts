@@ -132,6 +132,15 @@ export function eventAtX(axis: EventAxis, x: number): number {
   return Math.max(axis.minEvent, Math.min(axis.maxEvent - 1, event));
 }
 
+/**
+ * Event coordinate of the line marking the state after `event`: the event's time, or the middle
+ * of its slot on an event axis. Events outside the axis are drawn at its ends.
+ */
+export function momentCoordinate(axis: EventAxis, event: number): number {
+  const clamped = Math.max(axis.minEvent, Math.min(axis.maxEvent - 1, event));
+  return axis.mode === 'event' ? clamped + 0.5 : clamped;
+}
+
 export interface EventWindow {
   /** Events [startEvent, endEvent) overlap the visible x range. */
   startEvent: number;

@@ -97,3 +97,11 @@ export function stepPathData(
   if (baseY !== null) parts.push(`V${num(baseY)}Z`);
   return parts.join('');
 }
+
+/** Where a chart's plot sits in the document, in user units. */
+export interface SvgPlot {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}

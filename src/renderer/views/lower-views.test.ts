@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { LOWER_VIEWS, shownLowerView, tableMomentOf } from './lower-views';
+
+describe('lower views', () => {
+  it('has one tab per view', () => {
+    expect(LOWER_VIEWS.map((view) => view.id)).toEqual([
+      'largest',
+      'segments',
+      'fragmentation',
+      'oom',
+    ]);
+  });
+
+  it('shows the chosen view, else the OOM explainer after an OOM, else the largest allocations', () => {
+    expect(shownLowerView('segments', true)).toBe('segments');
+    expect(shownLowerView(null, true)).toBe('oom');
+    expect(shownLowerView(null, false)).toBe('largest');
+  });
+
+  it('lists the table at the peak until a moment is chosen, unless the device ran out of memory', () => {
+    expect(tableMomentOf(null, false, 42)).toBeNull();
+    expect(tableMomentOf(7, false, 7)).toBe(7);
+    expect(tableMomentOf(null, true, 3)).toBe(3);
+  });
+});

@@ -1,0 +1,73 @@
+// The selected moment in words, with buttons to step it and to jump to the peak or the OOM.
+
+import type { JSX } from 'react';
+import type { DeviceView } from '@shared/view/snapshot-view';
+import { clampMoment, describeMoment, firstOomEvent, stepMoment } from './moment';
+
+export function MomentBar(props: {
+  device: DeviceView;
+  moment: number;
+  onMoment: (event: number) => void;
+}): JSX.Element {
+  const { device, moment, onMoment } = props;
+  const peak = clampMoment(device, device.summary.active_bytes.peak_event_index);
+  const oom = firstOomEvent(device);
+  return (
+    <div className="moment-bar" role="group" aria-label="Selected moment">
+      <span className="toolbar-label">Moment</span>
+      <span className="tl-button-group">
+        <button
+          type="button"
+          className="tl-button"
+          aria-label="Previous event"
+          title="Previous event (←; Shift+← 1% of the trace; Home: the start)"
+          onClick={() => onMoment(stepMoment(device, moment, 'previous'))}
+        >
+          ‹
+        </button>
+        <button
+          type="button"
+          className="tl-button"
+          aria-label="Next event"
+          title="Next event (→; Shift+→ 1% of the trace; End: the end)"
+          onClick={() => onMoment(stepMoment(device, moment, 'next'))}
+        >
+          ›
+        </button>
+      </span>
+      <span
+        className="moment-label"
+        data-testid="moment-label"
+        data-moment={String(moment)}
+        aria-live="polite"
+        title="Click the timeline to choose another moment; ← → step through events"
+      >
+        {describeMoment(device, moment)}
+      </span>
+      <span className="tl-button-group">
+        <button
+          type="button"
+          className="tl-button"
+          data-testid="moment-peak"
+          aria-pressed={moment === peak}
+          title="The active peak"
+          onClick={() => onMoment(peak)}
+        >
+          Peak
+        </button>
+        {oom !== null && (
+          <button
+            type="button"
+            className="tl-button moment-oom"
+            data-testid="moment-oom"
+            aria-pressed={moment === oom}
+            title="The first out-of-memory event"
+            onClick={() => onMoment(oom)}
+          >
+            OOM
+          </button>
+        )}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+// The banner of a snapshot with an OOM: which device ran out of memory, when and asking for what,
+// with a button to explain it (or to show that device when another one is selected).
+
+import type { JSX } from 'react';
+import type { DeviceView } from '@shared/view/snapshot-view';
+import { describeOom } from './oom-notice-text';
+
+export function OomNotice(props: {
+  oomDevice: DeviceView;
+  /** The selected device. */
+  device: DeviceView;
+  onExplain: () => void;
+  onShowDevice: (ordinal: number) => void;
+}): JSX.Element {
+  const { oomDevice, device, onExplain, onShowDevice } = props;
+  return (
+    <div className="oom-notice" role="note" data-testid="oom-notice">
+      <span>
+        <strong>cuda:{oomDevice.device} ran out of memory</strong> {describeOom(oomDevice)}
+      </span>
+      {oomDevice === device ? (
+        <button
+          type="button"
+          className="button button-compact"
+          data-testid="oom-go"
+          onClick={onExplain}
+        >
+          Explain it
+        </button>
+      ) : (
+        <button
+          type="button"
+          className="button button-compact"
+          data-testid="oom-device-link"
+          onClick={() => onShowDevice(oomDevice.device)}
+        >
+          Show cuda:{oomDevice.device}
+        </button>
+      )}
+    </div>
+  );
+}

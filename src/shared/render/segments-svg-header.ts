@@ -1,0 +1,65 @@
+// The text above and between the exported segments picture's bars: the title, the totals line,
+// the legend and each group's title.
+
+import type { GroupFigures, MemoryFigures } from '../state/memory-figures';
+import { formatBytes } from '../units';
+import type { SnapshotView } from '../view/snapshot-view';
+import type { RenderTheme } from './render-theme';
+import { SEGMENTS_SVG_PAD } from './segments-flow';
+import { num, svgText, textWidth } from './svg-markup';
+
+export function segmentsSvgTitle(
+  view: SnapshotView,
+  device: number,
+  traceLength: number,
+  event: number,
+): string {
+  let moment: string;
+  if (traceLength === 0 || event >= traceLength - 1) moment = 'final state';
+  else if (event < 0) moment = 'state before the first event';
+  else
+    moment = `state after event ${event.toLocaleString('en-US')} of ${traceLength.toLocaleString('en-US')}`;
+  return `${view.fileName} · device ${device} · allocator segments, ${moment}`;
+}
+
+export function totalsLine(totals: MemoryFigures): string {
+  return [
+    `reserved ${formatBytes(totals.reservedBytes)}`,
+    `allocated ${formatBytes(totals.blockBytes)} (requested ${formatBytes(totals.activeBytes)})`,
+    `cached free ${formatBytes(totals.cachedFreeBytes)} in ${totals.freeBlockCount} blocks`,
+    `largest hole ${formatBytes(totals.largestFreeBytes)}`,
+    `${totals.segmentCount} segments`,
+  ].join(' · ');
+}
+
+export function groupTitleLine(title: string, figures: GroupFigures): string {
+  return (
+    `${title} — ${figures.segmentCount} segment${figures.segmentCount === 1 ? '' : 's'}, ` +
+    `${formatBytes(figures.reservedBytes)} reserved, ${formatBytes(figures.cachedFreeBytes)} cached free, ` +
+    `largest hole ${formatBytes(figures.largestFreeBytes)}`
+  );
+}
+
+export function segmentsLegend(theme: RenderTheme, y: number): string {
+  const items: { label: string; fill: string; stroke?: string; dash?: boolean }[] = [
+    { label: 'allocated', fill: theme.allocatedBlock },
+    { label: 'pending free (record_stream)', fill: theme.pendingFreeBlock },
+    { label: 'cached free', fill: theme.cachedFreeBlock, stroke: theme.segmentOutline },
+    { label: 'expandable segment', fill: 'none', stroke: theme.expandableOutline, dash: true },
+    { label: 'largest hole', fill: theme.cachedFreeBlock, stroke: theme.largestHole },
+  ];
+  let x = SEGMENTS_SVG_PAD;
+  const parts: string[] = [];
+  for (const item of items) {
+    const stroke =
+      item.stroke === undefined
+        ? ''
+        : ` stroke="${item.stroke}" stroke-width="1"${item.dash === true ? ' stroke-dasharray="3 2"' : ''}`;
+    parts.push(
+      `<rect x="${num(x + 0.5)}" y="${num(y - 9.5)}" width="14" height="10" fill="${item.fill}"${stroke}/>`,
+    );
+    parts.push(svgText(item.label, { x: x + 19, y, fill: theme.textMuted }));
+    x += 19 + textWidth(item.label, 11) + 18;
+  }
+  return `<g class="legend">${parts.join('')}</g>`;
+}

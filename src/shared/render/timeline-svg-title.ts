@@ -1,0 +1,42 @@
+// The exported timeline's title line: file, device, the events shown (and their time span), the
+// peaks and the marked moment.
+
+import { formatEventTick, timeTickFormatter } from '../chart/axis-format';
+import type { EventAxis } from '../chart/event-axis';
+import { formatBytes } from '../units';
+import type { DeviceView, SnapshotView } from '../view/snapshot-view';
+
+export function timelineSvgTitle(
+  view: SnapshotView,
+  device: DeviceView,
+  axis: EventAxis,
+  startEvent: number,
+  endEvent: number,
+  moment: number | null,
+): string {
+  const pieces = [view.fileName, `device ${device.device}`];
+  if (device.traceLength === 0) pieces.push('no trace entries (final state)');
+  else {
+    const whole = startEvent <= 0 && endEvent >= device.traceLength;
+    const events = `events ${formatEventTick(Math.max(0, startEvent))}–${formatEventTick(endEvent - 1)}`;
+    pieces.push(
+      whole
+        ? `all ${formatEventTick(device.traceLength)} events`
+        : `${events} of ${formatEventTick(device.traceLength)}`,
+    );
+    if (axis.mode === 'time') {
+      const spanUs = axis.toX(endEvent) - axis.toX(startEvent);
+      pieces.push(`${timeTickFormatter(spanUs / 4, spanUs)(spanUs)} shown`);
+    }
+  }
+  pieces.push(
+    `peak active ${formatBytes(device.summary.active_bytes.peak)}, reserved ${formatBytes(device.summary.reserved_bytes.peak)}`,
+  );
+  if (moment !== null)
+    pieces.push(
+      moment < 0
+        ? 'moment: before the first event'
+        : `moment: after event ${formatEventTick(moment)}`,
+    );
+  return pieces.join(' · ');
+}
