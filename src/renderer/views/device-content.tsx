@@ -3,6 +3,7 @@
 
 import { useCallback, useMemo, useState, type Dispatch, type JSX } from 'react';
 import type { DeviceView } from '@shared/view/snapshot-view';
+import { smallHoleThreshold } from '@shared/state/memory-figures';
 import type { TimelineDomainInfo } from '../charts/timeline-chart';
 import {
   effectiveXMode,
@@ -21,7 +22,7 @@ import { MomentBar } from './moment-bar';
 import { OomExplainerPanel } from './oom-explainer-panel';
 import { SegmentsView } from './segments-view';
 import { TimelineView } from './timeline-view';
-import { smallHoleThresholdOf, useStateIndex } from './use-allocator-state';
+import { useStateIndex } from './use-allocator-state';
 import { useMomentKeys } from './use-moment-keys';
 
 export function DeviceContent(props: {
@@ -37,7 +38,7 @@ export function DeviceContent(props: {
   const stateIndex = useStateIndex(view, device);
   // Sorting every allocation's size: only once the state index exists (after the first paint).
   const threshold = useMemo(
-    () => (stateIndex === null ? 0 : smallHoleThresholdOf(device)),
+    () => (stateIndex === null ? 0 : smallHoleThreshold(device)),
     [device, stateIndex],
   );
   const hasOom = device.ooms.length > 0;

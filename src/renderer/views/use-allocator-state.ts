@@ -10,11 +10,9 @@ import {
   type AllocatorStateIndex,
 } from '@shared/state/allocator-state';
 import { fragmentationSeries, type FragmentationSeries } from '@shared/state/fragmentation-series';
-import { smallHoleThreshold } from '@shared/state/memory-figures';
 import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
 
 const indexes = new WeakMap<DeviceView, AllocatorStateIndex>();
-const thresholds = new WeakMap<DeviceView, number>();
 
 export function stateIndexOf(view: SnapshotView, device: DeviceView): AllocatorStateIndex {
   let index = indexes.get(device);
@@ -23,16 +21,6 @@ export function stateIndexOf(view: SnapshotView, device: DeviceView): AllocatorS
     indexes.set(device, index);
   }
   return index;
-}
-
-/** The device's "common request size" (free holes below it count as small). */
-export function smallHoleThresholdOf(device: DeviceView): number {
-  let threshold = thresholds.get(device);
-  if (threshold === undefined) {
-    threshold = smallHoleThreshold(device);
-    thresholds.set(device, threshold);
-  }
-  return threshold;
 }
 
 /** After the next paint: a frame, then a task (a frame callback alone runs before painting). */

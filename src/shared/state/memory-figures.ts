@@ -111,13 +111,25 @@ export function figuresByGroup(
   );
 }
 
+const thresholds = new WeakMap<DeviceView, number>();
+
 /**
  * A "common request size" for this device: the size at which half of all requested bytes come
  * in requests at least that large (the byte-weighted median over every allocation of the table).
  * Free holes below it cannot serve a typical request; 0 when the device has no allocations.
+ * It sorts every allocation's size, so it is computed once per device and remembered.
  */
 export function smallHoleThreshold(device: DeviceView): number {
-  const { sizeBytes, count } = device.allocations;
+  let threshold = thresholds.get(device);
+  if (threshold === undefined) {
+    threshold = byteWeightedMedianRequest(device.allocations);
+    thresholds.set(device, threshold);
+  }
+  return threshold;
+}
+
+function byteWeightedMedianRequest(table: DeviceView['allocations']): number {
+  const { sizeBytes, count } = table;
   if (count === 0) return 0;
   const sizes = Float64Array.from(sizeBytes).sort();
   let total = 0;
