@@ -13,6 +13,21 @@ export interface AliveCheckpoints {
   rows: Int32Array;
 }
 
+const built = new WeakMap<AllocationTable, AliveCheckpoints>();
+
+/**
+ * The checkpoints of a device's table, built once: the timeline (narrow windows) and the
+ * allocator state (any moment) both need them.
+ */
+export function aliveCheckpointsOf(table: AllocationTable, traceLength: number): AliveCheckpoints {
+  let checkpoints = built.get(table);
+  if (checkpoints === undefined) {
+    checkpoints = buildAliveCheckpoints(table, traceLength);
+    built.set(table, checkpoints);
+  }
+  return checkpoints;
+}
+
 export function buildAliveCheckpoints(
   table: AllocationTable,
   traceLength: number,

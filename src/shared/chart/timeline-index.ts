@@ -3,7 +3,7 @@
 // allocation rows grouped by size (powers of two), largest group first.
 
 import type { DeviceView } from '../view/snapshot-view';
-import { buildAliveCheckpoints, type AliveCheckpoints } from './alive-checkpoints';
+import { aliveCheckpointsOf, type AliveCheckpoints } from './alive-checkpoints';
 
 export const BLOCK_EVENTS = 64;
 
@@ -44,9 +44,8 @@ function buildTimelineIndex(device: DeviceView): TimelineIndex {
   const [activeBlockMin, activeBlockMax] = blockRanges(device.activeBytes);
   const [reservedBlockMin, reservedBlockMax] = blockRanges(device.reservedBytes);
   const { rowsBySizeClass, classStarts } = groupBySizeClass(device);
-  let checkpoints: AliveCheckpoints | undefined;
   const aliveCheckpoints = (): AliveCheckpoints =>
-    (checkpoints ??= buildAliveCheckpoints(device.allocations, device.traceLength));
+    aliveCheckpointsOf(device.allocations, device.traceLength);
   let byArea: Int32Array | undefined;
   const rowsByArea = (): Int32Array => (byArea ??= largestAreaRows(device, AREA_CANDIDATES));
   return {

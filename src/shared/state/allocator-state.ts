@@ -5,7 +5,7 @@
 
 import { BEFORE_TRACE, type AllocationTable } from '../analysis/allocation-table';
 import {
-  buildAliveCheckpoints,
+  aliveCheckpointsOf,
   rowsOverlapping,
   type AliveCheckpoints,
 } from '../chart/alive-checkpoints';
@@ -78,7 +78,7 @@ export function createAllocatorStateIndex(
   settings: AllocatorSettings | null,
 ): AllocatorStateIndex {
   const table = device.allocations;
-  const checkpoints = buildAliveCheckpoints(table, device.traceLength);
+  const checkpoints = aliveCheckpointsOf(table, device.traceLength);
   const history = device.segmentHistory;
   let cachedEvent = Number.NaN;
   let cachedState: AllocatorState | null = null;
