@@ -9,7 +9,11 @@ import {
   type AllocatorState,
   type AllocatorStateIndex,
 } from '@shared/state/allocator-state';
-import { fragmentationSeries, type FragmentationSeries } from '@shared/state/fragmentation-series';
+import {
+  emptyFragmentationSeries,
+  fillFragmentationSeries,
+  type FragmentationSeries,
+} from '@shared/state/fragmentation-series';
 import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
 
 const indexes = new WeakMap<DeviceView, AllocatorStateIndex>();
@@ -89,7 +93,7 @@ export function useFragmentationSeries(
 
   useEffect(() => {
     if (index === null || moments === null) return;
-    const parts: FragmentationSeries[] = [];
+    const series = emptyFragmentationSeries(moments, thresholdBytes);
     let offset = 0;
     let cancelled = false;
     let timer: ReturnType<typeof setTimeout> | null = null;
@@ -98,7 +102,7 @@ export function useFragmentationSeries(
       const started = performance.now();
       do {
         const end = Math.min(moments.length, offset + CHUNK);
-        parts.push(fragmentationSeries(index, moments.subarray(offset, end), thresholdBytes));
+        fillFragmentationSeries(series, index, offset, end);
         offset = end;
       } while (offset < moments.length && performance.now() - started < SLICE_MS);
       if (offset < moments.length) {
@@ -108,7 +112,7 @@ export function useFragmentationSeries(
       }
       setResult({
         key: moments,
-        series: concatSeries(moments, parts, thresholdBytes),
+        series,
         done: moments.length,
         total: moments.length,
       });
@@ -121,38 +125,4 @@ export function useFragmentationSeries(
   }, [index, moments, thresholdBytes]);
 
   return { series: result.series, done: result.done, total: result.total };
-}
-
-function concatSeries(
-  moments: Int32Array,
-  parts: readonly FragmentationSeries[],
-  thresholdBytes: number,
-): FragmentationSeries {
-  const n = moments.length;
-  const columns = [
-    'reservedBytes',
-    'activeBytes',
-    'cachedFreeBytes',
-    'largestFreeBytes',
-    'smallFreeBytes',
-    'internalWasteBytes',
-    'freeBlockCount',
-  ] as const;
-  const series: FragmentationSeries = {
-    moments,
-    reservedBytes: new Float64Array(n),
-    activeBytes: new Float64Array(n),
-    cachedFreeBytes: new Float64Array(n),
-    largestFreeBytes: new Float64Array(n),
-    smallFreeBytes: new Float64Array(n),
-    internalWasteBytes: new Float64Array(n),
-    freeBlockCount: new Float64Array(n),
-    smallHoleThresholdBytes: thresholdBytes,
-  };
-  let at = 0;
-  for (const part of parts) {
-    for (const column of columns) series[column].set(part[column], at);
-    at += part.moments.length;
-  }
-  return series;
 }

@@ -41,8 +41,18 @@ export function fragmentationSeries(
   moments: Int32Array,
   smallHoleThresholdBytes: number,
 ): FragmentationSeries {
+  const series = emptyFragmentationSeries(moments, smallHoleThresholdBytes);
+  fillFragmentationSeries(series, index, 0, moments.length);
+  return series;
+}
+
+/** A series with room for every moment and nothing computed yet (all zeros). */
+export function emptyFragmentationSeries(
+  moments: Int32Array,
+  smallHoleThresholdBytes: number,
+): FragmentationSeries {
   const n = moments.length;
-  const series: FragmentationSeries = {
+  return {
     moments,
     reservedBytes: new Float64Array(n),
     activeBytes: new Float64Array(n),
@@ -53,8 +63,20 @@ export function fragmentationSeries(
     freeBlockCount: new Float64Array(n),
     smallHoleThresholdBytes,
   };
-  for (let i = 0; i < n; i++) {
-    const figures = figuresOfState(index.stateAt(moments[i]!), smallHoleThresholdBytes);
+}
+
+/** Computes the figures of moments [from, to) in place, so callers can spread the work out. */
+export function fillFragmentationSeries(
+  series: FragmentationSeries,
+  index: AllocatorStateIndex,
+  from: number,
+  to: number,
+): void {
+  for (let i = from; i < to; i++) {
+    const figures = figuresOfState(
+      index.stateAt(series.moments[i]!),
+      series.smallHoleThresholdBytes,
+    );
     series.reservedBytes[i] = figures.reservedBytes;
     series.activeBytes[i] = figures.activeBytes;
     series.cachedFreeBytes[i] = figures.cachedFreeBytes;
@@ -63,5 +85,4 @@ export function fragmentationSeries(
     series.internalWasteBytes[i] = figures.internalWasteBytes;
     series.freeBlockCount[i] = figures.freeBlockCount;
   }
-  return series;
 }
