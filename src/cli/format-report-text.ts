@@ -9,6 +9,7 @@ import type {
   ReportDocument,
 } from '@shared/report/report-document';
 import { formatBytes, formatExactBytes } from '@shared/units';
+import { alignColumns } from './align-columns';
 
 export interface ReportTextOptions {
   /** The input file's size, for the header line. */
@@ -148,16 +149,4 @@ function holderLines(explanation: OomExplanationJson, size: Size): string[] {
     `    live allocations by stack, largest first:`,
     ...alignColumns(rows).map((row) => `      ${row}`),
   ];
-}
-
-function alignColumns(rows: string[][]): string[] {
-  const widths: number[] = [];
-  for (const row of rows)
-    row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return rows.map((row) =>
-    row
-      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
-      .join('  ')
-      .trimEnd(),
-  );
 }

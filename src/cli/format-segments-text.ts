@@ -8,6 +8,7 @@ import type { GroupFigures, MemoryFigures } from '@shared/state/memory-figures';
 import { poolName, segmentTypeName, streamName } from '@shared/render/segment-names';
 import { formatBytes, formatExactBytes } from '@shared/units';
 import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
+import { alignColumns } from './align-columns';
 
 export interface SegmentsTextOptions {
   exactBytes: boolean;
@@ -221,16 +222,4 @@ export function blockMap(state: AllocatorState, segment: StateSegment): string {
     else map += String(Math.min(9, Math.max(1, Math.round(share * 10))));
   }
   return map;
-}
-
-function alignColumns(rows: string[][]): string[] {
-  const widths: number[] = [];
-  for (const row of rows)
-    row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return rows.map((row) =>
-    row
-      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
-      .join('  ')
-      .trimEnd(),
-  );
 }

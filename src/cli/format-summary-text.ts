@@ -5,6 +5,7 @@ import type { SnapshotAnalysis } from '@shared/analysis/snapshot-analysis';
 import { liveAllocationsAt } from '@shared/analysis/live-allocations';
 import type { SnapshotModel } from '@shared/snapshot/model';
 import { formatBytes, formatExactBytes } from '@shared/units';
+import { alignColumns } from './align-columns';
 
 export interface TextOptions {
   fileName: string;
@@ -85,16 +86,4 @@ export function formatSummaryText(
     }
   }
   return lines.join('\n');
-}
-
-function alignColumns(rows: string[][]): string[] {
-  const widths: number[] = [];
-  for (const row of rows)
-    row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return rows.map((row) =>
-    row
-      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
-      .join('  ')
-      .trimEnd(),
-  );
 }
