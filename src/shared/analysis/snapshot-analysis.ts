@@ -125,7 +125,8 @@ function analyzeDevice(
   };
 }
 
-function emptyTrace(device: number): DeviceTrace {
+/** A trace with no entries: devices that have segments but no events. */
+export function emptyTrace(device: number): DeviceTrace {
   return {
     device,
     length: 0,

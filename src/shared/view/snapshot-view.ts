@@ -4,7 +4,7 @@
 
 import { buildAllocationTable, type AllocationTable } from '../analysis/allocation-table';
 import { materializeCurves } from '../analysis/curve-stats';
-import { analyzeSnapshot, type OomEvent } from '../analysis/snapshot-analysis';
+import { analyzeSnapshot, emptyTrace, type OomEvent } from '../analysis/snapshot-analysis';
 import { buildSegmentHistory, type SegmentHistory } from '../state/segment-history';
 import type { ExternalAnnotation, FrameTable, SnapshotModel, StackTable } from '../snapshot/model';
 import { buildSummaryDocument, type DeviceSummary } from '../report/summary-report';
@@ -57,21 +57,9 @@ export function buildSnapshotView(model: SnapshotModel, file: SnapshotFileFacts)
     const trace = device.trace;
     const length = trace?.length ?? 0;
     const hasTimes = trace !== null && length > 0 && !Number.isNaN(trace.timeUs[0]!);
-    const emptyTrace = {
-      device: device.device,
-      length: 0,
-      action: new Uint8Array(0),
-      addr: new Float64Array(0),
-      sizeBytes: new Float64Array(0),
-      streamId: new Uint32Array(0),
-      timeUs: new Float64Array(0),
-      stackId: new Int32Array(0),
-      deviceFreeBytes: new Map<number, number>(),
-      compileContextId: null,
-      userMetadataId: null,
-    };
+    const events = trace ?? emptyTrace(device.device);
     const curves = materializeCurves(
-      trace ?? emptyTrace,
+      events,
       device.activeSigns,
       device.active,
       device.reservedSigns,
@@ -82,7 +70,7 @@ export function buildSnapshotView(model: SnapshotModel, file: SnapshotFileFacts)
       traceLength: length,
       // Copies: the model's columns are views into one large buffer shared by all devices.
       timeUs: hasTimes ? trace.timeUs.slice() : null,
-      action: (trace ?? emptyTrace).action.slice(),
+      action: events.action.slice(),
       activeBytes: curves.active,
       reservedBytes: curves.reserved,
       allocations: buildAllocationTable(model, device),
