@@ -98,44 +98,18 @@ export function buildSnapshotView(model: SnapshotModel, file: SnapshotFileFacts)
 /** The buffers to transfer (not copy) when posting a view to another thread. */
 export function transferablesOf(view: SnapshotView): ArrayBuffer[] {
   const buffers = new Set<ArrayBuffer>();
-  const add = (array: { buffer: ArrayBufferLike }): void => {
-    if (array.buffer instanceof ArrayBuffer) buffers.add(array.buffer);
+  // Every typed-array column of these tables, so a column added later is never left behind.
+  const addColumnsOf = (table: object): void => {
+    for (const value of Object.values(table)) {
+      if (ArrayBuffer.isView(value) && value.buffer instanceof ArrayBuffer)
+        buffers.add(value.buffer);
+    }
   };
-  add(view.stacks.offsets);
-  add(view.stacks.frameIds);
+  addColumnsOf(view.stacks);
   for (const device of view.devices) {
-    if (device.timeUs !== null) add(device.timeUs);
-    add(device.action);
-    add(device.activeBytes);
-    add(device.reservedBytes);
-    const a = device.allocations;
-    for (const column of [
-      a.address,
-      a.sizeBytes,
-      a.blockSizeBytes,
-      a.startEvent,
-      a.endEvent,
-      a.stackId,
-      a.streamId,
-      a.origin,
-      a.freeRequestedEvent,
-    ]) {
-      add(column);
-    }
-    const h = device.segmentHistory;
-    for (const column of [
-      h.address,
-      h.sizeBytes,
-      h.streamId,
-      h.poolIndex,
-      h.segmentType,
-      h.isExpandable,
-      h.stackId,
-      h.fromEvent,
-      h.toEvent,
-    ]) {
-      add(column);
-    }
+    addColumnsOf(device);
+    addColumnsOf(device.allocations);
+    addColumnsOf(device.segmentHistory);
   }
   return [...buffers];
 }
