@@ -11,6 +11,7 @@ import {
 import { formatBytes } from '../../src/shared/units';
 import { assertChromiumInstalled } from './chromium';
 import { watchPageProblems } from './page-problems';
+import { openSnapshot } from './snapshot-pages';
 
 const snapshotsDirectory = resolve('../shared/snapshots');
 /** Three devices; device 1 ran out of memory asking for 4.9 GiB, with expandable segments on. */
@@ -42,13 +43,6 @@ function deviceReport(document: ReportDocument, device: number) {
   const found = document.devices.find((candidate) => candidate.device === device);
   if (!found) throw new Error(`device ${device} not in the report of ${document.file}`);
   return found;
-}
-
-async function openSnapshot(page: Page, path: string): Promise<void> {
-  await page.goto('./');
-  await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
-  await page.getByTestId('file-input').setInputFiles(path);
-  await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
 }
 
 /** The panel shows the figures of the shared explainer, exact bytes in data-bytes. */

@@ -3,10 +3,7 @@
 // opens on its OOM. Expectations come from the shared code the page runs, run here on the same
 // file.
 
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { decodeSnapshot } from '../../src/shared/snapshot/decode-snapshot';
 import { createAllocatorStateIndex, BlockKind } from '../../src/shared/state/allocator-state';
 import {
   figuresByGroup,
@@ -15,37 +12,15 @@ import {
   type MemoryFigures,
 } from '../../src/shared/state/memory-figures';
 import { formatBytes, formatExactBytes } from '../../src/shared/units';
-import {
-  buildSnapshotView,
-  type DeviceView,
-  type SnapshotView,
-} from '../../src/shared/view/snapshot-view';
+import type { DeviceView, SnapshotView } from '../../src/shared/view/snapshot-view';
 import { realSnapshotPath } from '../support/real-snapshots';
 import { assertChromiumInstalled } from './chromium';
 import { watchPageProblems } from './page-problems';
+import { decodeFile, inkedFraction, openSnapshot } from './snapshot-pages';
 
 test.beforeAll(() => {
   assertChromiumInstalled();
 });
-
-async function decode(path: string): Promise<SnapshotView> {
-  const bytes = new Uint8Array(readFileSync(path));
-  const model = await decodeSnapshot(
-    (async function* () {
-      yield bytes;
-    })(),
-    { totalBytes: bytes.length },
-  );
-  return buildSnapshotView(model, { fileName: basename(path), fileBytes: bytes.length });
-}
-
-async function openSnapshot(page: Page, path: string): Promise<void> {
-  await page.goto('./');
-  await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
-  await page.getByTestId('file-input').setInputFiles(path);
-  await expect(page.getByTestId('snapshot-page')).toBeVisible({ timeout: 20_000 });
-  await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
-}
 
 /** What the page must show at a moment, computed here with the shared code. */
 function expectedAt(view: SnapshotView, device: DeviceView, moment: number) {
@@ -76,24 +51,11 @@ async function momentOf(page: Page): Promise<number> {
   return Number(await page.getByTestId('moment-label').getAttribute('data-moment'));
 }
 
-/** Fraction of the canvas's pixels that are not transparent. */
-async function inkedFraction(canvas: Locator): Promise<number> {
-  return canvas.evaluate((element) => {
-    const canvasElement = element as HTMLCanvasElement;
-    const context = canvasElement.getContext('2d');
-    if (context === null || canvasElement.width === 0 || canvasElement.height === 0) return 0;
-    const { data } = context.getImageData(0, 0, canvasElement.width, canvasElement.height);
-    let inked = 0;
-    for (let i = 3; i < data.length; i += 4) if (data[i] !== 0) inked++;
-    return inked / (canvasElement.width * canvasElement.height);
-  });
-}
-
 test('segments: the view follows the moment, and a block shows its details', async ({
   page,
 }, testInfo) => {
   const path = realSnapshotPath('kkaitlyn111');
-  const view = await decode(path);
+  const view = (await decodeFile(path)).view;
   const device = view.devices[0]!;
   const problems = await watchPageProblems(page);
   await openSnapshot(page, path);
@@ -186,7 +148,7 @@ test('segments: the view follows the moment, and a block shows its details', asy
 
 test('segments: a snapshot of many segments draws every one', async ({ page }, testInfo) => {
   const path = realSnapshotPath('LINYUNLinYun');
-  const view = await decode(path);
+  const view = (await decodeFile(path)).view;
   const device = view.devices[0]!;
   const problems = await watchPageProblems(page);
   await openSnapshot(page, path);
@@ -215,7 +177,7 @@ test('segments: a snapshot of many segments draws every one', async ({ page }, t
 
 test('segments: the OOM snapshot opens on its OOM', async ({ page }, testInfo) => {
   const path = realSnapshotPath('Constructor-Sun');
-  const view = await decode(path);
+  const view = (await decodeFile(path)).view;
   const device = view.devices.find((candidate) => candidate.ooms.length > 0)!;
   expect(device).toBeDefined();
   const oom = device.ooms[0]!.eventIndex;
@@ -254,7 +216,7 @@ test('fragmentation: curves and figures at the moment and the peak, in exact byt
   page,
 }, testInfo) => {
   const path = realSnapshotPath('Constructor-Sun');
-  const view = await decode(path);
+  const view = (await decodeFile(path)).view;
   // The page opens on the device that ran out of memory.
   const device = view.devices.find((candidate) => candidate.ooms.length > 0)!;
   const problems = await watchPageProblems(page);

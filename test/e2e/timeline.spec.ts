@@ -3,61 +3,19 @@
 // the chart share a selection, and zooming moves the window. Expectations come from decoding the
 // same file here with the shared code the page runs.
 
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { allocationsAliveAt } from '../../src/shared/analysis/allocation-table';
 import { isFrameworkFrame, topUserFrameId } from '../../src/shared/analysis/user-frame';
-import { decodeSnapshot } from '../../src/shared/snapshot/decode-snapshot';
-import { NO_STACK, type SnapshotModel } from '../../src/shared/snapshot/model';
-import { buildSnapshotView, type SnapshotView } from '../../src/shared/view/snapshot-view';
+import { NO_STACK } from '../../src/shared/snapshot/model';
 import { realSnapshotPaths } from '../support/real-snapshots';
 import { assertChromiumInstalled } from './chromium';
 import { watchPageProblems } from './page-problems';
+import { decodeFile, inkedFraction, openSnapshot } from './snapshot-pages';
 
 test.beforeAll(() => {
   assertChromiumInstalled();
 });
-
-interface Decoded {
-  model: SnapshotModel;
-  view: SnapshotView;
-}
-
-async function decode(path: string): Promise<Decoded> {
-  const bytes = new Uint8Array(readFileSync(path));
-  const model = await decodeSnapshot(
-    (async function* () {
-      yield bytes;
-    })(),
-    { totalBytes: bytes.length },
-  );
-  return {
-    model,
-    view: buildSnapshotView(model, { fileName: basename(path), fileBytes: bytes.length }),
-  };
-}
-
-async function openSnapshot(page: Page, path: string): Promise<void> {
-  await page.goto('./');
-  await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
-  await page.getByTestId('file-input').setInputFiles(path);
-  await expect(page.getByTestId('snapshot-page')).toBeVisible({ timeout: 20_000 });
-  await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
-}
-
-/** Fraction of the canvas's pixels that are not transparent. */
-async function inkedFraction(canvas: Locator): Promise<number> {
-  return canvas.evaluate((element) => {
-    const canvasElement = element as HTMLCanvasElement;
-    const context = canvasElement.getContext('2d');
-    if (context === null || canvasElement.width === 0 || canvasElement.height === 0) return 0;
-    const { data } = context.getImageData(0, 0, canvasElement.width, canvasElement.height);
-    let inked = 0;
-    for (let i = 3; i < data.length; i += 4) if (data[i] !== 0) inked++;
-    return inked / (canvasElement.width * canvasElement.height);
-  });
-}
 
 function parseDomain(text: string | null): [number, number] {
   const [start, end] = (text ?? '').split(',').map(Number);
@@ -69,7 +27,7 @@ for (const path of realSnapshotPaths()) {
   const slug = name.split('_')[0]!;
 
   test(`timeline: ${name}`, async ({ page }, testInfo) => {
-    const { model, view } = await decode(path);
+    const { model, view } = await decodeFile(path);
     const problems = await watchPageProblems(page);
     await openSnapshot(page, path);
 
@@ -163,7 +121,7 @@ test('timeline: panel stack, framework toggle, copy, and the dark theme', async 
   context,
 }, testInfo) => {
   const path = realSnapshotPaths().find((candidate) => basename(candidate).startsWith('a0kuma'))!;
-  const { view } = await decode(path);
+  const { view } = await decodeFile(path);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const problems = await watchPageProblems(page);
   await openSnapshot(page, path);
