@@ -1,5 +1,4 @@
-import type { DecodeStage } from '../preload/index.d';
-import type { SnapshotView } from '@shared/view/snapshot-view';
+import type { DecodeWorkerReply } from '@shared/view/decode-worker-reply';
 
 // Messages between main and its decode worker (src/main/decode-worker.ts). One worker per file;
 // main ends it once the view (or the failure) has arrived, or when the user cancels.
@@ -8,12 +7,5 @@ export interface DecodeWorkerInput {
   readonly path: string;
 }
 
-export type DecodeWorkerMessage =
-  | {
-      readonly type: 'progress';
-      readonly stage: DecodeStage;
-      readonly bytesRead: number;
-      readonly totalBytes: number | null;
-    }
-  | { readonly type: 'done'; readonly view: SnapshotView }
-  | { readonly type: 'failed'; readonly message: string };
+/** The worker's reports (the page's decode worker sends the same). */
+export type DecodeWorkerMessage = DecodeWorkerReply;

@@ -3,8 +3,9 @@
 
 import type { SnapshotView } from '@shared/view/snapshot-view';
 
-/** What a decode is doing: reading bytes, building the model, computing the views. */
-export type DecodeStage = 'reading' | 'building' | 'analyzing';
+import type { DecodeStage } from '@shared/view/decode-worker-reply';
+
+export type { DecodeStage };
 
 /** Decodes are numbered by main; the page names them back when it cancels. */
 export interface DecodeStarted {

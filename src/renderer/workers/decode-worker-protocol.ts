@@ -1,6 +1,3 @@
-import type { DecodeStage } from '../../preload/index.d';
-import type { SnapshotView } from '@shared/view/snapshot-view';
-
 // Messages between the page and its decode Web Worker (./decode-worker.ts): one worker per
 // file, ended by the page once the result arrives or when the user cancels.
 
@@ -9,12 +6,4 @@ export interface DecodeWorkerRequest {
   readonly file: File;
 }
 
-export type DecodeWorkerReply =
-  | {
-      readonly type: 'progress';
-      readonly stage: DecodeStage;
-      readonly bytesRead: number;
-      readonly totalBytes: number | null;
-    }
-  | { readonly type: 'done'; readonly view: SnapshotView }
-  | { readonly type: 'failed'; readonly message: string };
+export type { DecodeWorkerReply } from '@shared/view/decode-worker-reply';
