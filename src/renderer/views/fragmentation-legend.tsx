@@ -6,7 +6,7 @@ import { formatBytes, formatExactBytes } from '@shared/units';
 export function FragmentationLegend(props: { smallHoleThresholdBytes: number }): JSX.Element {
   const threshold = props.smallHoleThresholdBytes;
   return (
-    <ul className="frag-legend" aria-label="Legend">
+    <ul className="view-legend" aria-label="Legend">
       <li title="Reserved minus active bytes after every event (exact)">
         <span className="frag-swatch frag-swatch-cached" aria-hidden="true" />
         reserved − active

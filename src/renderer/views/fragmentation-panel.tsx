@@ -76,7 +76,7 @@ export function FragmentationPanel(props: FragmentationPanelProps): JSX.Element 
       data-series={computing ? 'computing' : 'ready'}
       data-threshold-bytes={String(smallHoleThresholdBytes)}
     >
-      <div className="frag-toolbar">
+      <div className="view-toolbar frag-toolbar">
         <FragmentationLegend smallHoleThresholdBytes={smallHoleThresholdBytes} />
         <span className="frag-status" aria-live="polite">
           {fragmentationStatusText(device, {

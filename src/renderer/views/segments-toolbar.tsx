@@ -20,7 +20,7 @@ export function SegmentsToolbar(props: {
 }): JSX.Element {
   const { device, state, totals, scale, onScale } = props;
   return (
-    <div className="seg-toolbar">
+    <div className="view-toolbar seg-toolbar">
       <SegmentsLegend />
       <div
         className="segmented seg-scale"
@@ -72,7 +72,7 @@ export function SegmentsToolbar(props: {
 
 function SegmentsLegend(): JSX.Element {
   return (
-    <ul className="seg-legend" aria-label="Legend">
+    <ul className="view-legend" aria-label="Legend">
       <li>
         <span className="seg-swatch seg-swatch-allocated" aria-hidden="true" />
         allocated
