@@ -13,6 +13,7 @@ usage:
   allocscope segments FILE [--device N] [--moment EVENT] [--bytes]
 
   FILE        a snapshot from torch.cuda.memory._dump_snapshot(): .pickle / .pkl,
+              - for standard input,
               gzip-compressed (.gz), or the HTML page of torch.cuda._memory_viz trace_plot
   --device N  only device N (render: default the first device with an OOM, else the one
               with the largest active peak)
@@ -31,7 +32,7 @@ usage:
               default final
   --theme     render: light (default) or dark colours
 
-exit status: 0 ok, 2 bad input or usage`;
+exit status: 0 ok, 2 bad input or usage, 1 an internal error (a bug: the stack is printed)`;
 
 export class UsageError extends Error {
   override name = 'UsageError';

@@ -2,17 +2,19 @@
 // nothing on stdout, so scripts can trust that stdout is either the document or empty.
 
 import { basename } from 'node:path';
+import { bugReportOf } from '@shared/snapshot/describe-decode-error';
 import { analyzeSnapshot } from '@shared/analysis/snapshot-analysis';
 import { buildSummaryDocument } from '@shared/report/summary-report';
 import { parseCliOptions, UsageError, USAGE, type SummaryCliOptions } from './cli-options';
 import { formatSummaryText } from './format-summary-text';
 import { readSnapshotFile } from './read-snapshot-file';
-import { describeInputError } from './describe-input-error';
+import { describeInputError, isInputError } from './describe-input-error';
 import { runRender } from './run-render';
 import { runReport } from './run-report';
 import { runSegments } from './run-segments';
 
 const EXIT_BAD_INPUT = 2;
+const EXIT_INTERNAL_ERROR = 1;
 
 async function runSummary(options: SummaryCliOptions): Promise<void> {
   const started = performance.now();
@@ -84,8 +86,18 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     return 0;
   } catch (error) {
-    process.stderr.write(`allocscope: ${basename(options.file)}: ${describeInputError(error)}\n`);
-    return EXIT_BAD_INPUT;
+    const file = options.file === '-' ? 'standard input' : basename(options.file);
+    if (isInputError(error)) {
+      process.stderr.write(`allocscope: ${file}: ${describeInputError(error)}\n`);
+      return EXIT_BAD_INPUT;
+    }
+    // Not the file's fault: ours. Say so, with the stack, so that it can be reported and fixed.
+    process.stderr.write(
+      `allocscope: internal error while reading ${file}: ${describeInputError(error)}\n` +
+        `${bugReportOf(error)}\n` +
+        'This is a bug in allocscope: please report it with the command line and, if you can, the file.\n',
+    );
+    return EXIT_INTERNAL_ERROR;
   }
 }
 

@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { decodeSnapshot } from '@shared/snapshot/decode-snapshot';
 import { buildSnapshotView, transferablesOf } from '@shared/view/snapshot-view';
-import { describeDecodeError } from '@shared/snapshot/describe-decode-error';
+import { classifyDecodeError } from '@shared/snapshot/describe-decode-error';
 import type { DecodeWorkerInput, DecodeWorkerMessage } from './decode-worker-protocol';
 import { throttleProgress } from './progress-throttle';
 
@@ -43,5 +43,10 @@ async function decodeFile({ path }: DecodeWorkerInput): Promise<void> {
 }
 
 decodeFile(workerData as DecodeWorkerInput).catch((error: unknown) => {
-  post({ type: 'failed', message: describeDecodeError(error) });
+  const failure = classifyDecodeError(error);
+    post({
+      type: 'failed',
+      message: failure.message,
+      ...(failure.kind === 'bug' ? { bugReport: failure.report } : {}),
+    });
 });

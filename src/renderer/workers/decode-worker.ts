@@ -5,7 +5,7 @@
 import { decodeSnapshot } from '@shared/snapshot/decode-snapshot';
 import { buildSnapshotView, transferablesOf } from '@shared/view/snapshot-view';
 import type { DecodeWorkerReply, DecodeWorkerRequest } from './decode-worker-protocol';
-import { describeDecodeError } from '@shared/snapshot/describe-decode-error';
+import { classifyDecodeError } from '@shared/snapshot/describe-decode-error';
 
 // Each progress message re-renders the page, on the cores the decoder needs: ten a second is
 // enough for a progress bar.
@@ -58,6 +58,11 @@ async function decode({ file }: DecodeWorkerRequest): Promise<void> {
 
 scope.onmessage = (event) => {
   decode(event.data).catch((error: unknown) => {
-    post({ type: 'failed', message: describeDecodeError(error) });
+    const failure = classifyDecodeError(error);
+    post({
+      type: 'failed',
+      message: failure.message,
+      ...(failure.kind === 'bug' ? { bugReport: failure.report } : {}),
+    });
   });
 };

@@ -1,9 +1,11 @@
+import { UnreadableInputError } from '../errors/unreadable-input';
+
 /** Why a byte stream could not be decoded, with the absolute byte offset where it went wrong. */
-export class PickleError extends Error {
+export class PickleError extends UnreadableInputError {
   readonly offset: number;
 
   constructor(message: string, offset: number) {
-    super(offset >= 0 ? `${message} (at byte ${offset})` : message);
+    super(message, offset >= 0 ? `byte ${offset}` : null);
     this.name = 'PickleError';
     this.offset = offset;
   }

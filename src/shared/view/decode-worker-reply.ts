@@ -14,4 +14,10 @@ export type DecodeWorkerReply =
       readonly totalBytes: number | null;
     }
   | { readonly type: 'done'; readonly view: SnapshotView }
-  | { readonly type: 'failed'; readonly message: string };
+  | {
+      readonly type: 'failed';
+      /** One line for the user: what is wrong with the file, or that allocscope hit a bug. */
+      readonly message: string;
+      /** Present when the failure is a bug in allocscope, not the file: the error and its stack. */
+      readonly bugReport?: string;
+    };
