@@ -69,6 +69,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  const started = performance.now();
   try {
     switch (options.command) {
       case 'summary':
@@ -86,6 +87,15 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     return 0;
   } catch (error) {
+    // A refusal is timed too: how long and how much memory a bad file cost is a figure as well.
+    if (options.command === 'summary' && options.timings) {
+      const timings = {
+        failed: true,
+        total_ms: Math.round(performance.now() - started),
+        max_rss_bytes: process.resourceUsage().maxRSS * 1024,
+      };
+      process.stderr.write(`allocscope-timings ${JSON.stringify(timings)}\n`);
+    }
     const file = options.file === '-' ? 'standard input' : basename(options.file);
     if (isInputError(error)) {
       process.stderr.write(`allocscope: ${file}: ${describeInputError(error)}\n`);

@@ -92,7 +92,7 @@ const cases: [string, string, RegExp][] = [
       'noaddr.pickle',
       pythonPickle("{'segments': [], 'device_traces': [[{'action': 'alloc', 'size': 4}]]}"),
     ),
-    /'alloc' has no 'addr'/,
+    /device_traces\[0\]\[\d+\]\.addr: missing \('alloc' entries name an address\)/,
   ],
   [
     'a trace of non-entries',

@@ -19,3 +19,11 @@ export class UnreadableInputError extends Error {
 export function isUnreadableInput(error: unknown): error is UnreadableInputError {
   return error instanceof UnreadableInputError;
 }
+
+/** A count or a byte figure as people read it in a message: 1,099,511,627,776. */
+export function groupDigits(value: number | bigint): string {
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+  const text = typeof value === 'bigint' ? value.toString() : String(Math.trunc(value));
+  const sign = text.startsWith('-') ? '-' : '';
+  return sign + text.slice(sign.length).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}

@@ -351,6 +351,8 @@ export class FlatDictReader {
           } else {
             return -1;
           }
+          // A reference to nothing yet: the generic path says what is wrong with it.
+          if (item >= memo.length) return -1;
           if (count === items.length) items = this.growListItems();
           items[count++] = item;
           hash = Math.imul(hash ^ item, 0x01000193);
@@ -361,6 +363,7 @@ export class FlatDictReader {
         if (item < 0) return -1;
         if (this.afterReference >= end) return -1;
         if (buffer[this.afterReference] !== Op.APPEND) break;
+        if (item >= memo.length) return -1;
         if (count === items.length) items = this.growListItems();
         items[count++] = item;
         hash = Math.imul(hash ^ item, 0x01000193);

@@ -45,7 +45,7 @@ export class Memo {
 
   /** The raw code at `index` (MemoCode.empty past the end). */
   code(index: number): number {
-    if (index >= this.count) return MemoCode.empty;
+    if (!(index >= 0 && index < this.count)) return MemoCode.empty;
     return this.pages[index >>> PAGE_BITS]![index & PAGE_MASK]!;
   }
 
@@ -63,7 +63,9 @@ export class Memo {
   }
 
   push(value: unknown): void {
-    this.pushCode(this.objectCode(value));
+    // A consumed dict memoized again (MEMOIZE after its SETITEMS) is a consumed slot too, so that
+    // every way of reading it back gives the same answer.
+    this.pushCode(value === this.consumedValue ? MemoCode.consumed : this.objectCode(value));
   }
 
   pushConsumed(): void {
@@ -77,6 +79,7 @@ export class Memo {
 
   /** Stores at any index (BINPUT / LONG_BINPUT); the slots in between stay empty. */
   set(index: number, value: unknown): void {
+    if (value === this.consumedValue) return this.setConsumed(index);
     while (this.count <= index) this.pushCode(MemoCode.empty);
     const page = this.pages[index >>> PAGE_BITS]!;
     const previous = page[index & PAGE_MASK]!;

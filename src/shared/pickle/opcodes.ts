@@ -69,17 +69,23 @@ export const CODE_LOADING_OPCODES: ReadonlyMap<number, string> = new Map([
   [0x84, 'EXT4'],
 ]);
 
-/** Opcodes that are valid pickle but never appear in a snapshot (text protocol 0/1, out-of-band buffers). */
-export const UNSUPPORTED_OPCODES: ReadonlyMap<number, string> = new Map([
-  [0x49, 'INT'],
-  [0x4c, 'LONG'],
-  [0x53, 'STRING'],
-  [0x54, 'BINSTRING'],
-  [0x55, 'SHORT_BINSTRING'],
-  [0x56, 'UNICODE'],
-  [0x46, 'FLOAT'],
-  [0x67, 'GET'],
-  [0x70, 'PUT'],
-  [0x97, 'NEXT_BUFFER'],
-  [0x98, 'READONLY_BUFFER'],
+/**
+ * Opcodes that are valid pickle but never appear in a snapshot, with what they make: the text
+ * protocols' forms (a protocol 2+ pickler never writes them), sets, out-of-band buffers.
+ */
+export const UNSUPPORTED_OPCODES: ReadonlyMap<number, { name: string; what: string }> = new Map([
+  [0x49, { name: 'INT', what: 'a text-protocol int' }],
+  [0x4c, { name: 'LONG', what: 'a text-protocol long' }],
+  [0x53, { name: 'STRING', what: 'a text-protocol string' }],
+  [0x54, { name: 'BINSTRING', what: 'a Python 2 str' }],
+  [0x55, { name: 'SHORT_BINSTRING', what: 'a Python 2 str' }],
+  [0x56, { name: 'UNICODE', what: 'a text-protocol string' }],
+  [0x46, { name: 'FLOAT', what: 'a text-protocol float' }],
+  [0x67, { name: 'GET', what: 'a text-protocol memo reference' }],
+  [0x70, { name: 'PUT', what: 'a text-protocol memo entry' }],
+  [0x8f, { name: 'EMPTY_SET', what: 'a set' }],
+  [0x90, { name: 'ADDITEMS', what: 'items added to a set' }],
+  [0x91, { name: 'FROZENSET', what: 'a frozenset' }],
+  [0x97, { name: 'NEXT_BUFFER', what: 'an out-of-band buffer' }],
+  [0x98, { name: 'READONLY_BUFFER', what: 'a read-only buffer' }],
 ]);

@@ -161,7 +161,7 @@ describe('unpickler refuses what is not plain data', () => {
 
   it('reports an unknown opcode with its offset', () => {
     expect(() => unpickle(new Uint8Array([0x80, 0x04, 0xff]))).toThrow(
-      'unknown pickle opcode 0xff (at byte 2)',
+      'unknown pickle opcode 0xff: the file is corrupt, or not a pickle (at byte 2)',
     );
   });
 

@@ -6,8 +6,10 @@
 // A DictInterceptor can take over dicts as SETITEMS fills them (the snapshot decoder turns trace
 // entries into table rows that way), so millions of short-lived records never become objects.
 
+import { groupDigits } from '../errors/unreadable-input';
 import { CODE_LOADING_OPCODES, Op, UNSUPPORTED_OPCODES } from './opcodes';
 import { CodeLoadingRefusedError, PickleError } from './pickle-error';
+import { describeProtocol0Or1 } from './text-pickle';
 import { decodeLong } from './long-decoder';
 import { PickleStringDecoder } from './string-decoder';
 import { Memo } from './memo';
@@ -43,15 +45,35 @@ export interface DictInterceptor {
 
 export interface UnpicklerOptions {
   interceptor?: DictInterceptor;
+  /**
+   * Length of the pickle stream when known (an uncompressed file): a declared length that runs
+   * past it is refused at once instead of waiting for bytes that never come.
+   */
+  totalBytes?: number;
   /** Reads flat dicts (trace entries) straight from the bytes; see flat-dict-reader.ts. */
   flatDictConsumer?: FlatDictConsumer;
 }
 
-// Consumed dicts are looked for this far back in the memo: the dict is memoized right after
-// EMPTY_DICT, and only objects first seen inside it come after.
-const MEMO_TOMBSTONE_SCAN = 256;
 // Enough for any opcode but long strings and bytes.
 const BRIDGE_BYTES = 1 << 16;
+// An opcode cut by a chunk boundary and longer than this is gathered into a buffer of its declared
+// length (each byte copied once) instead of being re-joined with every new chunk.
+const GATHER_FROM_BYTES = 1 << 10;
+
+// Limits from what a snapshot can be, so that no declared length, count, index or nesting drives
+// work or memory that the bytes read cannot justify. Each is far above what real files hold.
+/**
+ * Values on the VM's stack at once, trace entries the interceptor consumed aside. Python batches
+ * SETITEMS/APPENDS by 1,000; PyTorch's C++ pickler writes a whole list in one batch, so consumed
+ * trace entries (one placeholder each) may pile up by the million: they are limited only by
+ * MAX_STACK_SLOTS (a trace of 64 M entries would be a file of ~10 GB).
+ */
+export const MAX_STACK_VALUES = 1 << 22;
+const MAX_STACK_SLOTS = 1 << 26;
+/** Open MARKs: containers nested this deep. Python itself cannot pickle past ~1,000 levels. */
+export const MAX_NESTING_DEPTH = 4096;
+/** One string or bytes value. The longest strings of a snapshot are file names and metadata. */
+export const MAX_PAYLOAD_BYTES = 64 << 20;
 
 export class Unpickler {
   private readonly interceptor: DictInterceptor | undefined;
@@ -60,6 +82,20 @@ export class Unpickler {
   private marks: number[] = [];
   private readonly memo: Memo;
   private pending: Uint8Array | null = null;
+  /** An opcode longer than GATHER_FROM_BYTES being gathered across chunks: gather[0..gathered). */
+  private gather: Uint8Array | null = null;
+  private gathered = 0;
+  private readonly totalBytes: number;
+  /**
+   * Empty dicts from EMPTY_DICT that the generic path memoized, with their stack position and memo
+   * index, so that when the interceptor consumes one its memo slot becomes a tombstone, wherever
+   * it is. Positions only increase from bottom to top: an entry at or above a newer one's
+   * position is stale (its dict left the stack), so this never holds more than the stack does.
+   */
+  private readonly openDictPosition: number[] = [];
+  private readonly openDict: object[] = [];
+  private readonly openDictMemoIndex: number[] = [];
+  private lastEmptyDict: object | null = null;
   /** Absolute offset of the first byte of `pending` (or of the next chunk when none). */
   private pendingOffset = 0;
   private finished = false;
@@ -70,6 +106,7 @@ export class Unpickler {
 
   constructor(options: UnpicklerOptions = {}) {
     this.interceptor = options.interceptor;
+    this.totalBytes = options.totalBytes ?? Infinity;
     const materializeHandle = options.flatDictConsumer?.materializeHandle.bind(
       options.flatDictConsumer,
     );
@@ -99,45 +136,110 @@ export class Unpickler {
 
   feed(chunk: Uint8Array): void {
     if (this.finished || chunk.length === 0) return;
-    if (this.pendingOffset === 0 && this.pending === null && chunk[0] !== Op.PROTO) {
-      throw new PickleError(
-        `not a pickle of protocol 2 to 5: the first byte is 0x${chunk[0]!.toString(16).padStart(2, '0')}, expected 0x80 (PROTO)`,
-        0,
+    if (
+      this.pendingOffset === 0 &&
+      this.pending === null &&
+      this.gather === null &&
+      chunk[0] !== Op.PROTO
+    ) {
+      throw (
+        describeProtocol0Or1(chunk) ??
+        new PickleError(
+          `not a pickle of protocol 2 to 5: the first byte is 0x${chunk[0]!.toString(16).padStart(2, '0')}, expected 0x80 (PROTO)`,
+          0,
+        )
       );
     }
     let rest = chunk;
-    const pending = this.pending;
-    if (pending !== null) {
+    if (this.gather !== null) {
+      const gather = this.gather;
+      const taken = Math.min(gather.length - this.gathered, chunk.length);
+      gather.set(chunk.subarray(0, taken), this.gathered);
+      this.gathered += taken;
+      if (this.gathered < gather.length) return;
+      // The gathered opcode is complete: run it alone, then go on in the chunk.
+      this.gather = null;
+      this.run(gather, gather.length);
+      this.pendingOffset += gather.length;
+      if (this.finished) return this.release();
+      rest = chunk.subarray(taken);
+      if (rest.length === 0) return;
+    } else if (this.pending !== null) {
       // Finish the opcode cut by the chunk boundary on a small joined buffer, then go on in the
       // chunk itself: joining whole chunks would copy every byte of the file once more.
+      const pending = this.pending;
       const bridge = joinBytes(pending, chunk.subarray(0, BRIDGE_BYTES));
       const stoppedAt = this.run(bridge, pending.length);
       if (this.finished) return this.release();
+      this.pending = null;
       if (stoppedAt > 0) {
         this.pendingOffset += stoppedAt;
-        this.pending = null;
         rest = chunk.subarray(stoppedAt - pending.length);
+      } else if (bridge.length < pending.length + chunk.length) {
+        // One opcode longer than the bridge (a long string): gather it, copying each byte once.
+        this.startGather(bridge, this.opcodeLength(bridge));
+        return this.feed(chunk.subarray(bridge.length - pending.length));
       } else {
-        // One opcode larger than the bridge (a long string): join it all.
-        rest = joinBytes(pending, chunk);
-        this.pending = null;
+        this.keepPending(bridge);
+        return;
       }
     }
     const stoppedAt = this.run(rest, rest.length);
     if (this.finished) return this.release();
-    this.pending = stoppedAt < rest.length ? rest.slice(stoppedAt) : null;
     this.pendingOffset += stoppedAt;
+    if (stoppedAt < rest.length) this.keepPending(rest.subarray(stoppedAt));
+  }
+
+  /** Keeps the start of an incomplete opcode for the next chunk. */
+  private keepPending(tail: Uint8Array): void {
+    const length = this.opcodeLength(tail);
+    if (length > GATHER_FROM_BYTES) this.startGather(tail, length);
+    else this.pending = tail.slice();
+  }
+
+  private startGather(head: Uint8Array, length: number): void {
+    if (length <= head.length) throw new Error('startGather: the opcode is complete');
+    this.gather = new Uint8Array(length);
+    this.gather.set(head);
+    this.gathered = head.length;
+  }
+
+  /**
+   * Total length of the opcode at bytes[0] when its header says (strings, bytes, longs), else -1.
+   * The declared length was checked against the limits by run() before it stopped there.
+   */
+  private opcodeLength(bytes: Uint8Array): number {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    switch (bytes[0]) {
+      case Op.BINUNICODE:
+      case Op.BINBYTES:
+        return bytes.length >= 5 ? 5 + view.getUint32(1, true) : -1;
+      case Op.LONG4:
+        return bytes.length >= 5 ? 5 + view.getInt32(1, true) : -1;
+      case Op.BINUNICODE8:
+      case Op.BINBYTES8:
+      case Op.BYTEARRAY8:
+        return bytes.length >= 9
+          ? 9 + view.getUint32(1, true) + view.getUint32(5, true) * 2 ** 32
+          : -1;
+      default:
+        return -1;
+    }
   }
 
   private release(): void {
     this.pending = null;
+    this.gather = null;
+    this.dropOpenDictsFrom(0);
+    this.lastEmptyDict = null;
   }
 
   /** Call after the last chunk; returns the unpickled value. */
   finish(): unknown {
     if (!this.finished) {
-      const offset = this.pendingOffset + (this.pending?.length ?? 0);
-      if (this.pendingOffset === 0 && (this.pending?.length ?? 0) === 0) {
+      const waiting = this.gather !== null ? this.gathered : (this.pending?.length ?? 0);
+      const offset = this.pendingOffset + waiting;
+      if (this.pendingOffset === 0 && waiting === 0) {
         throw new PickleError('empty input: no pickle data', 0);
       }
       throw new PickleError(
@@ -163,6 +265,7 @@ export class Unpickler {
     while (pos < limit) {
       const opStart = pos;
       const op = buffer[pos++]!;
+      if (stack.length >= this.nextStackCheck) this.checkStack(base + opStart);
       switch (op) {
         case Op.BINGET: {
           if (pos + 1 > end) return opStart;
@@ -177,7 +280,7 @@ export class Unpickler {
           break;
         }
         case Op.MEMOIZE:
-          memo.push(this.top(base + opStart));
+          this.memoize(memo.length, base + opStart);
           break;
         case Op.BININT1:
           if (pos + 1 > end) return opStart;
@@ -203,6 +306,12 @@ export class Unpickler {
           break;
         }
         case Op.MARK:
+          if (this.marks.length >= MAX_NESTING_DEPTH) {
+            throw new PickleError(
+              `the pickle is nested more than ${groupDigits(MAX_NESTING_DEPTH)} levels deep; a memory snapshot is nested a few levels`,
+              base + opStart,
+            );
+          }
           this.marks.push(stack.length);
           break;
         case Op.EMPTY_DICT:
@@ -214,7 +323,8 @@ export class Unpickler {
               break;
             }
           }
-          stack.push({});
+          this.lastEmptyDict = {};
+          stack.push(this.lastEmptyDict);
           break;
         case Op.EMPTY_LIST:
           stack.push([]);
@@ -273,7 +383,8 @@ export class Unpickler {
         case Op.BINUNICODE: {
           if (pos + 4 > end) return opStart;
           const length = view.getUint32(pos, true);
-          if (pos + 4 + length > end) return opStart;
+          if (pos + 4 + length > end)
+            return this.waitForPayload(op, length, base + opStart, opStart);
           stack.push(this.strings.decode(buffer, pos + 4, length));
           pos += 4 + length;
           break;
@@ -281,7 +392,8 @@ export class Unpickler {
         case Op.BINUNICODE8: {
           if (pos + 8 > end) return opStart;
           const length = this.readUint64(view, pos, base + opStart);
-          if (pos + 8 + length > end) return opStart;
+          if (pos + 8 + length > end)
+            return this.waitForPayload(op, length, base + opStart, opStart);
           stack.push(this.strings.decode(buffer, pos + 8, length));
           pos += 8 + length;
           break;
@@ -298,17 +410,13 @@ export class Unpickler {
           break;
         case Op.BINPUT: {
           if (pos + 1 > end) return opStart;
-          memo.set(buffer[pos]!, this.top(base + opStart));
+          this.memoize(buffer[pos]!, base + opStart);
           pos += 1;
           break;
         }
         case Op.LONG_BINPUT: {
           if (pos + 4 > end) return opStart;
-          const index = view.getUint32(pos, true);
-          if (index > memo.length + 1_000_000) {
-            throw new PickleError(`memo index ${index} is implausibly large`, base + opStart);
-          }
-          memo.set(index, this.top(base + opStart));
+          this.memoize(view.getUint32(pos, true), base + opStart);
           pos += 4;
           break;
         }
@@ -316,7 +424,8 @@ export class Unpickler {
           if (pos + 4 > end) return opStart;
           const length = view.getInt32(pos, true);
           if (length < 0) throw new PickleError('LONG4 with a negative length', base + opStart);
-          if (pos + 4 + length > end) return opStart;
+          if (pos + 4 + length > end)
+            return this.waitForPayload(op, length, base + opStart, opStart);
           stack.push(decodeLong(buffer, pos + 4, length));
           pos += 4 + length;
           break;
@@ -332,7 +441,8 @@ export class Unpickler {
         case Op.BINBYTES: {
           if (pos + 4 > end) return opStart;
           const length = view.getUint32(pos, true);
-          if (pos + 4 + length > end) return opStart;
+          if (pos + 4 + length > end)
+            return this.waitForPayload(op, length, base + opStart, opStart);
           stack.push(buffer.slice(pos + 4, pos + 4 + length));
           pos += 4 + length;
           break;
@@ -341,7 +451,8 @@ export class Unpickler {
         case Op.BYTEARRAY8: {
           if (pos + 8 > end) return opStart;
           const length = this.readUint64(view, pos, base + opStart);
-          if (pos + 8 + length > end) return opStart;
+          if (pos + 8 + length > end)
+            return this.waitForPayload(op, length, base + opStart, opStart);
           stack.push(buffer.slice(pos + 8, pos + 8 + length));
           pos += 8 + length;
           break;
@@ -390,9 +501,12 @@ export class Unpickler {
         case Op.POP_MARK:
           stack.length = this.popMark(base + opStart);
           break;
-        case Op.DUP:
-          stack.push(this.top(base + opStart));
+        case Op.DUP: {
+          const top = this.top(base + opStart);
+          if (top === CONSUMED_DICT) throw this.entryReferencedAgain(base + opStart);
+          stack.push(top);
           break;
+        }
         case Op.PROTO: {
           if (pos + 1 > end) return opStart;
           const version = buffer[pos]!;
@@ -428,15 +542,93 @@ export class Unpickler {
   private memoGet(index: number, offset: number): unknown {
     const value = this.memo.get(index);
     if (value === undefined) {
-      throw new PickleError(`memo entry ${index} is read before it was written`, offset);
-    }
-    if (value === CONSUMED_DICT) {
       throw new PickleError(
-        'a trace entry is referenced twice; this layout is not supported',
+        `memo entry ${groupDigits(index)} is read before it was written`,
         offset,
       );
     }
+    if (value === CONSUMED_DICT) throw this.entryReferencedAgain(offset);
     return value;
+  }
+
+  private entryReferencedAgain(offset: number): PickleError {
+    return new PickleError(
+      'a trace entry is referenced again; a memory snapshot never shares trace entries',
+      offset,
+    );
+  }
+
+  /**
+   * MEMOIZE / BINPUT / LONG_BINPUT: stores the top of the stack at `index`. Picklers (CPython's,
+   * PyTorch's C++ one) number memo entries 0, 1, 2, … as they go and never reuse one, so any other
+   * index is refused: the memo never grows sparsely, and a slot never changes once read (the fast
+   * path caches what slots hold).
+   */
+  private memoize(index: number, offset: number): void {
+    const memo = this.memo;
+    if (index !== memo.length) {
+      throw new PickleError(
+        index > memo.length
+          ? `memo index ${groupDigits(index)} skips ahead of the ${groupDigits(memo.length)} objects stored so far`
+          : `memo index ${groupDigits(index)} is written twice`,
+        offset,
+      );
+    }
+    const value = this.top(offset);
+    if (this.lastEmptyDict !== null && value === this.lastEmptyDict) {
+      const position = this.stack.length - 1;
+      this.dropOpenDictsFrom(position);
+      this.openDictPosition.push(position);
+      this.openDict.push(value);
+      this.openDictMemoIndex.push(index);
+    }
+    memo.push(value);
+  }
+
+  /** Stack length at which checkStack() looks again: doubling keeps the counting linear. */
+  private nextStackCheck = MAX_STACK_VALUES;
+
+  private checkStack(offset: number): void {
+    const stack = this.stack;
+    let values = 0;
+    for (let i = 0; i < stack.length; i++) if (stack[i] !== CONSUMED_DICT) values += 1;
+    if (values >= MAX_STACK_VALUES || stack.length >= MAX_STACK_SLOTS) this.tooManyValues(offset);
+    this.nextStackCheck = Math.min(stack.length * 2, MAX_STACK_SLOTS);
+  }
+
+  private tooManyValues(offset: number): never {
+    throw new PickleError(
+      `more than ${groupDigits(MAX_STACK_VALUES)} values on the pickle stack at once; a memory snapshot never builds that many before it stores them`,
+      offset,
+    );
+  }
+
+  /**
+   * A string, bytes or long opcode whose payload is not all in the buffer: refuses a length that
+   * no snapshot has or that the file cannot hold, else waits for more bytes (returns `opStart`).
+   */
+  private waitForPayload(op: number, length: number, offset: number, opStart: number): number {
+    const what =
+      op === Op.LONG4
+        ? 'an integer'
+        : op === Op.BINUNICODE || op === Op.BINUNICODE8
+          ? 'a string'
+          : 'a bytes value';
+    const header = op === Op.BINUNICODE8 || op === Op.BINBYTES8 || op === Op.BYTEARRAY8 ? 9 : 5;
+    const left = this.totalBytes - offset - header;
+    if (length > left) {
+      throw new PickleError(
+        `declares ${what} of ${groupDigits(length)} bytes, but the file has only ${groupDigits(Math.max(0, left))} bytes left`,
+        offset,
+      );
+    }
+    if (length > MAX_PAYLOAD_BYTES) {
+      throw new PickleError(
+        `declares ${what} of ${groupDigits(length)} bytes; no field of a memory snapshot is longer than ${groupDigits(MAX_PAYLOAD_BYTES)} bytes`,
+        offset,
+      );
+    }
+    return opStart;
   }
 
   private top(offset: number): unknown {
@@ -480,7 +672,7 @@ export class Unpickler {
     if (this.interceptor !== undefined && to > from) {
       if (this.interceptor.consumeDict(dict, stack, from, to, offset)) {
         stack[from - 1] = CONSUMED_DICT;
-        this.tombstone(dict);
+        this.tombstone(dict, from - 1);
         return;
       }
     }
@@ -530,9 +722,24 @@ export class Unpickler {
     }
   }
 
-  private tombstone(dict: PickleDict): void {
-    const index = this.memo.lastIndexOf(dict, MEMO_TOMBSTONE_SCAN);
-    if (index >= 0) this.memo.setConsumed(index);
+  /** The consumed dict's memo slot (if it was memoized) now says so, for every later reference. */
+  private tombstone(dict: PickleDict, position: number): void {
+    this.dropOpenDictsFrom(position + 1);
+    const last = this.openDict.length - 1;
+    if (last < 0 || this.openDictPosition[last] !== position || this.openDict[last] !== dict)
+      return;
+    const index = this.openDictMemoIndex[last]!;
+    this.dropOpenDictsFrom(position);
+    this.memo.setConsumed(index);
+  }
+
+  private dropOpenDictsFrom(position: number): void {
+    const positions = this.openDictPosition;
+    while (positions.length > 0 && positions[positions.length - 1]! >= position) {
+      positions.pop();
+      this.openDict.pop();
+      this.openDictMemoIndex.pop();
+    }
   }
 
   private readUint64(view: DataView, pos: number, offset: number): number {
@@ -553,11 +760,14 @@ export class Unpickler {
     const unsupported = UNSUPPORTED_OPCODES.get(op);
     if (unsupported !== undefined) {
       return new PickleError(
-        `unsupported pickle opcode ${unsupported} (only protocols 2 to 5 with plain data are read)`,
+        `pickle opcode ${unsupported.name} (${unsupported.what}) is not used by memory snapshots`,
         offset,
       );
     }
-    return new PickleError(`unknown pickle opcode 0x${op.toString(16).padStart(2, '0')}`, offset);
+    return new PickleError(
+      `unknown pickle opcode 0x${op.toString(16).padStart(2, '0')}: the file is corrupt, or not a pickle`,
+      offset,
+    );
   }
 }
 
@@ -578,13 +788,32 @@ function isDict(value: unknown): value is PickleDict {
   );
 }
 
+/**
+ * A dict key that is not a string, as the string the dict is keyed by here. Python keys are
+ * hashable: numbers, None, and tuples of those; a list or dict (possibly holding itself) as a key
+ * is no Python dict, so it is refused rather than walked.
+ */
 function dictKeyOf(key: unknown, offset: number): string {
   if (typeof key === 'number' || typeof key === 'bigint' || typeof key === 'boolean')
     return String(key);
   if (key === null) return 'None';
-  if (Array.isArray(key))
-    return JSON.stringify(key, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
-  throw new PickleError(`unsupported dict key: ${describe(key)}`, offset);
+  if (Array.isArray(key) && key.every(isScalarKey)) {
+    return `(${key.map((item) => (typeof item === 'string' ? JSON.stringify(item) : item === null ? 'None' : String(item))).join(', ')})`;
+  }
+  throw new PickleError(
+    `a dict key that is ${Array.isArray(key) ? 'a list or a tuple of containers' : describe(key)}; a Python dict cannot have one`,
+    offset,
+  );
+}
+
+function isScalarKey(item: unknown): boolean {
+  return (
+    item === null ||
+    typeof item === 'string' ||
+    typeof item === 'number' ||
+    typeof item === 'bigint' ||
+    typeof item === 'boolean'
+  );
 }
 
 function describe(value: unknown): string {

@@ -1,5 +1,5 @@
-// Base64 decoding over bytes (the HTML export embeds the pickle as base64). atob() would need the
-// payload as one JS string first; this decodes slices of the page's bytes directly.
+// Base64 decoding over bytes, chunk by chunk (the HTML export embeds the pickle as base64, and
+// pages reach GBs). atob() would need the payload as one JS string first.
 
 const INVALID = 255;
 const SKIP = 254;
@@ -13,24 +13,46 @@ const DECODE_TABLE = (() => {
   return table;
 })();
 
+export class Base64StreamDecoder {
+  private bits = 0;
+  private bitCount = 0;
+  /** Index in the last decode()'s input of the character it refused. */
+  badIndex = 0;
+
+  /** Decodes the next piece of base64 text; bits left over carry into the next call. */
+  decode(source: Uint8Array): Uint8Array {
+    const out = new Uint8Array(Math.ceil((source.length * 3) / 4) + 1);
+    let length = 0;
+    let bits = this.bits;
+    let bitCount = this.bitCount;
+    for (let i = 0; i < source.length; i++) {
+      const value = DECODE_TABLE[source[i]!]!;
+      if (value === SKIP) continue;
+      if (value === INVALID) {
+        this.badIndex = i;
+        throw new Error(`invalid base64 character 0x${source[i]!.toString(16)}`);
+      }
+      bits = ((bits << 6) | value) & 0xffffff;
+      bitCount += 6;
+      if (bitCount >= 8) {
+        bitCount -= 8;
+        out[length++] = (bits >> bitCount) & 0xff;
+      }
+    }
+    this.bits = bits;
+    this.bitCount = bitCount;
+    return out.subarray(0, length);
+  }
+}
+
 /** Decodes base64 text in source[start, end); throws on a character outside the alphabet. */
 export function decodeBase64(source: Uint8Array, start: number, end: number): Uint8Array {
-  const out = new Uint8Array(Math.ceil(((end - start) * 3) / 4));
-  let length = 0;
-  let bits = 0;
-  let bitCount = 0;
-  for (let i = start; i < end; i++) {
-    const value = DECODE_TABLE[source[i]!]!;
-    if (value === SKIP) continue;
-    if (value === INVALID) {
-      throw new Error(`invalid base64 character 0x${source[i]!.toString(16)} at byte ${i}`);
-    }
-    bits = ((bits << 6) | value) & 0xffffff;
-    bitCount += 6;
-    if (bitCount >= 8) {
-      bitCount -= 8;
-      out[length++] = (bits >> bitCount) & 0xff;
-    }
+  const decoder = new Base64StreamDecoder();
+  try {
+    return decoder.decode(source.subarray(start, end));
+  } catch (error) {
+    throw new Error(
+      `${error instanceof Error ? error.message : String(error)} at byte ${start + decoder.badIndex}`,
+    );
   }
-  return out.subarray(0, length);
 }

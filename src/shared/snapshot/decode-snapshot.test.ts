@@ -18,12 +18,6 @@ function decode(bytes: Uint8Array, options: DecodeOptions = {}, chunkSize = 1 <<
 describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (_name, path) => {
   const bytes = new Uint8Array(readFileSync(path));
 
-  it('decodes to the same model through the fast path and the generic path, in any chunking', async () => {
-    const generic = await decode(bytes, { fastTraceEntries: false });
-    expect(await decode(bytes)).toEqual(generic);
-    expect(await decode(bytes, {}, 4093)).toEqual(generic);
-  });
-
   it('decodes the gzip and HTML containers to the same model', async () => {
     const plain = await decode(bytes);
     expect(await decode(new Uint8Array(gzipSync(bytes)))).toEqual(plain);

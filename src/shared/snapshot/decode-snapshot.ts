@@ -2,10 +2,11 @@
 // the pickle through the unpickler with trace entries going straight into columns, then builds
 // the model. Platform-neutral: the caller supplies the bytes (fs stream, File, fetch body).
 
-import { PickleError } from '../pickle/pickle-error';
+import { UnreadableInputError } from '../errors/unreadable-input';
+import { describeProtocol0Or1 } from '../pickle/text-pickle';
 import { Unpickler } from '../pickle/unpickler';
-import { decodeBase64 } from './base64';
-import { describeUnreadableFormat, findEmbeddedBase64, sniffInputFormat } from './input-format';
+import { describeUnreadableFormat, sniffInputFormat } from './input-format';
+import { pickleFromHtml } from './html-payload';
 import type { SnapshotModel } from './model';
 import { buildSnapshotModel } from './snapshot-builder';
 import { SnapshotFormatError } from './snapshot-error';
@@ -36,7 +37,9 @@ export interface DecodeOptions {
 // Trace entries take at least this many bytes in a pickle; sizing columns by it never undershoots
 // much, and untouched capacity costs address space, not memory.
 const MIN_BYTES_PER_TRACE_ENTRY = 24;
-const HTML_FEED_BYTES = 4 << 20;
+// The container is told from this many first bytes, however the source cuts its chunks: the
+// verdict on a file never depends on where chunk boundaries fall.
+const SNIFF_BYTES = 64 << 10;
 
 export async function decodeSnapshot(
   source: AsyncIterable<Uint8Array>,
@@ -60,6 +63,7 @@ export async function decodeSnapshot(
   const traceTable = new TraceTableBuilder(stacks, expectedRows);
   const unpickler = new Unpickler({
     interceptor: traceTable,
+    ...(compressed || totalBytes === null ? {} : { totalBytes }),
     ...(options.fastTraceEntries === false ? {} : { flatDictConsumer: traceTable }),
   });
   for await (const chunk of chunks) {
@@ -82,9 +86,7 @@ async function pickleChunksOf(
   depth: number,
 ): Promise<PickleChunks> {
   const iterator = source[Symbol.asyncIterator]();
-  let first = await iterator.next();
-  while (first.done !== true && first.value.length === 0) first = await iterator.next();
-  const head = first.done === true ? new Uint8Array(0) : first.value;
+  const head = await readHead(iterator, SNIFF_BYTES);
   const all = prepend(head, iterator);
   const format = sniffInputFormat(head);
   switch (format) {
@@ -94,15 +96,40 @@ async function pickleChunksOf(
       if (depth > 0) break;
       return { ...(await pickleChunksOf(gunzip(all), depth + 1)), compressed: true };
     case 'html':
-      return { chunks: pickleFromHtml(all), compressed: depth > 0 };
+      return { chunks: pickleFromHtml(all), compressed: true };
     default:
       break;
   }
+  await iterator.return?.();
+  // A pickle of protocol 0 or 1 has no PROTO byte: say what it is (code loading above all).
+  const textPickle = format === 'unknown' ? describeProtocol0Or1(head) : null;
+  if (textPickle !== null) throw textPickle;
   throw new SnapshotFormatError(
     depth > 0
       ? `the gzip data inside: ${describeUnreadableFormat(format)}`
       : describeUnreadableFormat(format),
   );
+}
+
+/** The first `bytes` bytes of the source (fewer only at its end), as one array. */
+async function readHead(iterator: AsyncIterator<Uint8Array>, bytes: number): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  while (length < bytes) {
+    const next = await iterator.next();
+    if (next.done === true) break;
+    if (next.value.length === 0) continue;
+    parts.push(next.value);
+    length += next.value.length;
+  }
+  if (parts.length === 1) return parts[0]!;
+  const head = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    head.set(part, at);
+    at += part.length;
+  }
+  return head;
 }
 
 async function* prepend(
@@ -137,47 +164,11 @@ async function* gunzip(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8A
     try {
       next = await reader.read();
     } catch (error) {
-      if (error instanceof PickleError || error instanceof SnapshotFormatError) throw error;
+      if (error instanceof UnreadableInputError) throw error;
       throw new SnapshotFormatError(`the gzip data is corrupt or truncated (${errorText(error)})`);
     }
     if (next.done) return;
     yield next.value;
-  }
-}
-
-async function* pickleFromHtml(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  let length = 0;
-  for await (const chunk of source) {
-    parts.push(chunk);
-    length += chunk.length;
-  }
-  const page = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    page.set(part, at);
-    at += part.length;
-  }
-  parts.length = 0;
-  const payload = findEmbeddedBase64(page);
-  if (payload === null) {
-    throw new SnapshotFormatError(
-      'an HTML page without an embedded snapshot (expected the page written by torch.cuda._memory_viz trace_plot)',
-    );
-  }
-  let pickle: Uint8Array;
-  try {
-    pickle = decodeBase64(page, payload.start, payload.end);
-  } catch (error) {
-    throw new SnapshotFormatError(
-      `the snapshot embedded in the HTML page is not valid base64 (${errorText(error)})`,
-    );
-  }
-  if (pickle[0] !== 0x80) {
-    throw new SnapshotFormatError('the snapshot embedded in the HTML page is not a pickle');
-  }
-  for (let offset = 0; offset < pickle.length; offset += HTML_FEED_BYTES) {
-    yield pickle.subarray(offset, offset + HTML_FEED_BYTES);
   }
 }
 

@@ -25,12 +25,19 @@ describe('describeDecodeError', () => {
   });
 
   it('calls anything else an internal error, with a report that carries the stack', () => {
-    const bug = classifyDecodeError(new TypeError("Cannot read properties of undefined (reading '0')"));
+    const bug = classifyDecodeError(
+      new TypeError("Cannot read properties of undefined (reading '0')"),
+    );
     expect(bug.kind).toBe('bug');
     expect(bug.message).toBe("internal error: Cannot read properties of undefined (reading '0')");
-    expect(bug.kind === 'bug' && bug.report).toMatch(/^allocscope internal error\nTypeError: .*\n\s+at /);
+    expect(bug.kind === 'bug' && bug.report).toMatch(
+      /^allocscope internal error\nTypeError: .*\n\s+at /,
+    );
     expect(classifyDecodeError(new Error('')).message).toBe('internal error: unknown error');
-    expect(classifyDecodeError('plain')).toMatchObject({ kind: 'bug', message: 'internal error: plain' });
+    expect(classifyDecodeError('plain')).toMatchObject({
+      kind: 'bug',
+      message: 'internal error: plain',
+    });
     expect(classifyDecodeError(new RangeError('Invalid array length')).kind).toBe('bug');
   });
 });

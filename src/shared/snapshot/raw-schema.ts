@@ -1,79 +1,136 @@
 // The shapes of the snapshot's plain-data parts (everything but the trace entries, which are
 // checked field by field as they stream into columns). Unknown keys are allowed: newer PyTorch
 // versions add fields, and an old viewer must still open new files.
+//
+// Lists are only checked to be lists here: their items are validated one at a time by the model
+// builder, which stops at the first problem and names its path. (z.array() on a list of a million
+// wrong records would collect millions of issues before saying anything.) Every message says what
+// was expected and what was found, in the words of the snapshot's own fields.
 
 import { z } from 'zod';
+import { groupDigits } from '../errors/unreadable-input';
 import { StackRef } from './stack-interner';
 
-const integer = z.number().int();
+/** What a value is, for "expected …, found …". */
+export function describeFound(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'None';
+  if (typeof value === 'string') {
+    return `a string ('${value.length > 24 ? `${value.slice(0, 24)}…` : value}')`;
+  }
+  if (typeof value === 'number')
+    return Number.isInteger(value) ? groupDigits(value) : String(value);
+  if (typeof value === 'bigint') return `${groupDigits(value)} (beyond 2^53)`;
+  if (typeof value === 'boolean') return value ? 'True' : 'False';
+  if (Array.isArray(value) || value instanceof StackRef) return 'a list';
+  if (value instanceof Uint8Array) return 'bytes';
+  if (typeof value === 'object' && !Object.isExtensible(value)) return 'a trace entry';
+  return 'a dict';
+}
+
+function expected(what: string): { error: (issue: { input: unknown }) => string } {
+  return { error: (issue) => `expected ${what}, found ${describeFound(issue.input)}` };
+}
+
+const notAByteCount = {
+  error: (issue: { input: unknown }) => `${describeFound(issue.input)} is not a byte count`,
+};
+
+const integer = z.number(expected('an integer')).int(expected('an integer'));
+/** Sizes and addresses: whole, non-negative, exact in a double. */
+export const MAX_BYTE_COUNT = 2 ** 50;
+const byteCount = z
+  .number({
+    error: (issue) =>
+      typeof issue.input === 'number'
+        ? notAByteCount.error(issue)
+        : expected('a byte count').error(issue),
+  })
+  .int(notAByteCount)
+  .nonnegative(notAByteCount)
+  // 1 PiB: no GPU has that much, and sums of such sizes stay exact in a double.
+  .max(MAX_BYTE_COUNT, notAByteCount);
+const deviceIndex = integer.nonnegative(expected('a device index (0 or more)'));
+const text = z.string(expected('a string'));
+const list = z.custom<unknown[]>((value) => Array.isArray(value), expected('a list'));
 // A list of frame dicts, or a StackRef when the decoder already interned that list. Checked
 // without walking the list (the interner reads every frame anyway): a large file's segments name
 // tens of thousands of frames, and z.array() would visit and copy each list.
 const framesList = z.custom<unknown[] | StackRef>(
   (value) => Array.isArray(value) || value instanceof StackRef,
-  { message: 'expected a list of frames' },
+  expected('a list of frames'),
 );
 
 export const rawHistoryEntrySchema = z.looseObject({
-  addr: integer.optional(),
-  real_size: integer.optional(),
+  addr: byteCount.optional(),
+  real_size: byteCount.optional(),
   frames: framesList.optional(),
 });
 
 export const rawBlockSchema = z.looseObject({
-  address: integer.optional(),
-  size: integer,
-  requested_size: integer.optional(),
-  state: z.string(),
+  address: byteCount.optional(),
+  size: byteCount,
+  requested_size: byteCount.optional(),
+  state: text,
   frames: framesList.optional(),
-  history: z.array(rawHistoryEntrySchema).optional(),
+  history: list.optional(),
 });
 
 export const rawSegmentSchema = z.looseObject({
-  device: integer,
-  address: integer,
-  total_size: integer,
-  allocated_size: integer.optional(),
-  active_size: integer.optional(),
-  requested_size: integer.optional(),
+  device: deviceIndex,
+  address: byteCount,
+  total_size: byteCount,
+  allocated_size: byteCount.optional(),
+  active_size: byteCount.optional(),
+  requested_size: byteCount.optional(),
   stream: integer.optional(),
-  segment_type: z.string().optional(),
-  segment_pool_id: z.array(integer).optional(),
-  is_expandable: z.boolean().optional(),
+  segment_type: text.optional(),
+  segment_pool_id: z.array(integer, expected('a pool id (a tuple of integers)')).max(8).optional(),
+  is_expandable: z.boolean(expected('True or False')).optional(),
   frames: framesList.optional(),
-  blocks: z.array(rawBlockSchema),
+  blocks: list,
 });
 
 export const rawAnnotationSchema = z.looseObject({
-  stage: z.string(),
-  name: z.string(),
-  device: integer,
-  time_us: integer,
+  stage: text,
+  name: text,
+  device: deviceIndex,
+  time_us: z.number(expected('a time in microseconds')),
 });
 
 export const rawSnapshotDictSchema = z.looseObject({
-  segments: z.array(rawSegmentSchema).optional(),
-  device_traces: z.array(z.array(z.unknown())).optional(),
-  traces: z.array(z.array(z.unknown())).optional(),
-  allocator_settings: z.record(z.string(), z.unknown()).nullable().optional(),
-  external_annotations: z.array(rawAnnotationSchema).optional(),
+  segments: list.optional(),
+  device_traces: list.optional(),
+  traces: list.optional(),
+  allocator_settings: z
+    .custom<Record<string, unknown>>(
+      (value) =>
+        typeof value === 'object' &&
+        value !== null &&
+        !Array.isArray(value) &&
+        !(value instanceof Uint8Array) &&
+        !(value instanceof StackRef) &&
+        Object.isExtensible(value),
+      expected('a dict'),
+    )
+    .nullable()
+    .optional(),
+  external_annotations: list.optional(),
 });
-
-export const rawSegmentListSchema = z.array(rawSegmentSchema);
 
 export type RawSegment = z.infer<typeof rawSegmentSchema>;
 export type RawBlock = z.infer<typeof rawBlockSchema>;
+export type RawHistoryEntry = z.infer<typeof rawHistoryEntrySchema>;
+export type RawAnnotation = z.infer<typeof rawAnnotationSchema>;
 export type RawSnapshotDict = z.infer<typeof rawSnapshotDictSchema>;
 
-/** One line naming where the shape is wrong, e.g. "segments[3].blocks[0].size: expected number". */
-export function describeZodError(error: z.ZodError): string {
+/** "segments[3].blocks[0].size: expected a byte count, found nothing": the first problem only. */
+export function describeZodError(error: z.ZodError, prefix: string): string {
   const issue = error.issues[0];
-  if (issue === undefined) return 'unexpected shape';
+  if (issue === undefined) return `${prefix || 'top level'}: unexpected shape`;
   const path = issue.path
-    .map((part, index) =>
-      typeof part === 'number' ? `[${part}]` : `${index === 0 ? '' : '.'}${String(part)}`,
-    )
+    .map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
     .join('');
-  const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more problems)` : '';
-  return `${path === '' ? 'top level' : path}: ${issue.message}${more}`;
+  const where = `${prefix}${path}`.replace(/^\./, '');
+  return `${where === '' ? 'top level' : where}: ${issue.message}`;
 }

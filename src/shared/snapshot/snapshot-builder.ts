@@ -13,12 +13,19 @@ import {
   type SnapshotModel,
 } from './model';
 import {
+  describeFound,
   describeZodError,
-  rawSegmentListSchema,
+  rawAnnotationSchema,
+  rawBlockSchema,
+  rawHistoryEntrySchema,
+  rawSegmentSchema,
   rawSnapshotDictSchema,
   type RawBlock,
+  type RawHistoryEntry,
   type RawSegment,
 } from './raw-schema';
+import { groupDigits } from '../errors/unreadable-input';
+import { sanitizeAllocatorSettings } from './allocator-settings';
 import { SnapshotFormatError } from './snapshot-error';
 import type { StackInterner } from './stack-interner';
 import type { TraceTableBuilder } from './trace-table-builder';
@@ -38,14 +45,14 @@ export function buildSnapshotModel({
 }: BuildInputs): SnapshotModel {
   const warnings: string[] = [];
   let layout: SnapshotModel['layout'];
-  let rawSegments: RawSegment[];
+  let rawSegments: ParsedSegment[];
   let traceLists: unknown[] = [];
   let allocatorSettings: Record<string, unknown> | null = null;
   let externalAnnotations: ExternalAnnotation[] = [];
 
   if (Array.isArray(root)) {
     layout = 'segment-list';
-    rawSegments = parseOrThrow(rawSegmentListSchema, root, 'segments');
+    rawSegments = parseSegments(root, 'segments');
   } else if (typeof root === 'object' && root !== null && !(root instanceof Uint8Array)) {
     layout = 'dict';
     const dict = parseOrThrow(rawSnapshotDictSchema, root, '');
@@ -54,30 +61,40 @@ export function buildSnapshotModel({
         "not a memory snapshot: the top-level dict has neither 'segments' nor 'device_traces'",
       );
     }
-    rawSegments = dict.segments ?? [];
-    // The parsed copy has new list objects; the trace rows are keyed by the original lists.
-    const original = root as Record<string, unknown>;
-    traceLists = (original.device_traces ?? original.traces ?? []) as unknown[];
-    allocatorSettings = dict.allocator_settings ?? null;
-    externalAnnotations = (dict.external_annotations ?? []).map((annotation) => ({
+    rawSegments = parseSegments(dict.segments ?? [], 'segments');
+    traceLists = dict.device_traces ?? dict.traces ?? [];
+    allocatorSettings =
+      dict.allocator_settings === undefined || dict.allocator_settings === null
+        ? null
+        : sanitizeAllocatorSettings(dict.allocator_settings, warnings);
+    externalAnnotations = parseEach(
+      dict.external_annotations ?? [],
+      rawAnnotationSchema,
+      'external_annotations',
+    ).map((annotation) => ({
       stage: annotation.stage,
       name: annotation.name,
       device: annotation.device,
       timeUs: annotation.time_us,
     }));
+    if (dict.segments !== undefined && traceTable.ranges.has(dict.segments as never)) {
+      throw new SnapshotFormatError(
+        "not a memory snapshot of a known shape: segments holds trace entries (dicts with an 'action')",
+      );
+    }
   } else {
     throw new SnapshotFormatError(
       `not a memory snapshot: the pickle holds ${describeValue(root)}, expected a dict with 'segments' and 'device_traces'`,
     );
   }
 
-  const traces = buildDeviceTraces(traceLists, traceTable);
+  const traces = buildDeviceTraces(traceLists, traceTable, warnings);
   const unknownActions = traceTable.actionNames.slice(11);
   if (unknownActions.length > 0) {
     warnings.push(`unknown trace actions ignored by the figures: ${unknownActions.join(', ')}`);
   }
   const pools: string[] = ['0,0'];
-  const { segments, blocks } = buildSegmentTables(rawSegments, stacks, traceTable, pools);
+  const { segments, blocks } = buildSegmentTables(rawSegments, stacks, traceTable, pools, warnings);
 
   return {
     pickleProtocol,
@@ -97,19 +114,40 @@ export function buildSnapshotModel({
   };
 }
 
-function buildDeviceTraces(traceLists: unknown[], table: TraceTableBuilder): DeviceTrace[] {
+function buildDeviceTraces(
+  traceLists: unknown[],
+  table: TraceTableBuilder,
+  warnings: string[],
+): DeviceTrace[] {
   const traces: DeviceTrace[] = [];
+  const deviceOfList = new Map<unknown, number>();
   traceLists.forEach((list, device) => {
-    const range = table.ranges.get(list as never);
-    if (range === undefined) {
-      if (Array.isArray(list) && list.length > 0) {
-        throw new SnapshotFormatError(
-          `device_traces[${device}] holds values that are not trace entries (dicts with an 'action')`,
-        );
-      }
-      return;
+    if (!Array.isArray(list)) {
+      throw new SnapshotFormatError(
+        `not a memory snapshot of a known shape: device_traces[${device}]: expected a list of trace entries, found ${describeFound(list)}`,
+      );
     }
+    const shared = deviceOfList.get(list);
+    if (shared !== undefined) {
+      throw new SnapshotFormatError(
+        `device_traces[${device}] is the same list as device_traces[${shared}]; a memory snapshot never shares a trace`,
+      );
+    }
+    deviceOfList.set(list, device);
+    const range = table.ranges.get(list as never);
+    if (list.length > 0) {
+      throw new SnapshotFormatError(
+        `device_traces[${device}] holds values that are not trace entries (dicts with an 'action'), e.g. ${describeFound(list[0])}`,
+      );
+    }
+    if (range === undefined) return;
     const end = range.first + range.count;
+    const problem = table.firstProblem;
+    if (problem !== null && problem.row >= range.first && problem.row < end) {
+      throw new SnapshotFormatError(
+        `not a memory snapshot of a known shape: device_traces[${device}][${problem.row - range.first}].${problem.field}: ${problem.text}`,
+      );
+    }
     const deviceFreeBytes = new Map<number, number>();
     for (const [row, bytes] of table.deviceFreeBytes) {
       if (row >= range.first && row < end) deviceFreeBytes.set(row - range.first, bytes);
@@ -128,17 +166,56 @@ function buildDeviceTraces(traceLists: unknown[], table: TraceTableBuilder): Dev
       userMetadataId: table.userMetadataId?.subarray(range.first, end) ?? null,
     });
   });
+  // Entries outside device_traces (a newer key such as host_traces, or a stray record with an
+  // 'action' key) are not in the figures: say so once.
+  let elsewhere = 0;
+  for (const [list, range] of table.ranges) {
+    if (!deviceOfList.has(list)) elsewhere += range.count;
+  }
+  const problem = table.firstProblem;
+  if (
+    problem !== null &&
+    traces.every((trace) => !coversRow(table, trace.device, traceLists, problem.row))
+  ) {
+    // A bad entry outside device_traces is ignored with the rest of its list.
+    if (elsewhere === 0) {
+      throw new SnapshotFormatError(
+        `not a memory snapshot of a known shape: a trace entry's ${problem.field}: ${problem.text}`,
+        problem.offset,
+      );
+    }
+  }
+  if (elsewhere > 0) {
+    warnings.push(
+      `${groupDigits(elsewhere)} trace entries outside device_traces are not shown (not part of any device's trace)`,
+    );
+  }
   return traces;
 }
 
+function coversRow(
+  table: TraceTableBuilder,
+  device: number,
+  traceLists: unknown[],
+  row: number,
+): boolean {
+  const range = table.ranges.get(traceLists[device] as never);
+  return range !== undefined && row >= range.first && row < range.first + range.count;
+}
+
 function buildSegmentTables(
-  rawSegments: RawSegment[],
+  rawSegments: ParsedSegment[],
   stacks: StackInterner,
   traceTable: TraceTableBuilder,
   pools: string[],
+  warnings: string[],
 ): { segments: SegmentTable; blocks: BlockTable } {
+  const overlaps = new ProblemTally();
+  const pastEnd = new ProblemTally();
+  const overRequested = new ProblemTally();
+  const uncovered = new ProblemTally('segment');
   const segmentCount = rawSegments.length;
-  const blockCount = rawSegments.reduce((sum, segment) => sum + segment.blocks.length, 0);
+  const blockCount = rawSegments.reduce((sum, segment) => sum + segment.parsedBlocks.length, 0);
   const segments: SegmentTable = {
     count: segmentCount,
     device: new Int32Array(segmentCount),
@@ -188,9 +265,25 @@ function buildSegmentTables(
     let active = 0;
     let requested = 0;
     let nextAddress = segment.address;
-    for (const block of segment.blocks) {
+    const segmentEnd = segment.address + segment.total_size;
+    segment.parsedBlocks.forEach((block, b) => {
       const state = blockStateCode(block, s);
       const address = block.address ?? nextAddress;
+      // Possible in a file, impossible in an allocator: the figures stay defined (never
+      // negative), and the user is told the file is inconsistent.
+      if (address < nextAddress) overlaps.add(`segments[${s}].blocks[${b}]`);
+      if (address < segment.address || address + block.size > segmentEnd) {
+        pastEnd.add(`segments[${s}].blocks[${b}]`);
+      }
+      // Inactive blocks keep the request of their last allocation, often larger once a split
+      // block was cut smaller: normal in real files. A live block asking for more than it has is not.
+      if (
+        state !== BlockStateCode.inactive &&
+        block.requested_size !== undefined &&
+        block.requested_size > block.size
+      ) {
+        overRequested.add(`segments[${s}].blocks[${b}]`);
+      }
       const requestedSize = block.requested_size ?? block.size;
       blocks.address[blockRow] = address;
       blocks.sizeBytes[blockRow] = block.size;
@@ -202,8 +295,11 @@ function buildSegmentTables(
         active += block.size;
         requested += requestedSize;
       }
-      nextAddress = address + block.size;
+      nextAddress = Math.max(nextAddress, address + block.size);
       blockRow++;
+    });
+    if (segment.parsedBlocks.length > 0 && nextAddress < segmentEnd) {
+      uncovered.add(`segments[${s}]`);
     }
     // Legacy files may lack the per-segment sums; the blocks give them.
     segments.allocatedSizeBytes[s] = segment.allocated_size ?? allocated;
@@ -211,13 +307,123 @@ function buildSegmentTables(
     segments.requestedSizeBytes[s] = segment.requested_size ?? requested;
   });
   segments.blockOffsets[segmentCount] = blockRow;
+  if (overlaps.count > 0) {
+    warnings.push(
+      `${overlaps.describe()} overlap${overlaps.count === 1 ? 's' : ''} the block before it in its segment (inconsistent file; figures computed as given)`,
+    );
+  }
+  if (pastEnd.count > 0) {
+    warnings.push(
+      `${pastEnd.describe()} reach${pastEnd.count === 1 ? 'es' : ''} past the end of its segment (inconsistent file; figures computed as given)`,
+    );
+  }
+  if (overRequested.count > 0) {
+    warnings.push(
+      `${overRequested.describe()} ${overRequested.count === 1 ? 'has' : 'have'} a requested_size larger than ${overRequested.count === 1 ? 'its' : 'their'} size (inconsistent file; rounding waste counted as 0 there)`,
+    );
+  }
+  if (uncovered.count > 0) {
+    warnings.push(
+      `${uncovered.describe()} ${uncovered.count === 1 ? 'is' : 'are'} not covered by ${uncovered.count === 1 ? 'its' : 'their'} blocks up to the end (inconsistent file; the rest counts as reserved, not free)`,
+    );
+  }
+  const overlappingSegments = overlappingSegmentsOf(segments);
+  if (overlappingSegments !== null) {
+    warnings.push(
+      `${overlappingSegments} overlap on the same device (inconsistent file; figures computed as given)`,
+    );
+  }
   return { segments, blocks };
+}
+
+/** "segments[3] and segments[7]" for the first two segments of one device that overlap, or null. */
+function overlappingSegmentsOf(segments: SegmentTable): string | null {
+  const order = Array.from({ length: segments.count }, (_, index) => index).sort(
+    (a, b) =>
+      segments.device[a]! - segments.device[b]! || segments.address[a]! - segments.address[b]!,
+  );
+  for (let i = 1; i < order.length; i++) {
+    const previous = order[i - 1]!;
+    const current = order[i]!;
+    if (
+      segments.device[previous] === segments.device[current] &&
+      segments.address[previous]! + segments.totalSizeBytes[previous]! > segments.address[current]!
+    ) {
+      return `segments[${Math.min(previous, current)}] and segments[${Math.max(previous, current)}]`;
+    }
+  }
+  return null;
+}
+
+/** Counts a kind of problem and remembers where it was first seen. */
+class ProblemTally {
+  count = 0;
+  private first = '';
+
+  constructor(private readonly noun = 'block') {}
+
+  add(where: string): void {
+    if (this.count === 0) this.first = where;
+    this.count += 1;
+  }
+
+  describe(): string {
+    return this.count === 1
+      ? `block ${this.first}`
+      : `${groupDigits(this.count)} blocks (first: ${this.first})`;
+  }
+}
+
+/**
+ * The segments list, item by item: each one's shape (stopping at the first problem, with its path)
+ * and that none is shared. PyTorch writes each segment, blocks list and block once; a file that
+ * names one many times would make the work grow with the expanded tree instead of the file.
+ */
+function parseSegments(list: unknown[], path: string): ParsedSegment[] {
+  const seen = new Map<unknown, string>();
+  const once = (value: unknown, where: string, what: string): void => {
+    if (typeof value !== 'object' || value === null) return;
+    const first = seen.get(value);
+    if (first !== undefined) {
+      throw new SnapshotFormatError(
+        `${where} is the same ${what} as ${first}; a memory snapshot never shares ${what === 'list' ? 'these lists' : 'segments or blocks'}`,
+      );
+    }
+    seen.set(value, where);
+  };
+  return list.map((item, s) => {
+    const where = `${path}[${s}]`;
+    once(item, where, 'object');
+    const segment = parseOrThrow(rawSegmentSchema, item, where);
+    once(segment.blocks, `${where}.blocks`, 'list');
+    const blocks = segment.blocks.map((block, b): ParsedBlock => {
+      const blockWhere = `${where}.blocks[${b}]`;
+      once(block, blockWhere, 'object');
+      const parsed = parseOrThrow(rawBlockSchema, block, blockWhere);
+      if (parsed.history === undefined) return { ...parsed, history: undefined };
+      once(parsed.history, `${blockWhere}.history`, 'list');
+      return {
+        ...parsed,
+        history: parseEach(parsed.history, rawHistoryEntrySchema, `${blockWhere}.history`),
+      };
+    });
+    return { ...segment, parsedBlocks: blocks };
+  });
+}
+
+// (Intersections, not Omit: Omit of a loose object keeps only its index signature.)
+type ParsedBlock = RawBlock & { history: RawHistoryEntry[] | undefined };
+type ParsedSegment = RawSegment & { parsedBlocks: ParsedBlock[] };
+
+/** Validates each item of a list with `schema`, stopping at the first problem. */
+function parseEach<T>(list: unknown[], schema: z.ZodType<T>, path: string): T[] {
+  return list.map((item, index) => parseOrThrow(schema, item, `${path}[${index}]`));
 }
 
 const EMPTY_FRAMES: unknown[] = [];
 
 /** Current files: `frames`; PyTorch 2.0: the frames of the last `history` entry. */
-function blockFrames(block: RawBlock): unknown {
+function blockFrames(block: ParsedBlock): unknown {
   if (block.frames !== undefined) return block.frames;
   const history = block.history;
   if (history !== undefined && history.length > 0)
@@ -225,7 +431,7 @@ function blockFrames(block: RawBlock): unknown {
   return EMPTY_FRAMES;
 }
 
-function blockStateCode(block: RawBlock, segmentIndex: number): number {
+function blockStateCode(block: ParsedBlock, segmentIndex: number): number {
   const code = (BlockStateCode as Record<string, number>)[block.state];
   if (code === undefined) {
     throw new SnapshotFormatError(
@@ -238,9 +444,8 @@ function blockStateCode(block: RawBlock, segmentIndex: number): number {
 function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, prefix: string): T {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    const where = describeZodError(parsed.error);
     throw new SnapshotFormatError(
-      `not a memory snapshot of a known shape: ${prefix}${prefix && !where.startsWith('[') ? '.' : ''}${where}`,
+      `not a memory snapshot of a known shape: ${describeZodError(parsed.error, prefix)}`,
     );
   }
   return parsed.data;

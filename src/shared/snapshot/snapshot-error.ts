@@ -9,10 +9,7 @@ export class SnapshotFormatError extends UnreadableInputError {
   readonly offset: number;
 
   constructor(message: string, offset: number | string = -1) {
-    super(
-      message,
-      typeof offset === 'string' ? offset : offset >= 0 ? `byte ${offset}` : null,
-    );
+    super(message, typeof offset === 'string' ? offset : offset >= 0 ? `byte ${offset}` : null);
     this.name = 'SnapshotFormatError';
     this.offset = typeof offset === 'number' ? offset : -1;
   }

@@ -42,7 +42,13 @@ export class StackInterner {
     const tagged = (frames as TaggedFrames)[STACK_ID];
     if (tagged !== undefined) return tagged;
     const id = this.internFrameList(frames, frames.length, offset);
-    if (id === undefined) throw new SnapshotFormatError('a stack frame is not a dict', offset);
+    if (id === undefined) {
+      const bad = frames.find((frame) => this.frameIdOf(frame) < 0);
+      throw new SnapshotFormatError(
+        `a stack frame is ${describeFrameItem(bad)}, not a dict`,
+        offset,
+      );
+    }
     (frames as TaggedFrames)[STACK_ID] = id;
     return id;
   }
@@ -74,17 +80,16 @@ export class StackInterner {
 
   /** The frame id of a frame dict, or -1 when it is not one. */
   frameIdOf(frame: unknown): number {
-    if (
-      typeof frame !== 'object' ||
-      frame === null ||
-      Array.isArray(frame) ||
-      frame instanceof Uint8Array
-    ) {
-      return -1;
-    }
+    if (typeof frame !== 'object' || frame === null) return -1;
     const record = frame as TaggedFrame;
     const known = record[FRAME_ID];
     if (known !== undefined) return known;
+    // Only a dict the unpickler made is a frame: not a list (nor a StackRef standing for one),
+    // bytes, or the frozen stand-in for a consumed trace entry. The same test on both decode
+    // paths, so that where chunks fall never changes the verdict.
+    if (Object.getPrototypeOf(frame) !== Object.prototype || !Object.isExtensible(frame)) {
+      return -1;
+    }
     const filename = typeof record.filename === 'string' ? record.filename : '';
     const name = typeof record.name === 'string' ? record.name : '';
     const line = frameLine(record.line);
@@ -143,6 +148,14 @@ export class StackInterner {
     this.stackOffsets.push(needed);
     return this.stackOffsets.length - 2;
   }
+}
+
+function describeFrameItem(value: unknown): string {
+  if (Array.isArray(value) || value instanceof StackRef) return 'a list';
+  if (value === null || value === undefined) return 'None';
+  if (value instanceof Uint8Array) return 'bytes';
+  if (typeof value === 'object') return Object.isExtensible(value) ? 'an object' : 'a trace entry';
+  return `a ${typeof value}`;
 }
 
 function frameLine(value: unknown): number {

@@ -6,6 +6,7 @@ import { SlotKind, type FlatDictConsumer } from '../pickle/flat-dict-reader';
 import type { Memo } from '../pickle/memo';
 import type { DictInterceptor, PickleDict, PickleValue } from '../pickle/unpickler';
 import { ActionCode, KNOWN_ACTIONS, NO_STACK, NO_STRING } from './model';
+import { describeFound, MAX_BYTE_COUNT } from './raw-schema';
 import { SnapshotFormatError } from './snapshot-error';
 import { NOT_FOUND, SequenceTable } from './sequence-table';
 import { StackRef, type StackInterner } from './stack-interner';
@@ -13,6 +14,15 @@ import { StackRef, type StackInterner } from './stack-interner';
 export interface RowRange {
   first: number;
   count: number;
+}
+
+/** The first trace entry field that cannot be what it says (a negative size, a NaN time…). */
+export interface TraceFieldProblem {
+  row: number;
+  field: string;
+  /** "NaN is not a byte count", "missing for an 'alloc' entry". */
+  text: string;
+  offset: number;
 }
 
 const MIN_CAPACITY = 1 << 12;
@@ -54,6 +64,17 @@ const ADDRESSED_ACTIONS = new Set<number>([
   ActionCode.segment_unmap,
 ]);
 
+interface NumberKind {
+  noun: string;
+  accepts(value: number): boolean;
+}
+const BYTE_COUNT: NumberKind = {
+  noun: 'a byte count',
+  accepts: (value) => Number.isSafeInteger(value) && value >= 0 && value <= MAX_BYTE_COUNT,
+};
+const INTEGER: NumberKind = { noun: 'an integer', accepts: Number.isSafeInteger };
+const FINITE: NumberKind = { noun: 'a time in microseconds', accepts: Number.isFinite };
+
 const SLOT_BY_KEY = new Map<unknown, number>(TRACE_ENTRY_KEYS.map((key, slot) => [key, slot]));
 
 export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
@@ -75,6 +96,11 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
   readonly strings: string[] = [];
   /** Trace lists found so far, by list object. */
   readonly ranges = new Map<PickleValue[], RowRange>();
+  /**
+   * Kept, not thrown, while the pickle streams: the entry's place in device_traces (the path the
+   * message names) is known only once its list is. The model builder refuses the file with it.
+   */
+  firstProblem: TraceFieldProblem | null = null;
 
   private capacity: number;
   private readonly actionCodeByName = new Map<string, number>(
@@ -139,27 +165,23 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
   ): boolean {
     if (this.rows === this.capacity) this.grow();
     const row = this.rows++;
-    const action = this.actionCode(values[ACTION], offset);
-    const addr =
-      kinds[ADDR] === SlotKind.absent ? NaN : numberField(numbers, values, kinds, ADDR, offset);
-    if (Number.isNaN(addr) && ADDRESSED_ACTIONS.has(action)) {
-      throw new SnapshotFormatError(
-        `a trace entry '${this.actionNames[action]}' has no 'addr'`,
+    const action = this.actionCode(values[ACTION], row, offset);
+    const addr = this.field(ADDR, numbers, values, kinds, row, offset, BYTE_COUNT);
+    if (Number.isNaN(addr) && ADDRESSED_ACTIONS.has(action) && kinds[ADDR] === SlotKind.absent) {
+      this.problem(
+        row,
+        'addr',
+        `missing ('${this.actionNames[action]}' entries name an address)`,
         offset,
       );
     }
     this.action[row] = action;
     this.addr[row] = addr;
-    this.sizeBytes[row] =
-      kinds[SIZE] === SlotKind.absent ? 0 : numberField(numbers, values, kinds, SIZE, offset);
-    this.streamId[row] =
-      kinds[STREAM] === SlotKind.absent
-        ? this.internStream(0)
-        : this.internStream(numberField(numbers, values, kinds, STREAM, offset));
-    this.timeUs[row] =
-      kinds[TIME_US] === SlotKind.absent
-        ? NaN
-        : numberField(numbers, values, kinds, TIME_US, offset);
+    const size = this.field(SIZE, numbers, values, kinds, row, offset, BYTE_COUNT);
+    this.sizeBytes[row] = Number.isNaN(size) ? 0 : size;
+    const stream = this.field(STREAM, numbers, values, kinds, row, offset, INTEGER);
+    this.streamId[row] = this.internStream(Number.isNaN(stream) ? 0 : stream);
+    this.timeUs[row] = this.field(TIME_US, numbers, values, kinds, row, offset, FINITE);
     const framesKind = kinds[FRAMES];
     this.stackId[row] =
       framesKind === SlotKind.handle
@@ -168,7 +190,8 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
           ? NO_STACK
           : this.stacks.intern(values[FRAMES], offset);
     if (kinds[DEVICE_FREE] !== SlotKind.absent) {
-      this.deviceFreeBytes.set(row, numberField(numbers, values, kinds, DEVICE_FREE, offset));
+      const deviceFree = this.field(DEVICE_FREE, numbers, values, kinds, row, offset, BYTE_COUNT);
+      if (!Number.isNaN(deviceFree)) this.deviceFreeBytes.set(row, deviceFree);
     }
     const compileContext =
       kinds[COMPILE_CONTEXT] === SlotKind.value
@@ -260,14 +283,52 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
     }
   }
 
+  /**
+   * A numeric field as a number: NaN when absent, or when it is not a number of its kind (then the
+   * first such problem is kept, and the file is refused once its place is known).
+   */
+  private field(
+    slot: number,
+    numbers: Float64Array,
+    values: unknown[],
+    kinds: Uint8Array,
+    row: number,
+    offset: number,
+    kind: NumberKind,
+  ): number {
+    const slotKind = kinds[slot];
+    if (slotKind === SlotKind.absent) return NaN;
+    let value: unknown = slotKind === SlotKind.number ? numbers[slot] : values[slot];
+    // Python's bool is an int (True == 1).
+    if (typeof value === 'boolean') value = value ? 1 : 0;
+    if (typeof value === 'number' && kind.accepts(value)) return value;
+    const field = TRACE_ENTRY_KEYS[slot]!;
+    const text =
+      typeof value === 'number'
+        ? `${describeFound(value)} is not ${kind.noun}`
+        : `expected ${kind.noun}, found ${describeFound(value)}`;
+    this.problem(row, field, text, offset);
+    return NaN;
+  }
+
+  private problem(row: number, field: string, text: string, offset: number): void {
+    this.firstProblem ??= { row, field, text, offset };
+  }
+
   private lastActionName: unknown = undefined;
   private lastActionCode = 0;
 
-  private actionCode(value: unknown, offset: number): number {
+  private actionCode(value: unknown, row: number, offset: number): number {
     // Action names are memoized strings: the same object as last time is the common case.
     if (value === this.lastActionName) return this.lastActionCode;
     if (typeof value !== 'string') {
-      throw new SnapshotFormatError(`a trace entry's 'action' is not a string`, offset);
+      this.problem(
+        row,
+        'action',
+        `expected an action name (a string), found ${describeFound(value)}`,
+        offset,
+      );
+      return ActionCode.snapshot;
     }
     let code = this.actionCodeByName.get(value);
     if (code === undefined) {
@@ -356,21 +417,4 @@ function stackOfHandle(handle: number): number {
 function isEmpty(dict: PickleDict): boolean {
   for (const _key in dict) return false;
   return true;
-}
-
-function numberField(
-  numbers: Float64Array,
-  values: unknown[],
-  kinds: Uint8Array,
-  slot: number,
-  offset: number,
-): number {
-  if (kinds[slot] === SlotKind.number) return numbers[slot]!;
-  const value = values[slot];
-  const field = TRACE_ENTRY_KEYS[slot]!;
-  if (typeof value === 'bigint') {
-    throw new SnapshotFormatError(`a trace entry's '${field}' (${value}) is beyond 2^53`, offset);
-  }
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  throw new SnapshotFormatError(`a trace entry's '${field}' is not a number`, offset);
 }
