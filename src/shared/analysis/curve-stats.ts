@@ -134,7 +134,7 @@ export function materializeCurve(
   let value = stats.baselineBytes;
   for (let i = 0; i < length; i++) {
     value += signs[action[i]!]! * sizeBytes[i]!;
-    values[i] = value;
+    values[i] = atLeastZero(value);
   }
   return values;
 }
@@ -160,8 +160,19 @@ export function materializeCurves(
     const size = sizeBytes[i]!;
     activeValue += activeSigns[code]! * size;
     reservedValue += reservedSigns[code]! * size;
-    active[i] = activeValue;
-    reserved[i] = reservedValue;
+    active[i] = atLeastZero(activeValue);
+    reserved[i] = atLeastZero(reservedValue);
   }
   return { active, reserved };
+}
+
+/**
+ * The baseline is raised so that baseline + every prefix sum is >= 0, but a curve summed from
+ * the baseline rounds differently from prefix sums summed from 0 once the sums pass 2^53 (a
+ * hostile file: +a +a +2 -a -a -2 with a = 2^53 - 1 ends at -1). Such a value is drawn as 0,
+ * never as negative memory; where every sum is an exact integer (every real file) it is the
+ * value itself.
+ */
+function atLeastZero(value: number): number {
+  return value > 0 ? value : 0;
 }

@@ -1,13 +1,19 @@
 // Everything the summary, the CLI and the views need per device, computed once after decoding.
 
 import { formatBytes } from '../units';
-import { ActionCode, type DeviceTrace, type SnapshotModel } from '../snapshot/model';
+import {
+  ActionCode,
+  BlockStateCode,
+  type DeviceTrace,
+  type SnapshotModel,
+} from '../snapshot/model';
 import {
   activeDeltaSigns,
   freeingActionsOf,
   reservedDeltaSigns,
   type FreeingActions,
 } from './action-semantics';
+import { AddressMap } from './address-map';
 import { matchAllocations, type AllocationMatch } from './allocation-matching';
 import { computeDeviceCurveStats, type CurveStats } from './curve-stats';
 import { emptyFinalState, finalStateByDevice, type FinalState } from './final-state';
@@ -50,6 +56,7 @@ export function analyzeSnapshot(model: SnapshotModel): SnapshotAnalysis {
   const warnings = [...model.warnings];
   const devices = deviceIds.map((device) =>
     analyzeDevice(
+      model,
       tracesByDevice.get(device) ?? null,
       finalStates.get(device) ?? emptyFinalState(device),
       warnings,
@@ -59,6 +66,7 @@ export function analyzeSnapshot(model: SnapshotModel): SnapshotAnalysis {
 }
 
 function analyzeDevice(
+  model: SnapshotModel,
   trace: DeviceTrace | null,
   finalState: FinalState,
   warnings: string[],
@@ -98,6 +106,31 @@ function analyzeDevice(
       `device ${device}: ${match.doubleAllocCount} allocs reuse an address that was never freed`,
     );
   }
+  if (trace !== null && match !== null) {
+    // Inconsistencies that the figures survive (curve and state stay >= 0) but that make them
+    // disagree with each other: said once per device, before any document is built.
+    const freedLive = liveBlocksFreedInTrace(model, trace, finalState, freeing, match);
+    if (freedLive > 0) {
+      const why =
+        freeing.primary === 'free_requested'
+          ? '; without free_completed entries a free_requested ends an allocation even when its block stays pending'
+          : '';
+      warnings.push(
+        `device ${device}: ${countOf(freedLive, 'block')} live at the end ${freedLive === 1 ? 'was' : 'were'} ` +
+          `freed in the trace and not allocated again (the trace and the final segments ` +
+          `disagree${why}); counted as allocated since before the trace, beside the allocation ` +
+          `the trace freed`,
+      );
+    }
+    const resized = freesOfAnotherSize(trace, match);
+    if (resized > 0) {
+      warnings.push(
+        `device ${device}: ${countOf(resized, 'free')} of the trace name${resized === 1 ? 's' : ''} ` +
+          `another size than ${resized === 1 ? 'its' : 'their'} alloc; the active curve follows ` +
+          `the frees, the allocator state the allocs`,
+      );
+    }
+  }
   const ooms: OomEvent[] = [];
   if (trace !== null && actionCounts[ActionCode.oom]! > 0) {
     for (let i = 0; i < trace.length; i++) {
@@ -123,6 +156,62 @@ function analyzeDevice(
     match,
     ooms,
   };
+}
+
+/**
+ * Live blocks of the final state whose address the trace frees last (no alloc after the free):
+ * the trace says the address is free at the end, the file says it is held. Such a block becomes
+ * an allocation from before the trace that overlaps the trace's own allocation at that address
+ * (the allocator state keeps the later one, see allocator-state.ts). One pass over the trace,
+ * and only when some live block is not left open by the trace.
+ */
+function liveBlocksFreedInTrace(
+  model: SnapshotModel,
+  trace: DeviceTrace,
+  finalState: FinalState,
+  freeing: FreeingActions,
+  match: AllocationMatch,
+): number {
+  const { segments, blocks } = model;
+  const candidates = new AddressMap(64);
+  for (const s of finalState.segmentIndexes) {
+    for (let b = segments.blockOffsets[s]!; b < segments.blockOffsets[s + 1]!; b++) {
+      if (blocks.state[b] === BlockStateCode.inactive) continue;
+      const address = blocks.address[b]!;
+      if (match.openAtEnd.get(address) < 0) candidates.set(address, 0);
+    }
+  }
+  if (candidates.size === 0) return 0;
+  const { action, addr, length } = trace;
+  const isFreeing = freeing.isFreeing;
+  let found = 0;
+  for (let row = 0; row < length; row++) {
+    if (isFreeing[action[row]!] !== 1) continue;
+    // Each address is counted once: marked 1 when first seen freed.
+    if (candidates.get(addr[row]!) === 0) {
+      candidates.set(addr[row]!, 1);
+      found++;
+    }
+  }
+  return found;
+}
+
+/** Allocations ended by a free whose size is not the alloc's (never in real files). */
+function freesOfAnotherSize(trace: DeviceTrace, match: AllocationMatch): number {
+  const { action, sizeBytes, length } = trace;
+  const { endRowOfAlloc } = match;
+  let count = 0;
+  for (let row = 0; row < length; row++) {
+    const end = endRowOfAlloc[row]!;
+    // Not an alloc, alive at the end, or ended by a second alloc at its address: no free.
+    if (end < 0 || action[end] === ActionCode.alloc) continue;
+    if (sizeBytes[end] !== sizeBytes[row]) count++;
+  }
+  return count;
+}
+
+function countOf(count: number, noun: string): string {
+  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** A trace with no entries: devices that have segments but no events. */

@@ -225,7 +225,9 @@ export function verdictText(e: OomExplanation): string {
   const request = formatBytes(e.roundedRequestBytes ?? 0);
   switch (e.verdict) {
     case 'fragmentation': {
-      const others = e.cachedFreeBytes - e.poolCachedFreeBytes;
+      // The request's group is one of the device's groups, so this is >= 0; clamped all the
+      // same, so that no explanation handed in (or an inconsistent file) prints a negative size.
+      const others = Math.max(0, e.cachedFreeBytes - e.poolCachedFreeBytes);
       const where =
         others >= OTHER_GROUPS_NOTE_BYTES
           ? ` (${formatBytes(others)} of it in other pools, streams or segment sizes, which this request cannot use)`
@@ -249,11 +251,15 @@ export function verdictText(e: OomExplanation): string {
           : `the ${formatBytes(e.reservedBytes + free)} PyTorch could reach (reserved ` +
             `${formatBytes(e.reservedBytes)} + device_free ${formatBytes(free)})`;
       const available = e.cachedFreeBytes + (free ?? 0);
+      // explainOoms says out-of-memory only when the request exceeds what was available, so the
+      // shortfall is positive; for any other explanation the clause is left out rather than
+      // printing a shortfall of 0 or less.
+      const shortfall = e.roundedRequestBytes === null ? 0 : e.roundedRequestBytes - available;
       const short =
-        e.roundedRequestBytes === null
-          ? ''
-          : `; the ${request} request was ${formatBytes(e.roundedRequestBytes - available)} short ` +
-            `even counting all ${formatBytes(e.cachedFreeBytes)} cached free as one block`;
+        shortfall > 0
+          ? `; the ${request} request was ${formatBytes(shortfall)} short ` +
+            `even counting all ${formatBytes(e.cachedFreeBytes)} cached free as one block`
+          : '';
       return (
         `Out of memory: live tensors hold ${formatBytes(e.activeBytes)} of ${reach}${short}.` +
         holdersClause(e.holders)

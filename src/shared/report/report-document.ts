@@ -39,7 +39,8 @@ export const memoryFiguresSchema = z.object({
   reservedBytes: bytes,
   activeBytes: bytes,
   blockBytes: bytes,
-  internalWasteBytes: z.number().int(),
+  /** Σ max(0, block size - requested): never negative, even for an inconsistent file. */
+  internalWasteBytes: bytes,
   cachedFreeBytes: bytes,
   largestFreeBytes: bytes,
   freeBlockCount: count,
@@ -71,7 +72,7 @@ export const fragmentationSeriesSchema = z.object({
   cachedFreeBytes: z.array(bytes),
   largestFreeBytes: z.array(bytes),
   smallFreeBytes: z.array(bytes),
-  internalWasteBytes: z.array(z.number().int()),
+  internalWasteBytes: z.array(bytes),
   freeBlockCount: z.array(count),
 });
 

@@ -181,11 +181,22 @@ function assembleState(
   settings: AllocatorSettings | null,
 ): AllocatorState {
   const segments = segmentsAt(history, event);
-  aliveRows.sort((a, b) => table.address[a]! - table.address[b]! || a - b);
+  // Address order. Rows alive at the same address (only in inconsistent files: a live block at
+  // the end that the trace freed, a free of the live block with no alloc, ...) cannot share the
+  // bytes: the one allocated last holds them (a later alloc at an address proves the earlier
+  // occupant gone), the others overlap it and go to outsideSegments below. Rows made before the
+  // trace tie at BEFORE_TRACE; the later row wins there too (rows freed in the trace come after
+  // the final blocks: the trace saw them). Consistent files never have two, so nothing changes.
+  aliveRows.sort(
+    (a, b) =>
+      table.address[a]! - table.address[b]! || table.startEvent[b]! - table.startEvent[a]! || b - a,
+  );
   const blocks = new BlockColumns();
   const outsideSegments: number[] = [];
   let clippedBlocks = 0;
   let next = 0;
+  /** The first row whose address is above the current row's (see `limit`). */
+  let above = 0;
   for (const segment of segments) {
     const segmentEnd = segment.address + segment.sizeBytes;
     // Rows below this segment lie in no segment.
@@ -201,9 +212,16 @@ function assembleState(
         outsideSegments.push(row); // overlaps the block before it: the file disagrees with itself
         continue;
       }
+      // The block ends at the next allocation above it at the latest. Rows at this same address
+      // (overlapping this one) are skipped here: a limit at `address` would cut this block to 0
+      // bytes, leaving its requested bytes in no block (negative rounding waste).
+      // (`above` only moves forward: rows come in address order, so this stays linear even
+      // when a hostile file has a million rows at one address.)
+      if (above < next) above = next;
+      while (above < aliveRows.length && table.address[aliveRows[above]!]! <= address) above++;
       const limit =
-        next < aliveRows.length
-          ? Math.min(segmentEnd, Math.max(address, table.address[aliveRows[next]!]!))
+        above < aliveRows.length
+          ? Math.min(segmentEnd, table.address[aliveRows[above]!]!)
           : segmentEnd;
       const requested = table.sizeBytes[row]!;
       let size = table.blockSizeBytes[row]!;

@@ -12,7 +12,11 @@ export interface MemoryFigures {
   activeBytes: number;
   /** Σ block sizes of allocated and pending-free blocks. */
   blockBytes: number;
-  /** blockBytes - activeBytes: rounding waste inside blocks (internal fragmentation). */
+  /**
+   * Σ (block size - requested bytes) of allocated and pending-free blocks, each at least 0:
+   * rounding waste inside blocks (internal fragmentation); blockBytes - activeBytes in
+   * consistent files.
+   */
   internalWasteBytes: number;
   /** Σ free block sizes: cached but unused (external fragmentation). */
   cachedFreeBytes: number;
@@ -64,11 +68,17 @@ function addSegment(
       if (size > figures.largestFreeBytes) figures.largestFreeBytes = size;
       if (size < threshold) figures.smallFreeBytes += size;
     } else {
-      figures.activeBytes += blocks.requestedBytes[b]!;
+      const requested = blocks.requestedBytes[b]!;
+      figures.activeBytes += requested;
       figures.blockBytes += size;
+      // Waste is what a block holds beyond its request, never less than nothing: a request
+      // larger than its block (an inconsistent file: a recorded size below requested_size, or a
+      // block cut to fit where allocations overlap) must not cancel the real waste of other
+      // blocks or drive the sum below zero. Equal to blockBytes - activeBytes whenever every
+      // block holds its request, as in every consistent file.
+      figures.internalWasteBytes += Math.max(0, size - requested);
     }
   }
-  figures.internalWasteBytes = figures.blockBytes - figures.activeBytes;
 }
 
 /** Totals over every segment of the state (allocations outside every segment, only in inconsistent files, are not in them). */
