@@ -35,6 +35,7 @@ export default defineConfig({
         'oom.spec.ts',
         'export.spec.ts',
         'segments.spec.ts',
+        'hostile-files.spec.ts',
       ],
       use: {
         browserName: 'chromium',

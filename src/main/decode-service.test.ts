@@ -120,11 +120,44 @@ describe('createDecodeService', () => {
           jobId: 2,
           fileName: 'demo.pickle',
           message: 'the decoder stopped unexpectedly (exit code 1)',
+          // A crashed worker is a bug, reported with its stack.
+          bugReport: expect.stringContaining('Error: exit code 1') as unknown,
         },
       ],
     ]);
     expect(contents.sent.some(([channel]) => channel === IpcChannel.decodeDone)).toBe(false);
     expect(decoded).toEqual([]);
+  });
+
+  it("passes on a bug's report, and calls a worker out of memory the file's size", async () => {
+    const { dependencies, workers } = fakeDependencies({ '/a.pickle': 1, '/b.pickle': 2 });
+    const service = createDecodeService(dependencies);
+    const contents = fakeContents();
+    service.attach(contents);
+    service.markRendererReady(contents);
+    service.open('/a.pickle');
+    service.open('/b.pickle');
+    await settle();
+    const bugReport = 'allocscope internal error\nTypeError: boom\n    at decode (worker.js:1:2)';
+    workers[0]!.events.message({ type: 'failed', message: 'internal error: boom', bugReport });
+    const outOfMemory = Object.assign(new Error('JS heap out of memory'), {
+      code: 'ERR_WORKER_OUT_OF_MEMORY',
+    });
+    workers[1]!.events.crashed(outOfMemory);
+    expect(contents.sent.filter(([channel]) => channel === IpcChannel.decodeFailed)).toEqual([
+      [
+        IpcChannel.decodeFailed,
+        { jobId: 1, fileName: 'a.pickle', message: 'internal error: boom', bugReport },
+      ],
+      [
+        IpcChannel.decodeFailed,
+        {
+          jobId: 2,
+          fileName: 'b.pickle',
+          message: 'not enough memory to decode this file (JS heap out of memory)',
+        },
+      ],
+    ]);
   });
 
   it('cancel ends the worker and drops whatever it sends afterwards', async () => {
@@ -186,6 +219,7 @@ describe('createDecodeService when the view cannot be sent', () => {
         jobId: 1,
         fileName: 'a.pickle',
         message: 'could not pass the decoded view on (An object could not be cloned.)',
+        bugReport: expect.stringContaining('An object could not be cloned.') as unknown,
       },
     ]);
     expect(decoded).toEqual([]);

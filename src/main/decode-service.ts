@@ -1,9 +1,15 @@
 import { basename } from 'node:path';
 import type { WebContents } from 'electron';
 import { IpcChannel } from '../preload/ipc-channels';
-import { describeDecodeError } from '@shared/snapshot/describe-decode-error';
+import {
+  bugFailure,
+  crashFailure,
+  decodeFailedPayload,
+  failureOfError,
+  type DecodeFailure,
+} from './decode-failure';
 import type { DecodeWorkerMessage } from './decode-worker-protocol';
-import { decodeFailedSchema, decodeProgressSchema, decodeStartedSchema } from './ipc-schemas';
+import { decodeProgressSchema, decodeStartedSchema } from './ipc-schemas';
 
 // Decodes files opened by path (dialog, Open Recent, drop, command line, demo) in worker
 // threads and sends progress and views to the page. Paths named before the page listens (the
@@ -72,8 +78,13 @@ export function createDecodeService(dependencies: DecodeServiceDependencies): De
     for (const [jobId, job] of jobs) if (job.contents === contents) endJob(jobId);
   }
 
-  function fail(contents: WebContents, jobId: number, fileName: string, message: string): void {
-    send(contents, IpcChannel.decodeFailed, decodeFailedSchema.parse({ jobId, fileName, message }));
+  function fail(
+    contents: WebContents,
+    jobId: number,
+    fileName: string,
+    failure: DecodeFailure,
+  ): void {
+    send(contents, IpcChannel.decodeFailed, decodeFailedPayload(jobId, fileName, failure));
   }
 
   async function start(contents: WebContents, { path, fileName }: PendingOpen): Promise<void> {
@@ -87,7 +98,7 @@ export function createDecodeService(dependencies: DecodeServiceDependencies): De
     } catch (error) {
       if (jobs.get(jobId) === job) {
         jobs.delete(jobId);
-        fail(contents, jobId, fileName, describeDecodeError(error));
+        fail(contents, jobId, fileName, failureOfError(error));
       }
       return;
     }
@@ -119,23 +130,27 @@ export function createDecodeService(dependencies: DecodeServiceDependencies): De
             try {
               send(contents, IpcChannel.decodeDone, { jobId, view: message.view });
             } catch (error) {
-              // IPC could not serialize the view: say so rather than crash main.
+              // IPC could not serialize the view: say so rather than crash main. Our view, our bug.
               const reason = error instanceof Error ? error.message : String(error);
-              fail(contents, jobId, fileName, `could not pass the decoded view on (${reason})`);
+              const message = `could not pass the decoded view on (${reason})`;
+              fail(contents, jobId, fileName, bugFailure(message, error));
               return;
             }
             dependencies.onDecoded?.(path);
             return;
           case 'failed':
             endJob(jobId);
-            fail(contents, jobId, fileName, message.message);
+            fail(contents, jobId, fileName, {
+              message: message.message,
+              ...(message.bugReport === undefined ? {} : { bugReport: message.bugReport }),
+            });
             return;
         }
       },
       crashed(error) {
         if (jobs.get(jobId) !== job) return;
         endJob(jobId);
-        fail(contents, jobId, fileName, `the decoder stopped unexpectedly (${error.message})`);
+        fail(contents, jobId, fileName, crashFailure(error));
       },
     });
   }

@@ -11,6 +11,7 @@ import { buildSnapshotView, transferablesOf } from '@shared/view/snapshot-view';
 import { classifyDecodeError } from '@shared/snapshot/describe-decode-error';
 import type { DecodeWorkerInput, DecodeWorkerMessage } from './decode-worker-protocol';
 import { throttleProgress } from './progress-throttle';
+import { assertRegularFile } from '@shared/snapshot/regular-file';
 
 type ProgressMessage = Extract<DecodeWorkerMessage, { type: 'progress' }>;
 
@@ -26,7 +27,8 @@ function post(message: DecodeWorkerMessage, transfer: ArrayBuffer[] = []): void 
 
 async function decodeFile({ path }: DecodeWorkerInput): Promise<void> {
   const info = await stat(path);
-  if (info.isDirectory()) throw new Error('is a directory, not a snapshot file');
+  // Before opening it: opening a FIFO would block this worker until something writes to it.
+  assertRegularFile(info);
   const progress = throttleProgress<ProgressMessage>(
     (message) => post(message),
     PROGRESS_INTERVAL_MS,
@@ -44,9 +46,9 @@ async function decodeFile({ path }: DecodeWorkerInput): Promise<void> {
 
 decodeFile(workerData as DecodeWorkerInput).catch((error: unknown) => {
   const failure = classifyDecodeError(error);
-    post({
-      type: 'failed',
-      message: failure.message,
-      ...(failure.kind === 'bug' ? { bugReport: failure.report } : {}),
-    });
+  post({
+    type: 'failed',
+    message: failure.message,
+    ...(failure.kind === 'bug' ? { bugReport: failure.report } : {}),
+  });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   cancelDecodeArgumentsSchema,
+  decodeFailedSchema,
   decodeProgressSchema,
   menuCommandSchema,
   noArgumentsSchema,
@@ -44,6 +45,15 @@ describe('IPC event schemas', () => {
     expect(decodeProgressSchema.parse(progress)).toEqual(progress);
     expect(() => decodeProgressSchema.parse({ ...progress, stage: 'other' })).toThrow();
     expect(() => decodeProgressSchema.parse({ ...progress, extra: 1 })).toThrow();
+    const failed = { jobId: 1, fileName: 'a.pickle', message: 'internal error: boom' };
+    expect(decodeFailedSchema.parse(failed)).toEqual(failed);
+    expect(decodeFailedSchema.parse({ ...failed, bugReport: 'stack' })).toEqual({
+      ...failed,
+      bugReport: 'stack',
+    });
+    expect(() => decodeFailedSchema.parse({ ...failed, bugReport: 7 })).toThrow();
+    expect(() => decodeFailedSchema.parse({ ...failed, bugReport: '' })).toThrow();
+    expect(() => decodeFailedSchema.parse({ ...failed, stack: 'x' })).toThrow();
     expect(menuCommandSchema.parse('close-tab')).toBe('close-tab');
     expect(() => menuCommandSchema.parse('quit')).toThrow();
   });

@@ -61,10 +61,15 @@ export const decodeProgressSchema = z.strictObject({
   totalBytes: byteCountSchema.nullable(),
 }) satisfies z.ZodType<DecodeProgressUpdate>;
 
+/** The longest failure message and bug report sent; decode-service clips longer ones to fit. */
+export const MAX_FAILURE_MESSAGE_LENGTH = 10_000;
+export const MAX_BUG_REPORT_LENGTH = 100_000;
+
 export const decodeFailedSchema = z.strictObject({
   jobId: jobIdSchema,
   fileName: fileNameSchema,
-  message: z.string().min(1).max(10_000),
+  message: z.string().min(1).max(MAX_FAILURE_MESSAGE_LENGTH),
+  bugReport: z.string().min(1).max(MAX_BUG_REPORT_LENGTH).optional(),
 }) satisfies z.ZodType<DecodeFailed>;
 
 export const menuCommandSchema = z.enum([

@@ -1,8 +1,9 @@
-import { app, type Session } from 'electron';
-import { allowedDevOrigins } from './renderer-location';
+import { app, type Session, type WebContents } from 'electron';
+import { allowedDevOrigins, isRendererUrl } from './renderer-location';
 
 // Defence in depth around the one window: the page never navigates, never opens windows or
-// webviews, never gets permissions, and never loads anything from the network.
+// webviews, gets no permission but writing text to the clipboard, and never loads anything from
+// the network.
 
 /** Call before any window exists: applies to every web contents the app will ever create. */
 export function hardenWebContents(): void {
@@ -21,8 +22,12 @@ const localSchemes = new Set(['file:', 'data:', 'blob:', 'devtools:', 'chrome-ex
 
 /** Call once the app is ready, on the session the window uses. */
 export function restrictSession(session: Session): void {
-  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.setPermissionCheckHandler(() => false);
+  session.setPermissionRequestHandler((contents, permission, callback) =>
+    callback(allowsPermission(contents, permission)),
+  );
+  session.setPermissionCheckHandler((contents, permission) =>
+    allowsPermission(contents, permission),
+  );
 
   const devOrigins = new Set(allowedDevOrigins());
   session.webRequest.onBeforeRequest((details, callback) => {
@@ -30,6 +35,18 @@ export function restrictSession(session: Session): void {
     if (!allowed) console.warn(`[allocscope] blocked request to ${details.url}`);
     callback({ cancel: !allowed });
   });
+}
+
+/**
+ * "Copy report" on a bug notice writes the report with navigator.clipboard.writeText, which
+ * Chromium checks as this permission (it still needs a click). Our own page only; never reading.
+ */
+function allowsPermission(contents: WebContents | null, permission: string): boolean {
+  return (
+    permission === 'clipboard-sanitized-write' &&
+    contents !== null &&
+    isRendererUrl(contents.getURL())
+  );
 }
 
 function isLocalRequest(url: string, devOrigins: ReadonlySet<string>): boolean {

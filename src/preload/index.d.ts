@@ -26,11 +26,15 @@ export interface DecodeDone {
   readonly view: SnapshotView;
 }
 
-/** `message` is for the user: it says what is wrong with the file, not where in our code. */
+/**
+ * `message` is for the user: it says what is wrong with the file, not where in our code. When the
+ * failure is a bug in allocscope instead, `bugReport` carries the error and its stack.
+ */
 export interface DecodeFailed {
   readonly jobId: number;
   readonly fileName: string;
   readonly message: string;
+  readonly bugReport?: string;
 }
 
 export type BridgeDecodeEvent =

@@ -163,6 +163,7 @@ export function App({ client }: AppProps) {
 
       <FailureNotices
         failures={state.failures}
+        host={client.host}
         onDismiss={(failureId) => dispatch({ type: 'dismiss-failure', failureId })}
       />
 

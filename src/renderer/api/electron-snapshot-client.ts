@@ -21,7 +21,13 @@ function fromBridge(event: BridgeDecodeEvent): DecodeEvent {
     case 'done':
       return { type: 'done', jobId, view: event.view };
     case 'failed':
-      return { type: 'failed', jobId, fileName: event.fileName, message: event.message };
+      return {
+        type: 'failed',
+        jobId,
+        fileName: event.fileName,
+        message: event.message,
+        ...(event.bugReport === undefined ? {} : { bugReport: event.bugReport }),
+      };
   }
 }
 

@@ -81,8 +81,42 @@ describe('createPageDecoder', () => {
         jobId: 'page-2',
         fileName: 'b.pickle',
         message: 'the decoder stopped unexpectedly (out of memory)',
+        // A crash is a bug in allocscope, whatever the file.
+        bugReport: 'allocscope internal error\nthe decoder stopped unexpectedly (out of memory)',
       },
     ]);
+  });
+
+  it("passes on a bug's report from the worker", () => {
+    const { decoder, events, workers } = setup();
+    decoder.decode({ kind: 'file', file: new File([], 'a.pickle') });
+    const bugReport = 'allocscope internal error\nTypeError: boom\n    at decode (worker.js:1:2)';
+    workers[0]!.reply({ type: 'failed', message: 'internal error: boom', bugReport });
+    expect(events.at(-1)).toEqual({
+      type: 'failed',
+      jobId: 'page-1',
+      fileName: 'a.pickle',
+      message: 'internal error: boom',
+      bugReport,
+    });
+  });
+
+  it('reports a decoder that cannot start as a bug', () => {
+    const events: DecodeEvent[] = [];
+    const decoder = createPageDecoder(
+      (event) => void events.push(event),
+      () => {
+        throw new TypeError('Worker is not a constructor');
+      },
+    );
+    decoder.decode({ kind: 'file', file: new File([new Uint8Array(4)], 'a.pickle') });
+    expect(events.map((event) => event.type)).toEqual(['started', 'failed']);
+    expect(events[1]).toMatchObject({
+      type: 'failed',
+      fileName: 'a.pickle',
+      message: 'could not start the decoder: Worker is not a constructor',
+      bugReport: expect.stringContaining('TypeError: Worker is not a constructor') as unknown,
+    });
   });
 
   it('cancel terminates the worker and drops what it sends afterwards', () => {

@@ -1,6 +1,8 @@
 import type { DecodeWorkerReply, DecodeWorkerRequest } from '../workers/decode-worker-protocol';
 import DecodeWorker from '../workers/decode-worker?worker&inline';
+import { bugReportOf } from '@shared/snapshot/describe-decode-error';
 import type { DecodeEvent } from './snapshot-client';
+import { describeWorkerCrash } from './worker-crash';
 
 // Decodes in the page's own Web Workers, one per file. Inline (a blob: URL) because browsers
 // refuse worker scripts loaded from file:// pages, and the web build must work from disk. The web
@@ -104,8 +106,9 @@ export function createPageDecoder(
     } catch (error) {
       announce();
       stops.delete(jobId);
+      // The page's own worker script would not start: our bug (or our build's), not the file's.
       const message = `could not start the decoder: ${errorText(error)}`;
-      emit({ type: 'failed', jobId, fileName: file.name, message });
+      emit({ type: 'failed', jobId, fileName: file.name, message, bugReport: bugReportOf(error) });
       return;
     }
     stops.set(jobId, () => worker.terminate());
@@ -128,16 +131,20 @@ export function createPageDecoder(
           return;
         case 'failed':
           finish(jobId);
-          emit({ type: 'failed', jobId, fileName: file.name, message: reply.message });
+          emit({
+            type: 'failed',
+            jobId,
+            fileName: file.name,
+            message: reply.message,
+            ...(reply.bugReport === undefined ? {} : { bugReport: reply.bugReport }),
+          });
           return;
       }
     };
     worker.onerror = (event) => {
       event.preventDefault();
       if (!finish(jobId)) return;
-      const detail = event.message ? ` (${event.message})` : '';
-      const message = `the decoder stopped unexpectedly${detail}`;
-      emit({ type: 'failed', jobId, fileName: file.name, message });
+      emit({ type: 'failed', jobId, fileName: file.name, ...describeWorkerCrash(event) });
     };
     const request: DecodeWorkerRequest = { file };
     worker.postMessage(request);

@@ -28,7 +28,13 @@ export type DecodeEvent =
       readonly type: 'failed';
       readonly jobId: string;
       readonly fileName: string;
+      /** One line for the user: what is wrong with the file, or which bug allocscope hit. */
       readonly message: string;
+      /**
+       * Present when the failure is a bug in allocscope rather than the file's fault (an internal
+       * error, a crashed decoder): the error and its stack, for the user to paste into a report.
+       */
+      readonly bugReport?: string;
     };
 
 export interface RecentFilesAccess {

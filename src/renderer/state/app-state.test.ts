@@ -118,7 +118,42 @@ describe('appReducer: failures', () => {
     expect(state.tabs.map((tab) => tab.id)).toEqual(['a']);
     expect(state.selectedTabId).toBe('a');
     expect(state.failures).toEqual([
-      { id: 'b', fileName: 'b.pickle', message: 'not a memory snapshot' },
+      { id: 'b', fileName: 'b.pickle', message: 'not a memory snapshot', bug: null },
+    ]);
+    expect(bodyState(state)).toBe('error');
+  });
+
+  it("keeps a bug's report, with the size of the file it was decoding", () => {
+    const bug = (jobId: string): AppAction => ({
+      type: 'decode',
+      event: {
+        type: 'failed',
+        jobId,
+        fileName: `${jobId}.pickle`,
+        message: 'internal error: boom',
+        bugReport: 'allocscope internal error\nTypeError: boom\n    at decode (worker.js:1:2)',
+      },
+    });
+    const state = run(started('a'), done('a'), started('b'), bug('b'), bug('main-3'));
+    expect(state.tabs.map((tab) => tab.id)).toEqual(['a']);
+    expect(state.selectedTabId).toBe('a');
+    expect(state.failures).toEqual([
+      {
+        id: 'b',
+        fileName: 'b.pickle',
+        message: 'internal error: boom',
+        bug: {
+          report: 'allocscope internal error\nTypeError: boom\n    at decode (worker.js:1:2)',
+          fileBytes: 1000,
+        },
+      },
+      {
+        id: 'main-3',
+        fileName: 'main-3.pickle',
+        message: 'internal error: boom',
+        // Never started: no size known.
+        bug: expect.objectContaining({ fileBytes: null }) as unknown,
+      },
     ]);
     expect(bodyState(state)).toBe('error');
   });

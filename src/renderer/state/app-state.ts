@@ -50,7 +50,18 @@ export type Tab = LoadingTab | SnapshotTab;
 export interface OpenFailure {
   readonly id: string;
   readonly fileName: string;
+  /** One line: what is wrong with the file, or which bug allocscope hit. */
   readonly message: string;
+  /** Set when the failure is a bug in allocscope, not the file's fault. */
+  readonly bug: OpenFailureBug | null;
+}
+
+/** What a bug report needs beyond the message. */
+export interface OpenFailureBug {
+  /** The error and its stack, as the decoder reported it. */
+  readonly report: string;
+  /** The file's size in bytes, when the decode knew it. */
+  readonly fileBytes: number | null;
 }
 
 export interface AppState {
@@ -201,6 +212,11 @@ function reduceDecodeEvent(state: AppState, event: DecodeEvent): AppState {
         id: event.jobId,
         fileName: event.fileName,
         message: event.message,
+        bug:
+          event.bugReport === undefined
+            ? null
+            : // The loading tab knew the size (none for a download, or a decode that never started).
+              { report: event.bugReport, fileBytes: tab?.totalBytes ?? null },
       };
       const failures = [
         ...withoutTab.failures.filter((existing) => existing.id !== failure.id),

@@ -1,37 +1,54 @@
 import type { OpenFailure } from '../state/app-state';
-import { CloseIcon } from './icons';
+import { BugNotice } from './bug-notice';
+import { DismissButton } from './dismiss-button';
 
 export interface FailureNoticesProps {
   readonly failures: readonly OpenFailure[];
+  /** Which build runs: bug reports name it. */
+  readonly host: 'electron' | 'web';
   readonly onDismiss: (failureId: string) => void;
 }
 
-/** Files that could not be opened; the open snapshots are not touched by a failure. */
-export function FailureNotices({ failures, onDismiss }: FailureNoticesProps) {
+/**
+ * Files that could not be opened; the open snapshots are not touched by a failure. The file's
+ * fault (not a snapshot, damaged, unreadable) says what is wrong; a bug in allocscope says so and
+ * offers its report.
+ */
+export function FailureNotices({ failures, host, onDismiss }: FailureNoticesProps) {
   if (failures.length === 0) return null;
   return (
     <div className="notices">
-      {failures.map((failure) => (
-        <div
-          key={failure.id}
-          className="notice notice-error"
-          role="alert"
-          data-testid="error-notice"
-          data-file-name={failure.fileName}
-        >
-          <span className="notice-icon" aria-hidden="true">
-            !
-          </span>
-          <p className="notice-text">
-            <strong>Could not open {failure.fileName}</strong>
-            <span className="notice-message">{failure.message}</span>
-          </p>
-          <DismissButton
-            label={`Dismiss the error about ${failure.fileName}`}
-            onClick={() => onDismiss(failure.id)}
+      {failures.map((failure) =>
+        failure.bug !== null ? (
+          <BugNotice
+            key={failure.id}
+            failure={failure}
+            bug={failure.bug}
+            host={host}
+            onDismiss={() => onDismiss(failure.id)}
           />
-        </div>
-      ))}
+        ) : (
+          <div
+            key={failure.id}
+            className="notice notice-error"
+            role="alert"
+            data-testid="error-notice"
+            data-file-name={failure.fileName}
+          >
+            <span className="notice-icon" aria-hidden="true">
+              !
+            </span>
+            <p className="notice-text">
+              <strong>Could not open {failure.fileName}</strong>
+              <span className="notice-message">{failure.message}</span>
+            </p>
+            <DismissButton
+              label={`Dismiss the error about ${failure.fileName}`}
+              onClick={() => onDismiss(failure.id)}
+            />
+          </div>
+        ),
+      )}
     </div>
   );
 }
@@ -62,20 +79,5 @@ export function WarningNotice({ warnings, onDismiss }: WarningNoticeProps) {
       </div>
       <DismissButton label="Dismiss the warnings" onClick={onDismiss} />
     </div>
-  );
-}
-
-function DismissButton({ label, onClick }: { label: string; onClick: () => void }) {
-  return (
-    <button
-      type="button"
-      className="notice-dismiss"
-      data-testid="dismiss-notice"
-      aria-label={label}
-      title="Dismiss"
-      onClick={onClick}
-    >
-      <CloseIcon />
-    </button>
   );
 }

@@ -50,6 +50,8 @@ export interface UnpicklerOptions {
    * past it is refused at once instead of waiting for bytes that never come.
    */
   totalBytes?: number;
+  /** Lower limits than the defaults (tests). */
+  limits?: { maxStackValues?: number };
   /** Reads flat dicts (trace entries) straight from the bytes; see flat-dict-reader.ts. */
   flatDictConsumer?: FlatDictConsumer;
 }
@@ -107,6 +109,8 @@ export class Unpickler {
   constructor(options: UnpicklerOptions = {}) {
     this.interceptor = options.interceptor;
     this.totalBytes = options.totalBytes ?? Infinity;
+    this.maxStackValues = options.limits?.maxStackValues ?? MAX_STACK_VALUES;
+    this.nextStackCheck = this.maxStackValues;
     const materializeHandle = options.flatDictConsumer?.materializeHandle.bind(
       options.flatDictConsumer,
     );
@@ -585,20 +589,23 @@ export class Unpickler {
     memo.push(value);
   }
 
+  private readonly maxStackValues: number;
   /** Stack length at which checkStack() looks again: doubling keeps the counting linear. */
-  private nextStackCheck = MAX_STACK_VALUES;
+  private nextStackCheck: number;
 
   private checkStack(offset: number): void {
     const stack = this.stack;
     let values = 0;
     for (let i = 0; i < stack.length; i++) if (stack[i] !== CONSUMED_DICT) values += 1;
-    if (values >= MAX_STACK_VALUES || stack.length >= MAX_STACK_SLOTS) this.tooManyValues(offset);
+    if (values >= this.maxStackValues || stack.length >= MAX_STACK_SLOTS) {
+      this.tooManyValues(offset);
+    }
     this.nextStackCheck = Math.min(stack.length * 2, MAX_STACK_SLOTS);
   }
 
   private tooManyValues(offset: number): never {
     throw new PickleError(
-      `more than ${groupDigits(MAX_STACK_VALUES)} values on the pickle stack at once; a memory snapshot never builds that many before it stores them`,
+      `more than ${groupDigits(this.maxStackValues)} values on the pickle stack at once; a memory snapshot never builds that many before it stores them`,
       offset,
     );
   }

@@ -369,8 +369,8 @@ class ProblemTally {
 
   describe(): string {
     return this.count === 1
-      ? `block ${this.first}`
-      : `${groupDigits(this.count)} blocks (first: ${this.first})`;
+      ? `${this.noun} ${this.first}`
+      : `${groupDigits(this.count)} ${this.noun}s (first: ${this.first})`;
   }
 }
 

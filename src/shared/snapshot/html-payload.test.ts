@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { pickleFromHtml } from './html-payload';
+
+const encoder = new TextEncoder();
+
+function page(pickle: Uint8Array, before = ''): Uint8Array {
+  return encoder.encode(
+    `<!DOCTYPE html>\n<html>${before}<script>const local_files = [{"name": "snapshot.pickle", "base64": "${Buffer.from(pickle).toString('base64')}"}];</script></html>\n`,
+  );
+}
+
+async function* chunksOf(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
+  for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+}
+
+async function collect(source: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const parts: number[] = [];
+  for await (const chunk of source) parts.push(...chunk);
+  return Uint8Array.from(parts);
+}
+
+describe('pickleFromHtml', () => {
+  const pickle = Uint8Array.from({ length: 3000 }, (_, i) => (i === 0 ? 0x80 : (i * 31) & 0xff));
+
+  it('streams the embedded pickle out of the page, however the page is cut', async () => {
+    for (const size of [1, 7, 100, 1 << 16]) {
+      expect(await collect(pickleFromHtml(chunksOf(page(pickle), size)))).toEqual(pickle);
+    }
+  });
+
+  it('stops looking for the snapshot after the first MiB', async () => {
+    const late = page(pickle, ' '.repeat(1 << 20));
+    await expect(collect(pickleFromHtml(chunksOf(late, 1 << 16)))).rejects.toThrow(
+      /an HTML page without an embedded snapshot/,
+    );
+  });
+
+  it('says when the page ends inside the payload, or the payload is not a pickle or not base64', async () => {
+    const whole = page(pickle);
+    await expect(collect(pickleFromHtml(chunksOf(whole.subarray(0, 500), 64)))).rejects.toThrow(
+      /ends inside the embedded snapshot/,
+    );
+    await expect(
+      collect(pickleFromHtml(chunksOf(page(encoder.encode('hello')), 64))),
+    ).rejects.toThrow(/embedded in the HTML page is not a pickle/);
+    const bad = encoder.encode('<html>"base64": "gAS*"</html>');
+    await expect(collect(pickleFromHtml(chunksOf(bad, 64)))).rejects.toThrow(/not valid base64/);
+  });
+});

@@ -1,0 +1,242 @@
+/// <reference lib="dom" />
+// Every hand-made hostile file (test/support/hostile-files.ts) opened in the web build beside a
+// good snapshot: a file the decoder must refuse says why in a notice naming it, within seconds,
+// and leaves the page responsive and the good tab as it was; a file that is odd but readable opens
+// with a warning. Then the page's answer to a bug in allocscope itself: its own notice, with a
+// report to copy.
+
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { HOSTILE_FILES } from '../support/hostile-files';
+import { assertChromiumInstalled } from './chromium';
+import { CRASHES_THE_WORKER, sabotageDecoderFor, THROWS_TYPE_ERROR } from './decoder-bug-seam';
+import { watchPageProblems } from './page-problems';
+import { openSnapshot } from './snapshot-pages';
+
+/** The good snapshot every test opens first: ships with the repository. */
+const GOOD = resolve('resources/demo-snapshot.pickle');
+const GOOD_NAME = 'demo-snapshot.pickle';
+
+/** How long a hostile file may take to be refused or opened: bounded, a few seconds. */
+const ANSWER_TIMEOUT_MS = 8_000;
+/** How long the page may take to answer a script or a click after it. */
+const RESPONSIVE_MS = 2_000;
+
+let directory = '';
+
+test.beforeAll(async () => {
+  assertChromiumInstalled();
+  directory = await mkdtemp(join(tmpdir(), 'allocscope-hostile-'));
+});
+
+test.afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+/** Builds the file (some are tens of MB) and writes it where the file input can take it. */
+async function writeTestFile(name: string, bytes: Uint8Array): Promise<string> {
+  const path = join(directory, name);
+  await writeFile(path, bytes);
+  return path;
+}
+
+/** What the good tab shows, to check later that nothing about it changed. */
+interface GoodTabFigures {
+  activePeak: string | null;
+  events: string | null;
+}
+
+async function openGoodSnapshot(page: Page): Promise<GoodTabFigures> {
+  await openSnapshot(page, GOOD);
+  return goodTabFigures(page);
+}
+
+async function goodTabFigures(page: Page): Promise<GoodTabFigures> {
+  const strip = page.getByTestId('summary-strip');
+  return {
+    activePeak: await strip.getByTestId('summary-active-peak').getAttribute('data-bytes'),
+    events: await strip.getByTestId('summary-events').getAttribute('data-count'),
+  };
+}
+
+/** The notice about one file, whichever kind (the file's fault or a bug). */
+function noticeAbout(page: Page, fileName: string): Locator {
+  return page.locator(`.notices [data-file-name="${fileName}"]`);
+}
+
+/** Scripts run at once, and clicks still change what is shown. */
+async function expectResponsive(page: Page): Promise<void> {
+  const answer = page.evaluate(() => document.querySelectorAll('[data-testid="tab"]').length);
+  const late = new Promise<never>((_, reject) =>
+    setTimeout(() => reject(new Error(`no answer within ${RESPONSIVE_MS} ms`)), RESPONSIVE_MS),
+  );
+  expect(await Promise.race([answer, late])).toBeGreaterThan(0);
+  const goodTab = page.getByTestId('tab').filter({ hasText: GOOD_NAME });
+  await goodTab.click({ timeout: RESPONSIVE_MS });
+  await expect(goodTab).toHaveAttribute('aria-selected', 'true', { timeout: RESPONSIVE_MS });
+  for (const view of ['segments', 'largest'] as const) {
+    const tab = page.getByTestId(`view-tab-${view}`);
+    await tab.click({ timeout: RESPONSIVE_MS });
+    await expect(tab).toHaveAttribute('aria-selected', 'true', { timeout: RESPONSIVE_MS });
+  }
+}
+
+/** The good tab is still open, decoded and shows the figures it showed before. */
+async function expectGoodTabIntact(page: Page, before: GoodTabFigures): Promise<void> {
+  const goodTab = page.getByTestId('tab').filter({ hasText: GOOD_NAME });
+  await expect(goodTab).toHaveCount(1);
+  await expect(goodTab).toHaveAttribute('data-tab-state', 'snapshot');
+  await goodTab.click();
+  await expect(page.getByTestId('snapshot-page')).toBeVisible();
+  expect(await goodTabFigures(page)).toEqual(before);
+}
+
+/** A notice says the file is not readable (not a bug), naming it, with a matching message. */
+async function expectRefusal(notice: Locator, fileName: string, message: RegExp): Promise<void> {
+  const kind = await notice.getAttribute('data-testid');
+  const text = (await notice.innerText()).replace(/\s+/g, ' ');
+  expect(kind, `the notice about ${fileName} says: ${text}`).toBe('error-notice');
+  await expect(notice).toContainText(fileName);
+  await expect(notice.locator('.notice-message')).toHaveText(message);
+}
+
+test.describe('hostile files', () => {
+  // Building, writing and handing over files of up to 64 MB takes a while on a small machine.
+  test.describe.configure({ timeout: 60_000 });
+
+  for (const file of HOSTILE_FILES) {
+    const expected = file.expect;
+    const expectation =
+      'refused' in expected
+        ? `is refused (${String(expected.refused)})`
+        : 'warning' in expected
+          ? `opens with a warning (${String(expected.warning)})`
+          : 'opens cleanly';
+
+    test(`${file.name}: ${file.description} ${expectation}`, async ({ page }) => {
+      const problems = await watchPageProblems(page);
+      const path = await writeTestFile(file.name, file.bytes());
+      const good = await openGoodSnapshot(page);
+
+      await page.getByTestId('file-input').setInputFiles(path);
+      const notice = noticeAbout(page, file.name);
+      const hostileTab = page
+        .getByTestId('tab')
+        .filter({ hasText: file.name })
+        .and(page.locator('[data-tab-state="snapshot"]'));
+      // Whichever comes first: the refusal, or the snapshot opened.
+      await expect(notice.or(hostileTab).first()).toBeVisible({ timeout: ANSWER_TIMEOUT_MS });
+
+      if ('refused' in expected) {
+        await expect(notice).toHaveCount(1);
+        await expectRefusal(notice, file.name, expected.refused);
+        await expect(page.locator('body')).toHaveAttribute('data-state', 'error');
+        await expect(page.getByTestId('tab')).toHaveCount(1);
+      } else {
+        const text = (await notice.count()) > 0 ? await notice.innerText() : '';
+        expect(text, `${file.name} should open, but a notice says: ${text}`).toBe('');
+        await expect(hostileTab).toHaveAttribute('aria-selected', 'true');
+        const warning = page.getByTestId('warning-notice');
+        if ('warning' in expected) {
+          await expect(warning).toBeVisible();
+          await expect(warning).toContainText(expected.warning);
+        } else {
+          await expect(warning).toHaveCount(0);
+        }
+        await expect(page.getByTestId('tab')).toHaveCount(2);
+      }
+
+      await expectResponsive(page);
+      await expectGoodTabIntact(page, good);
+      expect(await problems()).toEqual([]);
+    });
+  }
+});
+
+test.describe('a bug in allocscope', () => {
+  test.beforeEach(async ({ page, context }) => {
+    await sabotageDecoderFor(page);
+    // Chromium lets a page write the clipboard after a click once this is granted; reading it
+    // back is for the test only.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  });
+
+  test('an error the decoder catches shows the bug notice with a report to copy', async ({
+    page,
+  }, testInfo) => {
+    const good = await openGoodSnapshot(page);
+    const bytes = new Uint8Array(4321);
+    await page
+      .getByTestId('file-input')
+      .setInputFiles(await writeTestFile(THROWS_TYPE_ERROR, bytes));
+
+    const notice = page.getByTestId('bug-notice');
+    await expect(notice).toBeVisible({ timeout: ANSWER_TIMEOUT_MS });
+    await expect(notice).toHaveAttribute('data-file-name', THROWS_TYPE_ERROR);
+    await expect(notice).toContainText('This is a bug in allocscope');
+    await expect(notice).toContainText(THROWS_TYPE_ERROR);
+    await expect(notice.locator('.notice-message')).toContainText(
+      `internal error: sabotaged by decoder-bug-seam.ts: ${THROWS_TYPE_ERROR}`,
+    );
+    await expect(page.getByTestId('error-notice')).toHaveCount(0);
+    await expect(page.locator('body')).toHaveAttribute('data-state', 'error');
+    await page.screenshot({ path: testInfo.outputPath('bug-notice.png') });
+
+    await notice.getByRole('button', { name: 'Copy report' }).click();
+    await expect(notice.getByTestId('copy-report-status')).toContainText('Copied');
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toMatch(/^allocscope \d+\.\d+\.\d+\S* \(web page\)\n/);
+    expect(copied).toContain(`File: ${THROWS_TYPE_ERROR} (4,321 bytes)`);
+    expect(copied).toContain(`TypeError: sabotaged by decoder-bug-seam.ts: ${THROWS_TYPE_ERROR}`);
+    // The stack goes down into the decoder, where the error was thrown.
+    expect(copied).toMatch(/\n\s+at .*stream/);
+    // The same report is there to select by hand.
+    await notice.locator('summary').click();
+    await expect(notice.getByTestId('bug-report')).toHaveValue(copied);
+
+    await expectResponsive(page);
+    await expectGoodTabIntact(page, good);
+    await notice.getByRole('button', { name: /Dismiss/ }).click();
+    await expect(notice).toHaveCount(0);
+    await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
+  });
+
+  test('a decoder that dies is a bug too, and the report is there to select', async ({
+    page,
+    context,
+  }, testInfo) => {
+    // Without the clipboard, "Copy report" opens the report selected, to copy by hand.
+    await context.clearPermissions();
+    await page.addInitScript(() => {
+      Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined });
+    });
+    const good = await openGoodSnapshot(page);
+    const path = await writeTestFile(CRASHES_THE_WORKER, new Uint8Array(10));
+    await page.getByTestId('file-input').setInputFiles(path);
+
+    const notice = page.getByTestId('bug-notice');
+    await expect(notice).toBeVisible({ timeout: ANSWER_TIMEOUT_MS });
+    await expect(notice).toHaveAttribute('data-file-name', CRASHES_THE_WORKER);
+    await expect(notice.locator('.notice-message')).toContainText(
+      'the decoder stopped unexpectedly',
+    );
+    await notice.getByRole('button', { name: 'Copy report' }).click();
+    await expect(notice.getByTestId('copy-report-status')).toContainText('may not write');
+    const report = notice.getByTestId('bug-report');
+    await expect(report).toBeVisible();
+    await expect(report).toBeFocused();
+    const selected = await report.evaluate((element) => {
+      const box = element as HTMLTextAreaElement;
+      return box.value.slice(box.selectionStart, box.selectionEnd);
+    });
+    expect(selected).toContain(`File: ${CRASHES_THE_WORKER} (10 bytes)`);
+    expect(selected).toContain('the decoder stopped unexpectedly');
+    expect(selected).toContain('sabotaged by decoder-bug-seam.ts');
+    await page.screenshot({ path: testInfo.outputPath('bug-report-selected.png') });
+
+    await expectResponsive(page);
+    await expectGoodTabIntact(page, good);
+  });
+});
