@@ -8,7 +8,9 @@ export function describeInputError(error: unknown): string {
   if (error instanceof UsageError) return error.message;
   const failure = classifyDecodeError(error);
   // An internal error's message already starts with "internal error: " in the shared wording.
-  return failure.kind === 'bug' ? failure.message.replace(/^internal error: /, '') : failure.message;
+  return failure.kind === 'bug'
+    ? failure.message.replace(/^internal error: /, '')
+    : failure.message;
 }
 
 export function isInputError(error: unknown): boolean {

@@ -6,7 +6,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { UnreadableInputError } from '@shared/errors/unreadable-input';
+import { assertRegularFile } from '@shared/snapshot/regular-file';
 import { decodeSnapshot } from '@shared/snapshot/decode-snapshot';
 import type { SnapshotModel } from '@shared/snapshot/model';
 
@@ -33,27 +33,10 @@ export async function readSnapshotFile(path: string): Promise<SnapshotFile> {
     return { fileName: 'standard input', fileBytes: bytes, model };
   }
   const info = await stat(path);
-  if (info.isDirectory()) throw new UnreadableInputError('is a directory, not a snapshot file');
-  if (!info.isFile()) {
-    throw new UnreadableInputError(
-      `is ${describeSpecialFile(info)}, not a regular file (use - to read standard input)`,
-    );
-  }
+  assertRegularFile(info, ' (use - to read standard input)');
   const stream = createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
   const model = await decodeSnapshot(stream as AsyncIterable<Uint8Array>, {
     totalBytes: info.size,
   });
   return { fileName: basename(path), fileBytes: info.size, model };
-}
-
-function describeSpecialFile(info: {
-  isFIFO(): boolean;
-  isSocket(): boolean;
-  isCharacterDevice(): boolean;
-  isBlockDevice(): boolean;
-}): string {
-  if (info.isFIFO()) return 'a named pipe (FIFO)';
-  if (info.isSocket()) return 'a socket';
-  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
-  return 'a special file';
 }
