@@ -103,7 +103,8 @@ export function blockFacts(
     sizeBytes,
     sizeIsEstimate: blocks.sizeIsEstimate[block] === 1,
     requestedBytes: requested,
-    wasteBytes: requested === null ? null : sizeBytes - requested,
+    // An inconsistent file may record a request larger than its block: no negative waste.
+    wasteBytes: requested === null ? null : Math.max(0, sizeBytes - requested),
     allocationRow: free ? null : blocks.allocationRow[block]!,
     offsetBytes: blocks.address[block]! - segment.address,
     segment: {

@@ -300,7 +300,8 @@ export class FlatDictReader {
       if (this.listMemoIndex >= 0) memo.setHandle(this.listMemoIndex, handle);
       numbers[this.consumer.flatDictListSlot] = handle;
     }
-    if (!this.consumer.consumeFlatDict(numbers, values, kinds, offsetBase + pos)) {
+    // The offset of SETITEMS, as the generic path reports it: the same messages either way.
+    if (!this.consumer.consumeFlatDict(numbers, values, kinds, offsetBase + pos - 1)) {
       return NOT_FLAT;
     }
     this.clearValues();
@@ -323,6 +324,8 @@ export class FlatDictReader {
     if (afterMemo < 0) return -1;
     const memoized = afterMemo > pos;
     pos = afterMemo;
+    // Items may only name slots already written (a local: this is the hottest loop).
+    const memoLength = memo.length;
     // The hot loop of a snapshot (a trace entry names 20-50 frames): items, hash and position
     // stay in locals.
     let items: Int32Array = this.listItems;
@@ -352,7 +355,7 @@ export class FlatDictReader {
             return -1;
           }
           // A reference to nothing yet: the generic path says what is wrong with it.
-          if (item >= memo.length) return -1;
+          if (item >= memoLength) return -1;
           if (count === items.length) items = this.growListItems();
           items[count++] = item;
           hash = Math.imul(hash ^ item, 0x01000193);
@@ -363,7 +366,7 @@ export class FlatDictReader {
         if (item < 0) return -1;
         if (this.afterReference >= end) return -1;
         if (buffer[this.afterReference] !== Op.APPEND) break;
-        if (item >= memo.length) return -1;
+        if (item >= memoLength) return -1;
         if (count === items.length) items = this.growListItems();
         items[count++] = item;
         hash = Math.imul(hash ^ item, 0x01000193);

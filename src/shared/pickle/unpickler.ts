@@ -72,6 +72,9 @@ const GATHER_FROM_BYTES = 1 << 10;
  */
 export const MAX_STACK_VALUES = 1 << 22;
 const MAX_STACK_SLOTS = 1 << 26;
+/** Containers allowed whatever the size of the file, and bytes of file per container beyond. */
+const MIN_CONTAINER_BUDGET = 1 << 20;
+const BYTES_PER_CONTAINER = 8;
 /** Open MARKs: containers nested this deep. Python itself cannot pickle past ~1,000 levels. */
 export const MAX_NESTING_DEPTH = 4096;
 /** One string or bytes value. The longest strings of a snapshot are file names and metadata. */
@@ -327,10 +330,12 @@ export class Unpickler {
               break;
             }
           }
+          if (++this.containers > this.containerBudget) this.checkContainers(base + pos);
           this.lastEmptyDict = {};
           stack.push(this.lastEmptyDict);
           break;
         case Op.EMPTY_LIST:
+          if (++this.containers > this.containerBudget) this.checkContainers(base + pos);
           stack.push([]);
           break;
         case Op.SHORT_BINUNICODE: {
@@ -369,6 +374,7 @@ export class Unpickler {
           break;
         }
         case Op.TUPLE2: {
+          if (++this.containers > this.containerBudget) this.checkContainers(base + pos);
           if (stack.length - this.lastMark() < 2) throw this.underflow('TUPLE2', base + opStart);
           const second = stack.pop();
           const first = stack.pop();
@@ -462,11 +468,13 @@ export class Unpickler {
           break;
         }
         case Op.TUPLE1: {
+          if (++this.containers > this.containerBudget) this.checkContainers(base + pos);
           if (stack.length - this.lastMark() < 1) throw this.underflow('TUPLE1', base + opStart);
           stack.push([stack.pop()]);
           break;
         }
         case Op.TUPLE3: {
+          if (++this.containers > this.containerBudget) this.checkContainers(base + pos);
           if (stack.length - this.lastMark() < 3) throw this.underflow('TUPLE3', base + opStart);
           const third = stack.pop();
           const second = stack.pop();
@@ -475,10 +483,12 @@ export class Unpickler {
           break;
         }
         case Op.EMPTY_TUPLE:
+          if (++this.containers > this.containerBudget) this.checkContainers(base + pos);
           stack.push([]);
           break;
         case Op.TUPLE:
         case Op.LIST: {
+          if (++this.containers > this.containerBudget) this.checkContainers(base + pos);
           const from = this.popMark(base + opStart);
           const items = stack.slice(from);
           stack.length = from;
@@ -486,6 +496,7 @@ export class Unpickler {
           break;
         }
         case Op.DICT: {
+          if (++this.containers > this.containerBudget) this.checkContainers(base + pos);
           const from = this.popMark(base + opStart);
           // Same path as SETITEMS: the dict goes just below its items.
           stack.splice(from, 0, {});
@@ -589,6 +600,26 @@ export class Unpickler {
     memo.push(value);
   }
 
+  /**
+   * Lists, dicts and tuples built (trace entries the interceptor consumed aside). An EMPTY_LIST is
+   * one byte of file and ~100 bytes of memory, so their number is held to what the bytes read
+   * justify: real snapshots take 16 bytes or more of file per container.
+   */
+  private containers = 0;
+  private containerBudget = MIN_CONTAINER_BUDGET;
+
+  private checkContainers(bytesRead: number): void {
+    this.containerBudget = Math.max(
+      MIN_CONTAINER_BUDGET,
+      Math.floor(bytesRead / BYTES_PER_CONTAINER),
+    );
+    if (this.containers <= this.containerBudget) return;
+    throw new PickleError(
+      `more lists, dicts and tuples than a memory snapshot holds: ${groupDigits(this.containers)} in ${groupDigits(bytesRead)} bytes (a snapshot takes ${BYTES_PER_CONTAINER} bytes or more for each)`,
+      bytesRead,
+    );
+  }
+
   private readonly maxStackValues: number;
   /** Stack length at which checkStack() looks again: doubling keeps the counting linear. */
   private nextStackCheck: number;
@@ -679,6 +710,7 @@ export class Unpickler {
     if (this.interceptor !== undefined && to > from) {
       if (this.interceptor.consumeDict(dict, stack, from, to, offset)) {
         stack[from - 1] = CONSUMED_DICT;
+        this.containers -= 1; // a trace entry goes into columns, not into memory as a dict
         this.tombstone(dict, from - 1);
         return;
       }

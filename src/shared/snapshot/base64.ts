@@ -16,11 +16,24 @@ const DECODE_TABLE = (() => {
 export class Base64StreamDecoder {
   private bits = 0;
   private bitCount = 0;
-  /** Index in the last decode()'s input of the character it refused. */
-  badIndex = 0;
+  /** Index in the last decode()'s input of the character it refused, -1 when none. */
+  badIndex = -1;
 
   /** Decodes the next piece of base64 text; bits left over carry into the next call. */
   decode(source: Uint8Array): Uint8Array {
+    const bytes = this.decodeUntilInvalid(source);
+    if (this.badIndex >= 0) {
+      throw new Error(`invalid base64 character 0x${source[this.badIndex]!.toString(16)}`);
+    }
+    return bytes;
+  }
+
+  /**
+   * Decodes up to the first character outside the alphabet (badIndex says where it is, -1 when
+   * there is none): what comes before a bad character may be all a reader needs.
+   */
+  decodeUntilInvalid(source: Uint8Array): Uint8Array {
+    this.badIndex = -1;
     const out = new Uint8Array(Math.ceil((source.length * 3) / 4) + 1);
     let length = 0;
     let bits = this.bits;
@@ -30,7 +43,7 @@ export class Base64StreamDecoder {
       if (value === SKIP) continue;
       if (value === INVALID) {
         this.badIndex = i;
-        throw new Error(`invalid base64 character 0x${source[i]!.toString(16)}`);
+        break;
       }
       bits = ((bits << 6) | value) & 0xffffff;
       bitCount += 6;

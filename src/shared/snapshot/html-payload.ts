@@ -25,8 +25,9 @@ export async function* pickleFromHtml(
       if (chunk !== null) {
         const quote = chunk.indexOf(QUOTE);
         const text = quote < 0 ? chunk : chunk.subarray(0, quote);
-        const decoded = decode(decoder, text, offset);
-        offset += text.length;
+        // The bytes before a bad character go to the reader first: when the pickle ends there,
+        // what follows does not matter, however the page was cut into chunks.
+        const decoded = decoder.decodeUntilInvalid(text);
         if (decoded.length > 0) {
           if (first && decoded[0] !== 0x80) {
             throw new SnapshotFormatError('the snapshot embedded in the HTML page is not a pickle');
@@ -34,6 +35,13 @@ export async function* pickleFromHtml(
           first = false;
           yield decoded;
         }
+        if (decoder.badIndex >= 0) {
+          throw new SnapshotFormatError(
+            `the snapshot embedded in the HTML page is not valid base64 (character 0x${text[decoder.badIndex]!.toString(16).padStart(2, '0')})`,
+            offset + decoder.badIndex,
+          );
+        }
+        offset += text.length;
         if (quote >= 0) break;
       }
       const next = await iterator.next();
@@ -47,17 +55,6 @@ export async function* pickleFromHtml(
     if (first) throw new SnapshotFormatError('the snapshot embedded in the HTML page is empty');
   } finally {
     await iterator.return?.();
-  }
-}
-
-function decode(decoder: Base64StreamDecoder, text: Uint8Array, offset: number): Uint8Array {
-  try {
-    return decoder.decode(text);
-  } catch (error) {
-    throw new SnapshotFormatError(
-      `the snapshot embedded in the HTML page is not valid base64 (${error instanceof Error ? error.message : String(error)})`,
-      offset + decoder.badIndex,
-    );
   }
 }
 

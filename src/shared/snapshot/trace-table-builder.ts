@@ -64,16 +64,13 @@ const ADDRESSED_ACTIONS = new Set<number>([
   ActionCode.segment_unmap,
 ]);
 
-interface NumberKind {
-  noun: string;
-  accepts(value: number): boolean;
-}
-const BYTE_COUNT: NumberKind = {
-  noun: 'a byte count',
-  accepts: (value) => Number.isSafeInteger(value) && value >= 0 && value <= MAX_BYTE_COUNT,
-};
-const INTEGER: NumberKind = { noun: 'an integer', accepts: Number.isSafeInteger };
-const FINITE: NumberKind = { noun: 'a time in microseconds', accepts: Number.isFinite };
+/** What a numeric field must be: a byte count (whole, 0 to 1 PiB), an integer, a finite time. */
+const NumberKind = { byteCount: 0, integer: 1, time: 2 } as const;
+type NumberKind = (typeof NumberKind)[keyof typeof NumberKind];
+const NUMBER_KIND_NOUNS = ['a byte count', 'an integer', 'a time in microseconds'] as const;
+const BYTE_COUNT = NumberKind.byteCount;
+const INTEGER = NumberKind.integer;
+const FINITE = NumberKind.time;
 
 const SLOT_BY_KEY = new Map<unknown, number>(TRACE_ENTRY_KEYS.map((key, slot) => [key, slot]));
 
@@ -259,8 +256,11 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
     return handleOfStack(stackId);
   }
 
+  /** One StackRef per stack, so that a file naming one stack a million times makes no garbage. */
+  private readonly stackRefs: StackRef[] = [];
+
   materializeHandle(handle: number): unknown {
-    return new StackRef(stackOfHandle(handle));
+    return (this.stackRefs[handle] ??= new StackRef(stackOfHandle(handle)));
   }
 
   private slotOf(key: unknown, position: number): number {
@@ -298,16 +298,46 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
   ): number {
     const slotKind = kinds[slot];
     if (slotKind === SlotKind.absent) return NaN;
-    let value: unknown = slotKind === SlotKind.number ? numbers[slot] : values[slot];
-    // Python's bool is an int (True == 1).
-    if (typeof value === 'boolean') value = value ? 1 : 0;
-    if (typeof value === 'number' && kind.accepts(value)) return value;
-    const field = TRACE_ENTRY_KEYS[slot]!;
-    const text =
-      typeof value === 'number'
-        ? `${describeFound(value)} is not ${kind.noun}`
-        : `expected ${kind.noun}, found ${describeFound(value)}`;
-    this.problem(row, field, text, offset);
+    if (slotKind === SlotKind.number) {
+      // The common case, checked inline (this runs five times per trace entry).
+      const value = numbers[slot]!;
+      if (
+        kind === NumberKind.byteCount
+          ? value >= 0 && value <= MAX_BYTE_COUNT && Number.isInteger(value)
+          : kind === NumberKind.integer
+            ? Number.isSafeInteger(value)
+            : Number.isFinite(value)
+      ) {
+        return value;
+      }
+    }
+    return this.unusualField(slot, numbers, values, kinds, row, offset, kind);
+  }
+
+  /** A boolean (Python's bool is an int), or a value that is not a number of its kind. */
+  private unusualField(
+    slot: number,
+    numbers: Float64Array,
+    values: unknown[],
+    kinds: Uint8Array,
+    row: number,
+    offset: number,
+    kind: NumberKind,
+  ): number {
+    const raw: unknown = kinds[slot] === SlotKind.number ? numbers[slot] : values[slot];
+    const value = typeof raw === 'boolean' ? (raw ? 1 : 0) : raw;
+    const noun = NUMBER_KIND_NOUNS[kind];
+    if (typeof value === 'number') {
+      if (typeof raw === 'boolean') return value;
+      this.problem(row, TRACE_ENTRY_KEYS[slot]!, `${describeFound(value)} is not ${noun}`, offset);
+    } else {
+      this.problem(
+        row,
+        TRACE_ENTRY_KEYS[slot]!,
+        `expected ${noun}, found ${describeFound(value)}`,
+        offset,
+      );
+    }
     return NaN;
   }
 
