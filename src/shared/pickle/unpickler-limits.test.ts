@@ -166,7 +166,7 @@ describe('containers', () => {
     bytes.fill(Op.EMPTY_LIST, 3);
     bytes[bytes.length - 1] = Op.LIST;
     expect(() => unpickle(bytes)).toThrow(
-      /more lists, dicts and tuples than a memory snapshot holds: 1,048,577 in 1,048,579 bytes/,
+      /more lists, dicts and tuples than a memory snapshot holds: 1,048,577 in 1,048,580 bytes/,
     );
   });
 });
