@@ -10,7 +10,7 @@ import type { SummaryDocument } from '../../src/shared/report/summary-report';
 
 const mainEntry = resolve('out/main/index.js');
 const ADAM = resolve(
-  '../shared/snapshots/a0kuma_pytorchMemoryViz__tests__gpu_memory_snapshot-adam.pickle',
+  'test/fixtures/real/a0kuma_pytorchMemoryViz__tests__gpu_memory_snapshot-adam.pickle',
 );
 const DEMO = resolve('resources/demo-snapshot.pickle');
 

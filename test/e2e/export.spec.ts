@@ -10,7 +10,7 @@ import { formatExactBytes } from '../../src/shared/units';
 import { assertChromiumInstalled } from './chromium';
 import { watchPageProblems } from './page-problems';
 
-const snapshotsDirectory = resolve('../shared/snapshots');
+const snapshotsDirectory = resolve('test/fixtures/real');
 /** Small, full-featured: times, annotations, one device. */
 const ADAM = join(
   snapshotsDirectory,

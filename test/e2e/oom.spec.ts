@@ -13,7 +13,7 @@ import { assertChromiumInstalled } from './chromium';
 import { watchPageProblems } from './page-problems';
 import { openSnapshot } from './snapshot-pages';
 
-const snapshotsDirectory = resolve('../shared/snapshots');
+const snapshotsDirectory = resolve('test/fixtures/real');
 /** Three devices; device 1 ran out of memory asking for 4.9 GiB, with expandable segments on. */
 const MULTI_GPU = join(snapshotsDirectory, 'Constructor-Sun_code_location__memory_snapshot.pickle');
 /** Small, one device, no OOM. */

@@ -11,7 +11,7 @@ import { formatBytes, formatExactBytes } from '../../src/shared/units';
 import { assertChromiumInstalled } from './chromium';
 import { watchPageProblems } from './page-problems';
 
-const snapshotsDirectory = resolve('../shared/snapshots');
+const snapshotsDirectory = resolve('test/fixtures/real');
 const snapshot = (name: string) => join(snapshotsDirectory, name);
 /** Small, full-featured: times, annotations, one device. */
 const ADAM = snapshot('a0kuma_pytorchMemoryViz__tests__gpu_memory_snapshot-adam.pickle');
