@@ -4,11 +4,11 @@
 Usage: python3 test/reference/summary_reference.py FILE [--top K]
 
 Prints one `allocscope.summary/1` JSON document (see docs/summary-json.md and
-../shared/FORMAT.md) for a PyTorch CUDA memory snapshot. Standard library only.
+docs/snapshot-format.md) for a PyTorch CUDA memory snapshot. Standard library only.
 It is deliberately written without looking at the TypeScript implementation, so
 that the tests can use it as an independent source of truth.
 
-Readings chosen where docs/summary-json.md and FORMAT.md say nothing:
+Readings chosen where docs/summary-json.md and docs/snapshot-format.md say nothing:
 
 - Input: gzip (magic 1f 8b) is undone once; then, if the bytes do not start
   with the pickle PROTO opcode (0x80) and contain `"base64":`, the base64

@@ -1,4 +1,4 @@
-// How each trace action moves the two curves (FORMAT.md "Timeline semantics"), as lookup tables
+// How each trace action moves the two curves (docs/snapshot-format.md, "Timeline semantics"), as lookup tables
 // by action code so the hot loops do one array read per entry.
 
 import { ActionCode, type DeviceTrace } from '../snapshot/model';

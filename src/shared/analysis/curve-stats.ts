@@ -1,5 +1,5 @@
 // Baseline, peak and clamping of one memory curve, in a single pass and without materializing
-// the curve. The curve is anchored on the final state (FORMAT.md): baseline = final - Σ deltas.
+// the curve. The curve is anchored on the final state (docs/snapshot-format.md): baseline = final - Σ deltas.
 
 import type { DeviceTrace } from '../snapshot/model';
 
