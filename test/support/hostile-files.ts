@@ -156,6 +156,34 @@ function ascii(text: string): Uint8Array {
   return new TextEncoder().encode(text);
 }
 
+/**
+ * `{'device_traces': [[{'action': 'snapshot'` as CPython writes it, left open: memo 0 the top
+ * dict, 1 the key, 2 and 3 the lists, 4 the entry, 5 and 6 its key and value.
+ */
+const FIRST_TRACE_ENTRY_OPENED = [
+  Op.EMPTY_DICT,
+  Op.MEMOIZE,
+  Op.SHORT_BINUNICODE,
+  13,
+  ...ascii('device_traces'),
+  Op.MEMOIZE,
+  Op.EMPTY_LIST,
+  Op.MEMOIZE,
+  Op.EMPTY_LIST,
+  Op.MEMOIZE,
+  Op.EMPTY_DICT,
+  Op.MEMOIZE,
+  Op.MARK,
+  Op.SHORT_BINUNICODE,
+  6,
+  ...ascii('action'),
+  Op.MEMOIZE,
+  Op.SHORT_BINUNICODE,
+  8,
+  ...ascii('snapshot'),
+  Op.MEMOIZE,
+];
+
 export const HOSTILE_FILES: readonly HostileFile[] = [
   // 1. A crash: the VM's stack grown without bound.
   {
@@ -218,27 +246,7 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
     description: 'a trace entry whose frames list names memo entry 2^31',
     bytes: () => {
       return rawPickle(
-        Op.EMPTY_DICT,
-        Op.MEMOIZE,
-        Op.SHORT_BINUNICODE,
-        13,
-        ...ascii('device_traces'),
-        Op.MEMOIZE,
-        Op.EMPTY_LIST,
-        Op.MEMOIZE,
-        Op.EMPTY_LIST,
-        Op.MEMOIZE,
-        Op.EMPTY_DICT,
-        Op.MEMOIZE,
-        Op.MARK,
-        Op.SHORT_BINUNICODE,
-        6,
-        ...ascii('action'),
-        Op.MEMOIZE,
-        Op.SHORT_BINUNICODE,
-        8,
-        ...ascii('snapshot'),
-        Op.MEMOIZE,
+        ...FIRST_TRACE_ENTRY_OPENED,
         Op.SHORT_BINUNICODE,
         6,
         ...ascii('frames'),
@@ -327,27 +335,7 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
     bytes: () =>
       // [{'action': 'alloc', ..., 'frames': [<the entry itself, memo 3>]}]: hand-made.
       rawPickle(
-        Op.EMPTY_DICT,
-        Op.MEMOIZE,
-        Op.SHORT_BINUNICODE,
-        13,
-        ...ascii('device_traces'),
-        Op.MEMOIZE,
-        Op.EMPTY_LIST,
-        Op.MEMOIZE,
-        Op.EMPTY_LIST,
-        Op.MEMOIZE,
-        Op.EMPTY_DICT,
-        Op.MEMOIZE,
-        Op.MARK,
-        Op.SHORT_BINUNICODE,
-        6,
-        ...ascii('action'),
-        Op.MEMOIZE,
-        Op.SHORT_BINUNICODE,
-        8,
-        ...ascii('snapshot'),
-        Op.MEMOIZE,
+        ...FIRST_TRACE_ENTRY_OPENED,
         Op.SETITEMS,
         Op.APPEND,
         Op.EMPTY_DICT,
