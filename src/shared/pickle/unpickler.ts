@@ -73,7 +73,7 @@ const GATHER_FROM_BYTES = 1 << 10;
 export const MAX_STACK_VALUES = 1 << 22;
 const MAX_STACK_SLOTS = 1 << 26;
 /** Containers allowed whatever the size of the file, and bytes of file per container beyond. */
-const MIN_CONTAINER_BUDGET = 1 << 20;
+const MIN_CONTAINER_BUDGET = 1 << 18;
 const BYTES_PER_CONTAINER = 8;
 /** Open MARKs: containers nested this deep. Python itself cannot pickle past ~1,000 levels. */
 export const MAX_NESTING_DEPTH = 4096;

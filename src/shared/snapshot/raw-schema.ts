@@ -20,7 +20,10 @@ export function describeFound(value: unknown): string {
   }
   if (typeof value === 'number')
     return Number.isInteger(value) ? groupDigits(value) : String(value);
-  if (typeof value === 'bigint') return `${groupDigits(value)} (beyond 2^53)`;
+  if (typeof value === 'bigint') {
+    const digits = (value < 0n ? -value : value).toString().length;
+    return digits > 24 ? `an integer of ${digits} digits` : `${groupDigits(value)} (beyond 2^53)`;
+  }
   if (typeof value === 'boolean') return value ? 'True' : 'False';
   if (Array.isArray(value) || value instanceof StackRef) return 'a list';
   if (value instanceof Uint8Array) return 'bytes';
@@ -61,62 +64,80 @@ const framesList = z.custom<unknown[] | StackRef>(
   expected('a list of frames'),
 );
 
-export const rawHistoryEntrySchema = z.looseObject({
-  addr: byteCount.optional(),
-  real_size: byteCount.optional(),
-  frames: framesList.optional(),
-});
+export const rawHistoryEntrySchema = z.looseObject(
+  {
+    addr: byteCount.optional(),
+    real_size: byteCount.optional(),
+    frames: framesList.optional(),
+  },
+  expected('a dict'),
+);
 
-export const rawBlockSchema = z.looseObject({
-  address: byteCount.optional(),
-  size: byteCount,
-  requested_size: byteCount.optional(),
-  state: text,
-  frames: framesList.optional(),
-  history: list.optional(),
-});
+export const rawBlockSchema = z.looseObject(
+  {
+    address: byteCount.optional(),
+    size: byteCount,
+    requested_size: byteCount.optional(),
+    state: text,
+    frames: framesList.optional(),
+    history: list.optional(),
+  },
+  expected('a dict'),
+);
 
-export const rawSegmentSchema = z.looseObject({
-  device: deviceIndex,
-  address: byteCount,
-  total_size: byteCount,
-  allocated_size: byteCount.optional(),
-  active_size: byteCount.optional(),
-  requested_size: byteCount.optional(),
-  stream: integer.optional(),
-  segment_type: text.optional(),
-  segment_pool_id: z.array(integer, expected('a pool id (a tuple of integers)')).max(8).optional(),
-  is_expandable: z.boolean(expected('True or False')).optional(),
-  frames: framesList.optional(),
-  blocks: list,
-});
+export const rawSegmentSchema = z.looseObject(
+  {
+    device: deviceIndex,
+    address: byteCount,
+    total_size: byteCount,
+    allocated_size: byteCount.optional(),
+    active_size: byteCount.optional(),
+    requested_size: byteCount.optional(),
+    stream: integer.optional(),
+    segment_type: text.optional(),
+    segment_pool_id: z
+      .array(integer, expected('a pool id (a tuple of integers)'))
+      .max(8)
+      .optional(),
+    is_expandable: z.boolean(expected('True or False')).optional(),
+    frames: framesList.optional(),
+    blocks: list,
+  },
+  expected('a dict'),
+);
 
-export const rawAnnotationSchema = z.looseObject({
-  stage: text,
-  name: text,
-  device: deviceIndex,
-  time_us: z.number(expected('a time in microseconds')),
-});
+export const rawAnnotationSchema = z.looseObject(
+  {
+    stage: text,
+    name: text,
+    device: deviceIndex,
+    time_us: z.number(expected('a time in microseconds')),
+  },
+  expected('a dict'),
+);
 
-export const rawSnapshotDictSchema = z.looseObject({
-  segments: list.optional(),
-  device_traces: list.optional(),
-  traces: list.optional(),
-  allocator_settings: z
-    .custom<Record<string, unknown>>(
-      (value) =>
-        typeof value === 'object' &&
-        value !== null &&
-        !Array.isArray(value) &&
-        !(value instanceof Uint8Array) &&
-        !(value instanceof StackRef) &&
-        Object.isExtensible(value),
-      expected('a dict'),
-    )
-    .nullable()
-    .optional(),
-  external_annotations: list.optional(),
-});
+export const rawSnapshotDictSchema = z.looseObject(
+  {
+    segments: list.optional(),
+    device_traces: list.optional(),
+    traces: list.optional(),
+    allocator_settings: z
+      .custom<Record<string, unknown>>(
+        (value) =>
+          typeof value === 'object' &&
+          value !== null &&
+          !Array.isArray(value) &&
+          !(value instanceof Uint8Array) &&
+          !(value instanceof StackRef) &&
+          Object.isExtensible(value),
+        expected('a dict'),
+      )
+      .nullable()
+      .optional(),
+    external_annotations: list.optional(),
+  },
+  expected('a dict'),
+);
 
 export type RawSegment = z.infer<typeof rawSegmentSchema>;
 export type RawBlock = z.infer<typeof rawBlockSchema>;
