@@ -313,6 +313,18 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
           snapshot.segments = Array.from({ length: 1_000_000 }, () => ({}));
         }),
       ),
+    expect: { refused: /more lists, dicts and tuples than a memory snapshot holds/ },
+  },
+  {
+    name: 'empty-segments.pickle.gz',
+    defectClass: 5,
+    description: '200,000 empty dicts as segments (gzip): refused at the first',
+    bytes: () =>
+      gzipSync(
+        tinySnapshot((snapshot) => {
+          snapshot.segments = Array.from({ length: 200_000 }, () => ({}));
+        }),
+      ),
     expect: { refused: /segments\[0\]\.device: expected an integer, found nothing/ },
   },
   // 6. HTML read whole before looking for the snapshot.
