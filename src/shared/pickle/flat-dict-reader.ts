@@ -304,9 +304,13 @@ export class FlatDictReader {
     if (!this.consumer.consumeFlatDict(numbers, values, kinds, offsetBase + pos - 1)) {
       return NOT_FLAT;
     }
+    this.readNewList = this.listCount >= 0;
     this.clearValues();
     return pos;
   }
+
+  /** Whether the last dict read held a new list (not a reference to one already read). */
+  readNewList = false;
 
   /** The list read in the current dict: items[0..listCount) (-1: none) and its memo index (-1: none). */
   private listCount = -1;

@@ -327,6 +327,10 @@ export class Unpickler {
             if (after !== NOT_FLAT) {
               stack.push(CONSUMED_DICT);
               pos = after;
+              // Its frames list counts as the generic path counts it, so both paths refuse alike.
+              if (this.flatDicts.readNewList && ++this.containers > this.containerBudget) {
+                this.checkContainers(base + pos);
+              }
               break;
             }
           }
@@ -614,9 +618,11 @@ export class Unpickler {
       Math.floor(bytesRead / BYTES_PER_CONTAINER),
     );
     if (this.containers <= this.containerBudget) return;
+    // No count or offset in the words: the fast path counts a trace entry's frames list at the
+    // entry, the generic path at the list, and the verdict must not depend on which one ran.
     throw new PickleError(
-      `more lists, dicts and tuples than a memory snapshot holds: ${groupDigits(this.containers)} in ${groupDigits(bytesRead)} bytes (a snapshot takes ${BYTES_PER_CONTAINER} bytes or more for each)`,
-      bytesRead,
+      `more lists, dicts and tuples than a memory snapshot holds (past the first ${groupDigits(MIN_CONTAINER_BUDGET)}, a snapshot takes ${BYTES_PER_CONTAINER} bytes or more of file for each)`,
+      -1,
     );
   }
 
