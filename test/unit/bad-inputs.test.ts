@@ -92,7 +92,7 @@ const cases: [string, string, RegExp][] = [
       'noaddr.pickle',
       pythonPickle("{'segments': [], 'device_traces': [[{'action': 'alloc', 'size': 4}]]}"),
     ),
-    /device_traces\[0\]\[\d+\]\.addr: missing \('alloc' entries name an address\)/,
+    /a trace entry's 'addr': missing \('alloc' entries name an address\) \(at byte \d+\)/,
   ],
   [
     'a trace of non-entries',

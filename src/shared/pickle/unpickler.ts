@@ -845,8 +845,10 @@ function dictKeyOf(key: unknown, offset: number): string {
   if (Array.isArray(key) && key.every(isScalarKey)) {
     return `(${key.map((item) => (typeof item === 'string' ? JSON.stringify(item) : item === null ? 'None' : String(item))).join(', ')})`;
   }
+  // One wording for every container: a frames list may stand here as a list or as the decoder's
+  // reference to one, depending on the decode path.
   throw new PickleError(
-    `a dict key that is ${Array.isArray(key) ? 'a list or a tuple of containers' : describe(key)}; a Python dict cannot have one`,
+    `a dict key that is ${typeof key === 'object' ? 'a list, a dict or a tuple of containers' : describe(key)}; a Python dict cannot have one`,
     offset,
   );
 }

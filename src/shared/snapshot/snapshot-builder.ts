@@ -142,12 +142,6 @@ function buildDeviceTraces(
     }
     if (range === undefined) return;
     const end = range.first + range.count;
-    const problem = table.firstProblem;
-    if (problem !== null && problem.row >= range.first && problem.row < end) {
-      throw new SnapshotFormatError(
-        `not a memory snapshot of a known shape: device_traces[${device}][${problem.row - range.first}].${problem.field}: ${problem.text}`,
-      );
-    }
     const deviceFreeBytes = new Map<number, number>();
     for (const [row, bytes] of table.deviceFreeBytes) {
       if (row >= range.first && row < end) deviceFreeBytes.set(row - range.first, bytes);
@@ -172,35 +166,12 @@ function buildDeviceTraces(
   for (const [list, range] of table.ranges) {
     if (!deviceOfList.has(list)) elsewhere += range.count;
   }
-  const problem = table.firstProblem;
-  if (
-    problem !== null &&
-    traces.every((trace) => !coversRow(table, trace.device, traceLists, problem.row))
-  ) {
-    // A bad entry outside device_traces is ignored with the rest of its list.
-    if (elsewhere === 0) {
-      throw new SnapshotFormatError(
-        `not a memory snapshot of a known shape: a trace entry's ${problem.field}: ${problem.text}`,
-        problem.offset,
-      );
-    }
-  }
   if (elsewhere > 0) {
     warnings.push(
       `${groupDigits(elsewhere)} trace entries outside device_traces are not shown (not part of any device's trace)`,
     );
   }
   return traces;
-}
-
-function coversRow(
-  table: TraceTableBuilder,
-  device: number,
-  traceLists: unknown[],
-  row: number,
-): boolean {
-  const range = table.ranges.get(traceLists[device] as never);
-  return range !== undefined && row >= range.first && row < range.first + range.count;
 }
 
 function buildSegmentTables(

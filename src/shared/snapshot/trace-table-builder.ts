@@ -16,15 +16,6 @@ export interface RowRange {
   count: number;
 }
 
-/** The first trace entry field that cannot be what it says (a negative size, a NaN time…). */
-export interface TraceFieldProblem {
-  row: number;
-  field: string;
-  /** "NaN is not a byte count", "missing for an 'alloc' entry". */
-  text: string;
-  offset: number;
-}
-
 const MIN_CAPACITY = 1 << 12;
 const FRAME_CACHE_SIZE = 1 << 16;
 
@@ -93,11 +84,6 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
   readonly strings: string[] = [];
   /** Trace lists found so far, by list object. */
   readonly ranges = new Map<PickleValue[], RowRange>();
-  /**
-   * Kept, not thrown, while the pickle streams: the entry's place in device_traces (the path the
-   * message names) is known only once its list is. The model builder refuses the file with it.
-   */
-  firstProblem: TraceFieldProblem | null = null;
 
   private capacity: number;
   private readonly actionCodeByName = new Map<string, number>(
@@ -283,10 +269,7 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
     }
   }
 
-  /**
-   * A numeric field as a number: NaN when absent, or when it is not a number of its kind (then the
-   * first such problem is kept, and the file is refused once its place is known).
-   */
+  /** A numeric field as a number: NaN when absent; the file is refused when it is not a number of its kind. */
   private field(
     slot: number,
     numbers: Float64Array,
@@ -327,22 +310,27 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
     const raw: unknown = kinds[slot] === SlotKind.number ? numbers[slot] : values[slot];
     const value = typeof raw === 'boolean' ? (raw ? 1 : 0) : raw;
     const noun = NUMBER_KIND_NOUNS[kind];
-    if (typeof value === 'number') {
-      if (typeof raw === 'boolean') return value;
-      this.problem(row, TRACE_ENTRY_KEYS[slot]!, `${describeFound(value)} is not ${noun}`, offset);
-    } else {
-      this.problem(
-        row,
-        TRACE_ENTRY_KEYS[slot]!,
-        `expected ${noun}, found ${describeFound(value)}`,
-        offset,
-      );
-    }
-    return NaN;
+    if (typeof raw === 'boolean') return value as number;
+    return this.problem(
+      row,
+      TRACE_ENTRY_KEYS[slot]!,
+      typeof value === 'number'
+        ? `${describeFound(value)} is not ${noun}`
+        : `expected ${noun}, found ${describeFound(value)}`,
+      offset,
+    );
   }
 
-  private problem(row: number, field: string, text: string, offset: number): void {
-    this.firstProblem ??= { row, field, text, offset };
+  /**
+   * Refuses the file at the first trace entry field that cannot be what it says, at once (the
+   * work stays bounded) and by byte offset: which device's list an entry belongs to is known only
+   * once its list is complete, and waiting for that would mean keeping every problem.
+   */
+  private problem(_row: number, field: string, text: string, offset: number): never {
+    throw new SnapshotFormatError(
+      `not a memory snapshot of a known shape: a trace entry's '${field}': ${text}`,
+      offset,
+    );
   }
 
   private lastActionName: unknown = undefined;
@@ -352,13 +340,12 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
     // Action names are memoized strings: the same object as last time is the common case.
     if (value === this.lastActionName) return this.lastActionCode;
     if (typeof value !== 'string') {
-      this.problem(
+      return this.problem(
         row,
         'action',
         `expected an action name (a string), found ${describeFound(value)}`,
         offset,
       );
-      return ActionCode.snapshot;
     }
     let code = this.actionCodeByName.get(value);
     if (code === undefined) {
