@@ -134,7 +134,9 @@ describe('what a snapshot never holds', () => {
           Op.STOP,
         ),
       ),
-    ).toThrow(/a dict key that is a list, a dict or a tuple of containers; a Python dict cannot have one/);
+    ).toThrow(
+      /a dict key that is a list, a dict or a tuple of containers; a Python dict cannot have one/,
+    );
     expect(
       unpickle(
         pickle(

@@ -4,7 +4,8 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { realSnapshotPath, realSnapshotPaths } from '../../../test/support/real-snapshots';
 import { decodeSnapshot, type DecodeOptions } from './decode-snapshot';
-import { ActionCode } from './model';
+import { tinySnapshot } from '../../../test/support/hostile-files';
+import { ActionCode, BlockStateCode } from './model';
 
 async function* chunksOf(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
   for (let offset = 0; offset < bytes.length; offset += size)
@@ -69,5 +70,28 @@ describe('decodeSnapshot', () => {
       1 << 16,
     );
     await expect(cancelled).rejects.toThrow(/abort/i);
+  });
+});
+
+describe('block states', () => {
+  const withState = (state: string) =>
+    tinySnapshot((snapshot) => {
+      const segment = (snapshot.segments as Record<string, unknown>[])[0]!;
+      (segment.blocks as Record<string, unknown>[])[0]!.state = state;
+    });
+
+  it("reads PyTorch's other spelling, active_awaiting_free, as active_pending_free", async () => {
+    const awaiting = await decode(withState('active_awaiting_free'));
+    const pending = await decode(withState('active_pending_free'));
+    expect(awaiting.blocks.state[0]).toBe(BlockStateCode.active_pending_free);
+    expect(awaiting).toEqual(pending);
+  });
+
+  it('refuses a state it does not know, by its path, whatever its name', async () => {
+    for (const state of ['exploded', 'toString', '__proto__']) {
+      await expect(decode(withState(state))).rejects.toThrow(
+        `segments[0].blocks[0].state: '${state}' is not a block state`,
+      );
+    }
   });
 });

@@ -238,7 +238,7 @@ function buildSegmentTables(
     let nextAddress = segment.address;
     const segmentEnd = segment.address + segment.total_size;
     segment.parsedBlocks.forEach((block, b) => {
-      const state = blockStateCode(block, s);
+      const state = blockStateCode(block, s, b);
       const address = block.address ?? nextAddress;
       // Possible in a file, impossible in an allocator: the figures stay defined (never
       // negative), and the user is told the file is inconsistent.
@@ -402,14 +402,22 @@ function blockFrames(block: ParsedBlock): unknown {
   return EMPTY_FRAMES;
 }
 
-function blockStateCode(block: ParsedBlock, segmentIndex: number): number {
-  const code = (BlockStateCode as Record<string, number>)[block.state];
-  if (code === undefined) {
+/** PyTorch's typed description spells the pending state `active_awaiting_free`; C++ writes the other. */
+const BLOCK_STATE_SPELLINGS: Readonly<Record<string, string>> = {
+  active_awaiting_free: 'active_pending_free',
+};
+
+function blockStateCode(block: ParsedBlock, segmentIndex: number, blockIndex: number): number {
+  const state = Object.hasOwn(BLOCK_STATE_SPELLINGS, block.state)
+    ? BLOCK_STATE_SPELLINGS[block.state]!
+    : block.state;
+  // Own keys only: a state named 'toString' or '__proto__' is unknown, not a function.
+  if (!Object.hasOwn(BlockStateCode, state)) {
     throw new SnapshotFormatError(
-      `segments[${segmentIndex}] has a block in unknown state '${block.state}'`,
+      `not a memory snapshot of a known shape: segments[${segmentIndex}].blocks[${blockIndex}].state: '${block.state.slice(0, 40)}' is not a block state (active_allocated, active_pending_free or inactive)`,
     );
   }
-  return code;
+  return (BlockStateCode as Record<string, number>)[state]!;
 }
 
 function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, prefix: string): T {
