@@ -1,0 +1,114 @@
+// The seeds the mutators start from: the smallest real snapshots, and small generated ones.
+
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { tinySnapshot } from '../support/hostile-files';
+import { tuple, type PickleValue } from '../support/pickle-values';
+import { dumpToBytes, type PickleProtocol } from '../support/pickle-writer';
+import type { Seed } from './mutators';
+import { Prng } from './prng';
+import { generateSnapshot } from './snapshot-generator';
+
+/**
+ * Where the real snapshots are: the only place that knows. test/fixtures/real/ once they are in
+ * the repository, else the shared folder beside the checkout.
+ */
+export function realSnapshotDir(): string | null {
+  // Two levels below the repository root both here (test/fuzz) and in the built runner (out/fuzz).
+  const root = resolve(import.meta.dirname, '../..');
+  for (const dir of [join(root, 'test/fixtures/real'), resolve(root, '../shared/snapshots')]) {
+    if (existsSync(dir) && readdirSync(dir).some((name) => name.endsWith('.pickle'))) return dir;
+  }
+  return null;
+}
+
+/** The real snapshots no larger than maxBytes, smallest first, at most `count`. */
+export function realSeeds(maxBytes: number, count: number): Seed[] {
+  const dir = realSnapshotDir();
+  if (dir === null) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.pickle'))
+    .map((name) => ({ name, path: join(dir, name), size: statSync(join(dir, name)).size }))
+    .filter((file) => file.size <= maxBytes)
+    .sort((a, b) => a.size - b.size)
+    .slice(0, count)
+    .map((file) => ({ name: `real:${file.name}`, bytes: new Uint8Array(readFileSync(file.path)) }));
+}
+
+const MiB = 1 << 20;
+
+/** Small generated snapshots covering the layouts and protocols the decoder reads. */
+export function generatedSeeds(): Seed[] {
+  const seeds: Seed[] = [{ name: 'tinySnapshot()', bytes: tinySnapshot() }];
+  for (const protocol of [2, 3, 5] as PickleProtocol[]) {
+    seeds.push({
+      name: `tinySnapshot() protocol ${protocol}`,
+      bytes: tinySnapshotAt(protocol),
+    });
+  }
+  const rng = new Prng(20_260_808);
+  for (let i = 0; i < 6; i++) {
+    const generated = generateSnapshot(rng);
+    seeds.push({
+      name: `generated #${i} (protocol ${generated.protocol})`,
+      bytes: dumpToBytes(generated.root as PickleValue, { protocol: generated.protocol }),
+    });
+  }
+  // An OOM with expandable segments, and a bare segment list (very old files).
+  seeds.push({
+    name: 'oom with expandable segments',
+    bytes: tinySnapshot((snapshot) => {
+      const segments = snapshot.segments as Record<string, unknown>[];
+      segments[0]!.is_expandable = true;
+      const trace = (snapshot.device_traces as Record<string, unknown>[][])[0]!;
+      trace.push({ action: 'oom', size: 64 * MiB, device_free: MiB, stream: 0, time_us: 1_005 });
+      snapshot.allocator_settings = {
+        expandable_segments: true,
+        roundup_power2_divisions: [1, 2, 4],
+      };
+      snapshot.external_annotations = [
+        { stage: 'START', name: 'ProfilerStep#1', device: 0, time_us: 1_000 },
+        { stage: 'END', name: 'ProfilerStep#1', device: 0, time_us: 1_010 },
+      ];
+    }),
+  });
+  seeds.push({
+    name: 'bare segment list',
+    bytes: dumpToBytes([
+      {
+        device: 0,
+        address: 0x7f0000000000,
+        total_size: 2 * MiB,
+        segment_type: 'large',
+        segment_pool_id: tuple(0, 0),
+        blocks: [
+          { size: MiB, requested_size: 1000, state: 'active_allocated' },
+          { size: MiB, state: 'inactive' },
+        ],
+      },
+    ]),
+  });
+  return seeds;
+}
+
+/** tinySnapshot() written at another protocol. */
+function tinySnapshotAt(protocol: PickleProtocol): Uint8Array {
+  let value: unknown = null;
+  tinySnapshot((snapshot) => {
+    value = snapshot;
+  });
+  return dumpToBytes(value as PickleValue, { protocol });
+}
+
+export interface CorpusOptions {
+  /** Largest real snapshot to use, and how many of them. */
+  realMaxBytes: number;
+  realCount: number;
+}
+
+export const QUICK_CORPUS: CorpusOptions = { realMaxBytes: 64 * 1024, realCount: 3 };
+export const LONG_CORPUS: CorpusOptions = { realMaxBytes: 200 * 1024, realCount: 5 };
+
+export function loadSeeds(options: CorpusOptions): Seed[] {
+  return [...realSeeds(options.realMaxBytes, options.realCount), ...generatedSeeds()];
+}
