@@ -9,17 +9,11 @@ import type { Seed } from './mutators';
 import { Prng } from './prng';
 import { generateSnapshot } from './snapshot-generator';
 
-/**
- * Where the real snapshots are: the only place that knows. test/fixtures/real/ once they are in
- * the repository, else the shared folder beside the checkout.
- */
+/** Where the real snapshots are (test/fixtures/real): the only place in the suite that knows. */
 export function realSnapshotDir(): string | null {
   // Two levels below the repository root both here (test/fuzz) and in the built runner (out/fuzz).
-  const root = resolve(import.meta.dirname, '../..');
-  for (const dir of [join(root, 'test/fixtures/real'), resolve(root, '../shared/snapshots')]) {
-    if (existsSync(dir) && readdirSync(dir).some((name) => name.endsWith('.pickle'))) return dir;
-  }
-  return null;
+  const dir = resolve(import.meta.dirname, '../..', 'test/fixtures/real');
+  return existsSync(dir) && readdirSync(dir).some((name) => name.endsWith('.pickle')) ? dir : null;
 }
 
 /** The real snapshots no larger than maxBytes, smallest first, at most `count`. */
