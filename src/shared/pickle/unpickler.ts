@@ -823,13 +823,17 @@ function joinBytes(first: Uint8Array, second: Uint8Array): Uint8Array {
   return joined;
 }
 
+/**
+ * A dict the unpickler made: a plain, extensible object. Not a list, bytes, the frozen stand-in
+ * for a consumed trace entry, nor a consumer's stand-in for a list it read (a StackRef): what the
+ * fast path turned into a handle is a list to the generic path, and must be one here too.
+ */
 function isDict(value: unknown): value is PickleDict {
   return (
     typeof value === 'object' &&
     value !== null &&
-    !Array.isArray(value) &&
-    !(value instanceof Uint8Array) &&
-    value !== CONSUMED_DICT
+    Object.getPrototypeOf(value) === Object.prototype &&
+    Object.isExtensible(value)
   );
 }
 
@@ -867,9 +871,10 @@ function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'None';
   if (value === CONSUMED_DICT) return 'a trace entry';
-  if (Array.isArray(value)) return 'a list';
   if (value instanceof Uint8Array) return 'bytes';
-  return typeof value === 'object' ? 'a dict' : `a ${typeof value}`;
+  if (typeof value !== 'object') return `a ${typeof value}`;
+  // Anything but a plain object stands for a list (see isDict).
+  return isDict(value) ? 'a dict' : 'a list';
 }
 
 /** Decodes a whole pickle held in memory (tests, small files). */

@@ -93,7 +93,9 @@ export class StackInterner {
     const filename = typeof record.filename === 'string' ? record.filename : '';
     const name = typeof record.name === 'string' ? record.name : '';
     const line = frameLine(record.line);
-    const contentKey = `${filename}\u0000${line}\u0000${name}`;
+    // Keyed by small ids of the strings, not by the strings joined: a file may give thousands of
+    // frames one huge name, and joining would copy (and hash) it once per frame.
+    const contentKey = `${this.stringId(filename)}:${line}:${this.stringId(name)}`;
     let id = this.frameByContent.get(contentKey);
     if (id === undefined) {
       id = this.frames.filename.length;
@@ -103,6 +105,18 @@ export class StackInterner {
       this.frameByContent.set(contentKey, id);
     }
     record[FRAME_ID] = id;
+    return id;
+  }
+
+  private readonly stringIds = new Map<string, number>();
+
+  /** A small id per distinct string (the memo hands back one string object, its hash cached). */
+  private stringId(text: string): number {
+    let id = this.stringIds.get(text);
+    if (id === undefined) {
+      id = this.stringIds.size;
+      this.stringIds.set(text, id);
+    }
     return id;
   }
 

@@ -148,7 +148,13 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
   ): boolean {
     if (this.rows === this.capacity) this.grow();
     const row = this.rows++;
-    const action = this.actionCode(values[ACTION], row, offset);
+    // Read by its kind, as every field is: a memoized number stands in values on the fast path
+    // and in numbers on the generic one.
+    const action = this.actionCode(
+      kinds[ACTION] === SlotKind.number ? numbers[ACTION] : values[ACTION],
+      row,
+      offset,
+    );
     const addr = this.field(ADDR, numbers, values, kinds, row, offset, BYTE_COUNT);
     if (Number.isNaN(addr) && ADDRESSED_ACTIONS.has(action) && kinds[ADDR] === SlotKind.absent) {
       this.problem(
@@ -246,7 +252,8 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
   private readonly stackRefs: StackRef[] = [];
 
   materializeHandle(handle: number): unknown {
-    return (this.stackRefs[handle] ??= new StackRef(stackOfHandle(handle)));
+    // Frozen: one object is handed out for every reference, so nothing may change it.
+    return (this.stackRefs[handle] ??= Object.freeze(new StackRef(stackOfHandle(handle))));
   }
 
   private slotOf(key: unknown, position: number): number {
