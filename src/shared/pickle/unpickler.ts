@@ -79,6 +79,8 @@ const BYTES_PER_CONTAINER = 8;
 export const MAX_NESTING_DEPTH = 4096;
 /** One string or bytes value. The longest strings of a snapshot are file names and metadata. */
 export const MAX_PAYLOAD_BYTES = 64 << 20;
+/** LONG4: integers longer than LONG1 can say (255 bytes) are never in a snapshot. */
+const MAX_LONG_BYTES = 255;
 
 export class Unpickler {
   private readonly interceptor: DictInterceptor | undefined;
@@ -438,6 +440,14 @@ export class Unpickler {
           if (pos + 4 > end) return opStart;
           const length = view.getInt32(pos, true);
           if (length < 0) throw new PickleError('LONG4 with a negative length', base + opStart);
+          // Python writes LONG4 only for integers of 256 bytes or more; a snapshot's fit in 8.
+          // (Decoding one of N bytes costs N² as a bigint.)
+          if (length > MAX_LONG_BYTES) {
+            throw new PickleError(
+              `an integer of ${groupDigits(length)} bytes; the numbers of a memory snapshot fit in 8`,
+              base + opStart,
+            );
+          }
           if (pos + 4 + length > end)
             return this.waitForPayload(op, length, base + opStart, opStart);
           stack.push(decodeLong(buffer, pos + 4, length));
