@@ -21,7 +21,8 @@ usage:
               report: write the findings (schema allocscope.report/1) to OUT.json, - for stdout
   --top K     list the K largest allocations alive at the active peak (default 10)
   --bytes     show exact byte counts beside human units
-  --timings   print decode/analysis timings and peak memory to stderr
+  --timings   print decode/analysis timings, CPU time and peak memory to stderr (a refused
+              file too)
   --png, --svg  render: write the chart as a PNG image and/or an SVG document
   --view      render: the memory timeline (default) or the allocator's segments at a moment
   --width W, --height H  render: size in CSS pixels (default 1600 x 900)

@@ -1,6 +1,6 @@
 // Issue 8's twelve classes of hostile and broken files, hand-made (test/support/hostile-files.ts),
 // through the real CLI: each is refused with one line naming the file and what is wrong (exit 2),
-// or opens with a warning (exit 0) — in under a second and under 300 MB, never a crash (exit 1
+// or opens with a warning (exit 0) — in under a second of CPU and under 300 MB, never a crash (exit 1
 // or a signal), a hang or an internal error shown as bad input.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +19,7 @@ const MAX_RSS_BYTES = 300 * 1024 * 1024;
 
 interface Timings {
   total_ms: number;
+  cpu_ms: number;
   max_rss_bytes: number;
 }
 
@@ -54,7 +55,9 @@ describe('hostile files through the CLI', () => {
         expect(summary.warnings).toEqual([]);
       }
     }
-    expect(timings.total_ms).toBeLessThan(MAX_MS);
+    // CPU time, start-up included: on a machine busy with other work the wall clock says more
+    // about the neighbours than about the file.
+    expect(timings.cpu_ms).toBeLessThan(MAX_MS);
     expect(timings.max_rss_bytes).toBeLessThan(MAX_RSS_BYTES);
   });
 
