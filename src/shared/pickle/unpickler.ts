@@ -79,8 +79,8 @@ const BYTES_PER_CONTAINER = 8;
 export const MAX_NESTING_DEPTH = 4096;
 /** One string or bytes value. The longest strings of a snapshot are file names and metadata. */
 export const MAX_PAYLOAD_BYTES = 64 << 20;
-/** LONG4: integers longer than LONG1 can say (255 bytes) are never in a snapshot. */
-const MAX_LONG_BYTES = 255;
+/** LONG4 integers: a snapshot's fit in 8 bytes; 1 KiB leaves room and keeps decoding cheap. */
+const MAX_LONG_BYTES = 1024;
 
 export class Unpickler {
   private readonly interceptor: DictInterceptor | undefined;

@@ -150,11 +150,7 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
     const row = this.rows++;
     // Read by its kind, as every field is: a memoized number stands in values on the fast path
     // and in numbers on the generic one.
-    const action = this.actionCode(
-      kinds[ACTION] === SlotKind.number ? numbers[ACTION] : values[ACTION],
-      row,
-      offset,
-    );
+    const action = this.actionCode(this.slotValue(ACTION, numbers, values, kinds), row, offset);
     const addr = this.field(ADDR, numbers, values, kinds, row, offset, BYTE_COUNT);
     if (Number.isNaN(addr) && ADDRESSED_ACTIONS.has(action) && kinds[ADDR] === SlotKind.absent) {
       this.problem(
@@ -304,6 +300,22 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
     return this.unusualField(slot, numbers, values, kinds, row, offset, kind);
   }
 
+  /**
+   * A slot's value whatever its kind, as the generic path would hold it: a number, a value, or for a
+   * handle (a frames list the fast path read) the list's stand-in.
+   */
+  private slotValue(
+    slot: number,
+    numbers: Float64Array,
+    values: unknown[],
+    kinds: Uint8Array,
+  ): unknown {
+    const kind = kinds[slot];
+    if (kind === SlotKind.number) return numbers[slot];
+    if (kind === SlotKind.handle) return this.materializeHandle(numbers[slot]!);
+    return values[slot];
+  }
+
   /** A boolean (Python's bool is an int), or a value that is not a number of its kind. */
   private unusualField(
     slot: number,
@@ -314,7 +326,7 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
     offset: number,
     kind: NumberKind,
   ): number {
-    const raw: unknown = kinds[slot] === SlotKind.number ? numbers[slot] : values[slot];
+    const raw = this.slotValue(slot, numbers, values, kinds);
     const value = typeof raw === 'boolean' ? (raw ? 1 : 0) : raw;
     const noun = NUMBER_KIND_NOUNS[kind];
     if (typeof raw === 'boolean') return value as number;
