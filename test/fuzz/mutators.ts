@@ -4,7 +4,8 @@
 // works one level up, on the snapshot as a JS value written with the test pickle writer.
 
 import { gzipSync } from 'node:zlib';
-import { Op } from '../../src/shared/pickle/opcodes';
+import { CODE_LOADING_OPCODES, Op } from '../../src/shared/pickle/opcodes';
+import { KNOWN_ACTIONS } from '../../src/shared/snapshot/model';
 import { unpickle } from '../../src/shared/pickle/unpickler';
 import { tinySnapshot } from '../support/hostile-files';
 import {
@@ -1063,21 +1064,7 @@ const NUMERIC_FIELDS = new Set([
   'roundup_power2_divisions',
   'garbage_collection_threshold',
 ]);
-const ACTIONS = [
-  'alloc',
-  'free_requested',
-  'free_completed',
-  'free',
-  'segment_alloc',
-  'segment_free',
-  'segment_map',
-  'segment_unmap',
-  'snapshot',
-  'oom',
-  'annotate',
-  'user_defined',
-  'future_action',
-];
+const ACTIONS = [...KNOWN_ACTIONS, 'user_defined', 'future_action'];
 const STATES = [
   'active_allocated',
   'active_pending_free',
@@ -1274,19 +1261,7 @@ export function makeCase(
 
 const OP_NAMES = new Map<number, string>([
   ...Object.entries(Op).map(([name, op]) => [op, name] as [number, string]),
-  [0x63, 'GLOBAL'],
-  [0x93, 'STACK_GLOBAL'],
-  [0x52, 'REDUCE'],
-  [0x62, 'BUILD'],
-  [0x81, 'NEWOBJ'],
-  [0x92, 'NEWOBJ_EX'],
-  [0x69, 'INST'],
-  [0x6f, 'OBJ'],
-  [0x50, 'PERSID'],
-  [0x51, 'BINPERSID'],
-  [0x82, 'EXT1'],
-  [0x83, 'EXT2'],
-  [0x84, 'EXT4'],
+  ...CODE_LOADING_OPCODES,
 ]);
 
 function opName(op: number): string {
