@@ -11,6 +11,59 @@ const pureSharedMessage =
 
 const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
 
+/**
+ * The folders of src/shared from the bottom up: a folder may import from the layers before it and
+ * from its own folder, never from a later layer. The order
+ * is the data path: pickle → snapshot → analysis → analyzed → state → oom → chart → report /
+ * render. `errors` and `format` (words and units) sit at the bottom: every layer words its
+ * warnings and refusals the same way.
+ */
+const SHARED_LAYERS = [
+  { name: 'errors' },
+  { name: 'format' },
+  { name: 'pickle' },
+  { name: 'snapshot' },
+  { name: 'analysis' },
+  { name: 'analyzed' },
+  { name: 'state' },
+  { name: 'oom' },
+  { name: 'chart' },
+  { name: 'report' },
+  // Pictures and documents are siblings at the top: neither is built from the other.
+  { name: 'render', notFrom: ['report'] },
+];
+
+function sharedImportRestrictions(forbiddenFolders, layer) {
+  const layerPatterns = forbiddenFolders.map((folder) => ({
+    group: [`../${folder}`, `../${folder}/**`, `@shared/${folder}`, `@shared/${folder}/**`],
+    message:
+      `src/shared/${layer?.name} may not import from src/shared/${folder}: the layers of ` +
+      'src/shared are errors, format → pickle → snapshot → analysis → analyzed → state → oom → ' +
+      'chart → report, render, and a layer imports only from the layers before it (src/README.md).',
+  }));
+  return {
+    paths: ['electron', 'react', 'react-dom', ...nodeBuiltins].map((name) => ({
+      name,
+      message: pureSharedMessage,
+    })),
+    patterns: [
+      {
+        group: ['node:*', 'electron/*', 'react/*', 'react-dom/*'],
+        message: pureSharedMessage,
+      },
+      {
+        group: ['**/renderer', '**/renderer/**', '**/main', '**/main/**'],
+        message: 'src/shared must not import from src/renderer or src/main.',
+      },
+      {
+        group: ['**/preload', '**/preload/**', '**/cli', '**/cli/**'],
+        message: 'src/shared must not import from src/preload or src/cli.',
+      },
+      ...layerPatterns,
+    ],
+  };
+}
+
 export default defineConfig(
   globalIgnores([
     'out/',
@@ -49,6 +102,7 @@ export default defineConfig(
       'src/preload/**',
       'src/cli/**',
       'bench/**',
+      'generators/**',
       'bin/**',
       'test/**',
       '*.config.{js,ts}',
@@ -63,35 +117,14 @@ export default defineConfig(
     ...reactHooks.configs.flat.recommended,
   },
 
-  // The layering rule: shared code depends on nothing platform-specific and on no app layer.
-  // Tests beside it may read fixtures from disk.
+  // The layering rule: shared code depends on nothing platform-specific and on no app layer,
+  // and each folder of src/shared only on the folders below it (SHARED_LAYERS, src/README.md).
+  // Tests beside it may read fixtures from disk and use any layer.
   {
     files: ['src/shared/**/*.{ts,tsx}'],
     ignores: ['src/shared/**/*.test.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: ['electron', 'react', 'react-dom', ...nodeBuiltins].map((name) => ({
-            name,
-            message: pureSharedMessage,
-          })),
-          patterns: [
-            {
-              group: ['node:*', 'electron/*', 'react/*', 'react-dom/*'],
-              message: pureSharedMessage,
-            },
-            {
-              group: ['**/renderer', '**/renderer/**', '**/main', '**/main/**'],
-              message: 'src/shared must not import from src/renderer or src/main.',
-            },
-            {
-              group: ['**/preload', '**/preload/**', '**/cli', '**/cli/**'],
-              message: 'src/shared must not import from src/preload or src/cli.',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', sharedImportRestrictions([])],
       'no-restricted-globals': [
         'error',
         ...[
@@ -110,6 +143,21 @@ export default defineConfig(
       ],
     },
   },
+
+  // One block per layer of src/shared: the same restrictions plus every layer above it.
+  ...SHARED_LAYERS.map((layer, level) => ({
+    files: [`src/shared/${layer.name}/**/*.{ts,tsx}`],
+    ignores: ['src/shared/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        sharedImportRestrictions(
+          [...SHARED_LAYERS.slice(level + 1).map((other) => other.name), ...(layer.notFrom ?? [])],
+          layer,
+        ),
+      ],
+    },
+  })),
 
   {
     files: ['**/*.{js,mjs,cjs}'],

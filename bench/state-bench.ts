@@ -5,8 +5,8 @@
 import { createAllocatorStateIndex } from '../src/shared/state/allocator-state';
 import { fragmentationSeries, sampleMoments } from '../src/shared/state/fragmentation-series';
 import { smallHoleThreshold } from '../src/shared/state/memory-figures';
-import { loadSnapshotView } from '../src/cli/load-snapshot-view';
-import { Prng } from './prng';
+import { loadAnalyzedSnapshot } from '../src/cli/load-analyzed-snapshot';
+import { Prng } from '../generators/snapshot/prng';
 
 export interface StateBenchRow {
   label: string;
@@ -24,7 +24,7 @@ const STATE_SAMPLES = 200;
 const SERIES_MOMENTS = 600;
 
 export async function measureAllocatorState(label: string, path: string): Promise<StateBenchRow> {
-  const view = await loadSnapshotView(path);
+  const view = await loadAnalyzedSnapshot(path);
   // The device with the longest trace.
   const device = [...view.devices].sort((a, b) => b.traceLength - a.traceLength)[0]!;
   let started = performance.now();

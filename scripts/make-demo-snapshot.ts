@@ -5,7 +5,7 @@
 //   npm run demo:generate
 
 import { resolve } from 'node:path';
-import { generateLargeSnapshot } from '../bench/generate-large-snapshot';
+import { generateLargeSnapshot } from '../generators/snapshot/generate-large-snapshot';
 
 // Run from the repository root (npm scripts are).
 const DEMO_SNAPSHOT_PATH = resolve('resources/demo-snapshot.pickle');

@@ -29,8 +29,8 @@ usage:
   --scale S   render: PNG pixels per CSS pixel (default 1; 2 for a sharp 2x image)
   --moment EVENT  the state after trace entry EVENT (-1: before the first), or one of
               final, peak (the active peak), oom (the first OOM). render: marks it on the
-              timeline; the segments view shows it (default oom, else peak). segments:
-              default final
+              timeline; the segments view and segments show it (default: the first OOM,
+              else the active peak, as in the app)
   --theme     render: light (default) or dark colours
 
 exit status: 0 ok, 2 bad input or usage, 1 an internal error (a bug: the stack is printed)`;

@@ -8,7 +8,7 @@ import type {
   OomExplanationJson,
   ReportDocument,
 } from '@shared/report/report-document';
-import { formatBytes, formatExactBytes } from '@shared/units';
+import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { alignColumns } from './align-columns';
 
 export interface ReportTextOptions {

@@ -6,8 +6,8 @@
 import { BlockKind, type AllocatorState, type StateSegment } from '@shared/state/allocator-state';
 import type { GroupFigures, MemoryFigures } from '@shared/state/memory-figures';
 import { poolName, segmentTypeName, streamName } from '@shared/render/segment-names';
-import { formatBytes, formatExactBytes } from '@shared/units';
-import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
+import { formatBytes, formatExactBytes } from '@shared/format/units';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { alignColumns } from './align-columns';
 
 export interface SegmentsTextOptions {
@@ -17,15 +17,15 @@ export interface SegmentsTextOptions {
 /** Cells of the block map of each segment. */
 export const MAP_CELLS = 32;
 
-export function formatFileHeader(view: SnapshotView): string[] {
+export function formatFileHeader(view: AnalyzedSnapshot): string[] {
   const lines = [`${view.fileName}  ${formatBytes(view.fileBytes)}`];
   for (const warning of view.warnings) lines.push(`warning: ${warning}`);
   return lines;
 }
 
 export function formatDeviceSegments(
-  view: SnapshotView,
-  device: DeviceView,
+  view: AnalyzedSnapshot,
+  device: AnalyzedDevice,
   state: AllocatorState,
   totals: MemoryFigures,
   groups: readonly GroupFigures[],
@@ -157,7 +157,7 @@ export const MAP_LEGEND =
   `map: ${MAP_CELLS} cells per segment, '#' in use, '.' free, 1-9 tenths in use, ` +
   `'p' mostly pending free (freed, still used by another stream)`;
 
-function segmentCounts(view: SnapshotView, segments: readonly StateSegment[]): string {
+function segmentCounts(view: AnalyzedSnapshot, segments: readonly StateSegment[]): string {
   const count = (key: (segment: StateSegment) => string): string => {
     const counts = new Map<string, number>();
     for (const segment of segments) counts.set(key(segment), (counts.get(key(segment)) ?? 0) + 1);

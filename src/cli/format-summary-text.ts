@@ -1,40 +1,32 @@
 // The human-readable summary: one short table per device, binary units, exact bytes on request.
 
 import { describeFrame, topUserFrameId } from '@shared/analysis/user-frame';
-import type { SnapshotAnalysis } from '@shared/analysis/snapshot-analysis';
-import { liveAllocationsAt } from '@shared/analysis/live-allocations';
-import type { SnapshotModel } from '@shared/snapshot/model';
-import { formatBytes, formatExactBytes } from '@shared/units';
+import type { SnapshotFigures } from '@shared/analyzed/device-figures';
+import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { alignColumns } from './align-columns';
 
 export interface TextOptions {
-  fileName: string;
-  fileBytes: number;
-  top: number;
+  /** Exact byte counts beside human units. */
   exactBytes: boolean;
 }
 
-export function formatSummaryText(
-  model: SnapshotModel,
-  analysis: SnapshotAnalysis,
-  options: TextOptions,
-): string {
+export function formatSummaryText(figures: SnapshotFigures, options: TextOptions): string {
   const size = (bytes: number): string =>
     options.exactBytes
       ? `${formatBytes(bytes)} (${formatExactBytes(bytes)} B)`
       : formatBytes(bytes);
   const lines: string[] = [];
   lines.push(
-    `${options.fileName}  ${formatBytes(options.fileBytes)}  pickle protocol ${model.pickleProtocol}`,
+    `${figures.fileName}  ${formatBytes(figures.fileBytes)}  pickle protocol ${figures.pickleProtocol}`,
   );
-  for (const warning of analysis.warnings) lines.push(`warning: ${warning}`);
-  if (analysis.devices.length === 0)
+  for (const warning of figures.warnings) lines.push(`warning: ${warning}`);
+  if (figures.devices.length === 0)
     lines.push('', 'no devices: the snapshot has no segments and no trace entries');
-  for (const device of analysis.devices) {
-    const { finalState, active, reserved, trace } = device;
+  for (const device of figures.devices) {
+    const { active, reserved } = device;
     lines.push('');
     lines.push(
-      `device ${device.device}: ${trace?.length ?? 0} trace entries, ${finalState.segmentCount} segments, ${finalState.blockCount} blocks`,
+      `device ${device.device}: ${device.traceEntries} trace entries, ${device.segments} segments, ${device.blocks} blocks`,
     );
     const rows: string[][] = [
       ['', 'final', 'peak', 'baseline'],
@@ -45,15 +37,12 @@ export function formatSummaryText(
         size(reserved.baselineBytes),
       ],
       ['active', size(active.finalBytes), size(active.peakBytes), size(active.baselineBytes)],
-      ['allocated', size(finalState.allocatedBytes), '', ''],
+      ['allocated', size(device.allocatedFinalBytes), '', ''],
     ];
     lines.push(...alignColumns(rows).map((row) => `  ${row}`));
     if (active.peakEventIndex >= 0)
       lines.push(`  active peak after event ${active.peakEventIndex}`);
-    const actions = model.actionNames
-      .map((name, code) => [name, device.actionCounts[code]!] as const)
-      .filter(([, count]) => count > 0)
-      .map(([name, count]) => `${name} ${count}`);
+    const actions = device.actionCounts.map(([name, count]) => `${name} ${count}`);
     if (actions.length > 0) lines.push(`  actions: ${actions.join(', ')}`);
     for (const oom of device.ooms) {
       const free = oom.deviceFreeBytes === null ? 'unknown' : size(oom.deviceFreeBytes);
@@ -61,13 +50,7 @@ export function formatSummaryText(
         `  OOM at event ${oom.eventIndex}: requested ${size(oom.requestedBytes)}, device free ${free}`,
       );
     }
-    const live = liveAllocationsAt(
-      model,
-      trace,
-      device.match,
-      finalState,
-      active.peakEventIndex,
-    ).slice(0, options.top);
+    const live = device.largestAtPeak;
     if (live.length > 0) {
       lines.push(`  largest allocations alive at the active peak:`);
       const table = live.map((allocation) => [
@@ -78,8 +61,8 @@ export function formatSummaryText(
           : `event ${allocation.allocEventIndex}`,
         // The innermost frame for framework-only stacks, as this summary has always listed them.
         describeFrame(
-          model,
-          topUserFrameId(model, allocation.stackId, { allFramework: 'innermost' }),
+          figures,
+          topUserFrameId(figures, allocation.stackId, { allFramework: 'innermost' }),
         ),
       ]);
       lines.push(...alignColumns(table).map((row) => `    ${row}`));

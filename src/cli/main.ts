@@ -4,7 +4,8 @@
 import { basename } from 'node:path';
 import { bugReportOf } from '@shared/snapshot/describe-decode-error';
 import { analyzeSnapshot } from '@shared/analysis/snapshot-analysis';
-import { buildSummaryDocument } from '@shared/report/summary-report';
+import { snapshotFiguresOf } from '@shared/analyzed/device-figures';
+import { summaryDocumentOf } from '@shared/report/summary-report';
 import { parseCliOptions, UsageError, USAGE, type SummaryCliOptions } from './cli-options';
 import { formatSummaryText } from './format-summary-text';
 import { readSnapshotFile } from './read-snapshot-file';
@@ -30,18 +31,10 @@ async function runSummary(options: SummaryCliOptions): Promise<void> {
     }
     analysis.devices = analysis.devices.filter((device) => device.device === options.device);
   }
+  const figures = snapshotFiguresOf(model, analysis, { fileName, fileBytes, top: options.top });
   const output = options.json
-    ? JSON.stringify(
-        buildSummaryDocument(model, analysis, { fileName, fileBytes, top: options.top }),
-        null,
-        2,
-      )
-    : formatSummaryText(model, analysis, {
-        fileName,
-        fileBytes,
-        top: options.top,
-        exactBytes: options.bytes,
-      });
+    ? JSON.stringify(summaryDocumentOf(figures), null, 2)
+    : formatSummaryText(figures, { exactBytes: options.bytes });
   const finished = performance.now();
   process.stdout.write(`${output}\n`);
   if (options.timings) {

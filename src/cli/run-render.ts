@@ -4,31 +4,25 @@
 import { writeFile } from 'node:fs/promises';
 import { renderSegmentsSvg } from '@shared/render/segments-svg';
 import { renderTimelineSvg } from '@shared/render/timeline-svg';
-import { createAllocatorStateIndex } from '@shared/state/allocator-state';
+import { allocatorStateIndexOf } from '@shared/state/allocator-state';
 import { describeDecodeError } from '@shared/snapshot/describe-decode-error';
-import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
+import { defaultDeviceIndex as sharedDefaultDeviceIndex, defaultMoment } from '@shared/analyzed/moments';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { UsageError, type MomentSpec, type RenderCliOptions } from './cli-options';
-import { deviceIndexOf, loadSnapshotView } from './load-snapshot-view';
+import { deviceIndexOf, loadAnalyzedSnapshot } from './load-analyzed-snapshot';
 import { rasterizeSvg } from './rasterize-svg';
 
-/** The device a picture shows by default: the first with an OOM, else the largest active peak. */
-export function defaultDeviceIndex(view: SnapshotView): number {
+/** The device a picture shows by default: the shared rule (first OOM, else largest peak). */
+export function defaultDeviceIndex(view: AnalyzedSnapshot): number {
   if (view.devices.length === 0) throw new UsageError(`${view.fileName} has no devices`);
-  const withOom = view.devices.findIndex((device) => device.ooms.length > 0);
-  if (withOom >= 0) return withOom;
-  let best = 0;
-  view.devices.forEach((device, index) => {
-    if (device.summary.active_bytes.peak > view.devices[best]!.summary.active_bytes.peak)
-      best = index;
-  });
-  return best;
+  return sharedDefaultDeviceIndex(view.devices);
 }
 
 /** The event a moment names on this device ("the state after event e", -1 before the first). */
-export function resolveMoment(device: DeviceView, moment: MomentSpec): number {
+export function resolveMoment(device: AnalyzedDevice, moment: MomentSpec): number {
   const last = device.traceLength - 1;
   if (moment === 'final') return last;
-  if (moment === 'peak') return Math.min(last, device.summary.active_bytes.peak_event_index);
+  if (moment === 'peak') return Math.min(last, device.figures.active.peakEventIndex);
   if (moment === 'oom') {
     const oom = device.ooms[0];
     if (oom === undefined) throw new UsageError(`device ${device.device} has no OOM event`);
@@ -42,11 +36,6 @@ export function resolveMoment(device: DeviceView, moment: MomentSpec): number {
   return moment;
 }
 
-/** The segments view's default moment: the first OOM, else the active peak. */
-export function defaultSegmentsMoment(device: DeviceView): MomentSpec {
-  return device.ooms.length > 0 ? 'oom' : 'peak';
-}
-
 export async function writeOutput(path: string, data: string | Uint8Array): Promise<void> {
   try {
     await writeFile(path, data);
@@ -56,7 +45,7 @@ export async function writeOutput(path: string, data: string | Uint8Array): Prom
 }
 
 export async function runRender(options: RenderCliOptions): Promise<string> {
-  const view = await loadSnapshotView(options.file);
+  const view = await loadAnalyzedSnapshot(options.file);
   const deviceIndex =
     options.device === null ? defaultDeviceIndex(view) : deviceIndexOf(view, options.device);
   const device = view.devices[deviceIndex]!;
@@ -68,8 +57,8 @@ export async function runRender(options: RenderCliOptions): Promise<string> {
     svg = renderTimelineSvg(view, deviceIndex, { ...size, moment });
     what = 'timeline';
   } else {
-    const moment = resolveMoment(device, options.moment ?? defaultSegmentsMoment(device));
-    const state = createAllocatorStateIndex(device, view.allocatorSettings).stateAt(moment);
+    const moment = options.moment === null ? defaultMoment(device) : resolveMoment(device, options.moment);
+    const state = allocatorStateIndexOf(view, device).stateAt(moment);
     svg = renderSegmentsSvg(view, deviceIndex, state, size);
     what =
       moment >= device.traceLength - 1

@@ -8,7 +8,7 @@
 
 import { buildReportDocument, REPORT_SCHEMA } from '@shared/report/report-document';
 import { formatReportText } from './format-report-text';
-import { deviceIndexOf, loadSnapshotView } from './load-snapshot-view';
+import { deviceIndexOf, loadAnalyzedSnapshot } from './load-analyzed-snapshot';
 import { writeOutput } from './run-render';
 
 export interface ReportRunOptions {
@@ -20,7 +20,7 @@ export interface ReportRunOptions {
 }
 
 export async function runReport(options: ReportRunOptions): Promise<void> {
-  const view = await loadSnapshotView(options.file);
+  const view = await loadAnalyzedSnapshot(options.file);
   const devices =
     options.device === null
       ? view.devices.map((_device, index) => index)

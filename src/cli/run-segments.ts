@@ -1,15 +1,17 @@
-// `allocscope segments`: the allocator state per device at one moment (default: the final
-// state, which is the file's own `segments` list), as text.
+// `allocscope segments`: the allocator state per device at one moment (default: the moment every
+// view starts at, the first OOM else the active peak; `--moment final` is the file's own
+// `segments` list), as text.
 
-import { createAllocatorStateIndex } from '@shared/state/allocator-state';
+import { defaultMoment } from '@shared/analyzed/moments';
+import { allocatorStateIndexOf } from '@shared/state/allocator-state';
 import { figuresByGroup, figuresOfState, smallHoleThreshold } from '@shared/state/memory-figures';
 import { UsageError, type SegmentsCliOptions } from './cli-options';
 import { formatDeviceSegments, formatFileHeader, MAP_LEGEND } from './format-segments-text';
-import { deviceIndexOf, loadSnapshotView } from './load-snapshot-view';
+import { deviceIndexOf, loadAnalyzedSnapshot } from './load-analyzed-snapshot';
 import { resolveMoment } from './run-render';
 
 export async function runSegments(options: SegmentsCliOptions): Promise<string> {
-  const view = await loadSnapshotView(options.file);
+  const view = await loadAnalyzedSnapshot(options.file);
   let indexes =
     options.device === null
       ? view.devices.map((_device, index) => index)
@@ -25,11 +27,13 @@ export async function runSegments(options: SegmentsCliOptions): Promise<string> 
     lines.push('', 'no devices: the snapshot has no segments and no trace entries');
   // Resolve every device's moment first, so a bad --moment fails before anything is printed.
   const moments = indexes.map((index) =>
-    resolveMoment(view.devices[index]!, options.moment ?? 'final'),
+    options.moment === null
+      ? defaultMoment(view.devices[index]!)
+      : resolveMoment(view.devices[index]!, options.moment),
   );
   indexes.forEach((index, i) => {
     const device = view.devices[index]!;
-    const state = createAllocatorStateIndex(device, view.allocatorSettings).stateAt(moments[i]!);
+    const state = allocatorStateIndexOf(view, device).stateAt(moments[i]!);
     const threshold = smallHoleThreshold(device);
     lines.push('');
     lines.push(

@@ -3,8 +3,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tinySnapshot } from '../support/hostile-files';
-import { tuple, type PickleValue } from '../support/pickle-values';
-import { dumpToBytes, type PickleProtocol } from '../support/pickle-writer';
+import { tuple, type PickleValue } from '../../generators/pickle/pickle-values';
+import { dumpToBytes, type PickleProtocol } from '../../generators/pickle/pickle-writer';
 import type { Seed } from './mutators';
 import { Prng } from './prng';
 import { generateSnapshot } from './snapshot-generator';

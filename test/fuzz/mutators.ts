@@ -15,8 +15,8 @@ import {
   pyFloat,
   tuple,
   type PickleValue,
-} from '../support/pickle-values';
-import { dumpToBytes, type PickleProtocol } from '../support/pickle-writer';
+} from '../../generators/pickle/pickle-values';
+import { dumpToBytes, type PickleProtocol } from '../../generators/pickle/pickle-writer';
 import { opcodeBoundaries, scanPickle, type PickleScan, type ScannedOp } from './pickle-scan';
 import { caseSeed, Prng } from './prng';
 import { generateSnapshot, type Obj } from './snapshot-generator';

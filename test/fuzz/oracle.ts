@@ -17,7 +17,7 @@ import { runInNewContext } from 'node:vm';
 import { analyzeSnapshot } from '../../src/shared/analysis/snapshot-analysis';
 import { buildReportDocument, reportDocumentSchema } from '../../src/shared/report/report-document';
 import {
-  buildSummaryDocument,
+  summaryDocumentOf,
   summaryDocumentSchema,
 } from '../../src/shared/report/summary-report';
 import { decodeSnapshot } from '../../src/shared/snapshot/decode-snapshot';
@@ -29,12 +29,13 @@ import {
   figuresOfState,
   smallHoleThreshold,
 } from '../../src/shared/state/memory-figures';
-import { buildSnapshotView, transferablesOf } from '../../src/shared/view/snapshot-view';
+import { buildAnalyzedSnapshot, transferablesOf } from '../../src/shared/analyzed/analyzed-snapshot';
 import { renderSegmentsSvg } from '../../src/shared/render/segments-svg';
 import { renderTimelineSvg } from '../../src/shared/render/timeline-svg';
 import { formatReportText } from '../../src/cli/format-report-text';
 import { formatDeviceSegments, formatFileHeader } from '../../src/cli/format-segments-text';
 import { formatSummaryText } from '../../src/cli/format-summary-text';
+import { snapshotFiguresOf } from '../../src/shared/analyzed/device-figures';
 import { Prng } from './prng';
 
 const KiB = 1024;
@@ -293,10 +294,11 @@ function runPipeline(model: SnapshotModel, inputBytes: number, defects: Defect[]
   const file = { fileName: 'case.pickle', fileBytes: inputBytes };
   // `allocscope summary` (JSON and text).
   const analysis = analyzeSnapshot(model);
-  const summary = buildSummaryDocument(model, analysis, { ...file, top: 10 });
-  formatSummaryText(model, analysis, { ...file, top: 10, exactBytes: true });
+  const figures = snapshotFiguresOf(model, analysis, { ...file, top: 10 });
+  const summary = summaryDocumentOf(figures);
+  formatSummaryText(figures, { exactBytes: true });
   // The page's worker and `allocscope report` / `segments`.
-  const view = buildSnapshotView(model, file);
+  const view = buildAnalyzedSnapshot(model, file);
   const report = buildReportDocument(view, {
     devices: view.devices.map((_device, index) => index),
   });
@@ -306,7 +308,7 @@ function runPipeline(model: SnapshotModel, inputBytes: number, defects: Defect[]
   view.devices.forEach((device, deviceIndex) => {
     const index = createAllocatorStateIndex(device, view.allocatorSettings);
     const threshold = smallHoleThreshold(device);
-    const peak = Math.min(device.traceLength - 1, device.summary.active_bytes.peak_event_index);
+    const peak = Math.min(device.traceLength - 1, device.figures.active.peakEventIndex);
     const oom = device.ooms[0]?.eventIndex ?? null;
     // `allocscope segments` at the final state and at the peak.
     for (const moment of [device.traceLength - 1, peak]) {

@@ -3,8 +3,8 @@
 // consistent nor inconsistent on purpose: segments, blocks and the trace roughly agree, and the
 // decoder must cope either way.
 
-import { pyFloat, tuple, type PickleValue } from '../support/pickle-values';
-import type { PickleProtocol } from '../support/pickle-writer';
+import { pyFloat, tuple, type PickleValue } from '../../generators/pickle/pickle-values';
+import type { PickleProtocol } from '../../generators/pickle/pickle-writer';
 import type { Prng } from './prng';
 
 const MiB = 1 << 20;

@@ -12,9 +12,9 @@ import {
   type AllocatorState,
 } from '@shared/state/allocator-state';
 import { figuresByGroup, figuresOfState, smallHoleThreshold } from '@shared/state/memory-figures';
-import { SegmentTypeCode } from '@shared/state/segment-history';
-import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
-import { loadSnapshotView } from '../../src/cli/load-snapshot-view';
+import { SegmentTypeCode } from '@shared/analysis/segment-history';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import { loadAnalyzedSnapshot } from '../../src/cli/load-analyzed-snapshot';
 import { GENERATED_DIR } from '../setup/global-setup';
 import { realSnapshotPaths } from '../support/real-snapshots';
 import { referenceStates } from '../support/state-reference';
@@ -53,7 +53,7 @@ const KIND_OF_STATE: Record<string, number> = {
 };
 const TYPE_NAMES = ['large', 'small', 'unknown'];
 
-function describeState(view: SnapshotView, state: AllocatorState): ReferenceSegment[] {
+function describeState(view: AnalyzedSnapshot, state: AllocatorState): ReferenceSegment[] {
   return state.segments.map((segment) => {
     const blocks: [number, number, number, string][] = [];
     for (let b = segment.firstBlock; b < segment.endBlock; b++) {
@@ -90,19 +90,19 @@ function withoutFreeRequests(segments: ReferenceSegment[]): ReferenceSegment[] {
   }));
 }
 
-function sampledMoments(device: DeviceView): number[] {
+function sampledMoments(device: AnalyzedDevice): number[] {
   const last = device.traceLength - 1;
-  const moments = new Set([-1, last, device.summary.active_bytes.peak_event_index ?? -1]);
+  const moments = new Set([-1, last, device.figures.active.peakEventIndex ?? -1]);
   for (let i = 0; i <= 40; i++) moments.add(Math.round(-1 + ((last + 1) * i) / 40));
   for (const oom of device.ooms) moments.add(oom.eventIndex);
   return [...moments].filter((m) => m >= -1 && m <= last);
 }
 
-function curveAt(device: DeviceView, curve: 'active' | 'reserved', moment: number): number {
+function curveAt(device: AnalyzedDevice, curve: 'active' | 'reserved', moment: number): number {
   if (moment >= 0) return (curve === 'active' ? device.activeBytes : device.reservedBytes)[moment]!;
   return curve === 'active'
-    ? device.summary.active_bytes.baseline
-    : device.summary.reserved_bytes.baseline;
+    ? device.figures.active.baselineBytes
+    : device.figures.reserved.baselineBytes;
 }
 
 /** Brute force over the block columns alone (not the segments' block ranges). */
@@ -128,7 +128,7 @@ describe.each(files.map((path) => [basename(path), path]))(
   'allocator state of %s',
   (name, path) => {
     it('equals the final segments at the last event', async () => {
-      const view = await loadSnapshotView(path);
+      const view = await loadAnalyzedSnapshot(path);
       const reference = referenceFinalSegments(path);
       for (const device of view.devices) {
         const index = createAllocatorStateIndex(device, view.allocatorSettings);
@@ -148,7 +148,7 @@ describe.each(files.map((path) => [basename(path), path]))(
     });
 
     it('is consistent at sampled moments and adds up to the curves', async () => {
-      const view = await loadSnapshotView(path);
+      const view = await loadAnalyzedSnapshot(path);
       const consistent = !INCONSISTENT.has(name);
       for (const device of view.devices) {
         const index = createAllocatorStateIndex(device, view.allocatorSettings);
@@ -205,7 +205,7 @@ describe.each(files.map((path) => [basename(path), path]))(
 
     it('equals a step-by-step undo of the trace (independent Python) at sampled moments', async () => {
       if (INCONSISTENT.has(name)) return; // the undo walk and the trace disagree by construction
-      const view = await loadSnapshotView(path);
+      const view = await loadAnalyzedSnapshot(path);
       for (const device of view.devices) {
         if (device.traceLength === 0) continue;
         const moments = sampledMoments(device).filter((_, i) => i % 5 === 0);

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { keepsRemainder, roundedRequestBytes } from '@shared/state/block-rounding';
 import { BlockStateCode } from '@shared/snapshot/model';
-import { SegmentTypeCode } from '@shared/state/segment-history';
+import { SegmentTypeCode } from '@shared/analysis/segment-history';
 import { readSnapshotFile } from '../../src/cli/read-snapshot-file';
 import { realSnapshotPaths } from '../support/real-snapshots';
 

@@ -27,9 +27,9 @@ import type { SnapshotModel } from '@shared/snapshot/model';
 import { BlockKind, createAllocatorStateIndex } from '@shared/state/allocator-state';
 import { fragmentationSeries, sampleMoments } from '@shared/state/fragmentation-series';
 import { figuresByGroup, figuresOfState, smallHoleThreshold } from '@shared/state/memory-figures';
-import { buildSnapshotView, type SnapshotView } from '@shared/view/snapshot-view';
+import { buildAnalyzedSnapshot, type AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { HOSTILE_FILES, tinySnapshot } from '../support/hostile-files';
-import { tuple } from '../support/pickle-values';
+import { tuple } from '../../generators/pickle/pickle-values';
 
 const MiB = 1 << 20;
 const BASE = 0x7f0000000000;
@@ -348,7 +348,7 @@ function everyFigure(model: SnapshotModel): {
   expect(schemaIssues(summaryDocumentSchema, summary)).toEqual([]);
   named.summary = summary;
 
-  const view: SnapshotView = buildSnapshotView(model, { fileName: 'case.pickle', fileBytes: 1 });
+  const view: AnalyzedSnapshot = buildAnalyzedSnapshot(model, { fileName: 'case.pickle', fileBytes: 1 });
   named.view = view.devices;
 
   view.devices.forEach((device, deviceIndex) => {
@@ -397,7 +397,7 @@ function everyFigure(model: SnapshotModel): {
     expect(schemaIssues(reportDocumentSchema, JSON.parse(JSON.stringify(report)))).toEqual([]);
     named[`device ${device.device} report`] = report;
   });
-  return { named, texts, warnings: view.warnings };
+  return { named, texts, warnings: [...view.warnings] };
 }
 
 describe('no figure is ever negative or NaN (issue 8, class 9)', () => {
@@ -417,7 +417,7 @@ describe('allocations alive at one address (inconsistent files)', () => {
     const file = HOSTILE_FILES.find((f) => f.name === 'pending-free-without-completion.pickle')!;
     const model = await decodeCase(file.bytes());
     expect(model).not.toBeNull();
-    const view = buildSnapshotView(model!, { fileName: file.name, fileBytes: 1 });
+    const view = buildAnalyzedSnapshot(model!, { fileName: file.name, fileBytes: 1 });
     const device = view.devices[0]!;
     const index = createAllocatorStateIndex(device, view.allocatorSettings);
     // The trace: segment_alloc, alloc BASE (1), alloc BASE + 1 MiB (2), free_requested of

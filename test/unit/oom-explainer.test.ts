@@ -11,14 +11,14 @@ import { explainOoms, explainPeak, holdersOf } from '@shared/oom/oom-explainer';
 import type { OomExplanation } from '@shared/oom/oom-explanation';
 import { createAllocatorStateIndex } from '@shared/state/allocator-state';
 import { figuresOfState, smallHoleThreshold } from '@shared/state/memory-figures';
-import { formatBytes } from '@shared/units';
-import type { SnapshotView } from '@shared/view/snapshot-view';
-import { loadSnapshotView } from '../../src/cli/load-snapshot-view';
+import { formatBytes } from '@shared/format/units';
+import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import { loadAnalyzedSnapshot } from '../../src/cli/load-analyzed-snapshot';
 import { GENERATED_DIR } from '../setup/global-setup';
 import { realSnapshotPath } from '../support/real-snapshots';
 import { referenceStates, type ReferenceState } from '../support/state-reference';
 
-function explain(view: SnapshotView, device: number): OomExplanation[] {
+function explain(view: AnalyzedSnapshot, device: number): OomExplanation[] {
   const deviceIndex = view.devices.findIndex((d) => d.device === device);
   const index = createAllocatorStateIndex(view.devices[deviceIndex]!, view.allocatorSettings);
   return explainOoms(view, deviceIndex, index);
@@ -45,12 +45,12 @@ describe('the Python state reference', () => {
 
 describe('the real OOM: Constructor-Sun device 1', () => {
   const path = realSnapshotPath('Constructor-Sun');
-  let view: SnapshotView;
+  let view: AnalyzedSnapshot;
   let explanations: OomExplanation[];
   let reference: ReferenceState;
 
   beforeAll(async () => {
-    view = await loadSnapshotView(path);
+    view = await loadAnalyzedSnapshot(path);
     explanations = explain(view, 1);
     reference = referenceStates(path, 1, [421])[0]!;
   });
@@ -143,7 +143,7 @@ describe.each(GENERATED_OOMS)('generated %s', (name) => {
       file: string;
       devices: { device: number; ooms: ExpectedOom[] }[];
     };
-    const view = await loadSnapshotView(join(GENERATED_DIR, expected.file));
+    const view = await loadAnalyzedSnapshot(join(GENERATED_DIR, expected.file));
     for (const { device, ooms } of expected.devices) {
       const deviceIndex = view.devices.findIndex((d) => d.device === device);
       const index = createAllocatorStateIndex(view.devices[deviceIndex]!, view.allocatorSettings);
@@ -187,7 +187,7 @@ describe.each(GENERATED_OOMS)('generated %s', (name) => {
 
 describe('verdict texts', () => {
   it('fragmentation: names the cached free bytes, the largest hole, the request and the fix', async () => {
-    const view = await loadSnapshotView(join(GENERATED_DIR, 'oom_fragmentation.pickle'));
+    const view = await loadAnalyzedSnapshot(join(GENERATED_DIR, 'oom_fragmentation.pickle'));
     const [oom] = explain(view, 0);
     expect(oom!.verdict).toBe('fragmentation');
     expect(oom!.expandableSegments).toBe(false);
@@ -200,7 +200,7 @@ describe('verdict texts', () => {
   });
 
   it('fragmentation with expandable segments already on suggests something else', async () => {
-    const view = await loadSnapshotView(join(GENERATED_DIR, 'oom_fragmentation.pickle'));
+    const view = await loadAnalyzedSnapshot(join(GENERATED_DIR, 'oom_fragmentation.pickle'));
     view.allocatorSettings = { ...view.allocatorSettings, expandable_segments: true };
     const [oom] = explain(view, 0);
     expect(oom!.verdict).toBe('fragmentation');
@@ -209,7 +209,7 @@ describe('verdict texts', () => {
   });
 
   it('out of memory: live bytes of what PyTorch could reach, and the largest holders', async () => {
-    const view = await loadSnapshotView(join(GENERATED_DIR, 'oom_full.pickle'));
+    const view = await loadAnalyzedSnapshot(join(GENERATED_DIR, 'oom_full.pickle'));
     const [oom] = explain(view, 0);
     expect(oom!.verdict).toBe('out-of-memory');
     expect(oom!.verdictText).toMatch(
@@ -229,16 +229,16 @@ describe('what if (no oom): the active peak', () => {
     ['Constructor-Sun', 0],
   ])('%s device %i: the figures of the reference at the peak', async (prefix, device) => {
     const path = realSnapshotPath(prefix);
-    const view = await loadSnapshotView(path);
+    const view = await loadAnalyzedSnapshot(path);
     const deviceIndex = view.devices.findIndex((d) => d.device === device);
     const deviceView = view.devices[deviceIndex]!;
     const index = createAllocatorStateIndex(deviceView, view.allocatorSettings);
     const whatIf = explainPeak(view, deviceIndex, index);
-    const peak = deviceView.summary.active_bytes.peak_event_index;
+    const peak = deviceView.figures.active.peakEventIndex;
     expect(whatIf.verdict).toBe('what-if');
     expect(whatIf.event).toBe(peak);
     expect(whatIf.requestedBytes).toBeNull();
-    expect(whatIf.activeBytes).toBe(deviceView.summary.active_bytes.peak);
+    expect(whatIf.activeBytes).toBe(deviceView.figures.active.peakBytes);
     const [reference] = referenceStates(path, device, [peak]);
     expect(whatIf.reservedBytes).toBe(reference!.reserved);
     expect(whatIf.activeBytes).toBe(reference!.active);

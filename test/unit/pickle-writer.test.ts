@@ -5,7 +5,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { dumpToBytes, PickleWriter, type PickleProtocol } from '../support/pickle-writer';
+import { dumpToBytes, PickleWriter, type PickleProtocol } from '../../generators/pickle/pickle-writer';
 import {
   MemoRef,
   PyFloat,
@@ -13,7 +13,7 @@ import {
   pyFloat,
   tuple,
   type PickleValue,
-} from '../support/pickle-values';
+} from '../../generators/pickle/pickle-values';
 
 const PROTOCOLS: readonly PickleProtocol[] = [2, 3, 4, 5];
 

@@ -142,7 +142,7 @@ describe('allocscope segments', () => {
     '%s',
     (name, path) => {
       it('prints the final state of every device as the file records it', () => {
-        const run = runCli(['segments', path, '--bytes']);
+        const run = runCli(['segments', path, '--moment', 'final', '--bytes']);
         expect(run.stderr).toBe('');
         expect(run.status).toBe(0);
         const printed = printedFigures(run.stdout);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TEST_FRAMES, TEST_STACKS, testDevice } from '@shared/view/test-device';
+import { TEST_FRAMES, TEST_STACKS, testDevice } from '../../../test/support/builders/analyzed-device';
 import {
   allocationFacts,
   describeEvent,

@@ -4,8 +4,8 @@
 import { AllocationOrigin, BEFORE_TRACE } from '@shared/analysis/allocation-table';
 import { isFrameworkFrame } from '@shared/analysis/user-frame';
 import { frameAt, stackFrameIds, type StackSource } from '@shared/snapshot/stack-source';
-import { formatBytes, formatDurationUs, formatExactBytes } from '@shared/units';
-import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
+import { formatBytes, formatDurationUs, formatExactBytes } from '@shared/format/units';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 
 export interface StackFrame {
   name: string;
@@ -62,7 +62,7 @@ export function formatStream(stream: number | undefined): string {
 }
 
 /** How the chart and tables name the moment after event `event`. */
-export function describeEvent(device: DeviceView, event: number): string {
+export function describeEvent(device: AnalyzedDevice, event: number): string {
   if (event < 0) return 'before the trace';
   const time = relativeTimeUs(device, event);
   const index = `event ${formatExactBytes(event)}`;
@@ -70,7 +70,7 @@ export function describeEvent(device: DeviceView, event: number): string {
 }
 
 /** Microseconds from the first event to `event`; null without times or outside the trace. */
-export function relativeTimeUs(device: DeviceView, event: number): number | null {
+export function relativeTimeUs(device: AnalyzedDevice, event: number): number | null {
   const times = device.timeUs;
   if (times === null || event < 0 || event >= device.traceLength) return null;
   const t = times[event]! - times[0]!;
@@ -107,8 +107,8 @@ const ORIGIN_TEXT: Record<number, string> = {
 };
 
 export function allocationFacts(
-  view: Pick<SnapshotView, 'streams'>,
-  device: DeviceView,
+  view: Pick<AnalyzedSnapshot, 'streams'>,
+  device: AnalyzedDevice,
   row: number,
 ): AllocationFacts {
   const table = device.allocations;

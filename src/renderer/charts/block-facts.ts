@@ -2,7 +2,7 @@
 // No DOM, so it is unit-tested in Node.
 
 import { BlockKind, type AllocatorState } from '@shared/state/allocator-state';
-import type { SnapshotView } from '@shared/view/snapshot-view';
+import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { formatAddress } from './allocation-facts';
 import { poolLabel, segmentTypeLabel, streamLabel } from './segment-groups';
 
@@ -78,7 +78,7 @@ export function blockAtStateAddress(state: AllocatorState, address: number): num
 }
 
 export function blockFacts(
-  view: Pick<SnapshotView, 'pools' | 'streams'>,
+  view: Pick<AnalyzedSnapshot, 'pools' | 'streams'>,
   state: AllocatorState,
   block: number,
 ): BlockFacts | null {

@@ -1,7 +1,7 @@
 // Short texts and classes the segments view shows for a block: its heading, its size, the swatch
 // of its state, and counts of things. No DOM, so it is unit-tested.
 
-import { formatExactBytes } from '@shared/units';
+import { formatExactBytes } from '@shared/format/units';
 import { bytesWithExact } from './allocation-facts';
 import type { BlockFacts } from './block-facts';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createEventAxis } from '@shared/chart/event-axis';
 import type { FragmentationSeries } from '@shared/state/fragmentation-series';
 import type { MemoryFigures } from '@shared/state/memory-figures';
-import { testDevice } from '@shared/view/test-device';
+import { testDevice } from '../../../test/support/builders/analyzed-device';
 import { cachedAt, cachedColumns, largestDrawnBytes, samplePoints } from './fragmentation-data';
 
 // testDevice: reserved 4096, 8192, 8192, 8192 over active 3048, 3048, 3560, 1512 (baselines

@@ -5,7 +5,7 @@
 import { eventWindow, type EventAxis, type XMode } from '@shared/chart/event-axis';
 import type { FragmentationSeries } from '@shared/state/fragmentation-series';
 import type { MemoryFigures } from '@shared/state/memory-figures';
-import type { DeviceView } from '@shared/view/snapshot-view';
+import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 
 /** The x window to show; null: the whole trace. */
 export interface FragmentationWindow {
@@ -15,7 +15,7 @@ export interface FragmentationWindow {
 }
 
 export interface FragmentationData {
-  device: DeviceView;
+  device: AnalyzedDevice;
   mode: XMode;
   /** Figures at sampled moments over the whole trace (null while computing). */
   series: FragmentationSeries | null;
@@ -37,11 +37,11 @@ export interface SamplePoint {
 }
 
 /** reserved − active after `event` (the baselines before the first entry). */
-export function cachedAt(device: DeviceView, event: number): number {
+export function cachedAt(device: AnalyzedDevice, event: number): number {
   if (event < 0 || device.traceLength === 0) {
     return Math.max(
       0,
-      device.summary.reserved_bytes.baseline - device.summary.active_bytes.baseline,
+      device.figures.reserved.baselineBytes - device.figures.active.baselineBytes,
     );
   }
   const at = Math.min(event, device.traceLength - 1);
@@ -50,7 +50,7 @@ export function cachedAt(device: DeviceView, event: number): number {
 
 /** reserved − active after every event of [x0, x1], as the maximum over each pixel column. */
 export function cachedColumns(
-  device: DeviceView,
+  device: AnalyzedDevice,
   axis: EventAxis,
   x0: number,
   x1: number,

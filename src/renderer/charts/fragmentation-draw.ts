@@ -2,7 +2,7 @@
 // with its edge, the sampled curves as steps holding each sample until the next, the peak and OOM
 // markers; on the overlay the moment and the pointer's crosshair.
 
-import type { DeviceView } from '@shared/view/snapshot-view';
+import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import type { SamplePoint } from './fragmentation-data';
 import type { FragmentationTheme } from './fragmentation-theme';
 import { drawVerticalMarker, type PlotSize, type VerticalMarker } from './timeline-draw';
@@ -127,14 +127,14 @@ function drawSampleSteps(
 
 /** The active peak and the OOMs, styled as on the timeline, where they fall inside the plot. */
 export function placeMarkers(
-  device: DeviceView,
+  device: AnalyzedDevice,
   theme: FragmentationTheme,
   xOfMoment: (event: number) => number,
   plotWidth: number,
 ): VerticalMarker[] {
   const markers: { event: number; color: string; dash: number[]; width: number }[] = [
     {
-      event: device.summary.active_bytes.peak_event_index,
+      event: device.figures.active.peakEventIndex,
       color: theme.peak,
       dash: [5, 3],
       width: 1,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BlockKind, type AllocatorState, type StateSegment } from '@shared/state/allocator-state';
-import { SegmentTypeCode } from '@shared/state/segment-history';
+import { SegmentTypeCode } from '@shared/analysis/segment-history';
 import { blockAtStateAddress, blockFacts, blockOfRow, segmentOfBlock } from './block-facts';
 import {
   byGroupKey,

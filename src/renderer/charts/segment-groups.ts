@@ -2,7 +2,7 @@
 // pools such as CUDA graphs'), stream and size class (large, then small), by address inside a
 // group. Pure, so the order the picture and the headers share is unit-tested.
 
-import { SegmentTypeCode } from '@shared/state/segment-history';
+import { SegmentTypeCode } from '@shared/analysis/segment-history';
 import { formatStream } from './allocation-facts';
 
 export interface GroupableSegment {

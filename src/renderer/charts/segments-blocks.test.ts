@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BlockKind } from '@shared/state/allocator-state';
-import { allocatorStateOf } from '@shared/state/test-allocator-state';
+import { allocatorStateOf } from '../../../test/support/builders/allocator-state';
 import { blockAtPoint, dominantKind, pointOfLargestBlock, rectsOfBlock } from './segments-blocks';
 import { DEFAULT_LAYOUT_OPTIONS, layoutSegments } from './segments-layout';
 import { SEGMENTS_PADDING, type SegmentsScene } from './segments-scene';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SegmentTypeCode } from '@shared/state/segment-history';
-import { allocatorStateOf } from '@shared/state/test-allocator-state';
+import { SegmentTypeCode } from '@shared/analysis/segment-history';
+import { allocatorStateOf } from '../../../test/support/builders/allocator-state';
 import { groupSegments } from './segment-groups';
 import { DEFAULT_LAYOUT_OPTIONS } from './segments-layout';
 import {

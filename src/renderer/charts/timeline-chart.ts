@@ -49,7 +49,7 @@ import {
   type MarkerKind,
 } from '@shared/chart/timeline-markers';
 import { xAxisTicks } from '@shared/chart/x-axis-ticks';
-import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { readChartTheme, type ChartTheme } from './chart-theme';
 import {
   drawOverlay,
@@ -126,8 +126,8 @@ const KEY_ZOOM_FACTOR = 1.5;
 const KEY_PAN_FRACTION = 0.15;
 
 interface DeviceData {
-  view: SnapshotView;
-  device: DeviceView;
+  view: AnalyzedSnapshot;
+  device: AnalyzedDevice;
   axis: EventAxis;
   spans: PlacedSpan[];
   markers: EventMarker[];
@@ -231,7 +231,7 @@ export class TimelineChart {
     select(this.elements.overviewBrush).selectAll('*').remove();
   }
 
-  setData(view: SnapshotView, device: DeviceView, mode: XMode): void {
+  setData(view: AnalyzedSnapshot, device: AnalyzedDevice, mode: XMode): void {
     const previous = this.data;
     const axis = createEventAxis(device, mode);
     const spans = placeAnnotationSpans(
@@ -555,7 +555,7 @@ export class TimelineChart {
   private largestBandAtPeak(): { x: number; y: number } | null {
     const data = this.data!;
     const layout = this.layout!;
-    const peak = data.device.summary.active_bytes.peak_event_index;
+    const peak = data.device.figures.active.peakEventIndex;
     // Zoomed out, an event's slot can be narrower than a pixel: of the pixels around the peak's
     // line, take the one whose hover shows the event nearest to the peak.
     const lineX = Math.floor(this.markerX(peak));
@@ -693,8 +693,8 @@ export class TimelineChart {
       plotHeight: this.plot.height,
       event,
       hit,
-      activeBytes: valueAt(device.activeBytes, device.summary.active_bytes.baseline),
-      reservedBytes: valueAt(device.reservedBytes, device.summary.reserved_bytes.baseline),
+      activeBytes: valueAt(device.activeBytes, device.figures.active.baselineBytes),
+      reservedBytes: valueAt(device.reservedBytes, device.figures.reserved.baselineBytes),
       annotations: spansAt(data.spans, this.xScale.invert(position.x)),
     });
   }

@@ -4,7 +4,7 @@
 
 import { allocationsAliveAt, BEFORE_TRACE } from '@shared/analysis/allocation-table';
 import { topUserFrameIndex } from '@shared/analysis/user-frame';
-import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { allocationFacts, formatAddress, frameText, stackFrames } from '../charts/allocation-facts';
 
 /** How many rows the largest-allocations table lists, and so its CSV export. */
@@ -50,13 +50,13 @@ export interface LargestAllocationRecord {
 }
 
 /** The moment a table shows: the selected one, or the device's active peak. */
-export function tableEvent(device: DeviceView, moment: number | null): number {
-  return moment ?? device.summary.active_bytes.peak_event_index;
+export function tableEvent(device: AnalyzedDevice, moment: number | null): number {
+  return moment ?? device.figures.active.peakEventIndex;
 }
 
 export function largestAllocationRecords(
-  view: Pick<SnapshotView, 'streams' | 'frames' | 'stacks'>,
-  device: DeviceView,
+  view: Pick<AnalyzedSnapshot, 'streams' | 'frames' | 'stacks'>,
+  device: AnalyzedDevice,
   moment: number | null,
   limit: number = LARGEST_TABLE_ROWS,
 ): LargestAllocationRecord[] {
@@ -108,8 +108,8 @@ export function toCsv(header: readonly string[], rows: readonly (readonly CsvVal
 }
 
 export function largestAllocationsCsv(
-  view: Pick<SnapshotView, 'streams' | 'frames' | 'stacks'>,
-  device: DeviceView,
+  view: Pick<AnalyzedSnapshot, 'streams' | 'frames' | 'stacks'>,
+  device: AnalyzedDevice,
   moment: number | null,
 ): string {
   const records = largestAllocationRecords(view, device, moment);

@@ -7,7 +7,7 @@ import { buildReportDocument } from '@shared/report/report-document';
 import { renderSegmentsSvg } from '@shared/render/segments-svg';
 import { renderTimelineSvg } from '@shared/render/timeline-svg';
 import type { AllocatorStateIndex } from '@shared/state/allocator-state';
-import type { SnapshotView } from '@shared/view/snapshot-view';
+import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import type { ExportFile, ExportFormat } from '../api/export-saver';
 import { largestAllocationsCsv } from './csv-of-largest-table';
 import {
@@ -19,7 +19,7 @@ import {
 import { pngPixelSize, rasterizeSvg, svgSize, type PixelSize } from './svg-to-png';
 
 export interface ExportContext {
-  view: SnapshotView;
+  view: AnalyzedSnapshot;
   /** Index into view.devices. */
   deviceIndex: number;
   stateIndex: AllocatorStateIndex;

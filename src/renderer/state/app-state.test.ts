@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import type { DecodeEvent } from '../api/snapshot-client';
 import {
   appReducer,
@@ -14,18 +14,18 @@ import {
   type SnapshotTab,
 } from './app-state';
 
-function fakeDevice(device: number, withTimes = true, oomCount = 0): DeviceView {
+function fakeDevice(device: number, withTimes = true, oomCount = 0): AnalyzedDevice {
   const ooms = Array.from({ length: oomCount }, (_, i) => ({
     eventIndex: i,
     requestedBytes: 1 << 30,
     deviceFreeBytes: 0,
     streamId: 0,
   }));
-  return { device, timeUs: withTimes ? new Float64Array([1, 2]) : null, ooms } as DeviceView;
+  return { device, timeUs: withTimes ? new Float64Array([1, 2]) : null, ooms } as AnalyzedDevice;
 }
 
-function fakeView(fileName: string, devices: DeviceView[] = [fakeDevice(0)]): SnapshotView {
-  return { fileName, devices, warnings: [] } as unknown as SnapshotView;
+function fakeView(fileName: string, devices: AnalyzedDevice[] = [fakeDevice(0)]): AnalyzedSnapshot {
+  return { fileName, devices, warnings: [] } as unknown as AnalyzedSnapshot;
 }
 
 const started = (jobId: string, fileName = `${jobId}.pickle`): AppAction => ({

@@ -2,7 +2,7 @@
 // shown, the open failures, and per snapshot what the user picked (device, x axis, selected
 // allocation, moment). A plain reducer: every change is an action, so it is unit-tested.
 
-import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import type { DecodeEvent, DecodeStage } from '../api/snapshot-client';
 
 export type XMode = 'time' | 'event';
@@ -11,7 +11,7 @@ export type XMode = 'time' | 'event';
 export type LowerView = 'largest' | 'segments' | 'fragmentation' | 'oom';
 
 export interface SnapshotUiState {
-  /** Ordinal of the device shown (DeviceView.device); null when the file has no device. */
+  /** Ordinal of the device shown (AnalyzedDevice.device); null when the file has no device. */
   readonly device: number | null;
   /** What the user asked for; the device may not allow it (see effectiveXMode). */
   readonly xMode: XMode;
@@ -41,7 +41,7 @@ export interface LoadingTab extends TabBase {
 
 export interface SnapshotTab extends TabBase {
   readonly kind: 'snapshot';
-  readonly view: SnapshotView;
+  readonly view: AnalyzedSnapshot;
   readonly ui: SnapshotUiState;
 }
 
@@ -98,7 +98,7 @@ export const initialAppState: AppState = {
 };
 
 /** A snapshot opens on its first device with an OOM (the question users open it with), else device 0. */
-export function initialSnapshotUi(view: SnapshotView): SnapshotUiState {
+export function initialSnapshotUi(view: AnalyzedSnapshot): SnapshotUiState {
   const first = view.devices.find((device) => device.ooms.length > 0) ?? view.devices[0] ?? null;
   return {
     device: first?.device ?? null,
@@ -258,7 +258,7 @@ function removeTab(state: AppState, tabId: string): AppState {
 function updateUi(
   state: AppState,
   tabId: string,
-  update: (ui: SnapshotUiState, view: SnapshotView) => SnapshotUiState,
+  update: (ui: SnapshotUiState, view: AnalyzedSnapshot) => SnapshotUiState,
 ): AppState {
   const tab = findTab(state, tabId);
   if (tab?.kind !== 'snapshot') return state;
@@ -272,12 +272,12 @@ export function selectedTab(state: AppState): Tab | null {
   return state.tabs.find((tab) => tab.id === state.selectedTabId) ?? null;
 }
 
-export function selectedDevice(tab: SnapshotTab): DeviceView | null {
+export function selectedDevice(tab: SnapshotTab): AnalyzedDevice | null {
   return tab.view.devices.find((device) => device.device === tab.ui.device) ?? null;
 }
 
 /** Time only where the device records it. */
-export function effectiveXMode(ui: SnapshotUiState, device: DeviceView): XMode {
+export function effectiveXMode(ui: SnapshotUiState, device: AnalyzedDevice): XMode {
   return ui.xMode === 'time' && device.timeUs !== null ? 'time' : 'event';
 }
 

@@ -1,4 +1,4 @@
-import { formatExactBytes } from '@shared/units';
+import { formatExactBytes } from '@shared/format/units';
 
 // The text "Copy report" puts on the clipboard when allocscope hits a bug: everything a
 // maintainer needs to reproduce it without asking back (which build, which file, the error and

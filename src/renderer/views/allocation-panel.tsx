@@ -3,8 +3,8 @@
 
 import { useMemo, useState, type JSX } from 'react';
 import { topUserFrameIndex } from '@shared/analysis/user-frame';
-import { formatBytes, formatExactBytes } from '@shared/units';
-import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
+import { formatBytes, formatExactBytes } from '@shared/format/units';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import {
   allocationFacts,
   bytesWithExact,
@@ -17,8 +17,8 @@ import '../charts/timeline.css';
 import { AllocationLifetimeRows } from './allocation-lifetime-rows';
 
 export interface AllocationPanelProps {
-  view: SnapshotView;
-  device: DeviceView;
+  view: AnalyzedSnapshot;
+  device: AnalyzedDevice;
   /** Row of device.allocations, or null when nothing is selected. */
   row: number | null;
   onClose: () => void;

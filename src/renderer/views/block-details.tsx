@@ -2,8 +2,8 @@
 // its segment and group, and the allocation's stack; a hint while nothing is selected.
 
 import type { JSX } from 'react';
-import { formatExactBytes } from '@shared/units';
-import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
+import { formatExactBytes } from '@shared/format/units';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { allocationFacts, bytesWithExact } from '../charts/allocation-facts';
 import type { BlockFacts } from '../charts/block-facts';
 import { blockHeading, blockSwatch } from '../charts/block-labels';
@@ -14,8 +14,8 @@ import { StackLines } from './stack-lines';
 const DETAIL_FRAMES = 12;
 
 export function BlockDetails(props: {
-  view: SnapshotView;
-  device: DeviceView;
+  view: AnalyzedSnapshot;
+  device: AnalyzedDevice;
   facts: BlockFacts | null;
   onClose: () => void;
 }): JSX.Element {

@@ -2,8 +2,8 @@
 // allocation, the top of its stack.
 
 import { useRef, type JSX } from 'react';
-import { formatBytes } from '@shared/units';
-import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
+import { formatBytes } from '@shared/format/units';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import type { BlockFacts } from '../charts/block-facts';
 import type { SegmentsHover } from '../charts/segments-chart';
 import { BlockFigures } from './block-figures';
@@ -14,8 +14,8 @@ import { usePlacedTooltip } from './use-placed-tooltip';
 const TOOLTIP_FRAMES = 5;
 
 export function BlockTooltip(props: {
-  view: SnapshotView;
-  device: DeviceView;
+  view: AnalyzedSnapshot;
+  device: AnalyzedDevice;
   facts: BlockFacts;
   hover: SegmentsHover;
 }): JSX.Element {

@@ -1,7 +1,7 @@
 // A labelled byte figure, "reserved 3.1 GiB", with the exact count on hover and in data-bytes.
 
 import type { JSX } from 'react';
-import { formatBytes, formatExactBytes } from '@shared/units';
+import { formatBytes, formatExactBytes } from '@shared/format/units';
 
 export function BytesFigure(props: { label: string; bytes: number }): JSX.Element {
   return (

@@ -2,7 +2,7 @@
 // the bar of the lower views with the moment and the exports, and the chosen lower view.
 
 import { useCallback, useMemo, useState, type Dispatch, type JSX } from 'react';
-import type { DeviceView } from '@shared/view/snapshot-view';
+import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { smallHoleThreshold } from '@shared/state/memory-figures';
 import type { TimelineDomainInfo } from '../charts/timeline-chart';
 import {
@@ -27,7 +27,7 @@ import { useMomentKeys } from './use-moment-keys';
 
 export function DeviceContent(props: {
   tab: SnapshotTab;
-  device: DeviceView;
+  device: AnalyzedDevice;
   dispatch: Dispatch<AppAction>;
 }): JSX.Element {
   const { tab, device, dispatch } = props;

@@ -1,11 +1,11 @@
 // The snapshot toolbar's device picker (disabled when the snapshot has one device).
 
 import type { JSX } from 'react';
-import type { DeviceView } from '@shared/view/snapshot-view';
+import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 
 export function DeviceSelect(props: {
-  devices: readonly DeviceView[];
-  device: DeviceView | null;
+  devices: readonly AnalyzedDevice[];
+  device: AnalyzedDevice | null;
   onChange: (ordinal: number) => void;
 }): JSX.Element {
   const { devices, device, onChange } = props;

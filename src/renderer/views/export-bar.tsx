@@ -4,7 +4,7 @@
 
 import { useEffect, useEffectEvent, useMemo, useRef, useState, type JSX } from 'react';
 import type { AllocatorStateIndex } from '@shared/state/allocator-state';
-import type { SnapshotView } from '@shared/view/snapshot-view';
+import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { createExportSaver, type ExportFormat } from '../api/export-saver';
 import { makeExportFile, type ExportContext } from '../export/export-files';
 import {
@@ -16,7 +16,7 @@ import {
 import './export.css';
 
 export interface ExportBarProps {
-  view: SnapshotView;
+  view: AnalyzedSnapshot;
   /** Index into view.devices. */
   deviceIndex: number;
   stateIndex: AllocatorStateIndex;

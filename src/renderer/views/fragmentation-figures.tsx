@@ -3,15 +3,15 @@
 
 import type { JSX } from 'react';
 import type { GroupFigures, MemoryFigures } from '@shared/state/memory-figures';
-import { formatBytes, formatExactBytes } from '@shared/units';
-import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
+import { formatBytes, formatExactBytes } from '@shared/format/units';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { describeEvent } from '../charts/allocation-facts';
 import { groupKey, groupLabel } from '../charts/segment-groups';
 import { GROUP_METRICS, METRICS, type Metric } from './fragmentation-metrics';
 
 export function FragmentationFigures(props: {
-  view: SnapshotView;
-  device: DeviceView;
+  view: AnalyzedSnapshot;
+  device: AnalyzedDevice;
   moment: number;
   peak: number;
   momentFigures: MemoryFigures | null;
@@ -79,7 +79,7 @@ export function FragmentationFigures(props: {
 }
 
 function GroupTable(props: {
-  view: SnapshotView;
+  view: AnalyzedSnapshot;
   when: 'moment' | 'peak';
   title: string;
   groups: GroupFigures[];

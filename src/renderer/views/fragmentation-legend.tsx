@@ -1,7 +1,7 @@
 // The fragmentation chart's legend: what each curve is, with how it is measured on hover.
 
 import type { JSX } from 'react';
-import { formatBytes, formatExactBytes } from '@shared/units';
+import { formatBytes, formatExactBytes } from '@shared/format/units';
 
 export function FragmentationLegend(props: { smallHoleThresholdBytes: number }): JSX.Element {
   const threshold = props.smallHoleThresholdBytes;

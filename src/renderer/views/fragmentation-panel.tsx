@@ -5,7 +5,7 @@
 import { useMemo, useRef, type JSX } from 'react';
 import type { XMode } from '@shared/chart/event-axis';
 import type { AllocatorStateIndex } from '@shared/state/allocator-state';
-import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import type { FragmentationWindow } from '../charts/fragmentation-data';
 import '../charts/fragmentation.css';
 import { FragmentationFigures } from './fragmentation-figures';
@@ -18,8 +18,8 @@ import { useFragmentationChart } from './use-fragmentation-chart';
 import { useWindowSeries } from './use-window-series';
 
 export interface FragmentationPanelProps {
-  view: SnapshotView;
-  device: DeviceView;
+  view: AnalyzedSnapshot;
+  device: AnalyzedDevice;
   stateIndex: AllocatorStateIndex | null;
   moment: number;
   smallHoleThresholdBytes: number;
@@ -40,7 +40,7 @@ export function FragmentationPanel(props: FragmentationPanelProps): JSX.Element 
     timelineWindow,
     onMoment,
   } = props;
-  const peak = device.summary.active_bytes.peak_event_index;
+  const peak = device.figures.active.peakEventIndex;
   const rootRef = useRef<HTMLElement>(null);
   const stageRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);

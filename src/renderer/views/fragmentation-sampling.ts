@@ -3,7 +3,7 @@
 // enough. Pure, so it is unit-tested.
 
 import { sampleMoments } from '@shared/state/fragmentation-series';
-import type { DeviceView } from '@shared/view/snapshot-view';
+import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 
 /** Samples over the whole trace, and over a zoomed window. */
 const FULL_SAMPLES = 600;
@@ -12,9 +12,9 @@ const WINDOW_SAMPLES = 300;
 const ZOOM_FRACTION = 0.5;
 
 /** Moments sampled over the whole trace, the active peak and the OOMs among them. */
-export function fullTraceMoments(device: DeviceView): Int32Array {
+export function fullTraceMoments(device: AnalyzedDevice): Int32Array {
   return sampleMoments(device.traceLength, FULL_SAMPLES, [
-    device.summary.active_bytes.peak_event_index,
+    device.figures.active.peakEventIndex,
     ...device.ooms.map((o) => o.eventIndex),
   ]);
 }
@@ -24,7 +24,7 @@ export function fullTraceMoments(device: DeviceView): Int32Array {
  * to deserve its own samples; null otherwise.
  */
 export function zoomedRange(
-  device: Pick<DeviceView, 'traceLength'>,
+  device: Pick<AnalyzedDevice, 'traceLength'>,
   window: { startEvent: number; endEvent: number } | null,
 ): [number, number] | null {
   if (window === null || device.traceLength < 2) return null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testDevice } from '@shared/view/test-device';
+import { testDevice } from '../../../test/support/builders/analyzed-device';
 import { fragmentationStatusText, hoverText } from './fragmentation-status';
 
 const device = testDevice();

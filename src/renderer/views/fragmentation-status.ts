@@ -1,8 +1,8 @@
 // The line beside the fragmentation chart's legend: sampling progress, the hovered moment, or how
 // many moments are sampled. Pure, so it is unit-tested.
 
-import { formatBytes, formatExactBytes } from '@shared/units';
-import type { DeviceView } from '@shared/view/snapshot-view';
+import { formatBytes, formatExactBytes } from '@shared/format/units';
+import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { describeEvent } from '../charts/allocation-facts';
 import { cachedAt } from '../charts/fragmentation-data';
 
@@ -19,7 +19,7 @@ export interface FragmentationStatus {
   windowSampleCount: number | null;
 }
 
-export function fragmentationStatusText(device: DeviceView, status: FragmentationStatus): string {
+export function fragmentationStatusText(device: AnalyzedDevice, status: FragmentationStatus): string {
   if (status.computing) {
     return status.total > 0
       ? `Sampling the allocator state… ${Math.round((status.done / status.total) * 100)}%`
@@ -36,6 +36,6 @@ export function fragmentationStatusText(device: DeviceView, status: Fragmentatio
 }
 
 /** "event 1,234 · 2.31 s · reserved − active 1.2 GiB". */
-export function hoverText(device: DeviceView, event: number): string {
+export function hoverText(device: AnalyzedDevice, event: number): string {
   return `${describeEvent(device, event)} · reserved − active ${formatBytes(cachedAt(device, event))}`;
 }

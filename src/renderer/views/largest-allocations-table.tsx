@@ -4,8 +4,8 @@
 import { useEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent } from 'react';
 import { allocationsAliveAt } from '@shared/analysis/allocation-table';
 import { shortFrameLabel, topUserFrameIndex } from '@shared/analysis/user-frame';
-import { formatBytes, formatExactBytes } from '@shared/units';
-import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
+import { formatBytes, formatExactBytes } from '@shared/format/units';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import {
   allocationFacts,
   describeEvent,
@@ -17,8 +17,8 @@ import { LARGEST_TABLE_ROWS, tableEvent } from '../export/csv-of-largest-table';
 import '../charts/timeline.css';
 
 export interface LargestAllocationsTableProps {
-  view: SnapshotView;
-  device: DeviceView;
+  view: AnalyzedSnapshot;
+  device: AnalyzedDevice;
   /** An event index: the allocations alive then; null for the active peak. */
   moment: number | null;
   selectedRow: number | null;

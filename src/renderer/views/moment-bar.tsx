@@ -1,16 +1,16 @@
 // The selected moment in words, with buttons to step it and to jump to the peak or the OOM.
 
 import type { JSX } from 'react';
-import type { DeviceView } from '@shared/view/snapshot-view';
+import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { clampMoment, describeMoment, firstOomEvent, stepMoment } from './moment';
 
 export function MomentBar(props: {
-  device: DeviceView;
+  device: AnalyzedDevice;
   moment: number;
   onMoment: (event: number) => void;
 }): JSX.Element {
   const { device, moment, onMoment } = props;
-  const peak = clampMoment(device, device.summary.active_bytes.peak_event_index);
+  const peak = clampMoment(device, device.figures.active.peakEventIndex);
   const oom = firstOomEvent(device);
   return (
     <div className="moment-bar" role="group" aria-label="Selected moment">

@@ -2,38 +2,18 @@
 // entry). One moment drives the timeline's marker, the segments view, the fragmentation figures,
 // the table and the exports. Pure helpers, unit-tested.
 
-import { formatBytes } from '@shared/units';
-import type { DeviceView } from '@shared/view/snapshot-view';
+import { formatBytes } from '@shared/format/units';
+import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
+import { clampMoment, momentRange } from '@shared/analyzed/moments';
+
+export {
+  clampMoment,
+  defaultMoment,
+  firstOomEvent,
+  momentRange,
+  type MomentRange,
+} from '@shared/analyzed/moments';
 import { describeEvent } from '../charts/allocation-facts';
-
-export interface MomentRange {
-  first: number;
-  last: number;
-}
-
-/** Moments a device has: -1 (before the first entry) through its last event. */
-export function momentRange(device: Pick<DeviceView, 'traceLength'>): MomentRange {
-  return { first: -1, last: Math.max(-1, device.traceLength - 1) };
-}
-
-export function clampMoment(device: Pick<DeviceView, 'traceLength'>, moment: number): number {
-  const { first, last } = momentRange(device);
-  return Math.max(first, Math.min(last, Math.trunc(moment)));
-}
-
-/** Where a page starts: the device's first OOM when it has one, else its active peak. */
-export function defaultMoment(device: DeviceView): number {
-  const oom = firstOomEvent(device);
-  return clampMoment(device, oom ?? device.summary.active_bytes.peak_event_index);
-}
-
-export function firstOomEvent(device: DeviceView): number | null {
-  let first: number | null = null;
-  for (const oom of device.ooms) {
-    if (first === null || oom.eventIndex < first) first = oom.eventIndex;
-  }
-  return first;
-}
 
 export type MomentStep = 'previous' | 'next' | 'back' | 'forward' | 'first' | 'last';
 
@@ -74,12 +54,12 @@ export function momentStepAt(stroke: MomentKey, inTimeline: boolean): MomentStep
 }
 
 /** Events in 1% of the trace (at least one). */
-export function bigStep(device: Pick<DeviceView, 'traceLength'>): number {
+export function bigStep(device: Pick<AnalyzedDevice, 'traceLength'>): number {
   return Math.max(1, Math.round(device.traceLength / 100));
 }
 
 export function stepMoment(
-  device: Pick<DeviceView, 'traceLength'>,
+  device: Pick<AnalyzedDevice, 'traceLength'>,
   moment: number,
   step: MomentStep,
 ): number {
@@ -106,16 +86,16 @@ export function curveAt(curve: Float64Array, baseline: number, event: number): n
   return curve[Math.min(event, curve.length - 1)]!;
 }
 
-export function activeAt(device: DeviceView, event: number): number {
-  return curveAt(device.activeBytes, device.summary.active_bytes.baseline, event);
+export function activeAt(device: AnalyzedDevice, event: number): number {
+  return curveAt(device.activeBytes, device.figures.active.baselineBytes, event);
 }
 
-export function reservedAt(device: DeviceView, event: number): number {
-  return curveAt(device.reservedBytes, device.summary.reserved_bytes.baseline, event);
+export function reservedAt(device: AnalyzedDevice, event: number): number {
+  return curveAt(device.reservedBytes, device.figures.reserved.baselineBytes, event);
 }
 
 /** "event 1,234 · 2.31 s · active 3.1 GiB · reserved 3.5 GiB". */
-export function describeMoment(device: DeviceView, moment: number): string {
+export function describeMoment(device: AnalyzedDevice, moment: number): string {
   return [
     describeEvent(device, moment),
     `active ${formatBytes(activeAt(device, moment))}`,

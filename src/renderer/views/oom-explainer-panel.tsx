@@ -4,16 +4,16 @@
 
 import { useMemo, useState, type JSX } from 'react';
 import { allocationsAliveAt } from '@shared/analysis/allocation-table';
-import { explainOoms, explainPeak } from '@shared/oom/oom-explainer';
+import { deviceExplanationsOf } from '@shared/oom/oom-explainer';
 import type { OomExplanation, OomHolder } from '@shared/oom/oom-explanation';
 import type { AllocatorStateIndex } from '@shared/state/allocator-state';
-import { formatBytes, formatExactBytes } from '@shared/units';
-import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
+import { formatBytes, formatExactBytes } from '@shared/format/units';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { describeEvent, formatStream } from '../charts/allocation-facts';
 import './oom-explainer.css';
 
 export interface OomExplainerPanelProps {
-  view: SnapshotView;
+  view: AnalyzedSnapshot;
   /** Index into view.devices. */
   deviceIndex: number;
   stateIndex: AllocatorStateIndex;
@@ -23,40 +23,11 @@ export interface OomExplainerPanelProps {
   onSelectRow?: (row: number) => void;
 }
 
-export interface DeviceExplanations {
-  /** One per `oom` entry, in trace order; empty when the trace has none. */
-  ooms: OomExplanation[];
-  /** The active peak as "what if", when there is no OOM. */
-  peak: OomExplanation | null;
-}
-
-/** Explanations per (view, device index): computed once, however often the page re-renders or returns to a device. */
-const explained = new WeakMap<SnapshotView, Map<number, DeviceExplanations>>();
-
-export function explanationsOf(
-  view: SnapshotView,
-  deviceIndex: number,
-  stateIndex: AllocatorStateIndex,
-): DeviceExplanations {
-  let perDevice = explained.get(view);
-  if (perDevice === undefined) {
-    perDevice = new Map();
-    explained.set(view, perDevice);
-  }
-  let found = perDevice.get(deviceIndex);
-  if (found === undefined) {
-    const ooms = explainOoms(view, deviceIndex, stateIndex);
-    found = { ooms, peak: ooms.length === 0 ? explainPeak(view, deviceIndex, stateIndex) : null };
-    perDevice.set(deviceIndex, found);
-  }
-  return found;
-}
-
 export function OomExplainerPanel(props: OomExplainerPanelProps): JSX.Element | null {
   const { view, deviceIndex, stateIndex, onGoToEvent, onSelectRow } = props;
   const device = view.devices[deviceIndex];
   const explanations = useMemo(
-    () => (device === undefined ? null : explanationsOf(view, deviceIndex, stateIndex)),
+    () => (device === undefined ? null : deviceExplanationsOf(view, deviceIndex, stateIndex)),
     [view, deviceIndex, stateIndex, device],
   );
   const [chosen, setChosen] = useState(0);
@@ -136,7 +107,7 @@ export function OomExplainerPanel(props: OomExplainerPanelProps): JSX.Element | 
 
 /** The largest allocation of `stackId` alive after `event`, or null. */
 export function largestRowOfStack(
-  device: DeviceView,
+  device: AnalyzedDevice,
   event: number,
   stackId: number,
 ): number | null {

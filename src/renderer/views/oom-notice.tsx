@@ -2,13 +2,13 @@
 // with a button to explain it (or to show that device when another one is selected).
 
 import type { JSX } from 'react';
-import type { DeviceView } from '@shared/view/snapshot-view';
+import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { describeOom } from './oom-notice-text';
 
 export function OomNotice(props: {
-  oomDevice: DeviceView;
+  oomDevice: AnalyzedDevice;
   /** The selected device. */
-  device: DeviceView;
+  device: AnalyzedDevice;
   onExplain: () => void;
   onShowDevice: (ordinal: number) => void;
 }): JSX.Element {

@@ -1,4 +1,4 @@
-import { formatBytes, formatExactBytes } from '@shared/units';
+import { formatBytes, formatExactBytes } from '@shared/format/units';
 import type { LoadingTab } from '../state/app-state';
 
 /** Share of the file read, or null when the size is unknown. */

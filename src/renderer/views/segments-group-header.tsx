@@ -3,13 +3,13 @@
 
 import type { JSX } from 'react';
 import type { MemoryFigures } from '@shared/state/memory-figures';
-import type { SnapshotView } from '@shared/view/snapshot-view';
+import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { countText } from '../charts/block-labels';
 import { groupLabel, type SegmentGroup } from '../charts/segment-groups';
 import { BytesFigure } from './bytes-figure';
 
 export function SegmentsGroupHeader(props: {
-  view: SnapshotView;
+  view: AnalyzedSnapshot;
   group: SegmentGroup;
   figures: MemoryFigures | null;
   top: number;

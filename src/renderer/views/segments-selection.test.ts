@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allocatorStateOf } from '@shared/state/test-allocator-state';
+import { allocatorStateOf } from '../../../test/support/builders/allocator-state';
 import { pickOfBlock, selectedBlockOf } from './segments-selection';
 
 const state = allocatorStateOf([

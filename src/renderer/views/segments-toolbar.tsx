@@ -4,14 +4,14 @@
 import type { JSX } from 'react';
 import type { AllocatorState } from '@shared/state/allocator-state';
 import type { MemoryFigures } from '@shared/state/memory-figures';
-import type { DeviceView } from '@shared/view/snapshot-view';
+import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { describeEvent } from '../charts/allocation-facts';
 import { countText } from '../charts/block-labels';
 import type { SegmentsScale } from '../charts/segments-scene';
 import { BytesFigure } from './bytes-figure';
 
 export function SegmentsToolbar(props: {
-  device: DeviceView;
+  device: AnalyzedDevice;
   /** Null while the state is being reconstructed. */
   state: AllocatorState | null;
   totals: MemoryFigures | null;

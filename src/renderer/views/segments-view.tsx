@@ -5,8 +5,8 @@
 import { useMemo, useRef, useState, type JSX } from 'react';
 import type { AllocatorStateIndex } from '@shared/state/allocator-state';
 import { figuresByGroup, figuresOfState, type GroupFigures } from '@shared/state/memory-figures';
-import { formatExactBytes } from '@shared/units';
-import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
+import { formatExactBytes } from '@shared/format/units';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { blockFacts } from '../charts/block-facts';
 import { byGroupKey, groupSegments } from '../charts/segment-groups';
 import type { SegmentsScale } from '../charts/segments-scene';
@@ -20,8 +20,8 @@ import { useStateAt } from './use-allocator-state';
 import { useSegmentsChart } from './use-segments-chart';
 
 export interface SegmentsViewProps {
-  view: SnapshotView;
-  device: DeviceView;
+  view: AnalyzedSnapshot;
+  device: AnalyzedDevice;
   /** Null while the index is being built. */
   stateIndex: AllocatorStateIndex | null;
   moment: number;

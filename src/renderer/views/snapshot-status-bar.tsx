@@ -1,12 +1,12 @@
 // The snapshot page's footer: file, size, pickle protocol, devices and the device's allocations.
 
 import type { JSX } from 'react';
-import { formatBytes, formatExactBytes } from '@shared/units';
-import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
+import { formatBytes, formatExactBytes } from '@shared/format/units';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 
 export function SnapshotStatusBar(props: {
-  view: SnapshotView;
-  device: DeviceView | null;
+  view: AnalyzedSnapshot;
+  device: AnalyzedDevice | null;
 }): JSX.Element {
   const { view, device } = props;
   return (

@@ -3,11 +3,11 @@
 
 import type { JSX } from 'react';
 import { shortFrameLabel, topUserFrameIndex } from '@shared/analysis/user-frame';
-import type { SnapshotView } from '@shared/view/snapshot-view';
+import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { stackFrames, supportingFrames } from '../charts/allocation-facts';
 
 export function StackLines(props: {
-  view: SnapshotView;
+  view: AnalyzedSnapshot;
   stackId: number;
   limit: number;
   testId: string;

@@ -1,8 +1,8 @@
-import type { DeviceView } from '@shared/view/snapshot-view';
-import { formatBytes, formatDurationUs, formatExactBytes } from '@shared/units';
+import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
+import { formatBytes, formatDurationUs, formatExactBytes } from '@shared/format/units';
 
 /** Duration between the first and last trace entry, or null when the file records no times. */
-export function traceWindowUs(device: DeviceView): number | null {
+export function traceWindowUs(device: AnalyzedDevice): number | null {
   const times = device.timeUs;
   if (times === null || times.length === 0) return null;
   let first = NaN;
@@ -15,39 +15,39 @@ export function traceWindowUs(device: DeviceView): number | null {
 const countFormat = new Intl.NumberFormat('en-US');
 
 export interface SummaryStripProps {
-  readonly device: DeviceView;
+  readonly device: AnalyzedDevice;
 }
 
 /** The device's headline figures; each byte figure carries its exact count in data-bytes. */
 export function SummaryStrip({ device }: SummaryStripProps) {
-  const { summary } = device;
+  const { figures } = device;
   const windowUs = traceWindowUs(device);
-  const ooms = summary.oom.length;
+  const ooms = figures.ooms.length;
   return (
     <dl className="summary-strip" data-testid="summary-strip">
       <BytesFigure
         label="Reserved peak"
         testId="summary-reserved-peak"
-        bytes={summary.reserved_bytes.peak}
+        bytes={figures.reserved.peakBytes}
       />
       <BytesFigure
         label="Reserved final"
         testId="summary-reserved-final"
-        bytes={summary.reserved_bytes.final}
+        bytes={figures.reserved.finalBytes}
       />
       <BytesFigure
         label="Active peak"
         testId="summary-active-peak"
-        bytes={summary.active_bytes.peak}
+        bytes={figures.active.peakBytes}
         emphasis
       />
       <BytesFigure
         label="Active final"
         testId="summary-active-final"
-        bytes={summary.active_bytes.final}
+        bytes={figures.active.finalBytes}
       />
-      <CountFigure label="Segments" testId="summary-segments" count={summary.segments} />
-      <CountFigure label="Events" testId="summary-events" count={summary.trace_entries} />
+      <CountFigure label="Segments" testId="summary-segments" count={figures.segments} />
+      <CountFigure label="Events" testId="summary-events" count={figures.traceEntries} />
       <CountFigure
         label="OOMs"
         testId="summary-ooms"

@@ -1,4 +1,4 @@
-import { formatBytes } from '@shared/units';
+import { formatBytes } from '@shared/format/units';
 import type { Tab } from '../state/app-state';
 import { CloseIcon } from './icons';
 import { progressFraction } from './progress-view';

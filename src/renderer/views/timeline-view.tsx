@@ -7,8 +7,8 @@ import { useLayoutEffect, useMemo, useRef, useState, type JSX } from 'react';
 import { shortFrameLabel, topUserFrameIndex } from '@shared/analysis/user-frame';
 import { pairAnnotations } from '@shared/chart/annotation-spans';
 import type { TimelineHit } from '@shared/chart/timeline-layout';
-import { formatBytes, formatDurationUs, formatExactBytes } from '@shared/units';
-import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
+import { formatBytes, formatDurationUs, formatExactBytes } from '@shared/format/units';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import {
   allocationFacts,
   bytesWithExact,
@@ -27,8 +27,8 @@ import { countSpansInTrace, traceTimeExtent } from './trace-time-extent';
 import { usePlacedTooltip } from './use-placed-tooltip';
 
 export interface TimelineViewProps {
-  view: SnapshotView;
-  device: DeviceView;
+  view: AnalyzedSnapshot;
+  device: AnalyzedDevice;
   xMode: 'time' | 'event';
   /** Row of device.allocations. */
   selectedRow: number | null;
@@ -155,7 +155,7 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
               annotations
             </li>
           )}
-          {device.summary.oom.length > 0 && (
+          {device.figures.ooms.length > 0 && (
             <li>
               <span className="tl-swatch tl-swatch-oom" aria-hidden="true" />
               out of memory
@@ -237,7 +237,7 @@ function formatOffsetUs(us: number): string {
   return us <= 0 ? '0' : formatDurationUs(us);
 }
 
-function describeDomain(domain: TimelineDomainInfo, device: DeviceView): string {
+function describeDomain(domain: TimelineDomainInfo, device: AnalyzedDevice): string {
   if (device.traceLength === 0) return 'no trace entries';
   if (domain.mode === 'time') return `${formatOffsetUs(domain.x0)} – ${formatOffsetUs(domain.x1)}`;
   const start = Math.max(0, Math.floor(domain.startEvent));
@@ -246,8 +246,8 @@ function describeDomain(domain: TimelineDomainInfo, device: DeviceView): string 
 }
 
 function TimelineTooltip(props: {
-  view: SnapshotView;
-  device: DeviceView;
+  view: AnalyzedSnapshot;
+  device: AnalyzedDevice;
   hover: TimelineHover;
 }): JSX.Element {
   const { view, device, hover } = props;
@@ -278,8 +278,8 @@ function TimelineTooltip(props: {
 }
 
 function AllocationTooltip(props: {
-  view: SnapshotView;
-  device: DeviceView;
+  view: AnalyzedSnapshot;
+  device: AnalyzedDevice;
   row: number;
 }): JSX.Element {
   const { view, device, row } = props;
@@ -329,7 +329,7 @@ function AllocationTooltip(props: {
 }
 
 function MomentTooltip(props: {
-  device: DeviceView;
+  device: AnalyzedDevice;
   hover: TimelineHover;
   hit: TimelineHit | null;
 }): JSX.Element {

@@ -1,11 +1,12 @@
 // The allocator state index of a device, made once per open snapshot and device, after the page's
 // first paint (building its checkpoints walks the allocation table: the timeline shows first).
-// Kept in a WeakMap keyed by the device's view, so switching tabs or devices finds it again and
-// closing a tab lets it go.
+// Kept with the device (its derived data), so switching tabs or devices finds it again and closing
+// a tab lets it go.
 
 import { useEffect, useMemo, useState } from 'react';
 import {
-  createAllocatorStateIndex,
+  allocatorStateIndexOf,
+  builtAllocatorStateIndex,
   type AllocatorState,
   type AllocatorStateIndex,
 } from '@shared/state/allocator-state';
@@ -14,18 +15,7 @@ import {
   fillFragmentationSeries,
   type FragmentationSeries,
 } from '@shared/state/fragmentation-series';
-import type { DeviceView, SnapshotView } from '@shared/view/snapshot-view';
-
-const indexes = new WeakMap<DeviceView, AllocatorStateIndex>();
-
-export function stateIndexOf(view: SnapshotView, device: DeviceView): AllocatorStateIndex {
-  let index = indexes.get(device);
-  if (index === undefined) {
-    index = createAllocatorStateIndex(device, view.allocatorSettings);
-    indexes.set(device, index);
-  }
-  return index;
-}
+import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 
 /** After the next paint: a frame, then a task (a frame callback alone runs before painting). */
 export function afterPaint(callback: () => void): () => void {
@@ -40,14 +30,14 @@ export function afterPaint(callback: () => void): () => void {
 }
 
 /** The index, or null until it is built (at once when it already was). */
-export function useStateIndex(view: SnapshotView, device: DeviceView): AllocatorStateIndex | null {
-  const [built, setBuilt] = useState<{ device: DeviceView; index: AllocatorStateIndex } | null>(
+export function useStateIndex(view: AnalyzedSnapshot, device: AnalyzedDevice): AllocatorStateIndex | null {
+  const [built, setBuilt] = useState<{ device: AnalyzedDevice; index: AllocatorStateIndex } | null>(
     null,
   );
-  const cached = indexes.get(device) ?? null;
+  const cached = builtAllocatorStateIndex(device);
   useEffect(() => {
-    if (indexes.has(device)) return;
-    return afterPaint(() => setBuilt({ device, index: stateIndexOf(view, device) }));
+    if (builtAllocatorStateIndex(device) !== null) return;
+    return afterPaint(() => setBuilt({ device, index: allocatorStateIndexOf(view, device) }));
   }, [view, device]);
   if (cached !== null) return cached;
   return built?.device === device ? built.index : null;

@@ -2,11 +2,11 @@
 // the keys are not someone else's (text fields, the focused timeline's own panning).
 
 import { useLayoutEffect } from 'react';
-import type { DeviceView } from '@shared/view/snapshot-view';
+import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { isEditingTarget, momentStepAt, stepMoment } from './moment';
 
 export function useMomentKeys(
-  device: DeviceView,
+  device: AnalyzedDevice,
   moment: number,
   onMoment: (moment: number) => void,
 ): void {

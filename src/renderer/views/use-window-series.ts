@@ -4,7 +4,7 @@
 import { useLayoutEffect, useState } from 'react';
 import type { AllocatorStateIndex } from '@shared/state/allocator-state';
 import type { FragmentationSeries } from '@shared/state/fragmentation-series';
-import type { DeviceView } from '@shared/view/snapshot-view';
+import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { windowSamples, zoomedRange } from './fragmentation-sampling';
 import { useFragmentationSeries } from './use-allocator-state';
 
@@ -12,7 +12,7 @@ const WINDOW_DEBOUNCE_MS = 200;
 
 export function useWindowSeries(
   stateIndex: AllocatorStateIndex | null,
-  device: DeviceView,
+  device: AnalyzedDevice,
   timelineWindow: { startEvent: number; endEvent: number } | null,
   smallHoleThresholdBytes: number,
 ): FragmentationSeries | null {

@@ -2,11 +2,11 @@
 // (time disabled when the device records none).
 
 import type { JSX } from 'react';
-import type { DeviceView } from '@shared/view/snapshot-view';
+import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import type { XMode } from '../state/app-state';
 
 export function XModeToggle(props: {
-  device: DeviceView;
+  device: AnalyzedDevice;
   xMode: XMode;
   onChange: (xMode: XMode) => void;
 }): JSX.Element {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { realSnapshotPaths } from '../../../test/support/real-snapshots';
 import { decodeSnapshot } from '../snapshot/decode-snapshot';
 import { allocationsAliveAt } from './allocation-table';
-import { buildSnapshotView } from '../view/snapshot-view';
+import { buildAnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { liveAllocationsAt } from './live-allocations';
 import { analyzeSnapshot } from './snapshot-analysis';
 
@@ -16,7 +16,7 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
   it('the allocation table reproduces the active curve at every sampled event', async () => {
     const bytes = new Uint8Array(readFileSync(path));
     const model = await decodeSnapshot(once(bytes), { totalBytes: bytes.length });
-    const view = buildSnapshotView(model, { fileName: name, fileBytes: bytes.length });
+    const view = buildAnalyzedSnapshot(model, { fileName: name, fileBytes: bytes.length });
     const analysis = analyzeSnapshot(model);
     view.devices.forEach((device, d) => {
       const table = device.allocations;
@@ -28,7 +28,7 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
         const alive = allocationsAliveAt(table, event);
         let total = 0;
         for (const row of alive) total += table.sizeBytes[row]!;
-        const curve = event < 0 ? device.summary.active_bytes.baseline : device.activeBytes[event]!;
+        const curve = event < 0 ? device.figures.active.baselineBytes : device.activeBytes[event]!;
         if (!clamped) expect(total, `event ${event}`).toBe(curve);
         // Same set, same order as the summary's live allocations.
         const live = liveAllocationsAt(
@@ -43,7 +43,7 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
         );
       }
       if (!clamped && device.traceLength > 0) {
-        expect(device.activeBytes[device.traceLength - 1]).toBe(device.summary.active_bytes.final);
+        expect(device.activeBytes[device.traceLength - 1]).toBe(device.figures.active.finalBytes);
       }
     });
   });

@@ -1,6 +1,6 @@
 // Everything the summary, the CLI and the views need per device, computed once after decoding.
 
-import { formatBytes } from '../units';
+import { formatBytes } from '../format/units';
 import {
   ActionCode,
   BlockStateCode,
@@ -17,6 +17,7 @@ import { AddressMap } from './address-map';
 import { matchAllocations, type AllocationMatch } from './allocation-matching';
 import { computeDeviceCurveStats, type CurveStats } from './curve-stats';
 import { emptyFinalState, finalStateByDevice, type FinalState } from './final-state';
+import { buildSegmentHistory, type SegmentHistory } from './segment-history';
 
 export interface OomEvent {
   eventIndex: number;
@@ -40,6 +41,8 @@ export interface DeviceAnalysis {
   reserved: CurveStats;
   match: AllocationMatch | null;
   ooms: OomEvent[];
+  /** Every segment extent and when it existed (walked back from the final segments). */
+  segmentHistory: SegmentHistory;
 }
 
 export interface SnapshotAnalysis {
@@ -155,6 +158,7 @@ function analyzeDevice(
     reserved,
     match,
     ooms,
+    segmentHistory: buildSegmentHistory(model, { device, trace, finalState }, warnings),
   };
 }
 

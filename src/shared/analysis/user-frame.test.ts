@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NO_STACK } from '../snapshot/model';
 import { frameAt, stackFrameIds } from '../snapshot/stack-source';
-import { TEST_FRAMES, TEST_STACKS } from '../view/test-device';
+import { TEST_FRAMES, TEST_STACKS } from '../../../test/support/builders/analyzed-device';
 import {
   describeFrame,
   isCaptureFrame,

@@ -2,7 +2,7 @@
 // unit that suits the tick step (µs, ms, s), with just enough decimals to tell neighbouring ticks
 // apart; event indices grouped.
 
-import { formatExactBytes } from '../units';
+import { formatExactBytes } from '../format/units';
 
 const TIME_UNITS = [
   { name: 's', us: 1_000_000 },

@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { testFigures } from '../../../test/support/builders/analyzed-device';
+import { DerivedCache } from '../analyzed/derived-cache';
 import { realSnapshotPaths } from '../../../test/support/real-snapshots';
 import { decodeSnapshot } from '../snapshot/decode-snapshot';
-import { buildSnapshotView, type DeviceView } from '../view/snapshot-view';
+import { buildAnalyzedSnapshot, type AnalyzedDevice } from '../analyzed/analyzed-snapshot';
 import { NOT_PENDING } from '../analysis/allocation-table';
-import { emptySegmentHistory } from '../state/segment-history';
+import { emptySegmentHistory } from '../analysis/segment-history';
 import {
   hitTestTimeline,
   layoutTimeline,
@@ -24,7 +26,7 @@ function evenColumns(start: number, end: number, columns: number): Int32Array {
 }
 
 /** At `event`, the alive bands must tile [0, Σ sizes) without gaps or overlaps, below the active curve. */
-function checkStacking(layout: TimelineLayout, device: DeviceView, event: number): void {
+function checkStacking(layout: TimelineLayout, device: AnalyzedDevice, event: number): void {
   const table = device.allocations;
   const spans = layout.bands
     .filter((band) => table.startEvent[band.row]! <= event && band.endEvent > event)
@@ -40,7 +42,7 @@ function checkStacking(layout: TimelineLayout, device: DeviceView, event: number
 
 /** The band rule of selectBandRows, computed the slow obvious way. */
 function bruteForceBandRows(
-  device: DeviceView,
+  device: AnalyzedDevice,
   start: number,
   end: number,
   count: number,
@@ -67,7 +69,7 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
   it('stacks the largest allocations without gaps, envelopes equal the curves, hits find bands', async () => {
     const bytes = new Uint8Array(readFileSync(path));
     const model = await decodeSnapshot(once(bytes), { totalBytes: bytes.length });
-    const view = buildSnapshotView(model, { fileName: name, fileBytes: bytes.length });
+    const view = buildAnalyzedSnapshot(model, { fileName: name, fileBytes: bytes.length });
     for (const device of view.devices) {
       const n = device.traceLength;
       if (n === 0) {
@@ -80,7 +82,7 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
           maxBands: 50,
         });
         expect(layout.bands).toHaveLength(Math.min(50, device.allocations.count));
-        expect(layout.activeMax[0]).toBe(device.summary.active_bytes.final);
+        expect(layout.activeMax[0]).toBe(device.figures.active.finalBytes);
         continue;
       }
       const windows: [number, number][] = [
@@ -137,7 +139,7 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
 });
 
 /** A device with more allocations than a narrow window holds: layouts take the wide path. */
-function manyAllocationsDevice(count: number): DeviceView {
+function manyAllocationsDevice(count: number): AnalyzedDevice {
   let seed = 11;
   const random = (n: number): number => {
     seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
@@ -171,10 +173,8 @@ function manyAllocationsDevice(count: number): DeviceView {
     },
     segmentHistory: emptySegmentHistory(),
     ooms: [],
-    summary: {
-      active_bytes: { baseline: 0 },
-      reserved_bytes: { baseline: 0 },
-    } as DeviceView['summary'],
+    figures: testFigures(),
+    derived: new DerivedCache(),
   };
 }
 

@@ -7,12 +7,12 @@
 // (start -1, made before the trace, is clamped to the window). Time mode maps event -> time when
 // drawing; the layout never needs to know.
 
-import type { DeviceView } from '../view/snapshot-view';
-import { rowsOverlapping, rowsStartingIn } from './alive-checkpoints';
-import { BLOCK_EVENTS, timelineIndexOf, visibleArea } from './timeline-index';
+import type { AnalyzedDevice } from '../analyzed/analyzed-snapshot';
+import { rowsOverlapping, rowsStartingIn } from '../analyzed/alive-checkpoints';
+import { BLOCK_EVENTS, timelineIndexOf, visibleArea } from '../analyzed/timeline-index';
 
 export interface TimelineLayoutRequest {
-  device: DeviceView;
+  device: AnalyzedDevice;
   /** Visible events [startEvent, endEvent). */
   startEvent: number;
   endEvent: number;
@@ -26,7 +26,7 @@ export interface TimelineLayoutRequest {
 }
 
 export interface AllocationBand {
-  /** Row of DeviceView.allocations. */
+  /** Row of AnalyzedDevice.allocations. */
   row: number;
   sizeBytes: number;
   /**
@@ -73,7 +73,7 @@ export function layoutTimeline(request: TimelineLayoutRequest): TimelineLayout {
 
 /** The value of a curve "at" event e: after e; before the first event (-1), its baseline. */
 function curveEnvelopes(
-  device: DeviceView,
+  device: AnalyzedDevice,
   startEvent: number,
   columnStartEvents: Int32Array,
   columns: number,
@@ -81,13 +81,13 @@ function curveEnvelopes(
   const index = timelineIndexOf(device);
   const active = rangeReader(
     device.activeBytes,
-    device.summary.active_bytes.baseline,
+    device.figures.active.baselineBytes,
     index.activeBlockMin,
     index.activeBlockMax,
   );
   const reserved = rangeReader(
     device.reservedBytes,
-    device.summary.reserved_bytes.baseline,
+    device.figures.reserved.baselineBytes,
     index.reservedBlockMin,
     index.reservedBlockMax,
   );
@@ -158,7 +158,7 @@ function rangeReader(
  * they were made: a new one goes on top, a freed one leaves a gap that the ones above close.
  */
 function stackBands(
-  device: DeviceView,
+  device: AnalyzedDevice,
   startEvent: number,
   endEvent: number,
   maxBands: number,
@@ -234,7 +234,7 @@ function stackBands(
  * would otherwise vanish into "smaller allocations" on a wide window).
  */
 function selectBandRows(
-  device: DeviceView,
+  device: AnalyzedDevice,
   startEvent: number,
   endEvent: number,
   count: number,
@@ -276,7 +276,7 @@ function selectBandRows(
 
 /** The `count` largest rows alive somewhere in the window, largest first (ties: earlier rows). */
 function largestBySize(
-  device: DeviceView,
+  device: AnalyzedDevice,
   startEvent: number,
   endEvent: number,
   count: number,
@@ -304,7 +304,7 @@ function largestBySize(
 /** What is under (event, bytes): a drawn allocation, the merged rest, or nothing above the curve. */
 export function hitTestTimeline(
   layout: TimelineLayout,
-  device: DeviceView,
+  device: AnalyzedDevice,
   event: number,
   bytes: number,
 ): TimelineHit | null {
@@ -320,7 +320,7 @@ export function hitTestTimeline(
   }
   const active =
     event < 0
-      ? device.summary.active_bytes.baseline
+      ? device.figures.active.baselineBytes
       : device.activeBytes[Math.min(event, device.activeBytes.length - 1)]!;
   if (bytes < active && bytes >= bandsTop) return { kind: 'other', bytes: active - bandsTop };
   return null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testDevice } from '../view/test-device';
+import { testDevice } from '../../../test/support/builders/analyzed-device';
 import { eventMarkers, reservedPeakEvent, stackLabelRows } from './timeline-markers';
 
 describe('eventMarkers', () => {
@@ -14,7 +14,7 @@ describe('eventMarkers', () => {
 
   it('puts the reserved peak before the trace when the baseline is highest', () => {
     const device = testDevice();
-    device.summary.reserved_bytes.baseline = 9000;
+    device.figures.reserved.baselineBytes = 9000;
     expect(reservedPeakEvent(device)).toBe(-1);
   });
 });

@@ -2,8 +2,8 @@
 // peak, the reserved peak and every OOM. Found once per device from the summary figures and the
 // curves.
 
-import { formatBytes } from '../units';
-import type { DeviceView } from '../view/snapshot-view';
+import { formatBytes } from '../format/units';
+import type { AnalyzedDevice } from '../analyzed/analyzed-snapshot';
 
 export type MarkerKind = 'peak-active' | 'peak-reserved' | 'oom';
 
@@ -15,10 +15,10 @@ export interface EventMarker {
 }
 
 /** First event at which the reserved curve reaches its maximum; -1 when the baseline is higher. */
-export function reservedPeakEvent(device: DeviceView): number {
+export function reservedPeakEvent(device: AnalyzedDevice): number {
   const reserved = device.reservedBytes;
   let best = -1;
-  let bestBytes = device.summary.reserved_bytes.baseline;
+  let bestBytes = device.figures.reserved.baselineBytes;
   for (let event = 0; event < reserved.length; event++) {
     if (reserved[event]! > bestBytes) {
       bestBytes = reserved[event]!;
@@ -28,24 +28,24 @@ export function reservedPeakEvent(device: DeviceView): number {
   return best;
 }
 
-export function eventMarkers(device: DeviceView): EventMarker[] {
+export function eventMarkers(device: AnalyzedDevice): EventMarker[] {
   const markers: EventMarker[] = [];
-  const { summary } = device;
+  const { figures } = device;
   markers.push({
     kind: 'peak-reserved',
     event: reservedPeakEvent(device),
-    label: `reserved peak ${formatBytes(summary.reserved_bytes.peak)}`,
+    label: `reserved peak ${formatBytes(figures.reserved.peakBytes)}`,
   });
   markers.push({
     kind: 'peak-active',
-    event: summary.active_bytes.peak_event_index,
-    label: `active peak ${formatBytes(summary.active_bytes.peak)}`,
+    event: figures.active.peakEventIndex,
+    label: `active peak ${formatBytes(figures.active.peakBytes)}`,
   });
-  for (const oom of summary.oom) {
+  for (const oom of figures.ooms) {
     markers.push({
       kind: 'oom',
-      event: oom.event_index,
-      label: `OOM: ${formatBytes(oom.requested_bytes)} requested`,
+      event: oom.eventIndex,
+      label: `OOM: ${formatBytes(oom.requestedBytes)} requested`,
     });
   }
   return markers;

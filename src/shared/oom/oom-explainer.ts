@@ -12,7 +12,13 @@
 
 import { shortFrameLabel, topUserFrameId } from '../analysis/user-frame';
 import { frameAt, type StackSource } from '../snapshot/stack-source';
-import { BlockKind, type AllocatorState, type AllocatorStateIndex } from '../state/allocator-state';
+import {
+  allocatorStateIndexOf,
+  BlockKind,
+  type AllocatorState,
+  type AllocatorStateIndex,
+} from '../state/allocator-state';
+import { derivedKey } from '../analyzed/derived-cache';
 import { roundedRequestBytes, SMALL_REQUEST_LIMIT_BYTES } from '../state/block-rounding';
 import {
   emptyFigures,
@@ -22,9 +28,9 @@ import {
   type GroupFigures,
   type MemoryFigures,
 } from '../state/memory-figures';
-import { SegmentTypeCode } from '../state/segment-history';
-import { formatBytes } from '../units';
-import type { DeviceView, SnapshotView } from '../view/snapshot-view';
+import { SegmentTypeCode } from '../analysis/segment-history';
+import { formatBytes } from '../format/units';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import type { OomExplanation, OomHolder, OomVerdict } from './oom-explanation';
 
 /** Holders listed per explanation. */
@@ -34,9 +40,30 @@ const HOLDERS_IN_TEXT = 3;
 /** Cached free bytes in other groups below this are not worth a clause of the verdict. */
 const OTHER_GROUPS_NOTE_BYTES = 1024 * 1024;
 
+export interface DeviceExplanations {
+  /** One per `oom` entry, in trace order; empty when the trace has none. */
+  ooms: OomExplanation[];
+  /** The active peak as "what if", when there is no OOM. */
+  peak: OomExplanation | null;
+}
+
+const EXPLANATIONS = derivedKey<DeviceExplanations>('OOM explanations');
+
+/** The OOMs of a device explained (or its peak as "what if"), once per device, kept with it. */
+export function deviceExplanationsOf(
+  view: AnalyzedSnapshot,
+  deviceIndex: number,
+  stateIndex: AllocatorStateIndex = allocatorStateIndexOf(view, view.devices[deviceIndex]!),
+): DeviceExplanations {
+  return view.devices[deviceIndex]!.derived.get(EXPLANATIONS, () => {
+    const ooms = explainOoms(view, deviceIndex, stateIndex);
+    return { ooms, peak: ooms.length === 0 ? explainPeak(view, deviceIndex, stateIndex) : null };
+  });
+}
+
 /** One explanation per `oom` entry of the device, in trace order. */
 export function explainOoms(
-  view: SnapshotView,
+  view: AnalyzedSnapshot,
   deviceIndex: number,
   index: AllocatorStateIndex,
 ): OomExplanation[] {
@@ -64,12 +91,12 @@ export function explainOoms(
 
 /** The active peak as a "what if": the figures a request arriving there would have met. */
 export function explainPeak(
-  view: SnapshotView,
+  view: AnalyzedSnapshot,
   deviceIndex: number,
   index: AllocatorStateIndex,
 ): OomExplanation {
   const device = deviceOf(view, deviceIndex);
-  const event = device.summary.active_bytes.peak_event_index;
+  const event = device.figures.active.peakEventIndex;
   const state = index.stateAt(event);
   const threshold = smallHoleThreshold(device);
   // The group a large request would most likely use: the default pool's large segments on the
@@ -94,20 +121,20 @@ interface MomentFacts {
   holders: OomHolder[];
 }
 
-function deviceOf(view: SnapshotView, deviceIndex: number): DeviceView {
+function deviceOf(view: AnalyzedSnapshot, deviceIndex: number): AnalyzedDevice {
   const device = view.devices[deviceIndex];
   if (device === undefined) throw new RangeError(`no device at index ${deviceIndex}`);
   return device;
 }
 
-function defaultStreamId(view: SnapshotView): number {
+function defaultStreamId(view: AnalyzedSnapshot): number {
   const zero = view.streams.indexOf(0);
   return zero >= 0 ? zero : 0;
 }
 
 function factsOf(
-  view: SnapshotView,
-  device: DeviceView,
+  view: AnalyzedSnapshot,
+  device: AnalyzedDevice,
   state: AllocatorState,
   threshold: number,
   poolIndex: number,
@@ -132,8 +159,8 @@ function factsOf(
 
 /** Live allocations (allocated and pending-free blocks, and any outside every segment) by stack. */
 export function holdersOf(
-  view: SnapshotView,
-  device: DeviceView,
+  view: AnalyzedSnapshot,
+  device: AnalyzedDevice,
   state: AllocatorState,
   limit = HOLDER_LIMIT,
 ): OomHolder[] {
@@ -176,8 +203,8 @@ export function topFrameLabel(source: StackSource, stackId: number): string | nu
 }
 
 function explanationOf(
-  view: SnapshotView,
-  device: DeviceView,
+  view: AnalyzedSnapshot,
+  device: AnalyzedDevice,
   event: number,
   facts: MomentFacts,
   verdict: OomVerdict,

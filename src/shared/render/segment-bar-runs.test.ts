@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allocatorStateOf } from '../state/test-allocator-state';
+import { allocatorStateOf } from '../../../test/support/builders/allocator-state';
 import { barRuns, type BarRuns } from './segment-bar-runs';
 
 function runsOf(

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { SegmentTypeCode } from '../state/segment-history';
-import type { SnapshotView } from '../view/snapshot-view';
+import { SegmentTypeCode } from '../analysis/segment-history';
+import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { poolName, segmentTypeName, streamName } from './segment-names';
 
-const view = { pools: ['0,0', '1,3'], streams: [0, 0x5a] } as unknown as SnapshotView;
+const view = { pools: ['0,0', '1,3'], streams: [0, 0x5a] } as unknown as AnalyzedSnapshot;
 
 describe('segment names', () => {
   it('names the default pool and private pools by their id', () => {

@@ -1,14 +1,14 @@
 // How the exported segments picture and the CLI's segments listing name a segment's pool, stream
 // and size class.
 
-import { SegmentTypeCode } from '../state/segment-history';
-import type { SnapshotView } from '../view/snapshot-view';
+import { SegmentTypeCode } from '../analysis/segment-history';
+import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 
-export function poolName(view: SnapshotView, poolIndex: number): string {
+export function poolName(view: AnalyzedSnapshot, poolIndex: number): string {
   return poolIndex === 0 ? 'default pool' : `private pool (${view.pools[poolIndex] ?? poolIndex})`;
 }
 
-export function streamName(view: SnapshotView, streamId: number): string {
+export function streamName(view: AnalyzedSnapshot, streamId: number): string {
   const raw = view.streams[streamId] ?? streamId;
   return raw === 0 ? 'default stream' : `stream 0x${raw.toString(16)}`;
 }

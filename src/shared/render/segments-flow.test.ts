@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { allocatorStateOf } from '../state/test-allocator-state';
+import { allocatorStateOf } from '../../../test/support/builders/allocator-state';
 import { figuresByGroup } from '../state/memory-figures';
-import { SegmentTypeCode } from '../state/segment-history';
-import type { SnapshotView } from '../view/snapshot-view';
+import { SegmentTypeCode } from '../analysis/segment-history';
+import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import {
   barLabel,
   flowSegments,
@@ -12,7 +12,7 @@ import {
 import { freeBytesBySegment, svgSegmentGroups } from './segments-svg-groups';
 
 const MiB = 1024 * 1024;
-const view = { pools: ['0,0'], streams: [0] } as unknown as SnapshotView;
+const view = { pools: ['0,0'], streams: [0] } as unknown as AnalyzedSnapshot;
 
 describe('barLabel', () => {
   const state = allocatorStateOf([

@@ -2,7 +2,7 @@
 // each under its title, and inside a group the bars left to right, wrapping like words in a
 // paragraph (a bar never breaks). A line gets a row of labels above it when a bar on it has one.
 
-import { formatBytes } from '../units';
+import { formatBytes } from '../format/units';
 import type { StateSegment } from '../state/allocator-state';
 import type { SvgSegmentGroup } from './segments-svg-groups';
 import { textWidth } from './svg-markup';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { allocatorStateOf } from '../state/test-allocator-state';
+import { allocatorStateOf } from '../../../test/support/builders/allocator-state';
 import { figuresByGroup } from '../state/memory-figures';
-import { SegmentTypeCode } from '../state/segment-history';
-import type { SnapshotView } from '../view/snapshot-view';
+import { SegmentTypeCode } from '../analysis/segment-history';
+import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { freeBytesBySegment, largestFreeBlock, svgSegmentGroups } from './segments-svg-groups';
 
-const view = { pools: ['0,0'], streams: [0, 0x5a] } as unknown as SnapshotView;
+const view = { pools: ['0,0'], streams: [0, 0x5a] } as unknown as AnalyzedSnapshot;
 
 const state = allocatorStateOf([
   {

@@ -4,8 +4,8 @@
 
 import { BlockKind, type AllocatorState, type StateSegment } from '../state/allocator-state';
 import type { GroupFigures } from '../state/memory-figures';
-import { SegmentTypeCode } from '../state/segment-history';
-import type { SnapshotView } from '../view/snapshot-view';
+import { SegmentTypeCode } from '../analysis/segment-history';
+import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { poolName, segmentTypeName, streamName } from './segment-names';
 
 export interface SvgSegmentGroup {
@@ -17,7 +17,7 @@ export interface SvgSegmentGroup {
 
 /** One group per entry of `figures`, in its order. */
 export function svgSegmentGroups(
-  view: SnapshotView,
+  view: AnalyzedSnapshot,
   state: AllocatorState,
   figures: GroupFigures[],
 ): SvgSegmentGroup[] {

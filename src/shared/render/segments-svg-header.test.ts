@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GroupFigures, MemoryFigures } from '../state/memory-figures';
-import type { SnapshotView } from '../view/snapshot-view';
+import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { renderTheme } from './render-theme';
 import {
   groupTitleLine,
@@ -10,7 +10,7 @@ import {
 } from './segments-svg-header';
 
 const MiB = 1024 * 1024;
-const view = { fileName: 'run.pickle' } as SnapshotView;
+const view = { fileName: 'run.pickle' } as AnalyzedSnapshot;
 const figures = {
   segmentCount: 1,
   reservedBytes: 20 * MiB,

@@ -2,14 +2,14 @@
 // the legend and each group's title.
 
 import type { GroupFigures, MemoryFigures } from '../state/memory-figures';
-import { formatBytes } from '../units';
-import type { SnapshotView } from '../view/snapshot-view';
+import { formatBytes } from '../format/units';
+import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import type { RenderTheme } from './render-theme';
 import { SEGMENTS_SVG_PAD } from './segments-flow';
 import { num, svgText, textWidth } from './svg-markup';
 
 export function segmentsSvgTitle(
-  view: SnapshotView,
+  view: AnalyzedSnapshot,
   device: number,
   traceLength: number,
   event: number,

@@ -10,7 +10,7 @@
 
 import type { AllocatorState } from '../state/allocator-state';
 import { figuresByGroup, figuresOfState, smallHoleThreshold } from '../state/memory-figures';
-import type { SnapshotView } from '../view/snapshot-view';
+import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { fillOf, renderTheme, type ThemeName } from './render-theme';
 import { fitSegmentsFlow } from './segments-fit';
 import {
@@ -37,7 +37,7 @@ export interface SegmentsSvgOptions {
 }
 
 export function renderSegmentsSvg(
-  view: SnapshotView,
+  view: AnalyzedSnapshot,
   deviceIndex: number,
   state: AllocatorState,
   options: SegmentsSvgOptions,

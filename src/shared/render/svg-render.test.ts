@@ -10,8 +10,8 @@ import { columnStartEvents, createEventAxis, eventWindow } from '../chart/event-
 import { decodeSnapshot } from '../snapshot/decode-snapshot';
 import { createAllocatorStateIndex } from '../state/allocator-state';
 import { figuresOfState, smallHoleThreshold } from '../state/memory-figures';
-import { formatBytes } from '../units';
-import { buildSnapshotView, type SnapshotView } from '../view/snapshot-view';
+import { formatBytes } from '../format/units';
+import { buildAnalyzedSnapshot, type AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { renderTheme } from './render-theme';
 import { renderSegmentsSvg } from './segments-svg';
 import { escapeXml, num } from './svg-markup';
@@ -21,14 +21,14 @@ async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   yield bytes;
 }
 
-const views = new Map<string, SnapshotView>();
-async function viewOf(path: string, fileName = basename(path)): Promise<SnapshotView> {
+const views = new Map<string, AnalyzedSnapshot>();
+async function viewOf(path: string, fileName = basename(path)): Promise<AnalyzedSnapshot> {
   const key = `${path}\n${fileName}`;
   let view = views.get(key);
   if (view === undefined) {
     const bytes = new Uint8Array(readFileSync(path));
     const model = await decodeSnapshot(once(bytes), { totalBytes: bytes.length });
-    view = buildSnapshotView(model, { fileName, fileBytes: bytes.length });
+    view = buildAnalyzedSnapshot(model, { fileName, fileBytes: bytes.length });
     views.set(key, view);
   }
   return view;
@@ -146,7 +146,7 @@ describe('renderTimelineSvg', () => {
     expectStandalone(svg, 1200, 700);
     expect(svg).toContain('device 1');
     expect(svg).toMatch(/OOM: 4\.9 GiB requested/);
-    expect(svg).toContain(`active peak ${formatBytes(view.devices[1]!.summary.active_bytes.peak)}`);
+    expect(svg).toContain(`active peak ${formatBytes(view.devices[1]!.figures.active.peakBytes)}`);
     expect(svg).toMatch(/>\d+ GiB</); // byte ticks in binary units
     expect(svg).toMatch(/ s</); // time ticks
     const bands = bandPaths(svg);

@@ -5,7 +5,7 @@ import type { byteTicks } from '../chart/byte-ticks';
 import type { EventAxis } from '../chart/event-axis';
 import { linearTicks } from '../chart/linear-ticks';
 import { xAxisTicks } from '../chart/x-axis-ticks';
-import type { DeviceView } from '../view/snapshot-view';
+import type { AnalyzedDevice } from '../analyzed/analyzed-snapshot';
 import type { RenderTheme } from './render-theme';
 import { num, svgText, type SvgPlot } from './svg-markup';
 
@@ -31,7 +31,7 @@ export function yAxisMarkup(
 /** The x axis over [x0, x1] (x units of `axis`). */
 export function xAxisMarkup(
   axis: EventAxis,
-  device: DeviceView,
+  device: AnalyzedDevice,
   x0: number,
   x1: number,
   plot: SvgPlot,

@@ -7,7 +7,7 @@ import {
   type TimelineLayout,
   type TimelineLayoutRequest,
 } from '../chart/timeline-layout';
-import type { DeviceView } from '../view/snapshot-view';
+import type { AnalyzedDevice } from '../analyzed/analyzed-snapshot';
 import { bandOutlines, type BandOutlines } from './band-outlines';
 import { strokeOf, type RenderTheme } from './render-theme';
 
@@ -35,7 +35,7 @@ export function fitBandsToBudget(
 export function bandsMarkup(
   layout: TimelineLayout,
   paths: readonly string[],
-  device: DeviceView,
+  device: AnalyzedDevice,
   theme: RenderTheme,
   topBytes: number,
   plotHeight: number,

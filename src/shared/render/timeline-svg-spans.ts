@@ -5,14 +5,14 @@
 
 import { pairAnnotations, placeAnnotationSpans } from '../chart/annotation-spans';
 import type { EventAxis } from '../chart/event-axis';
-import type { DeviceView, SnapshotView } from '../view/snapshot-view';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { fillOf, type RenderTheme } from './render-theme';
 import { num, type SvgPlot } from './svg-markup';
 
 /** The spans' markup; '' when the device has none. */
 export function spansMarkup(
-  view: SnapshotView,
-  device: DeviceView,
+  view: AnalyzedSnapshot,
+  device: AnalyzedDevice,
   axis: EventAxis,
   x0: number,
   x1: number,

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createEventAxis } from '../chart/event-axis';
-import type { SnapshotView } from '../view/snapshot-view';
-import { testDevice } from '../view/test-device';
+import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
+import { testDevice } from '../../../test/support/builders/analyzed-device';
 import { timelineSvgTitle } from './timeline-svg-title';
 
-const view = { fileName: 'run.pickle' } as SnapshotView;
+const view = { fileName: 'run.pickle' } as AnalyzedSnapshot;
 const device = testDevice();
 const peaks = 'peak active 3.5 KiB, reserved 8.0 KiB';
 

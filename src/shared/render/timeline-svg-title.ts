@@ -3,12 +3,12 @@
 
 import { formatEventTick, timeTickFormatter } from '../chart/axis-format';
 import type { EventAxis } from '../chart/event-axis';
-import { formatBytes } from '../units';
-import type { DeviceView, SnapshotView } from '../view/snapshot-view';
+import { formatBytes } from '../format/units';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 
 export function timelineSvgTitle(
-  view: SnapshotView,
-  device: DeviceView,
+  view: AnalyzedSnapshot,
+  device: AnalyzedDevice,
   axis: EventAxis,
   startEvent: number,
   endEvent: number,
@@ -30,7 +30,7 @@ export function timelineSvgTitle(
     }
   }
   pieces.push(
-    `peak active ${formatBytes(device.summary.active_bytes.peak)}, reserved ${formatBytes(device.summary.reserved_bytes.peak)}`,
+    `peak active ${formatBytes(device.figures.active.peakBytes)}, reserved ${formatBytes(device.figures.reserved.peakBytes)}`,
   );
   if (moment !== null)
     pieces.push(

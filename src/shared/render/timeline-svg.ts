@@ -18,7 +18,7 @@ import {
 } from '../chart/event-axis';
 import { layoutTimeline } from '../chart/timeline-layout';
 import { eventMarkers } from '../chart/timeline-markers';
-import type { SnapshotView } from '../view/snapshot-view';
+import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { fillOf, renderTheme, strokeOf, type ThemeName } from './render-theme';
 import { num, stepPathData, svgOpen, svgText, type SvgPlot } from './svg-markup';
 import { yAxisMarkup, xAxisMarkup } from './timeline-svg-axes';
@@ -50,7 +50,7 @@ const MAX_BAND_STEPS = 250_000;
 const TITLE_Y = 18;
 
 export function renderTimelineSvg(
-  view: SnapshotView,
+  view: AnalyzedSnapshot,
   deviceIndex: number,
   options: TimelineSvgOptions,
 ): string {

@@ -6,14 +6,14 @@ import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAllocatorStateIndex } from '@shared/state/allocator-state';
 import { figuresByGroup, figuresOfState, smallHoleThreshold } from '@shared/state/memory-figures';
-import { loadSnapshotView } from '../../cli/load-snapshot-view';
+import { loadAnalyzedSnapshot } from '../../cli/load-analyzed-snapshot';
 import { realSnapshotPath, realSnapshotPaths } from '../../../test/support/real-snapshots';
 import { summarizeFile } from '../../../test/support/summarize';
 import { buildReportDocument, REPORT_SCHEMA, reportDocumentSchema } from './report-document';
 
 describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (_name, path) => {
   it('validates, carries the summary, and its figures are those of the state', async () => {
-    const view = await loadSnapshotView(path);
+    const view = await loadAnalyzedSnapshot(path);
     const document = buildReportDocument(view);
     const parsed = reportDocumentSchema.safeParse(JSON.parse(JSON.stringify(document)));
     expect(parsed.error).toBeUndefined();
@@ -32,7 +32,7 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
       const threshold = smallHoleThreshold(device);
       expect(report.smallHoleThresholdBytes).toBe(threshold);
 
-      const peak = device.summary.active_bytes.peak_event_index;
+      const peak = device.figures.active.peakEventIndex;
       expect(report.atPeak.event).toBe(peak);
       const peakState = index.stateAt(peak);
       expect(report.atPeak.totals).toEqual(figuresOfState(peakState, threshold));
@@ -94,7 +94,7 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
 
 describe('options', () => {
   it('limits the devices and adds the figures of a chosen moment', async () => {
-    const view = await loadSnapshotView(realSnapshotPath('Constructor-Sun'));
+    const view = await loadAnalyzedSnapshot(realSnapshotPath('Constructor-Sun'));
     const deviceIndex = view.devices.findIndex((d) => d.device === 1);
     const document = buildReportDocument(view, {
       devices: [deviceIndex],
@@ -116,7 +116,7 @@ describe('options', () => {
   });
 
   it('refuses a device index the view does not have', async () => {
-    const view = await loadSnapshotView(realSnapshotPath('a0kuma'));
+    const view = await loadAnalyzedSnapshot(realSnapshotPath('a0kuma'));
     expect(() => buildReportDocument(view, { devices: [5] })).toThrow(/no device at index 5/);
   });
 });

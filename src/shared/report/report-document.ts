@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { explainOoms, explainPeak } from '../oom/oom-explainer';
 import type { OomExplanation } from '../oom/oom-explanation';
 import {
-  createAllocatorStateIndex,
+  allocatorStateIndexOf,
   type AllocatorState,
   type AllocatorStateIndex,
 } from '../state/allocator-state';
@@ -19,9 +19,13 @@ import {
   type GroupFigures,
   type MemoryFigures,
 } from '../state/memory-figures';
-import type { DeviceView, SnapshotView } from '../view/snapshot-view';
+import {
+  snapshotFiguresOfAnalyzed,
+  type AnalyzedDevice,
+  type AnalyzedSnapshot,
+} from '../analyzed/analyzed-snapshot';
 import { framesOfStack, frameSchema } from './frames';
-import { SUMMARY_SCHEMA_ID, summaryDocumentSchema, type SummaryDocument } from './summary-report';
+import { summaryDocumentOf, summaryDocumentSchema, type SummaryDocument } from './summary-report';
 
 export const REPORT_SCHEMA = 'allocscope.report/1';
 export const REPORT_GENERATOR = 'allocscope';
@@ -145,7 +149,7 @@ export interface ReportOptions {
 const SEGMENT_TYPE_NAMES = ['large', 'small', 'unknown'] as const;
 
 export function buildReportDocument(
-  view: SnapshotView,
+  view: AnalyzedSnapshot,
   options: ReportOptions = {},
 ): ReportDocument {
   const deviceIndexes = options.devices ?? view.devices.map((_device, index) => index);
@@ -160,7 +164,7 @@ export function buildReportDocument(
     devices: deviceIndexes.map((deviceIndex) => {
       const index =
         options.stateIndexes?.get(deviceIndex) ??
-        createAllocatorStateIndex(view.devices[deviceIndex]!, view.allocatorSettings);
+        allocatorStateIndexOf(view, view.devices[deviceIndex]!);
       const chosen =
         options.moment !== undefined && options.moment.deviceIndex === deviceIndex
           ? options.moment.event
@@ -172,21 +176,18 @@ export function buildReportDocument(
 
 /** The `allocscope.summary/1` document of the view (its devices limited to those reported). */
 export function summaryOfView(
-  view: SnapshotView,
+  view: AnalyzedSnapshot,
   deviceIndexes: readonly number[],
 ): SummaryDocument {
-  return {
-    schema: SUMMARY_SCHEMA_ID,
-    file: view.fileName,
-    bytes: view.fileBytes,
-    pickle_protocol: view.pickleProtocol,
-    warnings: [...view.warnings],
-    devices: deviceIndexes.map((index) => view.devices[index]!.summary),
-  };
+  const figures = snapshotFiguresOfAnalyzed(view);
+  return summaryDocumentOf({
+    ...figures,
+    devices: deviceIndexes.map((index) => figures.devices[index]!),
+  });
 }
 
 function deviceReport(
-  view: SnapshotView,
+  view: AnalyzedSnapshot,
   deviceIndex: number,
   index: AllocatorStateIndex,
   chosenMoment: number | null,
@@ -194,7 +195,7 @@ function deviceReport(
 ): DeviceReport {
   const device = view.devices[deviceIndex]!;
   const threshold = smallHoleThreshold(device);
-  const peak = device.summary.active_bytes.peak_event_index;
+  const peak = device.figures.active.peakEventIndex;
   const ooms = explainOoms(view, deviceIndex, index);
   const whatIf = ooms.length === 0 ? explainPeak(view, deviceIndex, index) : null;
   const include = [peak, ...device.ooms.map((oom) => oom.eventIndex)];
@@ -226,11 +227,11 @@ function deviceReport(
   };
 }
 
-function clampMoment(device: DeviceView, event: number): number {
+function clampMoment(device: AnalyzedDevice, event: number): number {
   return Math.max(-1, Math.min(device.traceLength - 1, Math.trunc(event)));
 }
 
-function timeOf(device: DeviceView, event: number): number | null {
+function timeOf(device: AnalyzedDevice, event: number): number | null {
   if (event < 0 || device.timeUs === null) return null;
   const time = device.timeUs[event];
   return time === undefined || Number.isNaN(time) ? null : time;
@@ -238,8 +239,8 @@ function timeOf(device: DeviceView, event: number): number | null {
 
 /** Figures of the state at one moment: totals and per (pool, stream, segment type). */
 export function momentFigures(
-  view: SnapshotView,
-  device: DeviceView,
+  view: AnalyzedSnapshot,
+  device: AnalyzedDevice,
   state: AllocatorState,
   threshold: number,
 ): MomentFiguresJson {
@@ -266,7 +267,7 @@ function figuresJson(f: MemoryFigures): MemoryFigures {
   };
 }
 
-function groupJson(view: SnapshotView, group: GroupFigures): z.infer<typeof groupFiguresSchema> {
+function groupJson(view: AnalyzedSnapshot, group: GroupFigures): z.infer<typeof groupFiguresSchema> {
   return {
     pool: view.pools[group.poolIndex] ?? String(group.poolIndex),
     stream: view.streams[group.streamId] ?? 0,
@@ -275,7 +276,7 @@ function groupJson(view: SnapshotView, group: GroupFigures): z.infer<typeof grou
   };
 }
 
-function explanationJson(view: SnapshotView, e: OomExplanation): OomExplanationJson {
+function explanationJson(view: AnalyzedSnapshot, e: OomExplanation): OomExplanationJson {
   return {
     ...e,
     holders: e.holders.map((holder) => ({

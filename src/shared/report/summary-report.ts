@@ -1,10 +1,17 @@
 // The `allocscope.summary/1` document (docs/summary-json.md): what `allocscope summary --json`
-// prints and what the app exports. Built from the model and its analysis; validated by its schema.
+// prints and what the app exports. Written from the figures of the analyzed snapshot (never read
+// back); validated by its schema.
 
 import { z } from 'zod';
-import { liveAllocationsAt } from '../analysis/live-allocations';
-import type { DeviceAnalysis, SnapshotAnalysis } from '../analysis/snapshot-analysis';
+import type { SnapshotAnalysis } from '../analysis/snapshot-analysis';
+import {
+  snapshotFiguresOf,
+  type DeviceFigures,
+  type FigureOptions,
+  type SnapshotFigures,
+} from '../analyzed/device-figures';
 import type { SnapshotModel } from '../snapshot/model';
+import type { StackSource } from '../snapshot/stack-source';
 import { framesOfStack, frameSchema } from './frames';
 
 export const SUMMARY_SCHEMA_ID = 'allocscope.summary/1';
@@ -55,69 +62,60 @@ export const summaryDocumentSchema = z.object({
 export type SummaryDocument = z.infer<typeof summaryDocumentSchema>;
 export type DeviceSummary = z.infer<typeof deviceSummarySchema>;
 
-export interface SummaryOptions {
-  fileName: string;
-  fileBytes: number;
-  /** How many of the largest live allocations at the peak to list. */
-  top: number;
-}
-
+/** The `allocscope.summary/1` document straight from a decoded model (the CLI's summary). */
 export function buildSummaryDocument(
   model: SnapshotModel,
   analysis: SnapshotAnalysis,
-  options: SummaryOptions,
+  options: FigureOptions,
 ): SummaryDocument {
+  return summaryDocumentOf(snapshotFiguresOf(model, analysis, options));
+}
+
+/** The `allocscope.summary/1` document of figures already computed (the app's, or the CLI's). */
+export function summaryDocumentOf(figures: SnapshotFigures): SummaryDocument {
   return {
     schema: SUMMARY_SCHEMA_ID,
-    file: options.fileName,
-    bytes: options.fileBytes,
-    pickle_protocol: model.pickleProtocol,
-    warnings: analysis.warnings,
-    devices: analysis.devices.map((device) => deviceSummary(model, device, options.top)),
+    file: figures.fileName,
+    bytes: figures.fileBytes,
+    pickle_protocol: figures.pickleProtocol,
+    warnings: [...figures.warnings],
+    devices: figures.devices.map((device) => deviceSummaryOf(figures, device)),
   };
 }
 
-function deviceSummary(model: SnapshotModel, analysis: DeviceAnalysis, top: number): DeviceSummary {
-  const { finalState, active, reserved, trace, match } = analysis;
+function deviceSummaryOf(source: StackSource, figures: DeviceFigures): DeviceSummary {
   const actions: Record<string, number> = {};
-  const names = model.actionNames
-    .map((name, code) => ({ name, count: analysis.actionCounts[code]! }))
-    .filter((entry) => entry.count > 0)
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const { name, count } of names) actions[name] = count;
-  const live = liveAllocationsAt(model, trace, match, finalState, active.peakEventIndex).slice(
-    0,
-    top,
-  );
+  const byName = [...figures.actionCounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [name, count] of byName) actions[name] = count;
   return {
-    device: analysis.device,
-    trace_entries: trace?.length ?? 0,
+    device: figures.device,
+    trace_entries: figures.traceEntries,
     actions,
-    segments: finalState.segmentCount,
-    blocks: finalState.blockCount,
+    segments: figures.segments,
+    blocks: figures.blocks,
     reserved_bytes: {
-      final: reserved.finalBytes,
-      peak: reserved.peakBytes,
-      baseline: reserved.baselineBytes,
+      final: figures.reserved.finalBytes,
+      peak: figures.reserved.peakBytes,
+      baseline: figures.reserved.baselineBytes,
     },
     active_bytes: {
-      final: active.finalBytes,
-      peak: active.peakBytes,
-      baseline: active.baselineBytes,
-      peak_event_index: active.peakEventIndex,
+      final: figures.active.finalBytes,
+      peak: figures.active.peakBytes,
+      baseline: figures.active.baselineBytes,
+      peak_event_index: figures.active.peakEventIndex,
     },
-    allocated_bytes: { final: finalState.allocatedBytes },
-    unmatched_frees: match?.unmatchedFreeRows.length ?? 0,
-    oom: analysis.ooms.map((oom) => ({
+    allocated_bytes: { final: figures.allocatedFinalBytes },
+    unmatched_frees: figures.unmatchedFrees,
+    oom: figures.ooms.map((oom) => ({
       event_index: oom.eventIndex,
       requested_bytes: oom.requestedBytes,
       device_free_bytes: oom.deviceFreeBytes,
     })),
-    largest_allocations_at_peak: live.map((allocation) => ({
+    largest_allocations_at_peak: figures.largestAtPeak.map((allocation) => ({
       address: allocation.address,
       bytes: allocation.bytes,
       alloc_event_index: allocation.allocEventIndex,
-      frames: framesOfStack(model, allocation.stackId),
+      frames: framesOfStack(source, allocation.stackId),
     })),
   };
 }

@@ -95,3 +95,18 @@ describe('block states', () => {
     }
   });
 });
+
+describe('a frames list standing where a segment belongs', () => {
+  // Fuzz seed 31337 case 27598 (minimized, kept as a fixture): a memo get puts a trace entry's
+  // frames list into `segments`. The fast path holds that list as a StackRef, which zod took for a
+  // dict without keys ("segments[8].device: expected an integer, found nothing") while the
+  // generic path said list.
+  it('is named a list on both decode paths', async () => {
+    const bytes = new Uint8Array(
+      readFileSync('test/fixtures/fuzz/frames-list-as-segment-seed31337-case27598.pickle'),
+    );
+    const message = /segments\[8\]: expected a dict, found a list$/;
+    await expect(decode(bytes)).rejects.toThrow(message);
+    await expect(decode(bytes, { fastTraceEntries: false })).rejects.toThrow(message);
+  });
+});

@@ -27,7 +27,7 @@ import {
 import { groupDigits } from '../errors/unreadable-input';
 import { sanitizeAllocatorSettings } from './allocator-settings';
 import { SnapshotFormatError } from './snapshot-error';
-import type { StackInterner } from './stack-interner';
+import { StackRef, type StackInterner } from './stack-interner';
 import type { TraceTableBuilder } from './trace-table-builder';
 
 export interface BuildInputs {
@@ -421,6 +421,14 @@ function blockStateCode(block: ParsedBlock, segmentIndex: number, blockIndex: nu
 }
 
 function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, prefix: string): T {
+  // Every schema here is a dict's, and zod takes any object for a dict: a frames list (which the
+  // fast path stands in for with a StackRef) or bytes would pass as a dict without keys and be
+  // named by its first missing key, differently on the two decode paths.
+  if (value instanceof StackRef || value instanceof Uint8Array) {
+    throw new SnapshotFormatError(
+      `not a memory snapshot of a known shape: ${prefix === '' ? 'the snapshot' : prefix}: expected a dict, found ${describeFound(value)}`,
+    );
+  }
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     throw new SnapshotFormatError(

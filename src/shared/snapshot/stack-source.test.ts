@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TEST_FRAMES, TEST_STACKS } from '../view/test-device';
+import { TEST_FRAMES, TEST_STACKS } from '../../../test/support/builders/analyzed-device';
 import { NO_STACK } from './model';
 import { frameAt, stackFrameIds } from './stack-source';
 

@@ -8,11 +8,12 @@ import {
   aliveCheckpointsOf,
   rowsOverlapping,
   type AliveCheckpoints,
-} from '../chart/alive-checkpoints';
+} from '../analyzed/alive-checkpoints';
 import type { AllocatorSettings } from '../snapshot/model';
-import type { DeviceView } from '../view/snapshot-view';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
+import { derivedKey } from '../analyzed/derived-cache';
 import { keepsRemainder, roundedRequestBytes } from './block-rounding';
-import { SegmentTypeCode, type SegmentHistory } from './segment-history';
+import { SegmentTypeCode, type SegmentHistory } from '../analysis/segment-history';
 
 export const BlockKind = { allocated: 0, pendingFree: 1, free: 2 } as const;
 export type BlockKindCode = (typeof BlockKind)[keyof typeof BlockKind];
@@ -73,12 +74,29 @@ export interface AllocatorStateIndex {
  * thousand events give the live set without replaying the trace, so scrubbing a 1M-event trace
  * stays interactive.
  */
+const ALLOCATOR_STATE_INDEX = derivedKey<AllocatorStateIndex>('allocator-state index');
+
+/** The device's allocator-state index, built on first use and kept with the device. */
+export function allocatorStateIndexOf(
+  snapshot: Pick<AnalyzedSnapshot, 'allocatorSettings'>,
+  device: AnalyzedDevice,
+): AllocatorStateIndex {
+  return device.derived.get(ALLOCATOR_STATE_INDEX, () =>
+    createAllocatorStateIndex(device, snapshot.allocatorSettings),
+  );
+}
+
+/** The index if it was built already (the page builds it after its first paint), else null. */
+export function builtAllocatorStateIndex(device: AnalyzedDevice): AllocatorStateIndex | null {
+  return device.derived.peek(ALLOCATOR_STATE_INDEX) ?? null;
+}
+
 export function createAllocatorStateIndex(
-  device: DeviceView,
+  device: AnalyzedDevice,
   settings: AllocatorSettings | null,
 ): AllocatorStateIndex {
   const table = device.allocations;
-  const checkpoints = aliveCheckpointsOf(table, device.traceLength);
+  const checkpoints = aliveCheckpointsOf(device);
   const history = device.segmentHistory;
   let cachedEvent = Number.NaN;
   let cachedState: AllocatorState | null = null;

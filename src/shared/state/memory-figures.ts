@@ -1,6 +1,7 @@
 // Fragmentation figures of one allocator state: totals, and per pool / stream / segment type.
 
-import type { DeviceView } from '../view/snapshot-view';
+import type { AnalyzedDevice } from '../analyzed/analyzed-snapshot';
+import { derivedKey } from '../analyzed/derived-cache';
 import { BlockKind, type AllocatorState, type StateSegment } from './allocator-state';
 
 /** Figures over a set of segments. All in bytes except the counts. */
@@ -121,7 +122,7 @@ export function figuresByGroup(
   );
 }
 
-const thresholds = new WeakMap<DeviceView, number>();
+const SMALL_HOLE_THRESHOLD = derivedKey<number>('small-hole threshold');
 
 /**
  * A "common request size" for this device: the size at which half of all requested bytes come
@@ -129,16 +130,13 @@ const thresholds = new WeakMap<DeviceView, number>();
  * Free holes below it cannot serve a typical request; 0 when the device has no allocations.
  * It sorts every allocation's size, so it is computed once per device and remembered.
  */
-export function smallHoleThreshold(device: DeviceView): number {
-  let threshold = thresholds.get(device);
-  if (threshold === undefined) {
-    threshold = byteWeightedMedianRequest(device.allocations);
-    thresholds.set(device, threshold);
-  }
-  return threshold;
+export function smallHoleThreshold(device: AnalyzedDevice): number {
+  return device.derived.get(SMALL_HOLE_THRESHOLD, () =>
+    byteWeightedMedianRequest(device.allocations),
+  );
 }
 
-function byteWeightedMedianRequest(table: DeviceView['allocations']): number {
+function byteWeightedMedianRequest(table: AnalyzedDevice['allocations']): number {
   const { sizeBytes, count } = table;
   if (count === 0) return 0;
   const sizes = Float64Array.from(sizeBytes).sort();

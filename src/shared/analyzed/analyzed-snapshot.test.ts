@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { realSnapshotPath } from '../../../test/support/real-snapshots';
+import { decodeSnapshot } from '../snapshot/decode-snapshot';
+import { buildAnalyzedSnapshot, transferablesOf } from './analyzed-snapshot';
+
+async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
+}
+
+/** Every ArrayBuffer under a value, found by walking all of it. */
+function buffersUnder(value: unknown, found = new Set<ArrayBuffer>(), seen = new Set<object>()) {
+  if (value === null || typeof value !== 'object' || seen.has(value)) return found;
+  seen.add(value);
+  if (ArrayBuffer.isView(value)) {
+    if (value.buffer instanceof ArrayBuffer) found.add(value.buffer);
+    return found;
+  }
+  for (const child of Object.values(value)) buffersUnder(child, found, seen);
+  return found;
+}
+
+describe('transferablesOf', () => {
+  it('lists every buffer of the view, so posting it copies no column', async () => {
+    const bytes = new Uint8Array(readFileSync(realSnapshotPath('Constructor-Sun')));
+    const view = buildAnalyzedSnapshot(await decodeSnapshot(once(bytes)), {
+      fileName: 'x',
+      fileBytes: bytes.length,
+    });
+    const listed = transferablesOf(view);
+    expect(new Set(listed).size).toBe(listed.length);
+    expect(new Set(listed)).toEqual(buffersUnder(view));
+  });
+});

@@ -1,0 +1,173 @@
+// The analyzed snapshot: the one in-memory model of an open file that the app, the exports and the
+// CLI read. Per device the curves after every event, the times, the allocation table, the segment
+// history, the headline figures; plus frames and stacks. Computed once in the worker that decoded
+// the file; all bulk data is typed arrays, so it crosses to the page as transferables, where it is
+// adopted with a fresh cache for the data derived from it later.
+
+import { buildAllocationTable, type AllocationTable } from '../analysis/allocation-table';
+import { materializeCurves } from '../analysis/curve-stats';
+import type { SegmentHistory } from '../analysis/segment-history';
+import { analyzeSnapshot, emptyTrace, type OomEvent } from '../analysis/snapshot-analysis';
+import type { ExternalAnnotation, FrameTable, SnapshotModel, StackTable } from '../snapshot/model';
+import { DerivedCache, type HasDerivedCache } from './derived-cache';
+import {
+  DEFAULT_TOP_ALLOCATIONS,
+  deviceFiguresOf,
+  type DeviceFigures,
+  type SnapshotFigures,
+} from './device-figures';
+
+/** One device of an analyzed snapshot as it crosses threads: plain data and typed arrays. */
+export interface AnalyzedDeviceData {
+  device: number;
+  traceLength: number;
+  /** time_us of each event; null when the file records no times. */
+  timeUs: Float64Array | null;
+  /** Action code of each event (AnalyzedSnapshot.actionNames). */
+  action: Uint8Array;
+  /** Active (allocated) bytes after each event. */
+  activeBytes: Float64Array;
+  /** Reserved bytes after each event. */
+  reservedBytes: Float64Array;
+  allocations: AllocationTable;
+  /** Every segment extent and when it existed (walked back from the final segments). */
+  segmentHistory: SegmentHistory;
+  /** The trace's `oom` entries. */
+  ooms: OomEvent[];
+  /** The headline figures (the summary's), with the 10 largest allocations at the active peak. */
+  figures: DeviceFigures;
+}
+
+export interface AnalyzedSnapshotData {
+  fileName: string;
+  fileBytes: number;
+  pickleProtocol: number;
+  /** Final before any document is built: decode, analysis and segment history all said theirs. */
+  warnings: readonly string[];
+  actionNames: string[];
+  frames: FrameTable;
+  stacks: StackTable;
+  streams: number[];
+  /** Pool ids as written ("0,0" is the default pool, always index 0). */
+  pools: string[];
+  annotations: ExternalAnnotation[];
+  allocatorSettings: Record<string, unknown> | null;
+  devices: AnalyzedDeviceData[];
+}
+
+/** A device of the snapshot as the app, exports and CLI read it, with its derived data. */
+export interface AnalyzedDevice extends AnalyzedDeviceData, HasDerivedCache {}
+
+/** The in-memory model of one open snapshot: what every view, export and CLI command reads. */
+export interface AnalyzedSnapshot extends Omit<AnalyzedSnapshotData, 'devices'>, HasDerivedCache {
+  devices: AnalyzedDevice[];
+}
+
+export interface SnapshotFileFacts {
+  fileName: string;
+  fileBytes: number;
+}
+
+/** The analyzed snapshot of a decoded model, ready to use on this thread. */
+export function buildAnalyzedSnapshot(
+  model: SnapshotModel,
+  file: SnapshotFileFacts,
+): AnalyzedSnapshot {
+  return adoptAnalyzedSnapshot(buildAnalyzedSnapshotData(model, file));
+}
+
+/**
+ * The analyzed snapshot as plain data, to post to another thread (with transferablesOf); the
+ * receiver adopts it. Computed once, in the worker that decoded the file.
+ */
+export function buildAnalyzedSnapshotData(
+  model: SnapshotModel,
+  file: SnapshotFileFacts,
+): AnalyzedSnapshotData {
+  const analysis = analyzeSnapshot(model);
+  const devices = analysis.devices.map((device): AnalyzedDeviceData => {
+    const trace = device.trace;
+    const length = trace?.length ?? 0;
+    const hasTimes = trace !== null && length > 0 && !Number.isNaN(trace.timeUs[0]!);
+    const events = trace ?? emptyTrace(device.device);
+    const curves = materializeCurves(
+      events,
+      device.activeSigns,
+      device.active,
+      device.reservedSigns,
+      device.reserved,
+    );
+    return {
+      device: device.device,
+      traceLength: length,
+      // Copies: the model's columns are views into one large buffer shared by all devices.
+      timeUs: hasTimes ? trace.timeUs.slice() : null,
+      action: events.action.slice(),
+      activeBytes: curves.active,
+      reservedBytes: curves.reserved,
+      allocations: buildAllocationTable(model, device),
+      segmentHistory: device.segmentHistory,
+      ooms: device.ooms,
+      figures: deviceFiguresOf(model, device, DEFAULT_TOP_ALLOCATIONS),
+    };
+  });
+  return {
+    fileName: file.fileName,
+    fileBytes: file.fileBytes,
+    pickleProtocol: model.pickleProtocol,
+    warnings: analysis.warnings,
+    actionNames: model.actionNames,
+    frames: model.frames,
+    stacks: model.stacks,
+    streams: model.streams,
+    pools: model.pools,
+    annotations: model.externalAnnotations,
+    allocatorSettings: model.allocatorSettings,
+    devices,
+  };
+}
+
+/** Takes posted (or freshly built) data as this thread's analyzed snapshot. */
+export function adoptAnalyzedSnapshot(data: AnalyzedSnapshotData): AnalyzedSnapshot {
+  return {
+    ...data,
+    derived: new DerivedCache(),
+    devices: data.devices.map((device) => adoptAnalyzedDevice(device)),
+  };
+}
+
+export function adoptAnalyzedDevice(data: AnalyzedDeviceData): AnalyzedDevice {
+  return { ...data, derived: new DerivedCache() };
+}
+
+/** The summary figures of the whole snapshot, as the summary document and text read them. */
+export function snapshotFiguresOfAnalyzed(snapshot: AnalyzedSnapshotData): SnapshotFigures {
+  return {
+    fileName: snapshot.fileName,
+    fileBytes: snapshot.fileBytes,
+    pickleProtocol: snapshot.pickleProtocol,
+    warnings: snapshot.warnings,
+    frames: snapshot.frames,
+    stacks: snapshot.stacks,
+    devices: snapshot.devices.map((device) => device.figures),
+  };
+}
+
+/** The buffers to transfer (not copy) when posting a view to another thread. */
+export function transferablesOf(view: AnalyzedSnapshotData): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  // Every typed-array column of these tables, so a column added later is never left behind.
+  const addColumnsOf = (table: object): void => {
+    for (const value of Object.values(table)) {
+      if (ArrayBuffer.isView(value) && value.buffer instanceof ArrayBuffer)
+        buffers.add(value.buffer);
+    }
+  };
+  addColumnsOf(view.stacks);
+  for (const device of view.devices) {
+    addColumnsOf(device);
+    addColumnsOf(device.allocations);
+    addColumnsOf(device.segmentHistory);
+  }
+  return [...buffers];
+}

@@ -1,0 +1,117 @@
+// The headline figures of one device, camelCase and typed: what the summary table, the status bar,
+// the charts' baselines and the default moment read. Built once from the analysis; the JSON
+// documents (report/summary-report.ts) are written from these, never read back.
+
+import { liveAllocationsAt } from '../analysis/live-allocations';
+import type { DeviceAnalysis, OomEvent, SnapshotAnalysis } from '../analysis/snapshot-analysis';
+import type { FrameTable, SnapshotModel, StackTable } from '../snapshot/model';
+
+/** How many of the largest allocations alive at the active peak the app and exports list. */
+export const DEFAULT_TOP_ALLOCATIONS = 10;
+
+export interface CurveFigures {
+  finalBytes: number;
+  peakBytes: number;
+  /** The value before the first trace entry. */
+  baselineBytes: number;
+}
+
+export interface PeakAllocation {
+  address: number;
+  bytes: number;
+  /** The trace entry that allocated it; null when it was allocated before the trace. */
+  allocEventIndex: number | null;
+  stackId: number;
+}
+
+export interface DeviceFigures {
+  device: number;
+  traceEntries: number;
+  /** Count per action that occurs, in the order of the action codes. */
+  actionCounts: ReadonlyArray<readonly [name: string, count: number]>;
+  segments: number;
+  blocks: number;
+  /** `memory_reserved`: bytes in segments. */
+  reserved: CurveFigures;
+  /** `memory_allocated`: bytes in live blocks; the peak is after `peakEventIndex` (-1: before the trace). */
+  active: CurveFigures & { peakEventIndex: number };
+  /** Bytes in blocks allocated at the end (including those pending free). */
+  allocatedFinalBytes: number;
+  unmatchedFrees: number;
+  ooms: readonly OomEvent[];
+  largestAtPeak: PeakAllocation[];
+}
+
+/** The figures of a whole file: enough for the summary and its text, without the columns. */
+export interface SnapshotFigures {
+  fileName: string;
+  fileBytes: number;
+  pickleProtocol: number;
+  /** Final: every warning the decode and the analysis have to say, before any document. */
+  warnings: readonly string[];
+  frames: FrameTable;
+  stacks: StackTable;
+  devices: DeviceFigures[];
+}
+
+export interface FigureOptions {
+  fileName: string;
+  fileBytes: number;
+  /** How many of the largest live allocations at the peak to list. */
+  top: number;
+}
+
+export function snapshotFiguresOf(
+  model: SnapshotModel,
+  analysis: SnapshotAnalysis,
+  options: FigureOptions,
+): SnapshotFigures {
+  return {
+    fileName: options.fileName,
+    fileBytes: options.fileBytes,
+    pickleProtocol: model.pickleProtocol,
+    warnings: analysis.warnings,
+    frames: model.frames,
+    stacks: model.stacks,
+    devices: analysis.devices.map((device) => deviceFiguresOf(model, device, options.top)),
+  };
+}
+
+export function deviceFiguresOf(
+  model: SnapshotModel,
+  analysis: DeviceAnalysis,
+  top: number,
+): DeviceFigures {
+  const { finalState, active, reserved, trace, match } = analysis;
+  const actionCounts = model.actionNames
+    .map((name, code) => [name, analysis.actionCounts[code]!] as const)
+    .filter(([, count]) => count > 0);
+  const live = liveAllocationsAt(model, trace, match, finalState, active.peakEventIndex);
+  return {
+    device: analysis.device,
+    traceEntries: trace?.length ?? 0,
+    actionCounts,
+    segments: finalState.segmentCount,
+    blocks: finalState.blockCount,
+    reserved: {
+      finalBytes: reserved.finalBytes,
+      peakBytes: reserved.peakBytes,
+      baselineBytes: reserved.baselineBytes,
+    },
+    active: {
+      finalBytes: active.finalBytes,
+      peakBytes: active.peakBytes,
+      baselineBytes: active.baselineBytes,
+      peakEventIndex: active.peakEventIndex,
+    },
+    allocatedFinalBytes: finalState.allocatedBytes,
+    unmatchedFrees: match?.unmatchedFreeRows.length ?? 0,
+    ooms: analysis.ooms,
+    largestAtPeak: live.slice(0, top).map((allocation) => ({
+      address: allocation.address,
+      bytes: allocation.bytes,
+      allocEventIndex: allocation.allocEventIndex,
+      stackId: allocation.stackId,
+    })),
+  };
+}

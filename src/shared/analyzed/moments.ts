@@ -1,0 +1,48 @@
+// Moments of a device ("the state after event e", -1 = before the first entry) and the one rule
+// for where a view, an export or a CLI command looks when nobody chose: the first OOM by event
+// index, else the active peak. The device rule is the same: the first device with an OOM, else
+// the one with the largest active peak.
+
+import type { AnalyzedDevice } from './analyzed-snapshot';
+
+export interface MomentRange {
+  first: number;
+  last: number;
+}
+
+/** Moments a device has: -1 (before the first entry) through its last event. */
+export function momentRange(device: Pick<AnalyzedDevice, 'traceLength'>): MomentRange {
+  return { first: -1, last: Math.max(-1, device.traceLength - 1) };
+}
+
+export function clampMoment(device: Pick<AnalyzedDevice, 'traceLength'>, moment: number): number {
+  const { first, last } = momentRange(device);
+  return Math.max(first, Math.min(last, Math.trunc(moment)));
+}
+
+/** The default moment: the device's first OOM by event index, else its active peak. */
+export function defaultMoment(device: Pick<AnalyzedDevice, 'traceLength' | 'ooms' | 'figures'>): number {
+  return clampMoment(device, firstOomEvent(device) ?? device.figures.active.peakEventIndex);
+}
+
+/** The event of the device's first OOM (by event index), or null when it has none. */
+export function firstOomEvent(device: Pick<AnalyzedDevice, 'ooms'>): number | null {
+  let first: number | null = null;
+  for (const oom of device.ooms) {
+    if (first === null || oom.eventIndex < first) first = oom.eventIndex;
+  }
+  return first;
+}
+
+/** The default device: the first with an OOM, else the largest active peak (the first of equals). */
+export function defaultDeviceIndex(
+  devices: readonly Pick<AnalyzedDevice, 'ooms' | 'figures'>[],
+): number {
+  const withOom = devices.findIndex((device) => device.ooms.length > 0);
+  if (withOom >= 0) return withOom;
+  let best = 0;
+  devices.forEach((device, index) => {
+    if (device.figures.active.peakBytes > devices[best]!.figures.active.peakBytes) best = index;
+  });
+  return best;
+}
