@@ -4,7 +4,10 @@
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchSize } from './bench-options';
-import { generateLargeSnapshot, GENERATOR_VERSION } from '../generators/snapshot/generate-large-snapshot';
+import {
+  generateLargeSnapshot,
+  GENERATOR_VERSION,
+} from '../generators/snapshot/generate-large-snapshot';
 
 const SEED = 1;
 

@@ -6,7 +6,10 @@ import { renderSegmentsSvg } from '@shared/render/segments-svg';
 import { renderTimelineSvg } from '@shared/render/timeline-svg';
 import { allocatorStateIndexOf } from '@shared/state/allocator-state';
 import { describeDecodeError } from '@shared/snapshot/describe-decode-error';
-import { defaultDeviceIndex as sharedDefaultDeviceIndex, defaultMoment } from '@shared/analyzed/moments';
+import {
+  defaultDeviceIndex as sharedDefaultDeviceIndex,
+  defaultMoment,
+} from '@shared/analyzed/moments';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { UsageError, type MomentSpec, type RenderCliOptions } from './cli-options';
 import { deviceIndexOf, loadAnalyzedSnapshot } from './load-analyzed-snapshot';
@@ -57,7 +60,8 @@ export async function runRender(options: RenderCliOptions): Promise<string> {
     svg = renderTimelineSvg(view, deviceIndex, { ...size, moment });
     what = 'timeline';
   } else {
-    const moment = options.moment === null ? defaultMoment(device) : resolveMoment(device, options.moment);
+    const moment =
+      options.moment === null ? defaultMoment(device) : resolveMoment(device, options.moment);
     const state = allocatorStateIndexOf(view, device).stateAt(moment);
     svg = renderSegmentsSvg(view, deviceIndex, state, size);
     what =

@@ -9,15 +9,15 @@ import {
 } from 'react';
 import { flushSync } from 'react-dom';
 import type { DecodeEvent, MenuCommand, RecentFile, SnapshotClient } from './api/snapshot-client';
-import { appReducer, bodyState, initialAppState, selectedTab } from './state/app-state';
-import { shortcutOf } from './state/keyboard-shortcuts';
-import { FailureNotices } from './views/notices';
-import { ProgressView } from './views/progress-view';
-import { SnapshotPage } from './views/snapshot-page';
-import { DropIcon } from './views/icons';
-import { TabStrip } from './views/tab-strip';
-import { useFileDrop } from './views/use-file-drop';
-import { WelcomeView } from './views/welcome-view';
+import { appReducer, bodyState, initialAppState, selectedTab } from './shell/app-state';
+import { shortcutOf } from './shell/keyboard-shortcuts';
+import { FailureNotices } from './shell/notices';
+import { ProgressView } from './shell/progress-view';
+import { SnapshotPage } from './shell/snapshot-page';
+import { DropIcon } from './ui/icons';
+import { TabStrip } from './shell/tab-strip';
+import { useFileDrop } from './shell/use-file-drop';
+import { WelcomeView } from './shell/welcome-view';
 
 export interface AppProps {
   readonly client: SnapshotClient;

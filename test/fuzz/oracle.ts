@@ -16,10 +16,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { analyzeSnapshot } from '../../src/shared/analysis/snapshot-analysis';
 import { buildReportDocument, reportDocumentSchema } from '../../src/shared/report/report-document';
-import {
-  summaryDocumentOf,
-  summaryDocumentSchema,
-} from '../../src/shared/report/summary-report';
+import { summaryDocumentOf, summaryDocumentSchema } from '../../src/shared/report/summary-report';
 import { decodeSnapshot } from '../../src/shared/snapshot/decode-snapshot';
 import { classifyDecodeError } from '../../src/shared/snapshot/describe-decode-error';
 import type { SnapshotModel } from '../../src/shared/snapshot/model';
@@ -29,7 +26,10 @@ import {
   figuresOfState,
   smallHoleThreshold,
 } from '../../src/shared/state/memory-figures';
-import { buildAnalyzedSnapshot, transferablesOf } from '../../src/shared/analyzed/analyzed-snapshot';
+import {
+  buildAnalyzedSnapshot,
+  transferablesOf,
+} from '../../src/shared/analyzed/analyzed-snapshot';
 import { renderSegmentsSvg } from '../../src/shared/render/segments-svg';
 import { renderTimelineSvg } from '../../src/shared/render/timeline-svg';
 import { formatReportText } from '../../src/cli/format-report-text';

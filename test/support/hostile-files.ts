@@ -6,7 +6,12 @@
 import { gzipSync } from 'node:zlib';
 import { Op } from '../../src/shared/pickle/opcodes';
 import { dumpToBytes } from '../../generators/pickle/pickle-writer';
-import { pyFloat, tuple, type PickleDict, type PickleValue } from '../../generators/pickle/pickle-values';
+import {
+  pyFloat,
+  tuple,
+  type PickleDict,
+  type PickleValue,
+} from '../../generators/pickle/pickle-values';
 
 export interface HostileFile {
   /** File name (its extension matters to nobody: the decoder sniffs the bytes). */

@@ -348,7 +348,10 @@ function everyFigure(model: SnapshotModel): {
   expect(schemaIssues(summaryDocumentSchema, summary)).toEqual([]);
   named.summary = summary;
 
-  const view: AnalyzedSnapshot = buildAnalyzedSnapshot(model, { fileName: 'case.pickle', fileBytes: 1 });
+  const view: AnalyzedSnapshot = buildAnalyzedSnapshot(model, {
+    fileName: 'case.pickle',
+    fileBytes: 1,
+  });
   named.view = view.devices;
 
   view.devices.forEach((device, deviceIndex) => {

@@ -5,7 +5,11 @@
 
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { dumpToBytes, PickleWriter, type PickleProtocol } from '../../generators/pickle/pickle-writer';
+import {
+  dumpToBytes,
+  PickleWriter,
+  type PickleProtocol,
+} from '../../generators/pickle/pickle-writer';
 import {
   MemoRef,
   PyFloat,

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { allocationsAliveAt } from '@shared/analysis/allocation-table';
 import type { FrameTable } from '@shared/snapshot/model';
-import { TEST_FRAMES, TEST_STACKS, testDevice } from '../../../test/support/builders/analyzed-device';
+import {
+  TEST_FRAMES,
+  TEST_STACKS,
+  testDevice,
+} from '../../../test/support/builders/analyzed-device';
 import {
   csvField,
   LARGEST_CSV_COLUMNS,

@@ -5,7 +5,12 @@
 import { allocationsAliveAt, BEFORE_TRACE } from '@shared/analysis/allocation-table';
 import { topUserFrameIndex } from '@shared/analysis/user-frame';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
-import { allocationFacts, formatAddress, frameText, stackFrames } from '../charts/allocation-facts';
+import {
+  allocationFacts,
+  formatAddress,
+  frameText,
+  stackFrames,
+} from '../allocations/allocation-facts';
 
 /** How many rows the largest-allocations table lists, and so its CSV export. */
 export const LARGEST_TABLE_ROWS = 100;

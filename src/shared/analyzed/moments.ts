@@ -21,7 +21,9 @@ export function clampMoment(device: Pick<AnalyzedDevice, 'traceLength'>, moment:
 }
 
 /** The default moment: the device's first OOM by event index, else its active peak. */
-export function defaultMoment(device: Pick<AnalyzedDevice, 'traceLength' | 'ooms' | 'figures'>): number {
+export function defaultMoment(
+  device: Pick<AnalyzedDevice, 'traceLength' | 'ooms' | 'figures'>,
+): number {
   return clampMoment(device, firstOomEvent(device) ?? device.figures.active.peakEventIndex);
 }
 

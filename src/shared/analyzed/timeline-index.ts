@@ -40,8 +40,7 @@ function buildTimelineIndex(device: AnalyzedDevice): TimelineIndex {
   const [activeBlockMin, activeBlockMax] = blockRanges(device.activeBytes);
   const [reservedBlockMin, reservedBlockMax] = blockRanges(device.reservedBytes);
   const { rowsBySizeClass, classStarts } = groupBySizeClass(device);
-  const aliveCheckpoints = (): AliveCheckpoints =>
-    aliveCheckpointsOf(device);
+  const aliveCheckpoints = (): AliveCheckpoints => aliveCheckpointsOf(device);
   let byArea: Int32Array | undefined;
   const rowsByArea = (): Int32Array => (byArea ??= largestAreaRows(device, AREA_CANDIDATES));
   return {

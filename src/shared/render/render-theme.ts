@@ -1,5 +1,5 @@
 // Colours of the exported charts (SVG, PNG), light and dark. They mirror the app's CSS custom
-// properties (src/renderer/charts/timeline.css, src/renderer/styles.css), written as hex colours
+// properties (src/renderer/timeline/timeline.css, src/renderer/styles.css), written as hex colours
 // with separate opacities because SVG rasterizers (resvg) and older viewers do not all read CSS
 // Color 4 syntax such as `rgb(28 34 48 / 7%)`.
 

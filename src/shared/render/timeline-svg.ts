@@ -1,4 +1,4 @@
-// The memory timeline as a standalone SVG document: the app's picture (src/renderer/charts/
+// The memory timeline as a standalone SVG document: the app's picture (src/renderer/timeline/
 // timeline-draw.ts) drawn from the same shared layout (layoutTimeline), axis, ticks, colours,
 // markers and annotation spans (src/shared/chart): reserved memory as a light area, the active
 // memory as stacked allocation bands coloured by stack with the smaller allocations merged into

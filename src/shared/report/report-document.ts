@@ -267,7 +267,10 @@ function figuresJson(f: MemoryFigures): MemoryFigures {
   };
 }
 
-function groupJson(view: AnalyzedSnapshot, group: GroupFigures): z.infer<typeof groupFiguresSchema> {
+function groupJson(
+  view: AnalyzedSnapshot,
+  group: GroupFigures,
+): z.infer<typeof groupFiguresSchema> {
   return {
     pool: view.pools[group.poolIndex] ?? String(group.poolIndex),
     stream: view.streams[group.streamId] ?? 0,

@@ -1,7 +1,11 @@
 // A small hand-made device, frames and stacks for unit tests of the chart, frame and table helpers,
 // shared and the app's (no decoding needed).
 
-import { AllocationOrigin, NOT_PENDING, type AllocationTable } from '../../../src/shared/analysis/allocation-table';
+import {
+  AllocationOrigin,
+  NOT_PENDING,
+  type AllocationTable,
+} from '../../../src/shared/analysis/allocation-table';
 import { emptySegmentHistory } from '../../../src/shared/analysis/segment-history';
 import type { FrameTable, StackTable } from '../../../src/shared/snapshot/model';
 import { DerivedCache } from '../../../src/shared/analyzed/derived-cache';

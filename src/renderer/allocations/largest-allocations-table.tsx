@@ -1,0 +1,210 @@
+// The allocations alive at one moment (the clicked one, or the active peak), largest first:
+// what filled the memory then. Selecting a row selects the same allocation in the chart.
+
+import { useEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent } from 'react';
+import { allocationsAliveAt } from '@shared/analysis/allocation-table';
+import { shortFrameLabel, topUserFrameIndex } from '@shared/analysis/user-frame';
+import { formatBytes, formatExactBytes } from '@shared/format/units';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import { allocationFacts, describeEvent, frameLocation, stackFrames } from './allocation-facts';
+import { bandColorCss } from '../timeline/band-color-css';
+import { LARGEST_TABLE_ROWS, tableEvent } from '../export/csv-of-largest-table';
+import '../timeline/timeline.css';
+
+export interface LargestAllocationsTableProps {
+  view: AnalyzedSnapshot;
+  device: AnalyzedDevice;
+  /** An event index: the allocations alive then; null for the active peak. */
+  moment: number | null;
+  selectedRow: number | null;
+  onSelectRow: (row: number | null) => void;
+}
+
+type SortKey = 'size' | 'lifetime' | 'alloc' | 'frame';
+
+interface SortOrder {
+  key: SortKey;
+  descending: boolean;
+}
+
+interface TableRow {
+  row: number;
+  sizeBytes: number;
+  lifetimeText: string;
+  /** For sorting: microseconds when known, else events (open-ended lifetimes are lower bounds). */
+  lifetimeSort: number;
+  allocEvent: number;
+  allocText: string;
+  frameLabel: string;
+  frameTitle: string;
+  stackId: number;
+}
+
+const COLUMNS: { key: SortKey; label: string; numeric: boolean; firstDescending: boolean }[] = [
+  { key: 'size', label: 'Size', numeric: true, firstDescending: true },
+  { key: 'lifetime', label: 'Lifetime', numeric: true, firstDescending: true },
+  { key: 'alloc', label: 'Allocated', numeric: false, firstDescending: false },
+  { key: 'frame', label: 'Top user frame', numeric: false, firstDescending: false },
+];
+
+export function LargestAllocationsTable(props: LargestAllocationsTableProps): JSX.Element {
+  const { view, device, moment, selectedRow, onSelectRow } = props;
+  const event = tableEvent(device, moment);
+  const [order, setOrder] = useState<SortOrder>({ key: 'size', descending: true });
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
+
+  const alive = useMemo(() => allocationsAliveAt(device.allocations, event), [device, event]);
+  const aliveBytes = useMemo(() => {
+    let total = 0;
+    for (const row of alive) total += device.allocations.sizeBytes[row]!;
+    return total;
+  }, [alive, device]);
+
+  const rows = useMemo((): TableRow[] => {
+    const useTimes = device.timeUs !== null;
+    return Array.from(alive.subarray(0, LARGEST_TABLE_ROWS), (row) => {
+      const facts = allocationFacts(view, device, row);
+      const frames = stackFrames(view, facts.stackId);
+      const userIndex = topUserFrameIndex(frames);
+      const frame = userIndex < 0 ? null : frames[userIndex]!;
+      return {
+        row,
+        sizeBytes: facts.sizeBytes,
+        lifetimeText: facts.lifetimeText,
+        lifetimeSort:
+          useTimes && !Number.isNaN(facts.lifetimeUs) ? facts.lifetimeUs : facts.lifetimeEvents,
+        allocEvent: facts.allocEvent ?? -1,
+        allocText: facts.allocText,
+        frameLabel: frame === null ? '(no stack recorded)' : shortFrameLabel(frame),
+        frameTitle: frame === null ? '' : `${frame.name}\n${frameLocation(frame)}`,
+        stackId: facts.stackId,
+      };
+    });
+  }, [alive, view, device]);
+
+  const sorted = useMemo(() => {
+    const sign = order.descending ? -1 : 1;
+    const compare = (a: TableRow, b: TableRow): number => {
+      switch (order.key) {
+        case 'size':
+          return a.sizeBytes - b.sizeBytes;
+        case 'lifetime':
+          return a.lifetimeSort - b.lifetimeSort;
+        case 'alloc':
+          return a.allocEvent - b.allocEvent;
+        case 'frame':
+          return a.frameLabel < b.frameLabel ? -1 : a.frameLabel > b.frameLabel ? 1 : 0;
+      }
+    };
+    // Ties keep the largest-first order the rows came in.
+    return rows
+      .map((row, index) => ({ row, index }))
+      .sort((a, b) => sign * compare(a.row, b.row) || a.index - b.index)
+      .map(({ row }) => row);
+  }, [rows, order]);
+
+  // A selection made in the chart scrolls its row into view.
+  useEffect(() => {
+    if (selectedRow === null) return;
+    const element = bodyRef.current?.querySelector<HTMLElement>(`tr[data-row="${selectedRow}"]`);
+    element?.scrollIntoView({ block: 'nearest' });
+  }, [selectedRow, sorted]);
+
+  const sortBy = (key: SortKey): void => {
+    const column = COLUMNS.find((candidate) => candidate.key === key)!;
+    setOrder((current) =>
+      current.key === key
+        ? { key, descending: !current.descending }
+        : { key, descending: column.firstDescending },
+    );
+  };
+
+  const onRowKey = (event: KeyboardEvent<HTMLTableRowElement>, row: number): void => {
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      onSelectRow(row);
+    } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      const next =
+        event.key === 'ArrowDown'
+          ? event.currentTarget.nextElementSibling
+          : event.currentTarget.previousElementSibling;
+      if (next instanceof HTMLElement) next.focus();
+    }
+  };
+
+  const where = moment === null ? 'at the active peak' : 'at the selected moment';
+  return (
+    <section className="largest-table" data-testid="largest-table" aria-label="Largest allocations">
+      <h3 className="largest-table-heading">
+        Largest allocations {where}{' '}
+        <span className="tl-exact">
+          ({describeEvent(device, event)} · {formatExactBytes(alive.length)} alive,{' '}
+          {formatBytes(aliveBytes)}
+          {alive.length > LARGEST_TABLE_ROWS ? ` · top ${LARGEST_TABLE_ROWS}` : ''})
+        </span>
+      </h3>
+      <div className="largest-table-scroll">
+        <table role="grid" aria-label={`Largest allocations ${where}`}>
+          <thead>
+            <tr>
+              {COLUMNS.map((column) => (
+                <th
+                  key={column.key}
+                  scope="col"
+                  className={column.numeric ? 'numeric' : undefined}
+                  aria-sort={
+                    order.key === column.key
+                      ? order.descending
+                        ? 'descending'
+                        : 'ascending'
+                      : undefined
+                  }
+                >
+                  <button type="button" onClick={() => sortBy(column.key)}>
+                    {column.label}
+                    {order.key === column.key ? (order.descending ? ' ↓' : ' ↑') : ''}
+                  </button>
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody ref={bodyRef}>
+            {sorted.map((entry) => {
+              const selected = entry.row === selectedRow;
+              return (
+                <tr
+                  key={entry.row}
+                  data-testid="largest-row"
+                  data-row={entry.row}
+                  aria-selected={selected}
+                  className={selected ? 'is-selected' : undefined}
+                  tabIndex={0}
+                  onClick={() => onSelectRow(entry.row)}
+                  onKeyDown={(event) => onRowKey(event, entry.row)}
+                >
+                  <td className="numeric" title={`${formatExactBytes(entry.sizeBytes)} B`}>
+                    <span
+                      className="tl-color-dot"
+                      style={{ background: bandColorCss(entry.stackId) }}
+                      aria-hidden="true"
+                    />
+                    {formatBytes(entry.sizeBytes)}
+                  </td>
+                  <td className="numeric">{entry.lifetimeText}</td>
+                  <td>{entry.allocText}</td>
+                  <td className="frame" title={entry.frameTitle}>
+                    {entry.frameLabel}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        {sorted.length === 0 && (
+          <div className="largest-table-empty">No allocations are alive at this moment.</div>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,38 @@
+// An allocation's stack as a short list: the top user frame first, then up to `limit` supporting
+// frames, and how many more there are.
+
+import type { JSX } from 'react';
+import { shortFrameLabel, topUserFrameIndex } from '@shared/analysis/user-frame';
+import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import { stackFrames, supportingFrames } from './allocation-facts';
+
+export function StackLines(props: {
+  view: AnalyzedSnapshot;
+  stackId: number;
+  limit: number;
+  testId: string;
+}): JSX.Element {
+  const { view, stackId, limit, testId } = props;
+  const frames = stackFrames(view, stackId);
+  if (frames.length === 0) return <div className="tl-tooltip-muted">no stack recorded</div>;
+  const userIndex = topUserFrameIndex(frames);
+  const supporting = supportingFrames(frames, userIndex, limit);
+  const unlisted = frames.length - 1 - supporting.length;
+  return (
+    <ol className="tl-tooltip-stack">
+      <li className="tl-user-frame" data-testid={testId}>
+        {shortFrameLabel(frames[userIndex]!)}
+      </li>
+      {supporting.map((frame, index) => (
+        <li key={index} data-testid={testId}>
+          {shortFrameLabel(frame)}
+        </li>
+      ))}
+      {unlisted > 0 && (
+        <li className="tl-tooltip-muted">
+          … {unlisted} more {unlisted === 1 ? 'frame' : 'frames'}
+        </li>
+      )}
+    </ol>
+  );
+}

@@ -1,0 +1,112 @@
+// The selected moment of a snapshot page: "the state after event e" (-1 = before the first
+// entry). One moment drives the timeline's marker, the segments view, the fragmentation figures,
+// the table and the exports. Pure helpers, unit-tested.
+
+import { formatBytes } from '@shared/format/units';
+import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
+import { clampMoment, momentRange } from '@shared/analyzed/moments';
+
+export {
+  clampMoment,
+  defaultMoment,
+  firstOomEvent,
+  momentRange,
+  type MomentRange,
+} from '@shared/analyzed/moments';
+import { describeEvent } from '../allocations/allocation-facts';
+
+export type MomentStep = 'previous' | 'next' | 'back' | 'forward' | 'first' | 'last';
+
+export interface MomentKey {
+  readonly key: string;
+  readonly shiftKey: boolean;
+  readonly ctrlKey: boolean;
+  readonly metaKey: boolean;
+  readonly altKey: boolean;
+}
+
+/** ← → one event, Shift+← → 1% of the trace, Home End the ends; null for other keys. */
+export function momentStepOfKey(stroke: MomentKey): MomentStep | null {
+  if (stroke.ctrlKey || stroke.metaKey || stroke.altKey) return null;
+  switch (stroke.key) {
+    case 'ArrowLeft':
+      return stroke.shiftKey ? 'back' : 'previous';
+    case 'ArrowRight':
+      return stroke.shiftKey ? 'forward' : 'next';
+    case 'Home':
+      return stroke.shiftKey ? null : 'first';
+    case 'End':
+      return stroke.shiftKey ? null : 'last';
+    default:
+      return null;
+  }
+}
+
+/**
+ * The step a key makes where it was pressed: in the focused timeline the arrows pan the chart,
+ * so only Home and End move the moment there.
+ */
+export function momentStepAt(stroke: MomentKey, inTimeline: boolean): MomentStep | null {
+  const step = momentStepOfKey(stroke);
+  if (step === null) return null;
+  if (inTimeline && step !== 'first' && step !== 'last') return null;
+  return step;
+}
+
+/** Events in 1% of the trace (at least one). */
+export function bigStep(device: Pick<AnalyzedDevice, 'traceLength'>): number {
+  return Math.max(1, Math.round(device.traceLength / 100));
+}
+
+export function stepMoment(
+  device: Pick<AnalyzedDevice, 'traceLength'>,
+  moment: number,
+  step: MomentStep,
+): number {
+  const { first, last } = momentRange(device);
+  switch (step) {
+    case 'previous':
+      return clampMoment(device, moment - 1);
+    case 'next':
+      return clampMoment(device, moment + 1);
+    case 'back':
+      return clampMoment(device, moment - bigStep(device));
+    case 'forward':
+      return clampMoment(device, moment + bigStep(device));
+    case 'first':
+      return first;
+    case 'last':
+      return last;
+  }
+}
+
+/** A curve's value after `event`; the baseline before the first entry. */
+export function curveAt(curve: Float64Array, baseline: number, event: number): number {
+  if (event < 0 || curve.length === 0) return baseline;
+  return curve[Math.min(event, curve.length - 1)]!;
+}
+
+export function activeAt(device: AnalyzedDevice, event: number): number {
+  return curveAt(device.activeBytes, device.figures.active.baselineBytes, event);
+}
+
+export function reservedAt(device: AnalyzedDevice, event: number): number {
+  return curveAt(device.reservedBytes, device.figures.reserved.baselineBytes, event);
+}
+
+/** "event 1,234 · 2.31 s · active 3.1 GiB · reserved 3.5 GiB". */
+export function describeMoment(device: AnalyzedDevice, moment: number): string {
+  return [
+    describeEvent(device, moment),
+    `active ${formatBytes(activeAt(device, moment))}`,
+    `reserved ${formatBytes(reservedAt(device, moment))}`,
+  ].join(' · ');
+}
+
+/** Whether a key press belongs to a control that edits text or picks values with the arrows. */
+export function isEditingTarget(target: EventTarget | null): boolean {
+  if (typeof Element === 'undefined' || !(target instanceof Element)) return false;
+  if (target.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"]'))
+    return true;
+  return target.closest('[role="slider"], [role="spinbutton"], [role="listbox"]') !== null;
+}

@@ -1,0 +1,51 @@
+// The views under the timeline, all of the selected moment: their tabs, and which one shows when
+// the user has not chosen (the OOM explainer on a device that ran out of memory). Pure, so it is
+// unit-tested.
+
+import type { LowerView } from './app-state';
+
+export interface LowerViewTab {
+  id: LowerView;
+  label: string;
+  title: string;
+}
+
+export const LOWER_VIEWS: readonly LowerViewTab[] = [
+  {
+    id: 'largest',
+    label: 'Largest allocations',
+    title: 'The allocations alive at the selected moment, largest first',
+  },
+  {
+    id: 'segments',
+    label: 'Segments',
+    title: 'The allocator’s segments and blocks at the selected moment',
+  },
+  {
+    id: 'fragmentation',
+    label: 'Fragmentation',
+    title: 'Cached-but-unused memory over time, and the figures at the moment and the peak',
+  },
+  {
+    id: 'oom',
+    label: 'OOM',
+    title: 'Why the allocation failed (or, without an OOM, what the peak left free)',
+  },
+];
+
+/** The view shown: the user's choice, else the OOM explainer where there was an OOM. */
+export function shownLowerView(chosen: LowerView | null, hasOom: boolean): LowerView {
+  return chosen ?? (hasOom ? 'oom' : 'largest');
+}
+
+/**
+ * The moment the largest-allocations table lists: the selected one once the user chose one (or
+ * it starts on an OOM); null keeps the table "at the active peak".
+ */
+export function tableMomentOf(
+  chosenMoment: number | null,
+  hasOom: boolean,
+  moment: number,
+): number | null {
+  return chosenMoment !== null || hasOom ? moment : null;
+}

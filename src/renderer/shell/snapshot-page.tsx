@@ -1,0 +1,72 @@
+import type { Dispatch } from 'react';
+import { effectiveXMode, selectedDevice, type AppAction, type SnapshotTab } from './app-state';
+import { DeviceContent } from './device-content';
+import { DeviceSelect } from './device-select';
+import { WarningNotice } from './notices';
+import { OomNotice } from '../oom/oom-notice';
+import { oomNoticeDevice } from '../oom/oom-notice-text';
+import './snapshot-page.css';
+import { SnapshotStatusBar } from './snapshot-status-bar';
+import { SummaryStrip } from './summary-strip';
+import { XModeToggle } from '../timeline/x-mode-toggle';
+
+export interface SnapshotPageProps {
+  readonly tab: SnapshotTab;
+  readonly dispatch: Dispatch<AppAction>;
+}
+
+/** One open snapshot: figures and device on top, the timeline, the details, the views below. */
+export function SnapshotPage({ tab, dispatch }: SnapshotPageProps) {
+  const { view, ui } = tab;
+  const device = selectedDevice(tab);
+  const tabId = tab.id;
+  const showWarnings = view.warnings.length > 0 && !ui.warningsDismissed;
+  // The answer users open an OOM snapshot for: on every device, so switching does not move things.
+  const oomDevice = oomNoticeDevice(view.devices, device);
+  const showDevice = (ordinal: number): void =>
+    dispatch({ type: 'set-device', tabId, device: ordinal });
+
+  return (
+    <section className="snapshot-page" aria-label={view.fileName} data-testid="snapshot-page">
+      <div className="snapshot-toolbar">
+        <DeviceSelect devices={view.devices} device={device} onChange={showDevice} />
+        {device && <SummaryStrip device={device} />}
+        {device && (
+          <XModeToggle
+            device={device}
+            xMode={effectiveXMode(ui, device)}
+            onChange={(xMode) => dispatch({ type: 'set-x-mode', tabId, xMode })}
+          />
+        )}
+      </div>
+      {oomDevice !== null && device !== null && (
+        <OomNotice
+          oomDevice={oomDevice}
+          device={device}
+          onExplain={() => {
+            dispatch({ type: 'set-moment', tabId, moment: oomDevice.ooms[0]!.eventIndex });
+            dispatch({ type: 'set-lower-view', tabId, view: 'oom' });
+          }}
+          onShowDevice={showDevice}
+        />
+      )}
+      {showWarnings && (
+        <WarningNotice
+          warnings={view.warnings}
+          onDismiss={() => dispatch({ type: 'dismiss-warnings', tabId })}
+        />
+      )}
+      {device ? (
+        <DeviceContent tab={tab} device={device} dispatch={dispatch} />
+      ) : (
+        <div className="empty-state">
+          <p>
+            <strong>No GPU memory in this snapshot.</strong> It records no segments and no trace
+            entries on any device.
+          </p>
+        </div>
+      )}
+      <SnapshotStatusBar view={view} device={device} />
+    </section>
+  );
+}

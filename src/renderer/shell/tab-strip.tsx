@@ -1,0 +1,61 @@
+import { formatBytes } from '@shared/format/units';
+import type { Tab } from './app-state';
+import { CloseIcon } from '../ui/icons';
+import { progressFraction } from './progress-view';
+
+export interface TabStripProps {
+  readonly tabs: readonly Tab[];
+  readonly selectedTabId: string | null;
+  readonly onSelect: (tabId: string) => void;
+  readonly onClose: (tabId: string) => void;
+}
+
+export function TabStrip({ tabs, selectedTabId, onSelect, onClose }: TabStripProps) {
+  return (
+    <div className="tab-strip" role="tablist" aria-label="Open snapshots">
+      {tabs.map((tab) => {
+        const selected = tab.id === selectedTabId;
+        const fraction = tab.kind === 'loading' ? progressFraction(tab) : null;
+        const detail = tab.kind === 'snapshot' ? formatBytes(tab.view.fileBytes) : 'opening…';
+        return (
+          <div
+            key={tab.id}
+            className="tab"
+            role="tab"
+            aria-selected={selected}
+            tabIndex={selected ? 0 : -1}
+            data-testid="tab"
+            data-tab-state={tab.kind}
+            title={`${tab.fileName} — ${detail}`}
+            onClick={() => onSelect(tab.id)}
+            onAuxClick={(event) => {
+              if (event.button === 1) onClose(tab.id); // middle click, as in browsers
+            }}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' || event.key === ' ') onSelect(tab.id);
+            }}
+          >
+            {tab.kind === 'loading' && <span className="tab-spinner" aria-hidden="true" />}
+            <span className="tab-name">{tab.fileName}</span>
+            {fraction !== null && (
+              <span className="tab-percent">{Math.round(fraction * 100)}%</span>
+            )}
+            <button
+              type="button"
+              className="tab-close"
+              data-testid="tab-close"
+              aria-label={`Close ${tab.fileName}`}
+              title="Close (Ctrl+W)"
+              onClick={(event) => {
+                event.stopPropagation();
+                onClose(tab.id);
+              }}
+            >
+              <CloseIcon />
+            </button>
+          </div>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,325 @@
+// Canvas drawing of a laid-out timeline: envelopes as filled areas, allocation bands as step
+// polygons, curve lines and markers. Everything here reads the layout and two coordinate
+// functions; nothing walks the trace.
+
+import type { AllocationBand, TimelineLayout } from '@shared/chart/timeline-layout';
+import type { ChartTheme } from '../canvas/chart-theme';
+
+export interface PlotSize {
+  /** CSS pixels. */
+  width: number;
+  height: number;
+  devicePixelRatio: number;
+}
+
+export interface PlotCoordinates {
+  /** CSS-pixel x of an event coordinate (left edge of its slot). */
+  xOfEvent(eventCoordinate: number): number;
+  /** CSS-pixel y of a byte count. */
+  yOfBytes(bytes: number): number;
+}
+
+export interface VerticalMarker {
+  x: number;
+  color: string;
+  dash: number[];
+  width: number;
+}
+
+export interface SpanMark {
+  /** CSS pixels. */
+  x0: number;
+  x1: number;
+  depth: number;
+}
+
+export interface TimelinePicture {
+  layout: TimelineLayout;
+  stackIdOfRow: Int32Array;
+  colorOfStack: (stackId: number) => string;
+  gridBytes: readonly number[];
+  spans: readonly SpanMark[];
+  markers: readonly VerticalMarker[];
+}
+
+/** Sizes the canvas backing store for the device pixel ratio; returns its context in CSS pixels. */
+export function prepareCanvas(
+  canvas: HTMLCanvasElement,
+  size: PlotSize,
+): CanvasRenderingContext2D | null {
+  const width = Math.max(1, Math.round(size.width * size.devicePixelRatio));
+  const height = Math.max(1, Math.round(size.height * size.devicePixelRatio));
+  if (canvas.width !== width) canvas.width = width;
+  if (canvas.height !== height) canvas.height = height;
+  const context = canvas.getContext('2d');
+  if (context === null) return null;
+  context.setTransform(size.devicePixelRatio, 0, 0, size.devicePixelRatio, 0, 0);
+  context.clearRect(0, 0, size.width, size.height);
+  return context;
+}
+
+export function drawTimeline(
+  context: CanvasRenderingContext2D,
+  size: PlotSize,
+  coordinates: PlotCoordinates,
+  picture: TimelinePicture,
+  theme: ChartTheme,
+): void {
+  const { layout } = picture;
+  const { width, height } = size;
+  const snap = pixelSnapper(size.devicePixelRatio);
+
+  context.save();
+  context.beginPath();
+  context.rect(0, 0, width, height);
+  context.clip();
+
+  // Grid first, under everything.
+  context.strokeStyle = theme.grid;
+  context.lineWidth = 1;
+  context.beginPath();
+  for (const bytes of picture.gridBytes) {
+    const y = Math.round(coordinates.yOfBytes(bytes)) + 0.5;
+    context.moveTo(0, y);
+    context.lineTo(width, y);
+  }
+  context.stroke();
+
+  // Annotation spans: a thin mark per nesting level along the top, and a faint wash for spans that
+  // do not cover the whole view (a wash everywhere would say nothing).
+  if (picture.spans.length > 0) {
+    context.fillStyle = theme.annotationFill;
+    for (const span of picture.spans) {
+      if (span.depth > 0 || span.x1 - span.x0 > width * 0.9) continue;
+      context.fillRect(span.x0, 0, Math.max(1, span.x1 - span.x0), height);
+    }
+    context.fillStyle = theme.annotationLane;
+    for (const span of picture.spans) {
+      if (span.depth > 2) continue;
+      context.fillRect(span.x0, span.depth * 3, Math.max(1, span.x1 - span.x0), 2);
+    }
+  }
+
+  const columns = layout.activeMax.length;
+  const columnWidth = width / Math.max(1, columns);
+  const baseY = coordinates.yOfBytes(0);
+
+  // Reserved as a light area (the gap above the active area is cached memory), active "other" over it.
+  fillEnvelope(context, layout.reservedMax, columnWidth, baseY, coordinates, theme.reservedFill);
+  fillEnvelope(context, layout.activeMax, columnWidth, baseY, coordinates, theme.otherFill);
+
+  // Bands tall enough to see get a hairline edge so neighbours of one colour stay apart.
+  const pixelsPerByte = Math.abs(coordinates.yOfBytes(0) - coordinates.yOfBytes(1));
+  context.strokeStyle = theme.bandSeparator;
+  context.lineWidth = 1 / size.devicePixelRatio;
+  for (const band of layout.bands) {
+    const stackId = picture.stackIdOfRow[band.row]!;
+    context.fillStyle = picture.colorOfStack(stackId);
+    context.beginPath();
+    traceBand(context, band, coordinates, snap);
+    context.fill();
+    if (band.sizeBytes * pixelsPerByte >= 4) context.stroke();
+  }
+
+  strokeEnvelope(context, layout.activeMax, columnWidth, coordinates, theme.activeLine, 1);
+  strokeEnvelope(context, layout.reservedMax, columnWidth, coordinates, theme.reservedLine, 1.5);
+
+  for (const marker of picture.markers) drawVerticalMarker(context, marker, height);
+  context.restore();
+}
+
+export function drawVerticalMarker(
+  context: CanvasRenderingContext2D,
+  marker: VerticalMarker,
+  height: number,
+): void {
+  context.save();
+  context.strokeStyle = marker.color;
+  context.lineWidth = marker.width;
+  context.setLineDash(marker.dash);
+  const x = Math.round(marker.x) + (marker.width % 2 === 1 ? 0.5 : 0);
+  context.beginPath();
+  context.moveTo(x, 0);
+  context.lineTo(x, height);
+  context.stroke();
+  context.restore();
+}
+
+function pixelSnapper(devicePixelRatio: number): (value: number) => number {
+  return (value) => Math.round(value * devicePixelRatio) / devicePixelRatio;
+}
+
+/** The band's outline as one closed sub-path: its top edge left to right, its bottom edge back. */
+export function traceBand(
+  context: CanvasRenderingContext2D,
+  band: AllocationBand,
+  coordinates: PlotCoordinates,
+  snap: (value: number) => number = (value) => value,
+): void {
+  const steps = band.stepEvents.length;
+  if (steps === 0) return;
+  const xs = new Float64Array(steps + 1);
+  for (let i = 0; i < steps; i++) xs[i] = snap(coordinates.xOfEvent(band.stepEvents[i]!));
+  xs[steps] = snap(coordinates.xOfEvent(band.endEvent));
+  const size = band.sizeBytes;
+  context.moveTo(xs[0]!, snap(coordinates.yOfBytes(band.stepOffsets[0]! + size)));
+  for (let i = 0; i < steps; i++) {
+    const top = snap(coordinates.yOfBytes(band.stepOffsets[i]! + size));
+    context.lineTo(xs[i]!, top);
+    context.lineTo(xs[i + 1]!, top);
+  }
+  for (let i = steps - 1; i >= 0; i--) {
+    const bottom = snap(coordinates.yOfBytes(band.stepOffsets[i]!));
+    context.lineTo(xs[i + 1]!, bottom);
+    context.lineTo(xs[i]!, bottom);
+  }
+  context.closePath();
+}
+
+function fillEnvelope(
+  context: CanvasRenderingContext2D,
+  values: Float64Array,
+  columnWidth: number,
+  baseY: number,
+  coordinates: PlotCoordinates,
+  color: string,
+): void {
+  const columns = values.length;
+  if (columns === 0) return;
+  context.fillStyle = color;
+  context.beginPath();
+  context.moveTo(0, baseY);
+  for (let column = 0; column < columns; column++) {
+    const y = coordinates.yOfBytes(values[column]!);
+    context.lineTo(column * columnWidth, y);
+    context.lineTo((column + 1) * columnWidth, y);
+  }
+  context.lineTo(columns * columnWidth, baseY);
+  context.closePath();
+  context.fill();
+}
+
+function strokeEnvelope(
+  context: CanvasRenderingContext2D,
+  values: Float64Array,
+  columnWidth: number,
+  coordinates: PlotCoordinates,
+  color: string,
+  lineWidth: number,
+): void {
+  const columns = values.length;
+  if (columns === 0) return;
+  context.strokeStyle = color;
+  context.lineWidth = lineWidth;
+  context.lineJoin = 'round';
+  context.beginPath();
+  for (let column = 0; column < columns; column++) {
+    const y = coordinates.yOfBytes(values[column]!);
+    if (column === 0) context.moveTo(0, y);
+    else context.lineTo(column * columnWidth, y);
+    context.lineTo((column + 1) * columnWidth, y);
+  }
+  context.stroke();
+}
+
+export interface OverlayPicture {
+  crosshairX: number | null;
+  hoverBand: AllocationBand | null;
+  selectedBand: AllocationBand | null;
+  /** Lifetime of a selected allocation that is not drawn as a band (merged into "other"). */
+  selectedSpan: { x0: number; x1: number } | null;
+  momentX: number | null;
+}
+
+export function drawOverlay(
+  context: CanvasRenderingContext2D,
+  size: PlotSize,
+  coordinates: PlotCoordinates,
+  picture: OverlayPicture,
+  theme: ChartTheme,
+): void {
+  const { width, height } = size;
+  context.save();
+  context.beginPath();
+  context.rect(0, 0, width, height);
+  context.clip();
+
+  if (picture.selectedSpan !== null) {
+    // Not drawn individually (merged into the smaller allocations): mark its lifetime instead.
+    const { x0, x1 } = picture.selectedSpan;
+    const left = Math.max(-2, x0);
+    const right = Math.min(width + 2, Math.max(x1, x0 + 1));
+    context.fillStyle = theme.selection;
+    context.globalAlpha = 0.06;
+    context.fillRect(left, 0, right - left, height);
+    context.globalAlpha = 1;
+    context.strokeStyle = theme.selection;
+    context.lineWidth = 1;
+    context.setLineDash([4, 3]);
+    context.beginPath();
+    for (const x of [Math.round(left) + 0.5, Math.round(right) - 0.5]) {
+      context.moveTo(x, 0);
+      context.lineTo(x, height);
+    }
+    context.stroke();
+    context.setLineDash([]);
+  }
+
+  if (picture.hoverBand !== null && picture.hoverBand !== picture.selectedBand) {
+    context.beginPath();
+    traceBand(context, picture.hoverBand, coordinates);
+    context.strokeStyle = theme.hover;
+    context.lineWidth = 1;
+    context.stroke();
+  }
+
+  if (picture.selectedBand !== null) {
+    context.beginPath();
+    traceBand(context, picture.selectedBand, coordinates);
+    context.lineJoin = 'miter';
+    context.strokeStyle = theme.selectionHalo;
+    context.lineWidth = 3.5;
+    context.stroke();
+    context.strokeStyle = theme.selection;
+    context.lineWidth = 1.5;
+    context.stroke();
+  }
+
+  if (picture.momentX !== null) {
+    drawVerticalMarker(
+      context,
+      { x: picture.momentX, color: theme.moment, dash: [], width: 1 },
+      height,
+    );
+  }
+  if (picture.crosshairX !== null) {
+    drawVerticalMarker(
+      context,
+      { x: picture.crosshairX, color: theme.crosshair, dash: [2, 3], width: 1 },
+      height,
+    );
+  }
+  context.restore();
+}
+
+export function drawOverview(
+  context: CanvasRenderingContext2D,
+  size: PlotSize,
+  layout: TimelineLayout,
+  yOfBytes: (bytes: number) => number,
+  theme: ChartTheme,
+): void {
+  const columns = layout.activeMax.length;
+  const columnWidth = size.width / Math.max(1, columns);
+  const coordinates: PlotCoordinates = { xOfEvent: (e) => e, yOfBytes };
+  const baseY = yOfBytes(0);
+  fillEnvelope(
+    context,
+    layout.reservedMax,
+    columnWidth,
+    baseY,
+    coordinates,
+    theme.overviewReserved,
+  );
+  fillEnvelope(context, layout.activeMax, columnWidth, baseY, coordinates, theme.overviewActive);
+}

@@ -1,0 +1,367 @@
+// The memory timeline of one device: stacked allocation bands under the active curve, the
+// reserved curve over them, markers, the overview brush and a tooltip. Drawing and input live in
+// charts/timeline-chart.ts; this component mounts it, passes props in and renders the DOM parts
+// (toolbar, tooltip) that React is good at.
+
+import { useLayoutEffect, useMemo, useRef, useState, type JSX } from 'react';
+import { shortFrameLabel, topUserFrameIndex } from '@shared/analysis/user-frame';
+import { pairAnnotations } from '@shared/chart/annotation-spans';
+import type { TimelineHit } from '@shared/chart/timeline-layout';
+import { formatBytes, formatDurationUs, formatExactBytes } from '@shared/format/units';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import {
+  allocationFacts,
+  bytesWithExact,
+  describeEvent,
+  stackFrames,
+  supportingFrames,
+} from '../allocations/allocation-facts';
+import { TimelineChart, type TimelineDomainInfo, type TimelineHover } from './timeline-chart';
+import './timeline.css';
+import { AllocationLifetimeRows } from '../allocations/allocation-lifetime-rows';
+import { countSpansInTrace, traceTimeExtent } from './trace-time-extent';
+import { usePlacedTooltip } from '../ui/use-placed-tooltip';
+
+export interface TimelineViewProps {
+  view: AnalyzedSnapshot;
+  device: AnalyzedDevice;
+  xMode: 'time' | 'event';
+  /** Row of device.allocations. */
+  selectedRow: number | null;
+  onSelectRow: (row: number | null) => void;
+  /** An event index the user clicked, or null. */
+  moment: number | null;
+  onMoment: (event: number | null) => void;
+  /** The visible window changed (zoom, pan, brush, another device or axis). */
+  onWindowChange?: (window: TimelineDomainInfo) => void;
+}
+
+/** Frames listed in the tooltip under the top user frame; the panel shows them all. */
+const TOOLTIP_FRAMES = 6;
+
+export function TimelineView(props: TimelineViewProps): JSX.Element {
+  const { view, device, xMode, selectedRow, moment } = props;
+  const rootRef = useRef<HTMLDivElement>(null);
+  const stageRef = useRef<HTMLDivElement>(null);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const overlayRef = useRef<HTMLCanvasElement>(null);
+  const axesRef = useRef<SVGSVGElement>(null);
+  const overviewRef = useRef<HTMLDivElement>(null);
+  const overviewCanvasRef = useRef<HTMLCanvasElement>(null);
+  const overviewBrushRef = useRef<SVGSVGElement>(null);
+  const chartRef = useRef<TimelineChart | null>(null);
+  const handlersRef = useRef({
+    onSelectRow: props.onSelectRow,
+    onMoment: props.onMoment,
+    onWindowChange: props.onWindowChange,
+  });
+  const [hover, setHover] = useState<TimelineHover | null>(null);
+  const [domain, setDomain] = useState<TimelineDomainInfo | null>(null);
+
+  const timeExtent = useMemo(() => traceTimeExtent(device.timeUs, device.traceLength), [device]);
+  const timesUsable = timeExtent !== null;
+  const mode = xMode === 'time' && timesUsable ? 'time' : 'event';
+
+  useLayoutEffect(() => {
+    handlersRef.current = {
+      onSelectRow: props.onSelectRow,
+      onMoment: props.onMoment,
+      onWindowChange: props.onWindowChange,
+    };
+  });
+
+  useLayoutEffect(() => {
+    const chart = new TimelineChart(
+      {
+        root: rootRef.current!,
+        stage: stageRef.current!,
+        canvas: canvasRef.current!,
+        overlay: overlayRef.current!,
+        axes: axesRef.current!,
+        overview: overviewRef.current!,
+        overviewCanvas: overviewCanvasRef.current!,
+        overviewBrush: overviewBrushRef.current!,
+      },
+      {
+        onHover: setHover,
+        onDomain: (info) => {
+          setDomain(info);
+          handlersRef.current.onWindowChange?.(info);
+        },
+        onSelectRow: (row) => handlersRef.current.onSelectRow(row),
+        onMoment: (event) => handlersRef.current.onMoment(event),
+      },
+    );
+    chartRef.current = chart;
+    return () => {
+      chart.destroy();
+      chartRef.current = null;
+    };
+  }, []);
+
+  useLayoutEffect(() => {
+    chartRef.current?.setData(view, device, mode);
+  }, [view, device, mode]);
+
+  useLayoutEffect(() => {
+    chartRef.current?.setSelectedRow(selectedRow);
+  }, [selectedRow]);
+
+  useLayoutEffect(() => {
+    chartRef.current?.setMoment(moment);
+  }, [moment]);
+
+  // Annotations that fall inside this device's trace (others are not drawn, so not in the legend).
+  const annotationCount = useMemo(
+    () => countSpansInTrace(pairAnnotations(view.annotations, device.device), timeExtent),
+    [view, device, timeExtent],
+  );
+
+  return (
+    <div
+      ref={rootRef}
+      className="tl"
+      data-testid="timeline"
+      data-allocations={device.allocations.count}
+      tabIndex={0}
+      role="figure"
+      aria-label={`Memory timeline of cuda:${device.device}. Scroll or use + and - to zoom, arrow keys to pan, 0 to reset.`}
+    >
+      <div className="tl-toolbar">
+        <ul className="tl-legend" aria-label="Legend">
+          <li>
+            <span className="tl-swatch tl-swatch-bands" aria-hidden="true" />
+            allocations, coloured by stack
+          </li>
+          <li>
+            <span className="tl-swatch tl-swatch-other" aria-hidden="true" />
+            smaller allocations
+          </li>
+          <li>
+            <span className="tl-swatch tl-swatch-reserved" aria-hidden="true" />
+            reserved
+          </li>
+          <li>
+            <span className="tl-swatch tl-swatch-peak" aria-hidden="true" />
+            active peak
+          </li>
+          {annotationCount > 0 && (
+            <li>
+              <span className="tl-swatch tl-swatch-annotation" aria-hidden="true" />
+              annotations
+            </li>
+          )}
+          {device.figures.ooms.length > 0 && (
+            <li>
+              <span className="tl-swatch tl-swatch-oom" aria-hidden="true" />
+              out of memory
+            </li>
+          )}
+        </ul>
+        <div className="tl-controls">
+          {domain !== null && <span className="tl-range">{describeDomain(domain, device)}</span>}
+          <span className="tl-help" title={helpText(annotationCount > 0)} aria-hidden="true">
+            ?
+          </span>
+          <span className="tl-button-group">
+            <button
+              type="button"
+              className="tl-button"
+              title="Zoom out (-)"
+              aria-label="Zoom out"
+              onClick={() => chartRef.current?.zoomBy(1 / 1.5)}
+              disabled={domain?.full ?? true}
+            >
+              −
+            </button>
+            <button
+              type="button"
+              className="tl-button"
+              title="Zoom in (+)"
+              aria-label="Zoom in"
+              onClick={() => chartRef.current?.zoomBy(1.5)}
+              disabled={device.traceLength < 2}
+            >
+              +
+            </button>
+            <button
+              type="button"
+              className="tl-button"
+              title="Show everything (0)"
+              onClick={() => chartRef.current?.resetZoom()}
+              disabled={domain?.full ?? true}
+            >
+              Reset
+            </button>
+          </span>
+        </div>
+      </div>
+      {xMode === 'time' && !timesUsable && device.traceLength > 0 && (
+        <p className="tl-note">This device records no usable times: x is the event index.</p>
+      )}
+      {device.traceLength === 0 && (
+        <p className="tl-note">
+          No trace entries on this device: the chart shows the allocations alive in the snapshot.
+        </p>
+      )}
+      <div ref={stageRef} className="tl-stage">
+        <canvas ref={canvasRef} className="tl-canvas" data-testid="timeline-canvas" />
+        <canvas ref={overlayRef} className="tl-overlay" aria-hidden="true" />
+        <svg ref={axesRef} className="tl-axes" aria-hidden="true" />
+        {hover !== null && <TimelineTooltip view={view} device={device} hover={hover} />}
+      </div>
+      <div ref={overviewRef} className="tl-overview" title="Drag to choose the visible range">
+        <canvas ref={overviewCanvasRef} className="tl-overview-canvas" aria-hidden="true" />
+        <svg ref={overviewBrushRef} className="tl-overview-brush" />
+      </div>
+    </div>
+  );
+}
+
+function helpText(hasAnnotations: boolean): string {
+  return [
+    'Scroll to zoom around the pointer, drag to pan, or brush the strip below.',
+    'With the chart focused: + and − zoom, ← and → pan, 0 shows everything, Esc clears the selection.',
+    'Click a band for its details and stack; click elsewhere to list what was alive at that moment.',
+    hasAnnotations ? 'Amber marks along the top are annotations; hover for their names.' : '',
+  ]
+    .filter((line) => line !== '')
+    .join('\n');
+}
+
+function formatOffsetUs(us: number): string {
+  return us <= 0 ? '0' : formatDurationUs(us);
+}
+
+function describeDomain(domain: TimelineDomainInfo, device: AnalyzedDevice): string {
+  if (device.traceLength === 0) return 'no trace entries';
+  if (domain.mode === 'time') return `${formatOffsetUs(domain.x0)} – ${formatOffsetUs(domain.x1)}`;
+  const start = Math.max(0, Math.floor(domain.startEvent));
+  const end = Math.min(device.traceLength, Math.ceil(domain.endEvent));
+  return `events ${formatExactBytes(start)} – ${formatExactBytes(end)} of ${formatExactBytes(device.traceLength)}`;
+}
+
+function TimelineTooltip(props: {
+  view: AnalyzedSnapshot;
+  device: AnalyzedDevice;
+  hover: TimelineHover;
+}): JSX.Element {
+  const { view, device, hover } = props;
+  const ref = useRef<HTMLDivElement>(null);
+  const hit = hover.hit;
+
+  // Placed after measuring: beside the pointer, on whichever side keeps it inside the chart.
+  usePlacedTooltip(ref, hover.plotLeft + hover.x, hover.plotTop + hover.y);
+
+  return (
+    <div
+      ref={ref}
+      className="tl-tooltip"
+      data-testid="tooltip"
+      data-row={hit?.kind === 'allocation' ? hit.row : undefined}
+      role="tooltip"
+    >
+      {hit?.kind === 'allocation' ? (
+        <AllocationTooltip view={view} device={device} row={hit.row} />
+      ) : (
+        <MomentTooltip device={device} hover={hover} hit={hit} />
+      )}
+      {hover.annotations.length > 0 && (
+        <div className="tl-tooltip-annotations">in {hover.annotations.join(' › ')}</div>
+      )}
+    </div>
+  );
+}
+
+function AllocationTooltip(props: {
+  view: AnalyzedSnapshot;
+  device: AnalyzedDevice;
+  row: number;
+}): JSX.Element {
+  const { view, device, row } = props;
+  const facts = allocationFacts(view, device, row);
+  const frames = stackFrames(view, facts.stackId);
+  const userIndex = topUserFrameIndex(frames);
+  const supporting = userIndex < 0 ? [] : supportingFrames(frames, userIndex, TOOLTIP_FRAMES);
+  const unlisted = frames.length - 1 - supporting.length;
+  return (
+    <>
+      <div className="tl-tooltip-title">
+        <span>{formatBytes(facts.sizeBytes)}</span>
+        <span className="tl-exact">{formatExactBytes(facts.sizeBytes)} B requested</span>
+      </div>
+      <dl className="tl-facts">
+        <dt>address</dt>
+        <dd className="tl-mono">{facts.address}</dd>
+        {facts.blockSizeBytes !== null && (
+          <>
+            <dt>rounded</dt>
+            <dd>{bytesWithExact(facts.blockSizeBytes)}</dd>
+          </>
+        )}
+        <AllocationLifetimeRows facts={facts} />
+      </dl>
+      {frames.length === 0 ? (
+        <div className="tl-tooltip-stack tl-tooltip-muted">no stack recorded</div>
+      ) : (
+        <ol className="tl-tooltip-stack">
+          <li className="tl-user-frame" data-testid="tooltip-frame">
+            {shortFrameLabel(frames[userIndex]!)}
+          </li>
+          {supporting.map((frame, index) => (
+            <li key={index} data-testid="tooltip-frame">
+              {shortFrameLabel(frame)}
+            </li>
+          ))}
+          {unlisted > 0 && (
+            <li className="tl-tooltip-muted">
+              … {unlisted} more {unlisted === 1 ? 'frame' : 'frames'}; click for the full stack
+            </li>
+          )}
+        </ol>
+      )}
+    </>
+  );
+}
+
+function MomentTooltip(props: {
+  device: AnalyzedDevice;
+  hover: TimelineHover;
+  hit: TimelineHit | null;
+}): JSX.Element {
+  const { device, hover, hit } = props;
+  const cached = Math.max(0, hover.reservedBytes - hover.activeBytes);
+  return (
+    <>
+      <div className="tl-tooltip-title">
+        {hit?.kind === 'other' ? (
+          <>
+            <span>{formatBytes(hit.bytes)}</span>
+            <span className="tl-exact">in smaller allocations (merged)</span>
+          </>
+        ) : (
+          <span>{describeEvent(device, hover.event)}</span>
+        )}
+      </div>
+      <dl className="tl-facts">
+        {hit?.kind === 'other' && (
+          <>
+            <dt>exact</dt>
+            <dd>{formatExactBytes(hit.bytes)} B</dd>
+            <dt>at</dt>
+            <dd>{describeEvent(device, hover.event)}</dd>
+          </>
+        )}
+        <dt>active</dt>
+        <dd>{bytesWithExact(hover.activeBytes)}</dd>
+        <dt>reserved</dt>
+        <dd>{bytesWithExact(hover.reservedBytes)}</dd>
+        <dt>cached, unused</dt>
+        <dd>{formatBytes(cached)}</dd>
+      </dl>
+      {hit === null && (
+        <div className="tl-tooltip-muted">Click to list the allocations alive here.</div>
+      )}
+    </>
+  );
+}
