@@ -117,6 +117,23 @@ export default defineConfig(
     ...reactHooks.configs.flat.recommended,
   },
 
+  // The page reads the analyzed snapshot (camelCase), never a JSON document's snake_case fields
+  // back: the documents are written at the edge (src/shared/report) and only written.
+  {
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    ignores: ['src/renderer/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[computed=false][property.name=/^[a-z0-9]+(_[a-z0-9]+)+$/]',
+          message:
+            'A snake_case field is a JSON document\'s (allocscope.summary/1, allocscope.report/1): read the analyzed snapshot instead (device.figures, …).',
+        },
+      ],
+    },
+  },
+
   // The layering rule: shared code depends on nothing platform-specific and on no app layer,
   // and each folder of src/shared only on the folders below it (SHARED_LAYERS, src/README.md).
   // Tests beside it may read fixtures from disk and use any layer.

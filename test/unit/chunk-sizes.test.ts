@@ -6,18 +6,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { chunksOf } from '../support/analyzed';
 import { decodeSnapshot, type DecodeOptions } from '../../src/shared/snapshot/decode-snapshot';
 import type { SnapshotModel } from '../../src/shared/snapshot/model';
 import { realSnapshotPaths } from '../support/real-snapshots';
 
 const GENERATED_DIR = resolve(import.meta.dirname, '../.generated');
 const CHUNK_SIZES = [1 << 16, 7, 1];
-
-async function* chunksOf(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
-  for (let offset = 0; offset < bytes.length; offset += size) {
-    yield bytes.subarray(offset, offset + size);
-  }
-}
 
 function decode(
   bytes: Uint8Array,

@@ -17,6 +17,7 @@
 //   - allocator_settings: the file's own raw values (not walked: documents do not carry it).
 
 import { describe, expect, it } from 'vitest';
+import { once } from '../support/analyzed';
 import type { z } from 'zod';
 import { analyzeSnapshot, type SnapshotAnalysis } from '@shared/analysis/snapshot-analysis';
 import { explainOoms, explainPeak, verdictText } from '@shared/oom/oom-explainer';
@@ -254,10 +255,6 @@ const CASES: Case[] = [
     delete traceOf(s)[2]!.time_us;
   }),
 ];
-
-async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
-  yield bytes;
-}
 
 /** Keys whose numbers are moments: -1 = before the first trace entry. */
 const MOMENT_KEYS = new Set([

@@ -8,6 +8,7 @@ import { renderSegmentsSvg } from '@shared/render/segments-svg';
 import { renderTimelineSvg } from '@shared/render/timeline-svg';
 import type { AllocatorStateIndex } from '@shared/state/allocator-state';
 import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import { defaultMoment } from '@shared/analyzed/moments';
 import type { ExportFile, ExportFormat } from '../api/export-saver';
 import { largestAllocationsCsv } from './csv-of-largest-table';
 import {
@@ -35,12 +36,11 @@ export interface ExportContext {
   chartSize: { width: number; height: number };
 }
 
-/** The moment the segments view shows without a selection: the state at the end of the trace. */
+/** The moment the segments picture shows: the selected one, else the default moment. */
 export function segmentsMoment(
   context: Pick<ExportContext, 'view' | 'deviceIndex' | 'moment'>,
 ): number {
-  const device = context.view.devices[context.deviceIndex]!;
-  return context.moment ?? device.traceLength - 1;
+  return context.moment ?? defaultMoment(context.view.devices[context.deviceIndex]!);
 }
 
 /** The chart of the current view as a standalone SVG document. */

@@ -1,16 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { once } from '../../../test/support/analyzed';
 import { realSnapshotPaths } from '../../../test/support/real-snapshots';
 import { decodeSnapshot } from '../snapshot/decode-snapshot';
 import { allocationsAliveAt } from './allocation-table';
 import { buildAnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { liveAllocationsAt } from './live-allocations';
 import { analyzeSnapshot } from './snapshot-analysis';
-
-async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
-  yield bytes;
-}
 
 describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (name, path) => {
   it('the allocation table reproduces the active curve at every sampled event', async () => {

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { once } from '../../../test/support/analyzed';
 import { pythonPickle } from '../../../test/support/python';
 import { decodeSnapshot } from '../snapshot/decode-snapshot';
 import { buildAnalyzedSnapshot, type AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { BlockKind, createAllocatorStateIndex } from '../state/allocator-state';
-
-async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
-  yield bytes;
-}
 
 async function viewOf(expression: string): Promise<AnalyzedSnapshot> {
   const bytes = pythonPickle(expression);

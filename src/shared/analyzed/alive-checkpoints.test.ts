@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { once } from '../../../test/support/analyzed';
 import { realSnapshotPath } from '../../../test/support/real-snapshots';
 import { decodeSnapshot } from '../snapshot/decode-snapshot';
 import { buildAnalyzedSnapshot } from './analyzed-snapshot';
@@ -9,10 +10,6 @@ import {
   rowsOverlapping,
   rowsStartingIn,
 } from './alive-checkpoints';
-
-async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
-  yield bytes;
-}
 
 describe('alive checkpoints', () => {
   it('find exactly the rows overlapping any window (brute force), across checkpoints', async () => {

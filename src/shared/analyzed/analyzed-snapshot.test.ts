@@ -1,12 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { once } from '../../../test/support/analyzed';
 import { realSnapshotPath } from '../../../test/support/real-snapshots';
 import { decodeSnapshot } from '../snapshot/decode-snapshot';
 import { buildAnalyzedSnapshot, transferablesOf } from './analyzed-snapshot';
-
-async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
-  yield bytes;
-}
 
 /** Every ArrayBuffer under a value, found by walking all of it. */
 function buffersUnder(value: unknown, found = new Set<ArrayBuffer>(), seen = new Set<object>()) {

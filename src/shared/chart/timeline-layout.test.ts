@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { once } from '../../../test/support/analyzed';
 import { testFigures } from '../../../test/support/builders/analyzed-device';
 import { DerivedCache } from '../analyzed/derived-cache';
 import { realSnapshotPaths } from '../../../test/support/real-snapshots';
@@ -14,10 +15,6 @@ import {
   stepValueAt,
   type TimelineLayout,
 } from './timeline-layout';
-
-async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
-  yield bytes;
-}
 
 function evenColumns(start: number, end: number, columns: number): Int32Array {
   return Int32Array.from({ length: columns + 1 }, (_, i) =>

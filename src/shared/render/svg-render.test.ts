@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { once } from '../../../test/support/analyzed';
 import { realSnapshotPath } from '../../../test/support/real-snapshots';
 import { columnStartEvents, createEventAxis, eventWindow } from '../chart/event-axis';
 import { decodeSnapshot } from '../snapshot/decode-snapshot';
@@ -16,10 +17,6 @@ import { renderTheme } from './render-theme';
 import { renderSegmentsSvg } from './segments-svg';
 import { escapeXml, num } from './svg-markup';
 import { renderTimelineSvg } from './timeline-svg';
-
-async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
-  yield bytes;
-}
 
 const views = new Map<string, AnalyzedSnapshot>();
 async function viewOf(path: string, fileName = basename(path)): Promise<AnalyzedSnapshot> {

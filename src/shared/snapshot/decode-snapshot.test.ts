@@ -2,15 +2,11 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { chunksOf } from '../../../test/support/analyzed';
 import { realSnapshotPath, realSnapshotPaths } from '../../../test/support/real-snapshots';
 import { decodeSnapshot, type DecodeOptions } from './decode-snapshot';
 import { tinySnapshot } from '../../../test/support/hostile-files';
 import { ActionCode, BlockStateCode } from './model';
-
-async function* chunksOf(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
-  for (let offset = 0; offset < bytes.length; offset += size)
-    yield bytes.subarray(offset, offset + size);
-}
 
 function decode(bytes: Uint8Array, options: DecodeOptions = {}, chunkSize = 1 << 20) {
   return decodeSnapshot(chunksOf(bytes, chunkSize), { totalBytes: bytes.length, ...options });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { chunksOf } from '../../../test/support/analyzed';
 import { pickleFromHtml } from './html-payload';
 
 const encoder = new TextEncoder();
@@ -7,10 +8,6 @@ function page(pickle: Uint8Array, before = ''): Uint8Array {
   return encoder.encode(
     `<!DOCTYPE html>\n<html>${before}<script>const local_files = [{"name": "snapshot.pickle", "base64": "${Buffer.from(pickle).toString('base64')}"}];</script></html>\n`,
   );
-}
-
-async function* chunksOf(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
-  for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
 }
 
 async function collect(source: AsyncIterable<Uint8Array>): Promise<Uint8Array> {

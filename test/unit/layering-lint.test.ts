@@ -1,15 +1,19 @@
-// The folder order of src/shared is enforced by lint (eslint.config.js, SHARED_LAYERS): an import
-// against it is an error, one along it is not.
+// Layering rules that lint enforces (eslint.config.js): each folder of src/shared imports only the
+// layers before it (SHARED_LAYERS), and the page never reads a JSON document's snake_case fields.
 
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-async function restrictedImports(filePath: string, code: string): Promise<string[]> {
+async function messagesOf(rule: string, filePath: string, code: string): Promise<string[]> {
   const eslint = new ESLint({ cwd: process.cwd() });
   const [result] = await eslint.lintText(code, { filePath });
   return result!.messages
-    .filter((message) => message.ruleId === 'no-restricted-imports')
+    .filter((message) => message.ruleId === rule)
     .map((message) => message.message);
+}
+
+function restrictedImports(filePath: string, code: string): Promise<string[]> {
+  return messagesOf('no-restricted-imports', filePath, code);
 }
 
 describe('the layers of src/shared', () => {
@@ -42,6 +46,25 @@ describe('the layers of src/shared', () => {
       await restrictedImports(
         'src/shared/state/memory-figures.ts',
         "import { formatBytes } from '../format/units';\nimport type { AnalyzedDevice } from '../analyzed/analyzed-snapshot';\nexport type X = AnalyzedDevice;\nexport const f = formatBytes;\n",
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('the page', () => {
+  it('never reads a snake_case field of a JSON document', async () => {
+    const read = await messagesOf(
+      'no-restricted-syntax',
+      'src/renderer/shell/summary-strip.tsx',
+      'export const f = (d: { summary: { active_bytes: number } }) => d.summary.active_bytes;\n',
+    );
+    expect(read).toHaveLength(1);
+    expect(read[0]).toMatch(/snake_case field is a JSON document's/);
+    expect(
+      await messagesOf(
+        'no-restricted-syntax',
+        'src/renderer/shell/summary-strip.tsx',
+        'export const f = (d: { figures: { traceEntries: number } }) => d.figures.traceEntries;\n',
       ),
     ).toEqual([]);
   });
