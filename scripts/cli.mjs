@@ -15,6 +15,7 @@ const SOURCES = [
   'src/shared',
   'src/cli',
   'bench',
+  'generators',
   'scripts/make-demo-snapshot.ts',
   'vite.cli.config.ts',
   'package.json',

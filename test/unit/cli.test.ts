@@ -1,6 +1,6 @@
 // The `allocscope` command as users run it: JSON and human output, options, usage errors.
 
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { summaryDocumentSchema } from '@shared/report/summary-report';
@@ -82,3 +82,23 @@ describe('allocscope summary', () => {
     expect(summaryDocumentSchema.parse(JSON.parse(stdout)).file).toBe(multiDevice.split('/').pop());
   });
 });
+
+describe('npm run cli', () => {
+  it('runs any number of times at once, each giving the output of a single run', async () => {
+    // The README's form for scripts: `npm run --silent cli -- summary FILE --json`, i.e.
+    // scripts/cli.mjs, which builds only when the build is missing or stale, under a lock.
+    const args = [resolve('scripts/cli.mjs'), 'summary', multiDevice, '--json'];
+    const one = await run(args);
+    const many = await Promise.all(Array.from({ length: 8 }, () => run(args)));
+    expect(one.code).toBe(0);
+    for (const result of many) expect(result).toEqual(one);
+  });
+});
+
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, args, { maxBuffer: 1 << 26 }, (error, stdout, stderr) => {
+      done({ code: error === null ? 0 : (error.code as number | null), stdout, stderr });
+    });
+  });
+}
