@@ -128,7 +128,7 @@ export default defineConfig(
         {
           selector: 'MemberExpression[computed=false][property.name=/^[a-z0-9]+(_[a-z0-9]+)+$/]',
           message:
-            'A snake_case field is a JSON document\'s (allocscope.summary/1, allocscope.report/1): read the analyzed snapshot instead (device.figures, …).',
+            "A snake_case field is a JSON document's (allocscope.summary/1, allocscope.report/1): read the analyzed snapshot instead (device.figures, …).",
         },
       ],
     },

@@ -9,6 +9,7 @@ import type {
   ReportDocument,
 } from '@shared/report/report-document';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
+import { NO_STACK_TEXT, poolName, segmentGroupPhrase, streamName } from '@shared/format/words';
 import { alignColumns } from './align-columns';
 
 export interface ReportTextOptions {
@@ -88,8 +89,8 @@ function momentLines(title: string, figures: MomentFiguresJson, size: Size): str
     ];
     for (const g of figures.groups) {
       rows.push([
-        g.pool,
-        String(g.stream),
+        poolName(g.pool),
+        streamName(g.stream),
         `${g.segmentCount} ${g.segmentType}`,
         size(g.reservedBytes),
         size(g.activeBytes),
@@ -125,9 +126,9 @@ function oomLines(oom: OomExplanationJson, size: Size): string[] {
     `  OOM at event ${oom.event}: requested ${size(oom.requestedBytes ?? 0)} ` +
       `(${size(oom.roundedRequestBytes ?? 0)} rounded), device free ${free}`,
     `    reserved ${size(oom.reservedBytes)}, active ${size(oom.activeBytes)}, cached free ` +
-      `${size(oom.cachedFreeBytes)} (largest ${size(oom.largestFreeBytes)}); in pool ${oom.pool}, ` +
-      `stream ${oom.stream}, ${oom.segmentType} segments: cached free ${size(oom.poolCachedFreeBytes)}, ` +
-      `largest ${size(oom.poolLargestFreeBytes)}`,
+      `${size(oom.cachedFreeBytes)} (largest ${size(oom.largestFreeBytes)}); in ` +
+      `${segmentGroupPhrase(oom.pool, oom.stream, oom.segmentType)}: cached free ` +
+      `${size(oom.poolCachedFreeBytes)}, largest ${size(oom.poolLargestFreeBytes)}`,
     `    verdict (${oom.verdict}): ${oom.verdictText}`,
   ];
   lines.push(...holderLines(oom, size));
@@ -143,7 +144,7 @@ function holderLines(explanation: OomExplanationJson, size: Size): string[] {
   const rows = explanation.holders.map((holder) => [
     size(holder.bytes),
     plural(holder.count, 'allocation'),
-    holder.topFrame ?? '(no stack recorded)',
+    holder.topFrame ?? NO_STACK_TEXT,
   ]);
   return [
     `    live allocations by stack, largest first:`,

@@ -5,7 +5,7 @@
 
 import { BlockKind, type AllocatorState, type StateSegment } from '@shared/state/allocator-state';
 import type { GroupFigures, MemoryFigures } from '@shared/state/memory-figures';
-import { poolName, segmentTypeName, streamName } from '@shared/render/segment-names';
+import { EXPANDABLE, poolNameAt, segmentTypeName, streamNameAt } from '@shared/format/words';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { alignColumns } from './align-columns';
@@ -98,8 +98,8 @@ export function formatDeviceSegments(
     ];
     for (const group of groups) {
       table.push([
-        poolName(view, group.poolIndex),
-        streamName(view, group.streamId),
+        poolNameAt(view.pools, group.poolIndex),
+        streamNameAt(view.streams, group.streamId),
         segmentTypeName(group.segmentType),
         String(group.segmentCount),
         size(group.reservedBytes),
@@ -133,12 +133,8 @@ export function formatDeviceSegments(
       table.push([
         `0x${segment.address.toString(16)}`,
         size(segment.sizeBytes),
-        segment.poolIndex === 0
-          ? 'default'
-          : `private ${view.pools[segment.poolIndex] ?? segment.poolIndex}`,
-        streamName(view, segment.streamId)
-          .replace(/^stream /, '')
-          .replace('default stream', 'default'),
+        poolNameAt(view.pools, segment.poolIndex),
+        streamNameAt(view.streams, segment.streamId),
         segmentTypeName(segment.segmentType),
         segment.isExpandable ? 'yes' : '-',
         size(figures.usedBytes),
@@ -167,9 +163,9 @@ function segmentCounts(view: AnalyzedSnapshot, segments: readonly StateSegment[]
   const expandable = segments.filter((segment) => segment.isExpandable).length;
   return [
     count((segment) => segmentTypeName(segment.segmentType)),
-    count((segment) => poolName(view, segment.poolIndex)),
-    count((segment) => streamName(view, segment.streamId)),
-    `expandable ${expandable}`,
+    count((segment) => poolNameAt(view.pools, segment.poolIndex)),
+    count((segment) => streamNameAt(view.streams, segment.streamId)),
+    `${EXPANDABLE} ${expandable}`,
   ].join(' · ');
 }
 

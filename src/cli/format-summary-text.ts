@@ -59,11 +59,7 @@ export function formatSummaryText(figures: SnapshotFigures, options: TextOptions
         allocation.allocEventIndex === null
           ? 'before trace'
           : `event ${allocation.allocEventIndex}`,
-        // The innermost frame for framework-only stacks, as this summary has always listed them.
-        describeFrame(
-          figures,
-          topUserFrameId(figures, allocation.stackId, { allFramework: 'innermost' }),
-        ),
+        describeFrame(figures, topUserFrameId(figures, allocation.stackId)),
       ]);
       lines.push(...alignColumns(table).map((row) => `    ${row}`));
     }

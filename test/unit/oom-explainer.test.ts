@@ -193,7 +193,7 @@ describe('verdict texts', () => {
     expect(oom!.expandableSegments).toBe(false);
     expect(oom!.verdictText).toBe(
       `Fragmentation: ${formatBytes(oom!.cachedFreeBytes)} is cached free but the largest hole in ` +
-        `the default pool on stream 0 (large segments) is ${formatBytes(oom!.poolLargestFreeBytes)} ` +
+        `the default pool on the default stream (large segments) is ${formatBytes(oom!.poolLargestFreeBytes)} ` +
         `< the ${formatBytes(oom!.roundedRequestBytes!)} request; ` +
         `PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True avoids this.`,
     );

@@ -8,7 +8,6 @@ import {
   allocationFacts,
   describeEvent,
   formatAddress,
-  formatStream,
   frameText,
   stackAsText,
   stackFrames,
@@ -43,9 +42,11 @@ describe('stacks', () => {
 
   it('writes frames for the clipboard', () => {
     const frames = stackFrames(source, 0);
-    expect(frameText(frames[3]!)).toBe('step (/home/me/train.py:42)');
+    expect(frameText(frames[3]!)).toBe('/home/me/train.py:42 step');
+    expect(frameText(frames[4]!)).toBe('/home/me/train.py:? <module>');
+    expect(frameText(frames[0]!)).toBe('torch::unwind::unwind()');
     expect(stackAsText(frames.slice(2, 4))).toBe(
-      'forward (/site-packages/torch/nn/modules/linear.py:125)\nstep (/home/me/train.py:42)',
+      '/site-packages/torch/nn/modules/linear.py:125 forward\n/home/me/train.py:42 step',
     );
   });
 });
@@ -66,7 +67,7 @@ describe('allocationFacts', () => {
       lifetimeUs: 5000,
       lifetimeEvents: 3,
       lifetimeText: '5.00 ms (3 events)',
-      stream: '0x55d1c0de',
+      stream: 'stream 0x55d1c0de',
       origin: 'allocated in the trace',
       stackId: 0,
     });
@@ -80,7 +81,7 @@ describe('allocationFacts', () => {
       blockSizeBytes: 1024,
       allocText: 'before the trace',
       freeText: 'alive at the end',
-      stream: '0 (default)',
+      stream: 'default stream',
       lifetimeText: '≥ 5.00 ms (4 events)',
     });
     expect(allocationFacts(view, device, 2).lifetimeText).toBe('≥ 4.00 ms (2 events)');
@@ -101,11 +102,8 @@ describe('allocationFacts', () => {
 });
 
 describe('formatting', () => {
-  it('pads addresses and names the default stream', () => {
+  it('pads addresses', () => {
     expect(formatAddress(0x7f89b4000000)).toBe('0x7f89b4000000');
     expect(formatAddress(4096)).toBe('0x000000001000');
-    expect(formatStream(0)).toBe('0 (default)');
-    expect(formatStream(255)).toBe('0xff');
-    expect(formatStream(undefined)).toBe('?');
   });
 });

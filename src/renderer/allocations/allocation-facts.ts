@@ -5,7 +5,13 @@ import { AllocationOrigin, BEFORE_TRACE } from '@shared/analysis/allocation-tabl
 import { isFrameworkFrame } from '@shared/analysis/user-frame';
 import { frameAt, stackFrameIds, type StackSource } from '@shared/snapshot/stack-source';
 import { formatBytes, formatDurationUs, formatExactBytes } from '@shared/format/units';
+import {
+  frameLocation as frameLocationWords,
+  frameText as frameTextWords,
+  streamName,
+} from '@shared/format/words';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import { eventTimeUs } from '@shared/analyzed/device-times';
 
 export interface StackFrame {
   name: string;
@@ -22,8 +28,9 @@ export function stackFrames(source: StackSource, stackId: number): StackFrame[] 
   });
 }
 
+/** "path/to/file.py:12" with the whole path (@shared/format/words). */
 export function frameLocation(frame: StackFrame): string {
-  return `${frame.filename}:${frame.line < 0 ? '?' : frame.line}`;
+  return frameLocationWords(frame, 'full');
 }
 
 /**
@@ -40,9 +47,9 @@ export function supportingFrames(
   return chosen.slice(0, limit);
 }
 
-/** "name (file:line)": a frame in a copied stack and in the CSV export. */
+/** "path/to/file.py:12 name" with the whole path: a frame in a copied stack and in the CSV export. */
 export function frameText(frame: StackFrame): string {
-  return `${frame.name} (${frameLocation(frame)})`;
+  return frameTextWords(frame, 'full');
 }
 
 /** The stack as plain text, one frame a line, as Python tracebacks list them (innermost first). */
@@ -54,13 +61,6 @@ export function formatAddress(address: number): string {
   return `0x${Math.trunc(address).toString(16).padStart(12, '0')}`;
 }
 
-/** Raw cudaStream_t values: 0 is the default stream; others are pointers, shown in hex. */
-export function formatStream(stream: number | undefined): string {
-  if (stream === undefined) return '?';
-  if (stream === 0) return '0 (default)';
-  return `0x${stream.toString(16)}`;
-}
-
 /** How the chart and tables name the moment after event `event`. */
 export function describeEvent(device: AnalyzedDevice, event: number): string {
   if (event < 0) return 'before the trace';
@@ -69,12 +69,11 @@ export function describeEvent(device: AnalyzedDevice, event: number): string {
   return time === null ? index : `${index} · ${formatDurationUs(time)}`;
 }
 
-/** Microseconds from the first event to `event`; null without times or outside the trace. */
+/** Microseconds from the first event to `event`; null without usable times or outside the trace. */
 export function relativeTimeUs(device: AnalyzedDevice, event: number): number | null {
-  const times = device.timeUs;
-  if (times === null || event < 0 || event >= device.traceLength) return null;
-  const t = times[event]! - times[0]!;
-  return Number.isFinite(t) ? t : null;
+  const time = eventTimeUs(device, event);
+  const first = eventTimeUs(device, 0);
+  return time === null || first === null ? null : time - first;
 }
 
 export interface AllocationFacts {
@@ -146,7 +145,7 @@ export function allocationFacts(
     lifetimeText,
     lifetimeUs,
     lifetimeEvents,
-    stream: formatStream(view.streams[table.streamId[row]!]),
+    stream: streamName(view.streams[table.streamId[row]!]),
     origin: ORIGIN_TEXT[table.origin[row]!] ?? 'unknown',
     stackId: table.stackId[row]!,
   };

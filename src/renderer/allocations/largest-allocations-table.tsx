@@ -6,6 +6,8 @@ import { allocationsAliveAt } from '@shared/analysis/allocation-table';
 import { shortFrameLabel, topUserFrameIndex } from '@shared/analysis/user-frame';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import { deviceTimesUsable } from '@shared/analyzed/device-times';
+import { NO_STACK_TEXT } from '@shared/format/words';
 import { allocationFacts, describeEvent, frameLocation, stackFrames } from './allocation-facts';
 import { bandColorCss } from '../timeline/band-color-css';
 import { LARGEST_TABLE_ROWS, tableEvent } from '../export/csv-of-largest-table';
@@ -61,7 +63,7 @@ export function LargestAllocationsTable(props: LargestAllocationsTableProps): JS
   }, [alive, device]);
 
   const rows = useMemo((): TableRow[] => {
-    const useTimes = device.timeUs !== null;
+    const useTimes = deviceTimesUsable(device);
     return Array.from(alive.subarray(0, LARGEST_TABLE_ROWS), (row) => {
       const facts = allocationFacts(view, device, row);
       const frames = stackFrames(view, facts.stackId);
@@ -75,7 +77,7 @@ export function LargestAllocationsTable(props: LargestAllocationsTableProps): JS
           useTimes && !Number.isNaN(facts.lifetimeUs) ? facts.lifetimeUs : facts.lifetimeEvents,
         allocEvent: facts.allocEvent ?? -1,
         allocText: facts.allocText,
-        frameLabel: frame === null ? '(no stack recorded)' : shortFrameLabel(frame),
+        frameLabel: frame === null ? NO_STACK_TEXT : shortFrameLabel(frame),
         frameTitle: frame === null ? '' : `${frame.name}\n${frameLocation(frame)}`,
         stackId: facts.stackId,
       };

@@ -4,6 +4,7 @@
 import type { JSX } from 'react';
 import { shortFrameLabel, topUserFrameIndex } from '@shared/analysis/user-frame';
 import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import { NO_STACK_TEXT } from '@shared/format/words';
 import { stackFrames, supportingFrames } from './allocation-facts';
 
 export function StackLines(props: {
@@ -14,7 +15,7 @@ export function StackLines(props: {
 }): JSX.Element {
   const { view, stackId, limit, testId } = props;
   const frames = stackFrames(view, stackId);
-  if (frames.length === 0) return <div className="tl-tooltip-muted">no stack recorded</div>;
+  if (frames.length === 0) return <div className="tl-tooltip-muted">{NO_STACK_TEXT}</div>;
   const userIndex = topUserFrameIndex(frames);
   const supporting = supportingFrames(frames, userIndex, limit);
   const unlisted = frames.length - 1 - supporting.length;

@@ -108,10 +108,10 @@ describe('largestAllocationsCsv', () => {
         '3',
         '5000000',
         '3',
-        'step (/home/me/train.py:42)',
-        'torch::unwind::unwind() (??:0) <- c10::cuda::CUDACachingAllocator::malloc ' +
-          '(CUDACachingAllocator.cpp:0) <- forward (/site-packages/torch/nn/modules/linear.py:125) ' +
-          '<- step (/home/me/train.py:42) <- <module> (/home/me/train.py:?)',
+        '/home/me/train.py:42 step',
+        'torch::unwind::unwind() <- CUDACachingAllocator.cpp:0 c10::cuda::CUDACachingAllocator::malloc ' +
+          '<- /site-packages/torch/nn/modules/linear.py:125 forward ' +
+          '<- /home/me/train.py:42 step <- /home/me/train.py:? <module>',
       ],
       // Made before the trace, no stack: empty start, event and time.
       ['2', '0x7f0000000000', '1000', '1024', '', '', '', '4', '', ''],
@@ -124,8 +124,8 @@ describe('largestAllocationsCsv', () => {
         '',
         '5001000',
         '2',
-        'forward (/site-packages/torch/nn/modules/linear.py:125)',
-        'torch::unwind::unwind() (??:0) <- forward (/site-packages/torch/nn/modules/linear.py:125)',
+        '/site-packages/torch/nn/modules/linear.py:125 forward',
+        'torch::unwind::unwind() <- /site-packages/torch/nn/modules/linear.py:125 forward',
       ],
     ]);
   });
@@ -154,7 +154,7 @@ describe('largestAllocationsCsv', () => {
     const device = testDevice();
     const text = largestAllocationsCsv({ ...view, frames }, device, 2);
     const rows = parseCsv(text);
-    expect(rows[1]![8]).toBe('step, "fast" (/home/me/a,b "c".py:42)');
+    expect(rows[1]![8]).toBe('/home/me/a,b "c".py:42 step, "fast"');
     expect(rows.every((row) => row.length === LARGEST_CSV_COLUMNS.length)).toBe(true);
   });
 });

@@ -5,6 +5,7 @@
 import { allocationsAliveAt, BEFORE_TRACE } from '@shared/analysis/allocation-table';
 import { topUserFrameIndex } from '@shared/analysis/user-frame';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import { eventTimeUs } from '@shared/analyzed/device-times';
 import {
   allocationFacts,
   formatAddress,
@@ -73,8 +74,6 @@ export function largestAllocationRecords(
     const frames = stackFrames(view, facts.stackId);
     const userIndex = topUserFrameIndex(frames);
     const start = table.startEvent[row]!;
-    const startTime =
-      start === BEFORE_TRACE || device.timeUs === null ? NaN : device.timeUs[start]!;
     return {
       rank: index + 1,
       row,
@@ -83,7 +82,7 @@ export function largestAllocationRecords(
       blockBytes: facts.blockSizeBytes,
       startEvent: facts.allocEvent,
       endEvent: facts.freeEvent,
-      startTimeUs: Number.isFinite(startTime) ? startTime : null,
+      startTimeUs: start === BEFORE_TRACE ? null : eventTimeUs(device, start),
       lifetimeEvents: facts.lifetimeEvents,
       topUserFrame: userIndex < 0 ? null : frameText(frames[userIndex]!),
       stack: frames.map(frameText),

@@ -2,8 +2,9 @@
 // axis): a byte pane with reserved − active (exact, from the curves after every event), the
 // largest free block and internal waste (from allocator states at sampled moments), and a share
 // pane with the part of reserved memory held in free blocks smaller than a common request. This
-// class owns the frames and the input; what is drawn comes from fragmentation-data.ts and
-// fragmentation-geometry.ts, the drawing from fragmentation-draw.ts and fragmentation-axes.ts.
+// chart supplies the canvas host (../canvas/canvas-host.ts) its two layers and handles the input;
+// what is drawn comes from fragmentation-data.ts and fragmentation-geometry.ts, the drawing from
+// fragmentation-draw.ts and fragmentation-axes.ts.
 
 import { scaleLinear, type ScaleLinear } from 'd3';
 import { byteTicks } from '@shared/chart/byte-ticks';
@@ -14,7 +15,7 @@ import {
   type EventAxis,
 } from '@shared/chart/event-axis';
 import { xAxisTicks } from '@shared/chart/x-axis-ticks';
-import { ChartListeners } from '../canvas/chart-listeners';
+import { CanvasHost, type CanvasSize, type LayerBox } from '../canvas/canvas-host';
 import {
   createFragmentationAxes,
   removeFragmentationAxes,
@@ -28,15 +29,9 @@ import {
   type FragmentationWindow,
 } from './fragmentation-data';
 import { drawFragmentation, drawFragmentationOverlay, placeMarkers } from './fragmentation-draw';
-import {
-  sameWindow,
-  splitPanes,
-  visibleDomain,
-  type FragmentationPanes,
-} from './fragmentation-geometry';
-import { readFragmentationTheme, type FragmentationTheme } from './fragmentation-theme';
-import { TIMELINE_MARGIN } from '../timeline/timeline-chart';
-import { prepareCanvas, type PlotSize } from '../timeline/timeline-draw';
+import { sameWindow, splitPanes, visibleDomain } from './fragmentation-geometry';
+import { fragmentationTheme, type FragmentationTheme } from './fragmentation-theme';
+import { layoutColumns, TIMELINE_MARGIN } from '../timeline/timeline-plot';
 
 export interface FragmentationChartElements {
   root: HTMLElement;
@@ -64,39 +59,48 @@ export const FRAGMENTATION_MARGIN = {
   top: 8,
   bottom: 22,
 } as const;
-const MAX_COLUMNS = 4096;
+
+type Layer = 'plot' | 'overlay';
 
 export class FragmentationChart {
   private readonly elements: FragmentationChartElements;
   private readonly callbacks: FragmentationChartCallbacks;
+  private readonly host: CanvasHost<FragmentationTheme, Layer>;
   private data: FragmentationData | null = null;
   private axis: EventAxis | null = null;
   private window: FragmentationWindow | null = null;
-  private plot: PlotSize = { width: 0, height: 0, devicePixelRatio: 1 };
-  private panes: FragmentationPanes = { bytesTop: 0, bytesHeight: 0, shareTop: 0, shareHeight: 0 };
   private xScale: ScaleLinear<number, number> = scaleLinear();
-  private theme: FragmentationTheme;
   private pointerX: number | null = null;
-  private frameRequest = 0;
-  private needs = { measure: true, draw: true, overlay: true };
   private drawCount = 0;
-  private readonly listeners = new ChartListeners();
 
   constructor(elements: FragmentationChartElements, callbacks: FragmentationChartCallbacks) {
     this.elements = elements;
     this.callbacks = callbacks;
-    this.theme = readFragmentationTheme(elements.root);
-    const listeners = this.listeners;
-    listeners.onResize(elements.stage, () => this.invalidate('measure'));
-    listeners.onColorSchemeChange(() => {
-      this.theme = readFragmentationTheme(this.elements.root);
-      this.invalidate('draw');
-    });
     createFragmentationAxes(elements.axes);
+    const host = new CanvasHost<FragmentationTheme, Layer>({
+      observe: [elements.stage],
+      layers: {
+        plot: {
+          canvas: elements.canvas,
+          draw: (context, size, theme) => this.draw(context, size, theme),
+        },
+        overlay: {
+          canvas: elements.overlay,
+          draw: (context, size, theme) => this.drawOverlay(context, size, theme),
+        },
+      },
+      measure: () => this.measure(),
+      theme: fragmentationTheme,
+      ready: () => {
+        const size = this.host.size('plot');
+        return this.data !== null && this.axis !== null && size.width > 0 && size.height > 0;
+      },
+    });
+    this.host = host;
     const canvas = elements.overlay;
-    listeners.on(canvas, 'pointermove', (event) => {
+    host.listen(canvas, 'pointermove', (event) => {
       this.pointerX = this.canvasX(event);
-      this.invalidate('overlay');
+      host.invalidate('overlay');
       const hoverEvent = this.eventAt(this.pointerX);
       if (hoverEvent === null) return;
       this.callbacks.onHover({
@@ -105,21 +109,19 @@ export class FragmentationChart {
         y: event.clientY - this.elements.stage.getBoundingClientRect().top,
       });
     });
-    listeners.on(canvas, 'pointerleave', () => {
+    host.listen(canvas, 'pointerleave', () => {
       this.pointerX = null;
-      this.invalidate('overlay');
+      host.invalidate('overlay');
       this.callbacks.onHover(null);
     });
-    listeners.on(canvas, 'click', (event) => {
+    host.listen(canvas, 'click', (event) => {
       const clicked = this.eventAt(this.canvasX(event));
       if (clicked !== null) this.callbacks.onMoment(clicked);
     });
   }
 
   destroy(): void {
-    if (this.frameRequest !== 0) cancelAnimationFrame(this.frameRequest);
-    this.frameRequest = 0;
-    this.listeners.releaseAll();
+    this.host.destroy();
     removeFragmentationAxes(this.elements.axes);
   }
 
@@ -129,53 +131,27 @@ export class FragmentationChart {
       this.axis = createEventAxis(data.device, data.mode);
     }
     this.data = data;
-    this.invalidate('draw');
+    this.host.invalidate('plot', 'overlay');
   }
 
   /** The timeline's visible window; null (or another axis mode) shows the whole trace. */
   setWindow(window: FragmentationWindow | null): void {
     if (sameWindow(this.window, window)) return;
     this.window = window;
-    this.invalidate('draw');
+    this.host.invalidate('plot', 'overlay');
   }
 
-  private invalidate(what: keyof FragmentationChart['needs']): void {
-    this.needs[what] = true;
-    if (this.frameRequest === 0) this.frameRequest = requestAnimationFrame(() => this.frame());
-  }
-
-  private frame(): void {
-    this.frameRequest = 0;
-    const needs = this.needs;
-    this.needs = { measure: false, draw: false, overlay: false };
-    if (needs.measure && this.measure()) needs.draw = true;
-    if (this.data === null || this.axis === null || this.plot.width <= 0 || this.plot.height <= 0) {
-      this.needs = { ...needs, measure: false };
-      return;
-    }
-    if (needs.draw) this.draw(this.data, this.axis);
-    if (needs.draw || needs.overlay) this.drawOverlay();
-  }
-
-  private measure(): boolean {
-    const { stage, canvas, overlay } = this.elements;
-    const devicePixelRatio = window.devicePixelRatio || 1;
+  /** Both layers: the plot inside the stage's margins. */
+  private measure(): Record<Layer, LayerBox> {
+    const stage = this.elements.stage;
     const m = FRAGMENTATION_MARGIN;
-    const width = Math.max(0, stage.clientWidth - m.left - m.right);
-    const height = Math.max(0, stage.clientHeight - m.top - m.bottom);
-    const changed =
-      width !== this.plot.width ||
-      height !== this.plot.height ||
-      devicePixelRatio !== this.plot.devicePixelRatio;
-    this.plot = { width, height, devicePixelRatio };
-    for (const element of [canvas, overlay]) {
-      element.style.left = `${m.left}px`;
-      element.style.top = `${m.top}px`;
-      element.style.width = `${width}px`;
-      element.style.height = `${height}px`;
-    }
-    this.panes = splitPanes(height);
-    return changed;
+    const box = {
+      left: m.left,
+      top: m.top,
+      width: Math.max(0, stage.clientWidth - m.left - m.right),
+      height: Math.max(0, stage.clientHeight - m.top - m.bottom),
+    };
+    return { plot: box, overlay: box };
   }
 
   /** x of the state after `event`, as the timeline places its markers. */
@@ -191,21 +167,22 @@ export class FragmentationChart {
   private eventAt(x: number): number | null {
     if (this.axis === null || this.data === null) return null;
     if (this.data.device.traceLength === 0) return -1;
-    return eventAtX(this.axis, this.xScale.invert(Math.max(0, Math.min(this.plot.width, x))));
+    const width = this.host.size('plot').width;
+    return eventAtX(this.axis, this.xScale.invert(Math.max(0, Math.min(width, x))));
   }
 
-  private draw(data: FragmentationData, axis: EventAxis): void {
+  private draw(
+    context: CanvasRenderingContext2D,
+    plot: CanvasSize,
+    theme: FragmentationTheme,
+  ): void {
+    const data = this.data!;
+    const axis = this.axis!;
     const { device } = data;
-    const context = prepareCanvas(this.elements.canvas, this.plot);
-    if (context === null) return;
     const { x0, x1 } = visibleDomain(axis, this.window);
-    const width = this.plot.width;
+    const width = plot.width;
     this.xScale = scaleLinear().domain([x0, x1]).range([0, width]);
-    const columns = Math.max(
-      1,
-      Math.min(MAX_COLUMNS, Math.round(width * this.plot.devicePixelRatio)),
-    );
-    const cached = cachedColumns(device, axis, x0, x1, columns);
+    const cached = cachedColumns(device, axis, x0, x1, layoutColumns(plot));
     const points = samplePoints(
       data,
       (moment) => this.xOfMoment(moment),
@@ -213,7 +190,7 @@ export class FragmentationChart {
       this.xScale(x1),
     );
     const maxBytes = largestDrawnBytes(cached, points);
-    const { bytesTop, bytesHeight, shareTop, shareHeight } = this.panes;
+    const { bytesTop, bytesHeight, shareTop, shareHeight } = splitPanes(plot.height);
     const ticks = byteTicks(maxBytes, Math.max(2, Math.round(bytesHeight / 32)));
     const top = Math.max(maxBytes * 1.08, ticks.values.at(-1) ?? 0, 1);
     const yBytes = scaleLinear()
@@ -225,7 +202,7 @@ export class FragmentationChart {
 
     drawFragmentation(
       context,
-      this.plot,
+      plot,
       {
         cached,
         points,
@@ -233,9 +210,9 @@ export class FragmentationChart {
         yBytes,
         yShare,
         traceStart: { moment: Math.max(0, axis.minEvent), x: this.xScale(axis.minX) },
-        markers: placeMarkers(device, this.theme, (event) => this.xOfMoment(event), width),
+        markers: placeMarkers(device, theme, (event) => this.xOfMoment(event), width),
       },
-      this.theme,
+      theme,
     );
 
     const stage = this.elements.stage;
@@ -244,7 +221,7 @@ export class FragmentationChart {
       this.elements.axes,
       { width: stage.clientWidth, height: stage.clientHeight },
       FRAGMENTATION_MARGIN,
-      this.plot.height,
+      plot.height,
       { x: this.xScale, yBytes, yShare },
       {
         bytes: ticks,
@@ -257,15 +234,17 @@ export class FragmentationChart {
     root.dataset['samples'] = String(points.length);
   }
 
-  private drawOverlay(): void {
-    const context = prepareCanvas(this.elements.overlay, this.plot);
-    if (context === null || this.data === null) return;
+  private drawOverlay(
+    context: CanvasRenderingContext2D,
+    plot: CanvasSize,
+    theme: FragmentationTheme,
+  ): void {
     drawFragmentationOverlay(
       context,
-      this.plot,
-      this.xOfMoment(this.data.moment),
+      plot,
+      this.xOfMoment(this.data!.moment),
       this.pointerX,
-      this.theme,
+      theme,
     );
   }
 }

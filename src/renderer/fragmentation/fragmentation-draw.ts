@@ -5,7 +5,8 @@
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import type { SamplePoint } from './fragmentation-data';
 import type { FragmentationTheme } from './fragmentation-theme';
-import { drawVerticalMarker, type PlotSize, type VerticalMarker } from '../timeline/timeline-draw';
+import type { CanvasSize } from '../canvas/canvas-host';
+import { drawVerticalMarker, type VerticalMarker } from '../canvas/vertical-marker';
 
 export interface FragmentationPicture {
   /** reserved − active per pixel column. */
@@ -24,7 +25,7 @@ const SHARE_GRID = [0, 0.5, 1] as const;
 
 export function drawFragmentation(
   context: CanvasRenderingContext2D,
-  plot: PlotSize,
+  plot: CanvasSize,
   picture: FragmentationPicture,
   theme: FragmentationTheme,
 ): void {
@@ -154,7 +155,7 @@ export function placeMarkers(
 /** The selected moment's line and, while the pointer is over the plot, its crosshair. */
 export function drawFragmentationOverlay(
   context: CanvasRenderingContext2D,
-  plot: PlotSize,
+  plot: CanvasSize,
   momentX: number,
   pointerX: number | null,
   theme: FragmentationTheme,

@@ -1,7 +1,7 @@
-// Colours of the fragmentation chart, from the CSS custom properties of fragmentation.css (and
-// the timeline's, for what the two charts share).
+// Colours of the fragmentation chart, from the palette (src/shared/render/palette.ts): its own
+// curves, and the timeline's grid, markers and crosshair for what the two charts share.
 
-import { cssVariable } from '../canvas/css-variables';
+import { cssColor, type Palette } from '@shared/render/palette';
 
 export interface FragmentationTheme {
   cached: string;
@@ -17,20 +17,19 @@ export interface FragmentationTheme {
   crosshair: string;
 }
 
-export function readFragmentationTheme(element: Element): FragmentationTheme {
-  const style = getComputedStyle(element);
-  const v = (name: string, fallback: string): string => cssVariable(style, name, fallback);
+export function fragmentationTheme(palette: Palette): FragmentationTheme {
+  const { fragmentation: frag, timeline } = palette;
   return {
-    cached: v('--frag-cached', '#5f74a6'),
-    cachedFill: v('--frag-cached-fill', 'rgb(95 116 166 / 14%)'),
-    largest: v('--frag-largest', '#2a9d6f'),
-    waste: v('--frag-waste', '#c0602f'),
-    small: v('--frag-small', '#b04fb0'),
-    smallFill: v('--frag-small-fill', 'rgb(176 79 176 / 14%)'),
-    grid: v('--tl-grid', 'rgb(28 34 48 / 7%)'),
-    moment: v('--tl-moment', '#1c2230'),
-    oom: v('--tl-oom', '#d43c3c'),
-    peak: v('--tl-peak-active', '#2f6fed'),
-    crosshair: v('--tl-crosshair', 'rgb(28 34 48 / 40%)'),
+    cached: frag.cached,
+    cachedFill: cssColor(frag.cachedFill),
+    largest: frag.largest,
+    waste: frag.waste,
+    small: frag.small,
+    smallFill: cssColor(frag.smallFill),
+    grid: cssColor(timeline.grid),
+    moment: timeline.moment,
+    oom: timeline.oom,
+    peak: timeline.peakActive,
+    crosshair: cssColor(timeline.crosshair),
   };
 }

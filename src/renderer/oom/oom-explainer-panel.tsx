@@ -9,7 +9,8 @@ import type { OomExplanation, OomHolder } from '@shared/oom/oom-explanation';
 import type { AllocatorStateIndex } from '@shared/state/allocator-state';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
-import { describeEvent, formatStream } from '../allocations/allocation-facts';
+import { NO_STACK_TEXT, segmentGroupName } from '@shared/format/words';
+import { describeEvent } from '../allocations/allocation-facts';
 import './oom-explainer.css';
 
 export interface OomExplainerPanelProps {
@@ -120,7 +121,7 @@ export function largestRowOfStack(
 
 function OomFigures(props: { explanation: OomExplanation }): JSX.Element {
   const { explanation: e } = props;
-  const where = `${e.poolIndex === 0 ? 'default pool' : `private pool (${e.pool})`}, stream ${formatStream(e.stream)}, ${e.segmentType} segments`;
+  const where = segmentGroupName(e.pool, e.stream, e.segmentType);
   const rounded =
     e.requestedBytes !== null &&
     e.roundedRequestBytes !== null &&
@@ -256,7 +257,7 @@ function OomHolders(props: {
                 }}
               >
                 <td className="frame" title={holder.topFrame ?? undefined}>
-                  {holder.topFrame ?? '(no stack recorded)'}
+                  {holder.topFrame ?? NO_STACK_TEXT}
                 </td>
                 <td className="numeric" title={`${formatExactBytes(holder.bytes)} B`}>
                   {formatBytes(holder.bytes)}

@@ -3,6 +3,7 @@
 
 import type { JSX } from 'react';
 import { formatExactBytes } from '@shared/format/units';
+import { EXPANDABLE } from '@shared/format/words';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { allocationFacts, bytesWithExact } from '../allocations/allocation-facts';
 import type { BlockFacts } from './block-facts';
@@ -76,8 +77,8 @@ export function BlockDetails(props: {
             <dd>{bytesWithExact(facts.offsetBytes)}</dd>
             <dt>group</dt>
             <dd>
-              {facts.segment.pool} · {facts.segment.stream} · {facts.segment.sizeClass}
-              {facts.segment.expandable ? ' · expandable' : ''}
+              {facts.segment.group}
+              {facts.segment.expandable ? ` · ${EXPANDABLE}` : ''}
             </dd>
             <dt>in segment</dt>
             <dd>

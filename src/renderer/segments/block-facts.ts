@@ -4,7 +4,8 @@
 import { BlockKind, type AllocatorState } from '@shared/state/allocator-state';
 import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { formatAddress } from '../allocations/allocation-facts';
-import { poolLabel, segmentTypeLabel, streamLabel } from './segment-groups';
+import { poolNameAt, segmentTypeName, streamNameAt } from '@shared/format/words';
+import { segmentGroupTitle } from '@shared/state/segment-groups';
 
 export type BlockKindName = 'allocated' | 'pending free' | 'cached free';
 
@@ -37,6 +38,8 @@ export interface BlockFacts {
     pool: string;
     stream: string;
     sizeClass: string;
+    /** The segment's group as its header names it: "default pool · default stream · large segments". */
+    group: string;
     expandable: boolean;
     /** Blocks in the segment, and how many of them are free. */
     blockCount: number;
@@ -111,9 +114,10 @@ export function blockFacts(
       index: segmentIndex,
       address: formatAddress(segment.address),
       sizeBytes: segment.sizeBytes,
-      pool: poolLabel(view.pools, segment.poolIndex),
-      stream: streamLabel(view.streams, segment.streamId),
-      sizeClass: segmentTypeLabel(segment.segmentType),
+      pool: poolNameAt(view.pools, segment.poolIndex),
+      stream: streamNameAt(view.streams, segment.streamId),
+      sizeClass: segmentTypeName(segment.segmentType),
+      group: segmentGroupTitle(view, segment),
       expandable: segment.isExpandable,
       blockCount: segment.endBlock - segment.firstBlock,
       freeBlockCount,

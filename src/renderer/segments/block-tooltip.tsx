@@ -3,6 +3,7 @@
 
 import { useRef, type JSX } from 'react';
 import { formatBytes } from '@shared/format/units';
+import { EXPANDABLE } from '@shared/format/words';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import type { BlockFacts } from './block-facts';
 import type { SegmentsHover } from './segments-chart';
@@ -43,7 +44,7 @@ export function BlockTooltip(props: {
         <dt>segment</dt>
         <dd>
           {facts.segment.address} · {formatBytes(facts.segment.sizeBytes)}
-          {facts.segment.expandable ? ' · expandable' : ''}
+          {facts.segment.expandable ? ` · ${EXPANDABLE}` : ''}
         </dd>
       </dl>
       {stackId !== null && (

@@ -2,13 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BlockKind, type AllocatorState, type StateSegment } from '@shared/state/allocator-state';
 import { SegmentTypeCode } from '@shared/analysis/segment-history';
 import { blockAtStateAddress, blockFacts, blockOfRow, segmentOfBlock } from './block-facts';
-import {
-  byGroupKey,
-  groupLabel,
-  groupSegments,
-  poolLabel,
-  segmentTypeLabel,
-} from './segment-groups';
+import { byGroupKey, groupLabel, groupSegments } from './segment-groups';
 
 const MiB = 1024 * 1024;
 
@@ -59,16 +53,17 @@ function testState(): AllocatorState {
 }
 
 describe('groupSegments', () => {
-  it('orders groups by pool, stream and size class, segments by address', () => {
+  it('orders groups the one way (largest reserve, then pool, stream, type), segments by address', () => {
     const segments = [
-      { address: 50, poolIndex: 1, streamId: 0, segmentType: SegmentTypeCode.large },
-      { address: 40, poolIndex: 0, streamId: 1, segmentType: SegmentTypeCode.large },
-      { address: 30, poolIndex: 0, streamId: 0, segmentType: SegmentTypeCode.small },
-      { address: 20, poolIndex: 0, streamId: 0, segmentType: SegmentTypeCode.large },
-      { address: 10, poolIndex: 0, streamId: 0, segmentType: SegmentTypeCode.large },
+      { address: 50, sizeBytes: 8, poolIndex: 1, streamId: 0, segmentType: SegmentTypeCode.large },
+      { address: 40, sizeBytes: 4, poolIndex: 0, streamId: 1, segmentType: SegmentTypeCode.large },
+      { address: 30, sizeBytes: 2, poolIndex: 0, streamId: 0, segmentType: SegmentTypeCode.small },
+      { address: 20, sizeBytes: 4, poolIndex: 0, streamId: 0, segmentType: SegmentTypeCode.large },
+      { address: 10, sizeBytes: 4, poolIndex: 0, streamId: 0, segmentType: SegmentTypeCode.large },
     ];
     const groups = groupSegments(segments);
-    expect(groups.map((group) => group.key)).toEqual(['0/0/0', '0/0/1', '0/1/0', '1/0/0']);
+    // 1/0/0 and 0/0/0 both reserve 8 bytes: the default pool first; then 0/1/0 (4), 0/0/1 (2).
+    expect(groups.map((group) => group.key)).toEqual(['0/0/0', '1/0/0', '0/1/0', '0/0/1']);
     expect(groups[0]!.segments).toEqual([4, 3]);
     expect(groups.flatMap((group) => group.segments).sort()).toEqual([0, 1, 2, 3, 4]);
   });
@@ -83,17 +78,14 @@ describe('groupSegments', () => {
     expect(byKey.get('2/0/0')).toBe(items[1]);
   });
 
-  it('names pools, streams and size classes', () => {
-    expect(poolLabel(['0,0', '1,3'], 0)).toBe('default pool');
-    expect(poolLabel(['0,0', '1,3'], 1)).toBe('private pool 1,3');
-    expect(segmentTypeLabel(SegmentTypeCode.small)).toBe('small');
-    expect(segmentTypeLabel(SegmentTypeCode.unknown)).toBe('size class unknown');
+  it('names a group as the exported picture does', () => {
+    const source = { pools: ['0,0', '1,3'], streams: [0, 0x5a] };
     expect(
-      groupLabel(
-        { pools: ['0,0'], streams: [0, 0x5a] },
-        { poolIndex: 0, streamId: 1, segmentType: SegmentTypeCode.large },
-      ),
-    ).toBe('default pool · stream 0x5a · large');
+      groupLabel(source, { poolIndex: 0, streamId: 1, segmentType: SegmentTypeCode.large }),
+    ).toBe('default pool · stream 0x5a · large segments');
+    expect(
+      groupLabel(source, { poolIndex: 1, streamId: 0, segmentType: SegmentTypeCode.unknown }),
+    ).toBe('private pool (1,3) · default stream · segments of unknown type');
   });
 });
 
@@ -129,8 +121,9 @@ describe('block facts', () => {
     expect(facts.segment).toMatchObject({
       index: 0,
       pool: 'default pool',
-      stream: 'stream 0 (default)',
+      stream: 'default stream',
       sizeClass: 'small',
+      group: 'default pool · default stream · small segments',
       blockCount: 2,
       freeBlockCount: 1,
     });

@@ -1,96 +1,52 @@
-// How the segments view orders and names segments: by pool (the default pool first, then private
-// pools such as CUDA graphs'), stream and size class (large, then small), by address inside a
-// group. Pure, so the order the picture and the headers share is unit-tested.
+// How the segments view orders and names segments: in the groups and the order of groups every
+// output shares (@shared/state/segment-groups: pool, stream and segment type, the largest
+// reserve first), by address inside a group; named with @shared/format/words. Pure, so the
+// order the picture and the headers share is unit-tested.
 
-import { SegmentTypeCode } from '@shared/analysis/segment-history';
-import { formatStream } from '../allocations/allocation-facts';
+import {
+  groupSegmentsOf,
+  segmentGroupKey,
+  segmentGroupTitle,
+  type GroupNamesSource,
+  type SegmentGroupId,
+} from '@shared/state/segment-groups';
 
-export interface GroupableSegment {
+export interface GroupableSegment extends SegmentGroupId {
   address: number;
-  poolIndex: number;
-  streamId: number;
-  segmentType: number;
+  sizeBytes: number;
 }
 
-export interface SegmentGroup {
+export interface SegmentGroup extends SegmentGroupId {
   key: string;
-  poolIndex: number;
-  streamId: number;
-  segmentType: number;
   /** Indexes into the state's segments, in address order. */
   segments: number[];
 }
 
+/** The key of a group (segmentGroupKey): what data-group attributes and figures maps use. */
 export function groupKey(poolIndex: number, streamId: number, segmentType: number): string {
-  return `${poolIndex}/${streamId}/${segmentType}`;
+  return segmentGroupKey({ poolIndex, streamId, segmentType });
 }
 
 export function groupSegments(segments: readonly GroupableSegment[]): SegmentGroup[] {
-  const groups = new Map<string, SegmentGroup>();
-  segments.forEach((segment, index) => {
-    const key = groupKey(segment.poolIndex, segment.streamId, segment.segmentType);
-    let group = groups.get(key);
-    if (group === undefined) {
-      group = {
-        key,
-        poolIndex: segment.poolIndex,
-        streamId: segment.streamId,
-        segmentType: segment.segmentType,
-        segments: [],
-      };
-      groups.set(key, group);
-    }
-    group.segments.push(index);
-  });
-  const sorted = [...groups.values()].sort(
-    (a, b) => a.poolIndex - b.poolIndex || a.streamId - b.streamId || a.segmentType - b.segmentType,
-  );
-  for (const group of sorted) {
-    group.segments.sort((a, b) => segments[a]!.address - segments[b]!.address || a - b);
-  }
-  return sorted;
+  return groupSegmentsOf(segments).map((group) => ({
+    key: group.key,
+    poolIndex: group.poolIndex,
+    streamId: group.streamId,
+    segmentType: group.segmentType,
+    segments: [...group.segments].sort(
+      (a, b) => segments[a]!.address - segments[b]!.address || a - b,
+    ),
+  }));
 }
 
 /** Items of each group (its figures, say) by the group's key. */
-export function byGroupKey<T extends Pick<SegmentGroup, 'poolIndex' | 'streamId' | 'segmentType'>>(
-  items: readonly T[],
-): Map<string, T> {
+export function byGroupKey<T extends SegmentGroupId>(items: readonly T[]): Map<string, T> {
   const byKey = new Map<string, T>();
-  for (const item of items) {
-    byKey.set(groupKey(item.poolIndex, item.streamId, item.segmentType), item);
-  }
+  for (const item of items) byKey.set(segmentGroupKey(item), item);
   return byKey;
 }
 
-/** "default pool", or "private pool 1,3" (CUDA graph pools and the like) with the id as written. */
-export function poolLabel(pools: readonly string[], poolIndex: number): string {
-  if (poolIndex === 0) return 'default pool';
-  const id = pools[poolIndex];
-  return id === undefined ? `private pool #${poolIndex}` : `private pool ${id}`;
-}
-
-export function segmentTypeLabel(segmentType: number): string {
-  switch (segmentType) {
-    case SegmentTypeCode.large:
-      return 'large';
-    case SegmentTypeCode.small:
-      return 'small';
-    default:
-      return 'size class unknown';
-  }
-}
-
-export function streamLabel(streams: readonly number[], streamId: number): string {
-  return `stream ${formatStream(streams[streamId])}`;
-}
-
-export function groupLabel(
-  source: { pools: readonly string[]; streams: readonly number[] },
-  group: Pick<SegmentGroup, 'poolIndex' | 'streamId' | 'segmentType'>,
-): string {
-  return [
-    poolLabel(source.pools, group.poolIndex),
-    streamLabel(source.streams, group.streamId),
-    segmentTypeLabel(group.segmentType),
-  ].join(' · ');
+/** "default pool · default stream · large segments", as the exported picture titles a group. */
+export function groupLabel(source: GroupNamesSource, group: SegmentGroupId): string {
+  return segmentGroupTitle(source, group);
 }

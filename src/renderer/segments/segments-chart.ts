@@ -1,12 +1,12 @@
 // The segments view as an imperative canvas chart: one bar per segment (width ∝ bytes, see
 // segments-layout.ts), its blocks coloured by state. The picture can be far taller than the view,
 // so the canvas stays put (sticky) at the size of the view and draws only the rows scrolled into
-// it; group headers are DOM (views/segments-view.tsx) laid out from the same layout. This class
-// owns the frames and the input; geometry is in segments-scene.ts and segments-blocks.ts,
-// drawing in segments-draw.ts.
+// it; group headers are DOM (segments-view.tsx) laid out from the same layout. This class gives
+// the canvas host (../canvas/canvas-host.ts) its two layers and handles the input; geometry is in
+// segments-scene.ts and segments-blocks.ts, drawing in segments-draw.ts.
 
 import type { AllocatorState } from '@shared/state/allocator-state';
-import { ChartListeners } from '../canvas/chart-listeners';
+import { CanvasHost, type CanvasSize, type LayerBox } from '../canvas/canvas-host';
 import type { SegmentGroup } from './segment-groups';
 import { blockAtPoint, pointOfLargestBlock, rectsOfBlock } from './segments-blocks';
 import { drawSegments, drawSegmentsOverlay } from './segments-draw';
@@ -17,8 +17,7 @@ import {
   type SegmentsScale,
   type SegmentsScene,
 } from './segments-scene';
-import { readSegmentsTheme, type SegmentsTheme } from './segments-theme';
-import { prepareCanvas, type PlotSize } from '../timeline/timeline-draw';
+import { segmentsTheme, type SegmentsTheme } from './segments-theme';
 
 export interface SegmentsChartElements {
   /** Carries data-* attributes for tests. */
@@ -46,48 +45,66 @@ export interface SegmentsChartCallbacks {
   onLayout(layout: SegmentsLayout, padding: { left: number; top: number }): void;
 }
 
+type Layer = 'plot' | 'overlay';
+
 export class SegmentsChart {
   private readonly elements: SegmentsChartElements;
   private readonly callbacks: SegmentsChartCallbacks;
+  private readonly host: CanvasHost<SegmentsTheme, Layer>;
   private state: AllocatorState | null = null;
   private groups: SegmentGroup[] = [];
   /** Laid out at the last frame that needed it (the state may have moved on since). */
   private layout: SegmentsLayout | null = null;
   /** Layout segment index -> index in state.segments. */
   private order: number[] = [];
-  private size: PlotSize = { width: 0, height: 0, devicePixelRatio: 1 };
-  private theme: SegmentsTheme;
+  private layoutNeeded = true;
   private scaleMode: SegmentsScale = 'detail';
   private hoverBlock: number | null = null;
   private selectedBlock: number | null = null;
-  private frameRequest = 0;
-  private needs = { measure: true, layout: true, draw: true, overlay: true };
   private drawCount = 0;
-  private readonly listeners = new ChartListeners();
 
   constructor(elements: SegmentsChartElements, callbacks: SegmentsChartCallbacks) {
     this.elements = elements;
     this.callbacks = callbacks;
-    this.theme = readSegmentsTheme(elements.root);
-    const listeners = this.listeners;
-    listeners.onResize(elements.scroll, () => this.invalidate('measure'));
-    listeners.onColorSchemeChange(() => {
-      this.theme = readSegmentsTheme(this.elements.root);
-      this.invalidate('draw');
+    const host = new CanvasHost<SegmentsTheme, Layer>({
+      observe: [elements.scroll],
+      layers: {
+        plot: {
+          canvas: elements.canvas,
+          draw: (context, size, theme) => this.draw(context, size, theme),
+        },
+        overlay: {
+          canvas: elements.overlay,
+          draw: (context, _size, theme) => this.drawOverlay(context, theme),
+        },
+      },
+      measure: () => this.measure(),
+      theme: segmentsTheme,
+      ready: () => {
+        const size = this.host.size('plot');
+        return this.state !== null && size.width > 0 && size.height > 0;
+      },
+      resized: () => {
+        this.layoutNeeded = true;
+      },
+      prepare: () => {
+        if (!this.layoutNeeded) return;
+        this.layoutNeeded = false;
+        this.relayout(this.state!);
+      },
     });
-    listeners.on(elements.scroll, 'scroll', () => {
-      this.invalidate('draw');
+    this.host = host;
+    host.listen(elements.scroll, 'scroll', () => {
+      host.invalidate('plot', 'overlay');
       this.hover(null);
     });
-    listeners.on(elements.scroll, 'pointermove', (event) => this.hover(this.blockAt(event)));
-    listeners.on(elements.scroll, 'pointerleave', () => this.hover(null));
-    listeners.on(elements.scroll, 'click', (event) => this.onClick(event));
+    host.listen(elements.scroll, 'pointermove', (event) => this.hover(this.blockAt(event)));
+    host.listen(elements.scroll, 'pointerleave', () => this.hover(null));
+    host.listen(elements.scroll, 'click', (event) => this.onClick(event));
   }
 
   destroy(): void {
-    if (this.frameRequest !== 0) cancelAnimationFrame(this.frameRequest);
-    this.frameRequest = 0;
-    this.listeners.releaseAll();
+    this.host.destroy();
   }
 
   setState(state: AllocatorState, groups: SegmentGroup[]): void {
@@ -95,20 +112,20 @@ export class SegmentsChart {
     this.state = state;
     this.groups = groups;
     this.hoverBlock = null;
-    this.invalidate('layout');
+    this.invalidateLayout();
   }
 
   setScale(mode: SegmentsScale): void {
     if (mode === this.scaleMode) return;
     this.scaleMode = mode;
     this.elements.scroll.scrollTop = 0;
-    this.invalidate('layout');
+    this.invalidateLayout();
   }
 
   setSelectedBlock(block: number | null): void {
     if (block === this.selectedBlock) return;
     this.selectedBlock = block;
-    this.invalidate('overlay');
+    this.host.invalidate('overlay');
   }
 
   /** Scrolls so a block is in view (keyboard or a selection made elsewhere). */
@@ -130,54 +147,28 @@ export class SegmentsChart {
     return { state: this.state, layout: this.layout, order: this.order };
   }
 
+  private invalidateLayout(): void {
+    this.layoutNeeded = true;
+    this.host.invalidate('plot', 'overlay');
+  }
+
   // ---- frames ----------------------------------------------------------------------------------
 
-  private invalidate(what: keyof SegmentsChart['needs']): void {
-    this.needs[what] = true;
-    if (this.frameRequest === 0) this.frameRequest = requestAnimationFrame(() => this.frame());
-  }
-
-  private frame(): void {
-    this.frameRequest = 0;
-    const needs = this.needs;
-    this.needs = { measure: false, layout: false, draw: false, overlay: false };
-    if (needs.measure && this.measure()) needs.layout = true;
-    if (this.state === null || this.size.width <= 0 || this.size.height <= 0) {
-      this.needs = { ...needs, measure: false };
-      return;
-    }
-    if (needs.layout) {
-      this.relayout(this.state);
-      needs.draw = true;
-    }
-    if (needs.draw) this.draw();
-    if (needs.draw || needs.overlay) this.drawOverlay();
-  }
-
-  private measure(): boolean {
+  /** Both canvases fill the scroll box's visible area (they stay put while it scrolls). */
+  private measure(): Record<Layer, LayerBox> {
     const scroll = this.elements.scroll;
-    const devicePixelRatio = window.devicePixelRatio || 1;
-    const width = scroll.clientWidth;
-    const height = scroll.clientHeight;
-    const changed =
-      width !== this.size.width ||
-      height !== this.size.height ||
-      devicePixelRatio !== this.size.devicePixelRatio;
-    this.size = { width, height, devicePixelRatio };
-    for (const canvas of [this.elements.canvas, this.elements.overlay]) {
-      canvas.style.width = `${width}px`;
-      canvas.style.height = `${height}px`;
-    }
-    return changed;
+    const box = { width: scroll.clientWidth, height: scroll.clientHeight };
+    return { plot: box, overlay: box };
   }
 
   private relayout(state: AllocatorState): void {
+    const size = this.host.size('plot');
     const { layout, order } = layoutScene(
       state,
       this.groups,
       this.scaleMode,
-      this.size.width,
-      this.size.height,
+      size.width,
+      size.height,
     );
     this.layout = layout;
     this.order = order;
@@ -187,33 +178,31 @@ export class SegmentsChart {
 
   // ---- drawing ---------------------------------------------------------------------------------
 
-  private draw(): void {
-    const context = prepareCanvas(this.elements.canvas, this.size);
+  private draw(context: CanvasRenderingContext2D, size: CanvasSize, theme: SegmentsTheme): void {
     const scene = this.scene();
-    if (context === null || scene === null) return;
+    if (scene === null) return;
     const { firstRow, endRow, offsetY } = drawSegments(
       context,
       scene,
-      this.theme,
-      this.size,
+      theme,
+      size,
       this.elements.scroll.scrollTop,
     );
     this.drawCount++;
     const root = this.elements.root;
     root.dataset['drawn'] = String(this.drawCount);
-    const point = pointOfLargestBlock(scene, firstRow, endRow, offsetY, this.size.height);
+    const point = pointOfLargestBlock(scene, firstRow, endRow, offsetY, size.height);
     if (point === null) delete root.dataset['blockPoint'];
     else root.dataset['blockPoint'] = `${point.x},${point.y}`;
   }
 
-  private drawOverlay(): void {
-    const context = prepareCanvas(this.elements.overlay, this.size);
+  private drawOverlay(context: CanvasRenderingContext2D, theme: SegmentsTheme): void {
     const scene = this.scene();
-    if (context === null || scene === null) return;
+    if (scene === null) return;
     drawSegmentsOverlay(
       context,
       scene,
-      this.theme,
+      theme,
       this.elements.scroll.scrollTop,
       this.hoverBlock,
       this.selectedBlock,
@@ -245,7 +234,7 @@ export class SegmentsChart {
     const block = hover?.block ?? null;
     if (block !== this.hoverBlock) {
       this.hoverBlock = block;
-      this.invalidate('overlay');
+      this.host.invalidate('overlay');
     }
     this.elements.scroll.style.cursor = block === null ? '' : 'pointer';
     this.callbacks.onHover(hover);

@@ -6,7 +6,7 @@ import { dominantKind, rectsOfBlock } from './segments-blocks';
 import { blockAtAddress, rowsBetween } from './segments-layout';
 import { SEGMENTS_PADDING, type SegmentsScene } from './segments-scene';
 import type { SegmentsTheme } from './segments-theme';
-import type { PlotSize } from '../timeline/timeline-draw';
+import type { CanvasSize } from '../canvas/canvas-host';
 
 export interface VisibleRows {
   firstRow: number;
@@ -26,7 +26,7 @@ export function drawSegments(
   context: CanvasRenderingContext2D,
   scene: SegmentsScene,
   theme: SegmentsTheme,
-  size: PlotSize,
+  size: CanvasSize,
   scrollTop: number,
 ): VisibleRows {
   const { state, layout, order } = scene;

@@ -1,6 +1,7 @@
-// Colours of the segments chart, from the CSS custom properties of segments.css.
+// Colours of the segments chart on screen, from the palette (src/shared/render/palette.ts) that
+// the view's legend (CSS variables) reads too.
 
-import { cssVariable } from '../canvas/css-variables';
+import { cssColor, type Palette } from '@shared/render/palette';
 
 export interface SegmentsTheme {
   allocated: string;
@@ -13,17 +14,16 @@ export interface SegmentsTheme {
   selectionHalo: string;
 }
 
-export function readSegmentsTheme(element: Element): SegmentsTheme {
-  const style = getComputedStyle(element);
-  const v = (name: string, fallback: string): string => cssVariable(style, name, fallback);
+export function segmentsTheme(palette: Palette): SegmentsTheme {
+  const seg = palette.segments;
   return {
-    allocated: v('--seg-allocated', '#5b84d6'),
-    pendingFree: v('--seg-pending-free', '#e0a23a'),
-    free: v('--seg-free', '#dde2ea'),
-    outline: v('--seg-outline', 'rgb(28 34 48 / 45%)'),
-    expandable: v('--seg-expandable', '#7b61c9'),
-    hover: v('--seg-hover', 'rgb(17 24 39 / 80%)'),
-    selection: v('--seg-selection', '#111827'),
-    selectionHalo: v('--seg-selection-halo', '#ffffff'),
+    allocated: seg.allocated,
+    pendingFree: seg.pendingFree,
+    free: seg.free,
+    outline: cssColor(seg.outline),
+    expandable: seg.expandable,
+    hover: cssColor(seg.hover),
+    selection: seg.selection,
+    selectionHalo: seg.selectionHalo,
   };
 }

@@ -2,6 +2,7 @@
 // shown, the open failures, and per snapshot what the user picked (device, x axis, selected
 // allocation, moment). A plain reducer: every change is an action, so it is unit-tested.
 
+import { deviceTimesUsable } from '@shared/analyzed/device-times';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import type { DecodeEvent, DecodeStage } from '../api/snapshot-client';
 
@@ -102,7 +103,7 @@ export function initialSnapshotUi(view: AnalyzedSnapshot): SnapshotUiState {
   const first = view.devices.find((device) => device.ooms.length > 0) ?? view.devices[0] ?? null;
   return {
     device: first?.device ?? null,
-    xMode: first?.timeUs ? 'time' : 'event',
+    xMode: first !== null && deviceTimesUsable(first) ? 'time' : 'event',
     selectedRow: null,
     moment: null,
     lowerView: null,
@@ -276,9 +277,9 @@ export function selectedDevice(tab: SnapshotTab): AnalyzedDevice | null {
   return tab.view.devices.find((device) => device.device === tab.ui.device) ?? null;
 }
 
-/** Time only where the device records it. */
+/** Time only where the device's times are usable. */
 export function effectiveXMode(ui: SnapshotUiState, device: AnalyzedDevice): XMode {
-  return ui.xMode === 'time' && device.timeUs !== null ? 'time' : 'event';
+  return ui.xMode === 'time' && deviceTimesUsable(device) ? 'time' : 'event';
 }
 
 export type BodyState = 'loading' | 'ready' | 'error';

@@ -1,5 +1,6 @@
-// Band colours as CSS values that follow the theme's custom properties (timeline.css), for DOM
-// swatches (tables, panels) that should match the canvas in light and dark.
+// Band colours as CSS values that follow the theme's custom properties (--tl-band-*, set from the
+// palette, src/shared/render/palette.ts), for DOM swatches (tables, panels) that should match the
+// canvas in light and dark.
 
 import { bandTone } from '@shared/chart/band-colors';
 

@@ -3,27 +3,15 @@
 // functions; nothing walks the trace.
 
 import type { AllocationBand, TimelineLayout } from '@shared/chart/timeline-layout';
-import type { ChartTheme } from '../canvas/chart-theme';
-
-export interface PlotSize {
-  /** CSS pixels. */
-  width: number;
-  height: number;
-  devicePixelRatio: number;
-}
+import type { CanvasSize } from '../canvas/canvas-host';
+import { drawVerticalMarker, type VerticalMarker } from '../canvas/vertical-marker';
+import type { TimelineTheme } from './timeline-theme';
 
 export interface PlotCoordinates {
   /** CSS-pixel x of an event coordinate (left edge of its slot). */
   xOfEvent(eventCoordinate: number): number;
   /** CSS-pixel y of a byte count. */
   yOfBytes(bytes: number): number;
-}
-
-export interface VerticalMarker {
-  x: number;
-  color: string;
-  dash: number[];
-  width: number;
 }
 
 export interface SpanMark {
@@ -42,28 +30,12 @@ export interface TimelinePicture {
   markers: readonly VerticalMarker[];
 }
 
-/** Sizes the canvas backing store for the device pixel ratio; returns its context in CSS pixels. */
-export function prepareCanvas(
-  canvas: HTMLCanvasElement,
-  size: PlotSize,
-): CanvasRenderingContext2D | null {
-  const width = Math.max(1, Math.round(size.width * size.devicePixelRatio));
-  const height = Math.max(1, Math.round(size.height * size.devicePixelRatio));
-  if (canvas.width !== width) canvas.width = width;
-  if (canvas.height !== height) canvas.height = height;
-  const context = canvas.getContext('2d');
-  if (context === null) return null;
-  context.setTransform(size.devicePixelRatio, 0, 0, size.devicePixelRatio, 0, 0);
-  context.clearRect(0, 0, size.width, size.height);
-  return context;
-}
-
 export function drawTimeline(
   context: CanvasRenderingContext2D,
-  size: PlotSize,
+  size: CanvasSize,
   coordinates: PlotCoordinates,
   picture: TimelinePicture,
-  theme: ChartTheme,
+  theme: TimelineTheme,
 ): void {
   const { layout } = picture;
   const { width, height } = size;
@@ -125,23 +97,6 @@ export function drawTimeline(
   strokeEnvelope(context, layout.reservedMax, columnWidth, coordinates, theme.reservedLine, 1.5);
 
   for (const marker of picture.markers) drawVerticalMarker(context, marker, height);
-  context.restore();
-}
-
-export function drawVerticalMarker(
-  context: CanvasRenderingContext2D,
-  marker: VerticalMarker,
-  height: number,
-): void {
-  context.save();
-  context.strokeStyle = marker.color;
-  context.lineWidth = marker.width;
-  context.setLineDash(marker.dash);
-  const x = Math.round(marker.x) + (marker.width % 2 === 1 ? 0.5 : 0);
-  context.beginPath();
-  context.moveTo(x, 0);
-  context.lineTo(x, height);
-  context.stroke();
   context.restore();
 }
 
@@ -233,10 +188,10 @@ export interface OverlayPicture {
 
 export function drawOverlay(
   context: CanvasRenderingContext2D,
-  size: PlotSize,
+  size: CanvasSize,
   coordinates: PlotCoordinates,
   picture: OverlayPicture,
-  theme: ChartTheme,
+  theme: TimelineTheme,
 ): void {
   const { width, height } = size;
   context.save();
@@ -304,10 +259,10 @@ export function drawOverlay(
 
 export function drawOverview(
   context: CanvasRenderingContext2D,
-  size: PlotSize,
+  size: CanvasSize,
   layout: TimelineLayout,
   yOfBytes: (bytes: number) => number,
-  theme: ChartTheme,
+  theme: TimelineTheme,
 ): void {
   const columns = layout.activeMax.length;
   const columnWidth = size.width / Math.max(1, columns);

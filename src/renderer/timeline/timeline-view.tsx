@@ -1,6 +1,6 @@
 // The memory timeline of one device: stacked allocation bands under the active curve, the
 // reserved curve over them, markers, the overview brush and a tooltip. Drawing and input live in
-// charts/timeline-chart.ts; this component mounts it, passes props in and renders the DOM parts
+// timeline-chart.ts; this component mounts it, passes props in and renders the DOM parts
 // (toolbar, tooltip) that React is good at.
 
 import { useLayoutEffect, useMemo, useRef, useState, type JSX } from 'react';
@@ -21,6 +21,7 @@ import './timeline.css';
 import { AllocationLifetimeRows } from '../allocations/allocation-lifetime-rows';
 import { countSpansInTrace, traceTimeExtent } from './trace-time-extent';
 import { usePlacedTooltip } from '../ui/use-placed-tooltip';
+import { useMountedChart } from '../canvas/use-mounted-chart';
 
 export interface TimelineViewProps {
   view: AnalyzedSnapshot;
@@ -49,7 +50,6 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
   const overviewRef = useRef<HTMLDivElement>(null);
   const overviewCanvasRef = useRef<HTMLCanvasElement>(null);
   const overviewBrushRef = useRef<SVGSVGElement>(null);
-  const chartRef = useRef<TimelineChart | null>(null);
   const handlersRef = useRef({
     onSelectRow: props.onSelectRow,
     onMoment: props.onMoment,
@@ -70,46 +70,42 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
     };
   });
 
-  useLayoutEffect(() => {
-    const chart = new TimelineChart(
-      {
-        root: rootRef.current!,
-        stage: stageRef.current!,
-        canvas: canvasRef.current!,
-        overlay: overlayRef.current!,
-        axes: axesRef.current!,
-        overview: overviewRef.current!,
-        overviewCanvas: overviewCanvasRef.current!,
-        overviewBrush: overviewBrushRef.current!,
-      },
-      {
-        onHover: setHover,
-        onDomain: (info) => {
-          setDomain(info);
-          handlersRef.current.onWindowChange?.(info);
+  const chartRef = useMountedChart(
+    () =>
+      new TimelineChart(
+        {
+          root: rootRef.current!,
+          stage: stageRef.current!,
+          canvas: canvasRef.current!,
+          overlay: overlayRef.current!,
+          axes: axesRef.current!,
+          overview: overviewRef.current!,
+          overviewCanvas: overviewCanvasRef.current!,
+          overviewBrush: overviewBrushRef.current!,
         },
-        onSelectRow: (row) => handlersRef.current.onSelectRow(row),
-        onMoment: (event) => handlersRef.current.onMoment(event),
-      },
-    );
-    chartRef.current = chart;
-    return () => {
-      chart.destroy();
-      chartRef.current = null;
-    };
-  }, []);
+        {
+          onHover: setHover,
+          onDomain: (info) => {
+            setDomain(info);
+            handlersRef.current.onWindowChange?.(info);
+          },
+          onSelectRow: (row) => handlersRef.current.onSelectRow(row),
+          onMoment: (event) => handlersRef.current.onMoment(event),
+        },
+      ),
+  );
 
   useLayoutEffect(() => {
     chartRef.current?.setData(view, device, mode);
-  }, [view, device, mode]);
+  }, [chartRef, view, device, mode]);
 
   useLayoutEffect(() => {
     chartRef.current?.setSelectedRow(selectedRow);
-  }, [selectedRow]);
+  }, [chartRef, selectedRow]);
 
   useLayoutEffect(() => {
     chartRef.current?.setMoment(moment);
-  }, [moment]);
+  }, [chartRef, moment]);
 
   // Annotations that fall inside this device's trace (others are not drawn, so not in the legend).
   const annotationCount = useMemo(

@@ -5,6 +5,7 @@
 // (57 MB for a 1 GB snapshot) to answer them.
 
 import type { AnnotationSpan } from '@shared/chart/annotation-spans';
+import { traceTimeSpanUs } from '@shared/analyzed/device-times';
 
 export interface TraceTimeExtent {
   /** time_us of the first event. */
@@ -13,22 +14,15 @@ export interface TraceTimeExtent {
   lastX: number;
 }
 
-/** Null where the chart cannot use time mode (no times, non-finite first time, zero span). */
+/** Null where the times are not usable (@shared/analyzed/device-times: the one rule). */
 export function traceTimeExtent(
   timeUs: Float64Array | null,
   length: number,
 ): TraceTimeExtent | null {
-  if (timeUs === null || length === 0 || timeUs.length < length) return null;
-  const first = timeUs[0]!;
-  if (!Number.isFinite(first)) return null;
-  // relativeTimes() makes the times non-decreasing; its last value is the running maximum.
-  let span = 0;
-  for (let event = 0; event < length; event++) {
-    const t = timeUs[event]! - first;
-    if (t > span) span = t;
-  }
-  if (!(span > 0)) return null;
-  return { firstUs: first, lastX: span + Math.max(span / length, 1) };
+  // relativeTimes() makes the times non-decreasing; its last value is this span.
+  const span = traceTimeSpanUs(timeUs, length);
+  if (span === null || timeUs === null) return null;
+  return { firstUs: timeUs[0]!, lastX: span + Math.max(span / length, 1) };
 }
 
 /** How many of the spans placeAnnotationSpans() keeps (those that overlap the trace). */

@@ -1,6 +1,7 @@
 // The snapshot toolbar's switch for the timeline's horizontal axis: time stamps or event order
 // (time disabled when the device records none).
 
+import { deviceTimesUsable } from '@shared/analyzed/device-times';
 import type { JSX } from 'react';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import type { XMode } from '../shell/app-state';
@@ -11,7 +12,7 @@ export function XModeToggle(props: {
   onChange: (xMode: XMode) => void;
 }): JSX.Element {
   const { device, xMode, onChange } = props;
-  const hasTimes = device.timeUs !== null;
+  const hasTimes = deviceTimesUsable(device);
   const option = (value: XMode, label: string, title: string, disabled = false) => (
     <button
       type="button"

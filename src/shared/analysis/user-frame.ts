@@ -2,6 +2,7 @@
 // torch/nn/modules/...); the first frame outside it is what users recognise. The one rule for
 // the app (tooltips, tables, CSV), the OOM explainer and the CLI's text summary.
 
+import { frameText, NO_STACK_TEXT } from '../format/words';
 import type { FrameTable } from '../snapshot/model';
 import {
   frameAt,
@@ -41,57 +42,36 @@ export function isCaptureFrame(name: string): boolean {
   return CAPTURE_FRAME_PREFIXES.some((prefix) => name.startsWith(prefix));
 }
 
-export interface TopFrameOptions {
-  /**
-   * The frame to take when every frame is the framework's (C++-only stacks, autograd threads):
-   * 'past-capture' (the default; the app and the OOM explainer), the innermost frame past the
-   * stack capture and the allocator; 'innermost' (the CLI's text summary), the innermost frame.
-   */
-  allFramework?: 'past-capture' | 'innermost';
-}
-
 /**
- * Index of the innermost frame outside the framework in a stack's frames (innermost first); when
- * every frame is the framework's, see TopFrameOptions. -1 when there are no frames.
+ * Index of the top user frame in a stack's frames (innermost first): the innermost frame outside
+ * the framework; when every frame is the framework's (C++-only stacks, autograd threads), the
+ * innermost frame past the stack capture and the allocator. -1 when there are no frames. The one
+ * rule: the app (tooltips, tables, CSV), the OOM explainer, the JSON documents and the CLI all
+ * pick the top frame with it.
  */
-export function topUserFrameIndex(
-  frames: readonly { filename: string; name: string }[],
-  options: TopFrameOptions = {},
-): number {
+export function topUserFrameIndex(frames: readonly { filename: string; name: string }[]): number {
   if (frames.length === 0) return -1;
   const user = frames.findIndex((frame) => !isFrameworkFrame(frame.filename, frame.name));
   if (user >= 0) return user;
-  if (options.allFramework === 'innermost') return 0;
   const past = frames.findIndex((frame) => !isCaptureFrame(frame.name));
   return past < 0 ? 0 : past;
 }
 
 /** Frame id of a stack's top user frame (topUserFrameIndex); null for no stack or no frames. */
-export function topUserFrameId(
-  source: StackSource,
-  stackId: number,
-  options: TopFrameOptions = {},
-): number | null {
+export function topUserFrameId(source: StackSource, stackId: number): number | null {
   const frameIds = stackFrameIds(source, stackId);
   const frames = Array.from(frameIds, (frameId) => frameAt(source.frames, frameId));
-  const index = topUserFrameIndex(frames, options);
+  const index = topUserFrameIndex(frames);
   return index < 0 ? null : frameIds[index]!;
 }
 
-/** "dir/file.py:12 name": the last two parts of the path, '?' for an unknown line. */
-function pathLineName(frame: SourceFrame): string {
-  const shortName = frame.filename.split(/[\\/]/).slice(-2).join('/');
-  return `${shortName}:${frame.line < 0 ? '?' : frame.line} ${frame.name}`;
-}
-
-/** "dir/file.py:12 name" of a frame id, as the CLI's text summary lists it. */
+/** "dir/file.py:12 name" of a frame id (format/words.ts frameText); NO_STACK_TEXT for none. */
 export function describeFrame(source: { frames: FrameTable }, frameId: number | null): string {
-  if (frameId === null) return '(no stack recorded)';
-  return pathLineName(frameAt(source.frames, frameId));
+  if (frameId === null) return NO_STACK_TEXT;
+  return shortFrameLabel(frameAt(source.frames, frameId));
 }
 
-/** "file.py:12 name" with the last two path parts, for narrow places; just the name without a file. */
+/** "dir/file.py:12 name" with the last two path parts; just the name without a file. */
 export function shortFrameLabel(frame: SourceFrame): string {
-  if (frame.filename === '' || frame.filename === '??') return frame.name;
-  return pathLineName(frame);
+  return frameText(frame, 'short');
 }

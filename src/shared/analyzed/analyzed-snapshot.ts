@@ -10,6 +10,7 @@ import type { SegmentHistory } from '../analysis/segment-history';
 import { analyzeSnapshot, emptyTrace, type OomEvent } from '../analysis/snapshot-analysis';
 import type { ExternalAnnotation, FrameTable, SnapshotModel, StackTable } from '../snapshot/model';
 import { DerivedCache, type HasDerivedCache } from './derived-cache';
+import { traceTimesUsable } from './device-times';
 import {
   DEFAULT_TOP_ALLOCATIONS,
   deviceFiguresOf,
@@ -21,7 +22,7 @@ import {
 export interface AnalyzedDeviceData {
   device: number;
   traceLength: number;
-  /** time_us of each event; null when the file records no times. */
+  /** time_us of each event; null when the times are not usable (device-times.ts). */
   timeUs: Float64Array | null;
   /** Action code of each event (AnalyzedSnapshot.actionNames). */
   action: Uint8Array;
@@ -88,7 +89,8 @@ export function buildAnalyzedSnapshotData(
   const devices = analysis.devices.map((device): AnalyzedDeviceData => {
     const trace = device.trace;
     const length = trace?.length ?? 0;
-    const hasTimes = trace !== null && length > 0 && !Number.isNaN(trace.timeUs[0]!);
+    // The one rule for usable times (device-times.ts): otherwise the device has none.
+    const hasTimes = trace !== null && traceTimesUsable(trace.timeUs, length);
     const events = trace ?? emptyTrace(device.device);
     const curves = materializeCurves(
       events,

@@ -3,6 +3,8 @@
 // time since the first event. In time mode event -> x goes through the recorded times and
 // x -> event is a binary search, so one linear scale over x units converts pixels for every mark.
 
+import { traceTimeSpanUs, traceTimesUsable } from '../analyzed/device-times';
+
 export type XMode = 'time' | 'event';
 
 export interface EventAxis {
@@ -44,9 +46,9 @@ export function createEventAxis(source: EventAxisSource, requested: XMode): Even
   return timeModeAxis(times, length);
 }
 
-/** Whether time mode is possible for this device. */
+/** Whether time mode is possible for this device: its times are usable (analyzed/device-times.ts). */
 export function hasUsableTimes(source: EventAxisSource): boolean {
-  return relativeTimes(source.timeUs, source.traceLength) !== null;
+  return traceTimesUsable(source.timeUs, source.traceLength);
 }
 
 function eventModeAxis(minEvent: number, maxEvent: number): EventAxis {
@@ -68,9 +70,9 @@ function eventModeAxis(minEvent: number, maxEvent: number): EventAxis {
  * entry for the end of the last event's slot (one average gap after it). Null when unusable.
  */
 export function relativeTimes(timeUs: Float64Array | null, length: number): Float64Array | null {
-  if (timeUs === null || length === 0 || timeUs.length < length) return null;
+  // The one rule for usable times (analyzed/device-times.ts).
+  if (timeUs === null || traceTimeSpanUs(timeUs, length) === null) return null;
   const first = timeUs[0]!;
-  if (!Number.isFinite(first)) return null;
   const times = new Float64Array(length + 1);
   let running = 0;
   for (let event = 0; event < length; event++) {
@@ -79,7 +81,6 @@ export function relativeTimes(timeUs: Float64Array | null, length: number): Floa
     times[event] = running;
   }
   const span = times[length - 1]!;
-  if (!(span > 0)) return null;
   times[length] = span + Math.max(span / length, 1);
   return times;
 }

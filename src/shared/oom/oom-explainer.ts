@@ -30,6 +30,9 @@ import {
 } from '../state/memory-figures';
 import { SegmentTypeCode } from '../analysis/segment-history';
 import { formatBytes } from '../format/units';
+import { NO_STACK_TEXT, poolIdAt, segmentGroupPhrase } from '../format/words';
+import { eventTimeUs } from '../analyzed/device-times';
+import { sameSegmentGroup } from '../state/segment-groups';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import type { OomExplanation, OomHolder, OomVerdict } from './oom-explanation';
 
@@ -144,9 +147,8 @@ function factsOf(
 ): MomentFacts {
   const typeCode = segmentType === 'small' ? SegmentTypeCode.small : SegmentTypeCode.large;
   const group =
-    groups.find(
-      (g) => g.poolIndex === poolIndex && g.streamId === streamId && g.segmentType === typeCode,
-    ) ?? emptyFigures(threshold);
+    groups.find((g) => sameSegmentGroup(g, { poolIndex, streamId, segmentType: typeCode })) ??
+    emptyFigures(threshold);
   return {
     totals: figuresOfState(state, threshold),
     group,
@@ -209,11 +211,10 @@ function explanationOf(
   facts: MomentFacts,
   verdict: OomVerdict,
 ): OomExplanation {
-  const time = event >= 0 ? (device.timeUs?.[event] ?? Number.NaN) : Number.NaN;
   return {
     device: device.device,
     event,
-    timeUs: Number.isFinite(time) ? time : null,
+    timeUs: eventTimeUs(device, event),
     requestedBytes: null,
     roundedRequestBytes: null,
     deviceFreeBytes: null,
@@ -222,7 +223,7 @@ function explanationOf(
     cachedFreeBytes: facts.totals.cachedFreeBytes,
     largestFreeBytes: facts.totals.largestFreeBytes,
     poolIndex: facts.poolIndex,
-    pool: view.pools[facts.poolIndex] ?? '0,0',
+    pool: poolIdAt(view.pools, facts.poolIndex),
     stream: view.streams[facts.streamId] ?? 0,
     segmentType: facts.segmentType,
     poolCachedFreeBytes: facts.group.cachedFreeBytes,
@@ -234,16 +235,15 @@ function explanationOf(
   };
 }
 
-/** Where the request would be served from, in words: "the default pool on stream 0 (large segments)". */
+/** Where the request would be served from, in words: "the default pool on the default stream (large segments)". */
 export function describeRequestGroup(e: OomExplanation): string {
-  const pool = e.poolIndex === 0 ? 'the default pool' : `pool (${e.pool})`;
-  return `${pool} on stream ${e.stream} (${e.segmentType} segments)`;
+  return segmentGroupPhrase(e.pool, e.stream, e.segmentType);
 }
 
 function holdersClause(holders: readonly OomHolder[]): string {
   const named = holders
     .slice(0, HOLDERS_IN_TEXT)
-    .map((h) => `${h.topFrame ?? '(no stack recorded)'} (${formatBytes(h.bytes)})`);
+    .map((h) => `${h.topFrame ?? NO_STACK_TEXT} (${formatBytes(h.bytes)})`);
   return named.length === 0 ? '' : ` The largest holders are ${named.join(', ')}.`;
 }
 

@@ -12,7 +12,7 @@ export type OomVerdict =
 
 export interface OomHolder {
   stackId: number;
-  /** Top user frame, "file:line in name", or null when the stack has none. */
+  /** Top user frame, "dir/file.py:12 name" (format/words.ts frameText), or null when the stack has none. */
   topFrame: string | null;
   bytes: number;
   count: number;
@@ -35,7 +35,9 @@ export interface OomExplanation {
   largestFreeBytes: number;
   /** The pool and stream the request would use, and the largest free block there. */
   poolIndex: number;
+  /** The pool's id as written ("0,0" is the default pool). */
   pool: string;
+  /** Raw cudaStream_t (0 is the default stream). */
   stream: number;
   segmentType: 'large' | 'small';
   poolCachedFreeBytes: number;

@@ -2,6 +2,7 @@
 // each under its title, and inside a group the bars left to right, wrapping like words in a
 // paragraph (a bar never breaks). A line gets a row of labels above it when a bar on it has one.
 
+import { EXPANDABLE } from '../format/words';
 import { formatBytes } from '../format/units';
 import type { StateSegment } from '../state/allocator-state';
 import type { SvgSegmentGroup } from './segments-svg-groups';
@@ -52,7 +53,7 @@ export function barLabel(segment: StateSegment, freeBytes: number, width: number
   const size = formatBytes(segment.sizeBytes);
   const free = freeBytes > 0 ? ` · ${formatBytes(freeBytes)} free` : ' · full';
   const candidates = [
-    `${size}${free}${segment.isExpandable ? ' · expandable' : ''}`,
+    `${size}${free}${segment.isExpandable ? ` · ${EXPANDABLE}` : ''}`,
     `${size}${segment.isExpandable ? ' exp.' : ''}`,
     size,
   ];

@@ -4,9 +4,8 @@
 
 import { BlockKind, type AllocatorState, type StateSegment } from '../state/allocator-state';
 import type { GroupFigures } from '../state/memory-figures';
-import { SegmentTypeCode } from '../analysis/segment-history';
+import { sameSegmentGroup, segmentGroupTitle } from '../state/segment-groups';
 import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
-import { poolName, segmentTypeName, streamName } from './segment-names';
 
 export interface SvgSegmentGroup {
   figures: GroupFigures;
@@ -15,7 +14,7 @@ export interface SvgSegmentGroup {
   segments: StateSegment[];
 }
 
-/** One group per entry of `figures`, in its order. */
+/** One group per entry of `figures`, in its order (figuresByGroup: the one order of groups). */
 export function svgSegmentGroups(
   view: AnalyzedSnapshot,
   state: AllocatorState,
@@ -23,22 +22,9 @@ export function svgSegmentGroups(
 ): SvgSegmentGroup[] {
   return figures.map((group) => {
     const segments = state.segments
-      .filter(
-        (segment) =>
-          segment.poolIndex === group.poolIndex &&
-          segment.streamId === group.streamId &&
-          segment.segmentType === group.segmentType,
-      )
+      .filter((segment) => sameSegmentGroup(segment, group))
       .sort((a, b) => b.sizeBytes - a.sizeBytes || a.address - b.address);
-    const type =
-      group.segmentType === SegmentTypeCode.unknown
-        ? 'segments'
-        : `${segmentTypeName(group.segmentType)} segments`;
-    return {
-      figures: group,
-      title: `${poolName(view, group.poolIndex)} · ${streamName(view, group.streamId)} · ${type}`,
-      segments,
-    };
+    return { figures: group, title: segmentGroupTitle(view, group), segments };
   });
 }
 

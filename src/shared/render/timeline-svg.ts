@@ -9,6 +9,7 @@
 // column), bands are one <path> each with coordinates rounded to 0.1 px and steps narrower than
 // half a pixel dropped, and at most MAX_BANDS bands (fewer when their outlines get too long).
 
+import { deviceTimesUsable } from '../analyzed/device-times';
 import { byteTicks } from '../chart/byte-ticks';
 import {
   columnStartEvents,
@@ -69,7 +70,7 @@ export function renderTimelineSvg(
 
   const axis = createEventAxis(
     device,
-    options.xMode ?? (device.timeUs !== null ? 'time' : 'event'),
+    options.xMode ?? (deviceTimesUsable(device) ? 'time' : 'event'),
   );
   const startEvent = clamp(
     Math.floor(options.startEvent ?? axis.minEvent),

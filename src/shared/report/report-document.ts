@@ -24,6 +24,8 @@ import {
   type AnalyzedDevice,
   type AnalyzedSnapshot,
 } from '../analyzed/analyzed-snapshot';
+import { eventTimeUs } from '../analyzed/device-times';
+import { poolIdAt, SEGMENT_TYPE_NAMES, segmentTypeName } from '../format/words';
 import { framesOfStack, frameSchema } from './frames';
 import { summaryDocumentOf, summaryDocumentSchema, type SummaryDocument } from './summary-report';
 
@@ -36,7 +38,7 @@ const bytes = z.number().int().nonnegative();
 const count = z.number().int().nonnegative();
 /** "The state after event e"; -1 = before the first trace entry. */
 const moment = z.number().int().min(-1);
-const segmentTypeName = z.enum(['large', 'small', 'unknown']);
+const segmentTypeSchema = z.enum(SEGMENT_TYPE_NAMES);
 
 export const memoryFiguresSchema = z.object({
   segmentCount: count,
@@ -57,7 +59,7 @@ export const groupFiguresSchema = memoryFiguresSchema.extend({
   pool: z.string(),
   /** Raw cudaStream_t value (0 = the default stream). */
   stream: z.number().int(),
-  segmentType: segmentTypeName,
+  segmentType: segmentTypeSchema,
 });
 
 export const momentFiguresSchema = z.object({
@@ -146,8 +148,6 @@ export interface ReportOptions {
   seriesSamples?: number;
 }
 
-const SEGMENT_TYPE_NAMES = ['large', 'small', 'unknown'] as const;
-
 export function buildReportDocument(
   view: AnalyzedSnapshot,
   options: ReportOptions = {},
@@ -213,7 +213,7 @@ function deviceReport(
     fragmentationSeries: {
       smallHoleThresholdBytes: series.smallHoleThresholdBytes,
       moments: Array.from(series.moments),
-      timeUs: Array.from(series.moments, (event) => timeOf(device, event)),
+      timeUs: Array.from(series.moments, (event) => eventTimeUs(device, event)),
       reservedBytes: Array.from(series.reservedBytes),
       activeBytes: Array.from(series.activeBytes),
       cachedFreeBytes: Array.from(series.cachedFreeBytes),
@@ -231,12 +231,6 @@ function clampMoment(device: AnalyzedDevice, event: number): number {
   return Math.max(-1, Math.min(device.traceLength - 1, Math.trunc(event)));
 }
 
-function timeOf(device: AnalyzedDevice, event: number): number | null {
-  if (event < 0 || device.timeUs === null) return null;
-  const time = device.timeUs[event];
-  return time === undefined || Number.isNaN(time) ? null : time;
-}
-
 /** Figures of the state at one moment: totals and per (pool, stream, segment type). */
 export function momentFigures(
   view: AnalyzedSnapshot,
@@ -246,7 +240,7 @@ export function momentFigures(
 ): MomentFiguresJson {
   return {
     event: state.event,
-    timeUs: timeOf(device, state.event),
+    timeUs: eventTimeUs(device, state.event),
     totals: figuresJson(figuresOfState(state, threshold)),
     groups: figuresByGroup(state, threshold).map((group) => groupJson(view, group)),
   };
@@ -272,9 +266,9 @@ function groupJson(
   group: GroupFigures,
 ): z.infer<typeof groupFiguresSchema> {
   return {
-    pool: view.pools[group.poolIndex] ?? String(group.poolIndex),
+    pool: poolIdAt(view.pools, group.poolIndex),
     stream: view.streams[group.streamId] ?? 0,
-    segmentType: SEGMENT_TYPE_NAMES[group.segmentType] ?? 'unknown',
+    segmentType: segmentTypeName(group.segmentType),
     ...figuresJson(group),
   };
 }

@@ -3,6 +3,7 @@
 import type { AnalyzedDevice } from '../analyzed/analyzed-snapshot';
 import { derivedKey } from '../analyzed/derived-cache';
 import { BlockKind, type AllocatorState, type StateSegment } from './allocator-state';
+import { groupSegmentsOf, type SegmentGroupId } from './segment-groups';
 
 /** Figures over a set of segments. All in bytes except the counts. */
 export interface MemoryFigures {
@@ -29,12 +30,8 @@ export interface MemoryFigures {
   smallHoleThresholdBytes: number;
 }
 
-export interface GroupFigures extends MemoryFigures {
-  poolIndex: number;
-  streamId: number;
-  /** SegmentTypeCode. */
-  segmentType: number;
-}
+/** Figures of one group of segments (segment-groups.ts): a pool, a stream, a SegmentTypeCode. */
+export interface GroupFigures extends MemoryFigures, SegmentGroupId {}
 
 /** Figures of no segments: all zero. */
 export function emptyFigures(threshold: number): MemoryFigures {
@@ -93,33 +90,25 @@ export function figuresOfState(
   return figures;
 }
 
-/** Figures per (pool, stream, segment type), the groups a request is served from; largest reserve first. */
+/**
+ * Figures per (pool, stream, segment type), the groups a request is served from, in the one
+ * order of groups (segment-groups.ts: the largest reserve first).
+ */
 export function figuresByGroup(
   state: AllocatorState,
   smallHoleThresholdBytes: number,
 ): GroupFigures[] {
-  const groups = new Map<string, GroupFigures>();
-  for (const segment of state.segments) {
-    const key = `${segment.poolIndex}/${segment.streamId}/${segment.segmentType}`;
-    let group = groups.get(key);
-    if (group === undefined) {
-      group = {
-        ...emptyFigures(smallHoleThresholdBytes),
-        poolIndex: segment.poolIndex,
-        streamId: segment.streamId,
-        segmentType: segment.segmentType,
-      };
-      groups.set(key, group);
-    }
-    addSegment(group, state, segment, smallHoleThresholdBytes);
-  }
-  return [...groups.values()].sort(
-    (a, b) =>
-      b.reservedBytes - a.reservedBytes ||
-      a.poolIndex - b.poolIndex ||
-      a.streamId - b.streamId ||
-      a.segmentType - b.segmentType,
-  );
+  return groupSegmentsOf(state.segments).map((group) => {
+    const figures: GroupFigures = {
+      ...emptyFigures(smallHoleThresholdBytes),
+      poolIndex: group.poolIndex,
+      streamId: group.streamId,
+      segmentType: group.segmentType,
+    };
+    for (const index of group.segments)
+      addSegment(figures, state, state.segments[index]!, smallHoleThresholdBytes);
+    return figures;
+  });
 }
 
 const SMALL_HOLE_THRESHOLD = derivedKey<number>('small-hole threshold');

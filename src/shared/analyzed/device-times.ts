@@ -1,0 +1,48 @@
+// Whether a device's times are usable: the one rule, applied once when the analyzed snapshot is
+// built (AnalyzedDevice.timeUs is null exactly when they are not). The timeline's x mode and
+// its toggle, the time extent and the annotation spans, the exported timeline and its title, the
+// tables' lifetimes, the JSON documents' timeUs fields and the OOM explanations all follow it.
+//
+// Times are usable when the trace has entries, its first entry records a finite time_us, and the
+// times advance (their running maximum grows past the first): only then can events be placed in
+// time. A file without time_us (PyTorch 2.0-era snapshots) or whose entries all share one time
+// shows events by index, everywhere alike.
+
+/**
+ * Microseconds from the first entry to the latest one (the running maximum of time − first, so
+ * entries without a time or out of order do not shrink it); null when the times are not usable.
+ */
+export function traceTimeSpanUs(timeUs: Float64Array | null, length: number): number | null {
+  if (timeUs === null || length === 0 || timeUs.length < length) return null;
+  const first = timeUs[0]!;
+  if (!Number.isFinite(first)) return null;
+  let span = 0;
+  for (let event = 0; event < length; event++) {
+    const t = timeUs[event]! - first;
+    if (t > span) span = t;
+  }
+  return span > 0 ? span : null;
+}
+
+/** Whether a trace's recorded times are usable (the rule above), for a raw time column. */
+export function traceTimesUsable(timeUs: Float64Array | null, length: number): boolean {
+  return traceTimeSpanUs(timeUs, length) !== null;
+}
+
+/**
+ * Whether an analyzed device's times are usable. The analyzed snapshot applied the rule when it
+ * was built (timeUs is null otherwise), so this is O(1) and safe in any render path.
+ */
+export function deviceTimesUsable(device: { timeUs: Float64Array | null }): boolean {
+  return device.timeUs !== null;
+}
+
+/** time_us of event `event` as recorded; null without usable times, outside the trace or when that entry has none. */
+export function eventTimeUs(
+  device: { timeUs: Float64Array | null; traceLength: number },
+  event: number,
+): number | null {
+  if (device.timeUs === null || event < 0 || event >= device.traceLength) return null;
+  const time = device.timeUs[event];
+  return time !== undefined && Number.isFinite(time) ? time : null;
+}
