@@ -117,11 +117,12 @@ export default defineConfig(
     ...reactHooks.configs.flat.recommended,
   },
 
-  // The page reads the analyzed snapshot (camelCase), never a JSON document's snake_case fields
-  // back: the documents are written at the edge (src/shared/report) and only written.
+  // The page and the CLI read the analyzed snapshot (camelCase), never a JSON document's
+  // snake_case fields back: the documents are written at the edge (src/shared/report) and only
+  // written.
   {
-    files: ['src/renderer/**/*.{ts,tsx}'],
-    ignores: ['src/renderer/**/*.test.ts'],
+    files: ['src/renderer/**/*.{ts,tsx}', 'src/cli/**/*.ts'],
+    ignores: ['src/renderer/**/*.test.ts', 'src/cli/**/*.test.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',

@@ -1,4 +1,5 @@
-// `allocscope report FILE` without --json: the findings of the report document as plain text,
+// `allocscope report FILE` without --json: the report's findings (the typed objects the document
+// is written from, never the document itself) as plain text,
 // per device: the figures at the active peak (totals and per pool / stream / segment type), the
 // fragmentation over the trace, and each OOM with its verdict (or the "what if" at the peak).
 
@@ -6,37 +7,40 @@ import type {
   DeviceReport,
   MomentFiguresJson,
   OomExplanationJson,
-  ReportDocument,
 } from '@shared/report/report-document';
+import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { NO_STACK_TEXT, poolName, segmentGroupPhrase, streamName } from '@shared/format/words';
 import { alignColumns } from './align-columns';
 
 export interface ReportTextOptions {
-  /** The input file's size, for the header line. */
-  fileBytes: number;
   /** Exact byte counts beside human units. */
   exactBytes?: boolean;
 }
 
-export function formatReportText(document: ReportDocument, options: ReportTextOptions): string {
+/** The report as text: the file's figures from the analyzed snapshot, the findings per device. */
+export function formatReportText(
+  view: AnalyzedSnapshot,
+  reports: readonly DeviceReport[],
+  options: ReportTextOptions,
+): string {
   const size = (bytes: number): string =>
     options.exactBytes
       ? `${formatBytes(bytes)} (${formatExactBytes(bytes)} B)`
       : formatBytes(bytes);
   const lines: string[] = [];
   lines.push(
-    `${document.file}  ${formatBytes(options.fileBytes)}  pickle protocol ${document.summary.pickle_protocol}`,
+    `${view.fileName}  ${formatBytes(view.fileBytes)}  pickle protocol ${view.pickleProtocol}`,
   );
-  for (const warning of document.summary.warnings) lines.push(`warning: ${warning}`);
-  if (document.devices.length === 0) {
+  for (const warning of view.warnings) lines.push(`warning: ${warning}`);
+  if (reports.length === 0) {
     lines.push('', 'no devices: the snapshot has no segments and no trace entries');
   }
-  document.devices.forEach((report, i) => {
-    const summary = document.summary.devices[i]!;
+  for (const report of reports) {
+    const figures = view.devices.find((device) => device.device === report.device)!.figures;
     lines.push('');
     lines.push(
-      `device ${report.device}: ${summary.trace_entries} trace entries, ${summary.segments} segments at the end, ` +
+      `device ${report.device}: ${figures.traceEntries} trace entries, ${figures.segments} segments at the end, ` +
         `${plural(report.ooms.length, 'OOM')}`,
     );
     lines.push(...momentLines('at the active peak', report.atPeak, size));
@@ -45,7 +49,7 @@ export function formatReportText(document: ReportDocument, options: ReportTextOp
     lines.push(...seriesLines(report, size));
     for (const oom of report.ooms) lines.push(...oomLines(oom, size));
     if (report.whatIf !== null) lines.push(...whatIfLines(report.whatIf, size));
-  });
+  }
   return lines.join('\n');
 }
 

@@ -6,7 +6,11 @@
 // Errors throw (a UsageError for bad arguments); main.ts prints one line naming the input file
 // and exits 2, with nothing on stdout.
 
-import { buildReportDocument, REPORT_SCHEMA } from '@shared/report/report-document';
+import {
+  buildDeviceReports,
+  buildReportDocument,
+  REPORT_SCHEMA,
+} from '@shared/report/report-document';
 import { formatReportText } from './format-report-text';
 import { deviceIndexOf, loadAnalyzedSnapshot } from './load-analyzed-snapshot';
 import { writeOutput } from './run-render';
@@ -25,11 +29,11 @@ export async function runReport(options: ReportRunOptions): Promise<void> {
     options.device === null
       ? view.devices.map((_device, index) => index)
       : [deviceIndexOf(view, options.device)];
-  const document = buildReportDocument(view, { devices });
   if (options.jsonPath === null) {
-    process.stdout.write(`${formatReportText(document, { fileBytes: view.fileBytes })}\n`);
+    process.stdout.write(`${formatReportText(view, buildDeviceReports(view, { devices }), {})}\n`);
     return;
   }
+  const document = buildReportDocument(view, { devices });
   const json = `${JSON.stringify(document, null, 2)}\n`;
   if (options.jsonPath === '-') {
     process.stdout.write(json);

@@ -302,7 +302,7 @@ function runPipeline(model: SnapshotModel, inputBytes: number, defects: Defect[]
   const report = buildReportDocument(view, {
     devices: view.devices.map((_device, index) => index),
   });
-  formatReportText(report, { fileBytes: inputBytes });
+  formatReportText(view, report.devices, { exactBytes: true });
   const lines = formatFileHeader(view);
   const pictures: string[] = [];
   view.devices.forEach((device, deviceIndex) => {

@@ -17,7 +17,7 @@ import { defaultMoment } from '@shared/analyzed/moments';
 import { createEventAxis, hasUsableTimes } from '@shared/chart/event-axis';
 import { poolNameAt, streamNameAt } from '@shared/format/words';
 import { topFrameLabel } from '@shared/oom/oom-explainer';
-import { buildReportDocument } from '@shared/report/report-document';
+import { buildDeviceReports } from '@shared/report/report-document';
 import { renderSegmentsSvg } from '@shared/render/segments-svg';
 import { renderTimelineSvg } from '@shared/render/timeline-svg';
 import { allocatorStateIndexOf } from '@shared/state/allocator-state';
@@ -134,7 +134,7 @@ describe.each(cases)('%s', (name, path) => {
 
   it('the app and `allocscope report` word the groups at the active peak alike', async () => {
     const view = await analyzed(path);
-    const text = formatReportText(buildReportDocument(view), { fileBytes: view.fileBytes });
+    const text = formatReportText(view, buildDeviceReports(view), {});
     const tables = textTables(text, 'pool');
     let tableIndex = 0;
     view.devices.forEach((device) => {

@@ -152,26 +152,42 @@ export function buildReportDocument(
   view: AnalyzedSnapshot,
   options: ReportOptions = {},
 ): ReportDocument {
-  const deviceIndexes = options.devices ?? view.devices.map((_device, index) => index);
-  for (const index of deviceIndexes) {
-    if (view.devices[index] === undefined) throw new RangeError(`no device at index ${index}`);
-  }
+  const deviceIndexes = reportedDeviceIndexes(view, options);
   return {
     schema: REPORT_SCHEMA,
     generator: REPORT_GENERATOR,
     file: view.fileName,
     summary: summaryOfView(view, deviceIndexes),
-    devices: deviceIndexes.map((deviceIndex) => {
-      const index =
-        options.stateIndexes?.get(deviceIndex) ??
-        allocatorStateIndexOf(view, view.devices[deviceIndex]!);
-      const chosen =
-        options.moment !== undefined && options.moment.deviceIndex === deviceIndex
-          ? options.moment.event
-          : null;
-      return deviceReport(view, deviceIndex, index, chosen, options.seriesSamples);
-    }),
+    devices: buildDeviceReports(view, options),
   };
+}
+
+function reportedDeviceIndexes(view: AnalyzedSnapshot, options: ReportOptions): number[] {
+  const deviceIndexes = options.devices ?? view.devices.map((_device, index) => index);
+  for (const index of deviceIndexes) {
+    if (view.devices[index] === undefined) throw new RangeError(`no device at index ${index}`);
+  }
+  return deviceIndexes;
+}
+
+/**
+ * The findings per reported device, typed and camelCase: what the report document carries and
+ * what the report's text is written from (the text never reads the document back).
+ */
+export function buildDeviceReports(
+  view: AnalyzedSnapshot,
+  options: ReportOptions = {},
+): DeviceReport[] {
+  return reportedDeviceIndexes(view, options).map((deviceIndex) => {
+    const index =
+      options.stateIndexes?.get(deviceIndex) ??
+      allocatorStateIndexOf(view, view.devices[deviceIndex]!);
+    const chosen =
+      options.moment !== undefined && options.moment.deviceIndex === deviceIndex
+        ? options.moment.event
+        : null;
+    return deviceReport(view, deviceIndex, index, chosen, options.seriesSamples);
+  });
 }
 
 /** The `allocscope.summary/1` document of the view (its devices limited to those reported). */
