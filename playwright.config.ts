@@ -36,6 +36,7 @@ export default defineConfig({
         'export.spec.ts',
         'segments.spec.ts',
         'hostile-files.spec.ts',
+        'handover.spec.ts',
       ],
       use: {
         browserName: 'chromium',

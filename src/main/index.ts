@@ -1,7 +1,6 @@
 import { join } from 'node:path';
-import { app, BrowserWindow, session } from 'electron';
+import { app, BrowserWindow, protocol, session } from 'electron';
 import { IpcChannel } from '../preload/ipc-channels';
-import { createDecodeService } from './decode-service';
 import { registerIpcHandlers } from './ipc';
 import { menuCommandSchema } from './ipc-schemas';
 import { snapshotPathsFromArgv } from './launch-arguments';
@@ -10,8 +9,10 @@ import { chooseSnapshotPath } from './open-dialog';
 import { createRecentFilesStore } from './recent-files';
 import { isDevServer } from './renderer-location';
 import { hardenWebContents, restrictSession } from './security';
-import { snapshotFileSize } from './snapshot-file';
-import { startDecodeWorker } from './start-decode-worker';
+import { createHandoverService } from './snapshot-handover';
+import { nodeSnapshotFileSystem, snapshotProtocolHandler } from './snapshot-protocol';
+import { createSnapshotTokenTable } from './snapshot-tokens';
+import { SNAPSHOT_SCHEME, SNAPSHOT_SCHEME_PRIVILEGES } from './snapshot-url';
 import { createMainWindow } from './window';
 
 // Lifecycle only: each concern lives in its own module.
@@ -21,9 +22,11 @@ const demoSnapshotPath = join(app.getAppPath(), 'resources', DEMO_FILE_NAME);
 
 const recentFiles = createRecentFilesStore(join(app.getPath('userData'), 'recent-files.json'));
 
-const decodes = createDecodeService({
-  startWorker: startDecodeWorker,
-  fileSize: snapshotFileSize,
+// Files reach the page as allocscope-file://snapshot/<token> URLs that its decode worker fetches;
+// the token table is all the page can read from disk.
+const tokens = createSnapshotTokenTable();
+const handover = createHandoverService({
+  tokens,
   onDecoded(path) {
     if (path === demoSnapshotPath) return;
     app.addRecentDocument(path);
@@ -35,6 +38,11 @@ let mainWindow: BrowserWindow | null = null;
 
 hardenWebContents();
 
+// Before `ready`, as Electron requires.
+protocol.registerSchemesAsPrivileged([
+  { scheme: SNAPSHOT_SCHEME, privileges: SNAPSHOT_SCHEME_PRIVILEGES },
+]);
+
 // `npm start -- file.pickle` runs from the package root; INIT_CWD is where the user typed it.
 const launchPaths = snapshotPathsFromArgv(process.argv, {
   isDefaultApp: process.defaultApp === true,
@@ -42,10 +50,10 @@ const launchPaths = snapshotPathsFromArgv(process.argv, {
 });
 
 // macOS hands over files (Finder, `open -a`, the Dock's recent list) through this event,
-// possibly before `ready`; the decode waits for the page either way.
+// possibly before `ready`; the hand-over waits for the page either way.
 app.on('open-file', (event, path) => {
   event.preventDefault();
-  decodes.open(path);
+  handover.open(path);
 });
 
 app.on('window-all-closed', () => {
@@ -54,7 +62,7 @@ app.on('window-all-closed', () => {
 
 function openMainWindow(): void {
   const window = createMainWindow();
-  decodes.attach(window.webContents);
+  handover.attach(window.webContents);
   window.on('closed', () => {
     if (mainWindow === window) mainWindow = null;
   });
@@ -64,18 +72,18 @@ function openMainWindow(): void {
 async function openSnapshotFromMenu(): Promise<void> {
   if (!mainWindow) openMainWindow();
   const path = await chooseSnapshotPath(mainWindow);
-  if (path !== null) decodes.open(path);
+  if (path !== null) handover.open(path);
 }
 
 function openDemoSnapshot(): void {
-  decodes.open(demoSnapshotPath, { fileName: DEMO_FILE_NAME });
+  handover.open(demoSnapshotPath, { fileName: DEMO_FILE_NAME });
 }
 
 function refreshMenu(): void {
   installApplicationMenu(
     {
       openSnapshot: () => void openSnapshotFromMenu(),
-      openRecentFile: (path) => decodes.open(path),
+      openRecentFile: (path) => handover.open(path),
       clearRecentFiles() {
         app.clearRecentDocuments();
         void recentFiles.clear().then(refreshMenu);
@@ -95,11 +103,15 @@ function refreshMenu(): void {
 async function start(): Promise<void> {
   await app.whenReady();
   restrictSession(session.defaultSession);
-  registerIpcHandlers({ decodes, recentFiles, openDemoSnapshot });
+  session.defaultSession.protocol.handle(
+    SNAPSHOT_SCHEME,
+    snapshotProtocolHandler(tokens, nodeSnapshotFileSystem),
+  );
+  registerIpcHandlers({ handover, recentFiles, openDemoSnapshot });
   await recentFiles.load();
   refreshMenu();
   openMainWindow();
-  for (const path of launchPaths) decodes.open(path);
+  for (const path of launchPaths) handover.open(path);
 
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) openMainWindow();

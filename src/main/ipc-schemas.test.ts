@@ -1,24 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import {
-  cancelDecodeArgumentsSchema,
-  decodeFailedSchema,
-  decodeProgressSchema,
   menuCommandSchema,
   noArgumentsSchema,
   openDroppedFileArgumentsSchema,
   openRecentFileArgumentsSchema,
+  recentFilesReplySchema,
   saveExportArgumentsSchema,
   saveExportResultSchema,
+  settleSnapshotArgumentsSchema,
+  snapshotHandoverSchema,
 } from './ipc-schemas';
 
 const absolutePath = process.platform === 'win32' ? 'C:\\data\\run.pickle' : '/data/run.pickle';
+const url = `allocscope-file://snapshot/${'A'.repeat(40)}_-9`;
 
 describe('IPC argument schemas', () => {
   it('accept what the preload sends', () => {
     expect(noArgumentsSchema.parse([])).toEqual([]);
     expect(openRecentFileArgumentsSchema.parse([absolutePath])).toEqual([absolutePath]);
     expect(openDroppedFileArgumentsSchema.parse([absolutePath])).toEqual([absolutePath]);
-    expect(cancelDecodeArgumentsSchema.parse([7])).toEqual([7]);
+    expect(settleSnapshotArgumentsSchema.parse([url, 'decoded'])).toEqual([url, 'decoded']);
+    expect(settleSnapshotArgumentsSchema.parse([url, 'failed'])).toEqual([url, 'failed']);
+    expect(settleSnapshotArgumentsSchema.parse([url, 'cancelled'])).toEqual([url, 'cancelled']);
   });
 
   it('refuse extra arguments, wrong types and odd paths', () => {
@@ -30,10 +33,13 @@ describe('IPC argument schemas', () => {
       () => openRecentFileArgumentsSchema.parse(['']),
       () => openRecentFileArgumentsSchema.parse(['/data/a\0b']),
       () => openDroppedFileArgumentsSchema.parse(['relative/run.pickle']),
-      () => cancelDecodeArgumentsSchema.parse(['7']),
-      () => cancelDecodeArgumentsSchema.parse([0]),
-      () => cancelDecodeArgumentsSchema.parse([1.5]),
-      () => cancelDecodeArgumentsSchema.parse([Number.MAX_SAFE_INTEGER + 2]),
+      () => settleSnapshotArgumentsSchema.parse([url]),
+      () => settleSnapshotArgumentsSchema.parse([url, 'decoded', 'extra']),
+      () => settleSnapshotArgumentsSchema.parse([url, 'done']),
+      () => settleSnapshotArgumentsSchema.parse(['/data/run.pickle', 'decoded']),
+      () => settleSnapshotArgumentsSchema.parse([`file://${absolutePath}`, 'decoded']),
+      () => settleSnapshotArgumentsSchema.parse([`${url}/../x`, 'decoded']),
+      () => settleSnapshotArgumentsSchema.parse([{ url }, 'decoded']),
     ];
     for (const parse of refused) expect(parse).toThrow();
   });
@@ -41,19 +47,17 @@ describe('IPC argument schemas', () => {
 
 describe('IPC event schemas', () => {
   it('check what main sends', () => {
-    const progress = { jobId: 1, stage: 'reading', bytesRead: 10, totalBytes: null };
-    expect(decodeProgressSchema.parse(progress)).toEqual(progress);
-    expect(() => decodeProgressSchema.parse({ ...progress, stage: 'other' })).toThrow();
-    expect(() => decodeProgressSchema.parse({ ...progress, extra: 1 })).toThrow();
-    const failed = { jobId: 1, fileName: 'a.pickle', message: 'internal error: boom' };
-    expect(decodeFailedSchema.parse(failed)).toEqual(failed);
-    expect(decodeFailedSchema.parse({ ...failed, bugReport: 'stack' })).toEqual({
-      ...failed,
-      bugReport: 'stack',
-    });
-    expect(() => decodeFailedSchema.parse({ ...failed, bugReport: 7 })).toThrow();
-    expect(() => decodeFailedSchema.parse({ ...failed, bugReport: '' })).toThrow();
-    expect(() => decodeFailedSchema.parse({ ...failed, stack: 'x' })).toThrow();
+    const handover = { url, fileName: 'run.pickle' };
+    expect(snapshotHandoverSchema.parse(handover)).toEqual(handover);
+    expect(() => snapshotHandoverSchema.parse({ ...handover, path: '/data/run.pickle' })).toThrow();
+    expect(() => snapshotHandoverSchema.parse({ ...handover, fileName: '' })).toThrow();
+    expect(() => snapshotHandoverSchema.parse({ ...handover, url: 'https://x/run' })).toThrow();
+    expect(() =>
+      snapshotHandoverSchema.parse({ ...handover, url: 'allocscope-file://snapshot/short' }),
+    ).toThrow();
+    const recent = [{ path: absolutePath, fileName: 'run.pickle' }];
+    expect(recentFilesReplySchema.parse(recent)).toEqual(recent);
+    expect(() => recentFilesReplySchema.parse([{ path: '', fileName: 'x' }])).toThrow();
     expect(menuCommandSchema.parse('close-tab')).toBe('close-tab');
     expect(() => menuCommandSchema.parse('quit')).toThrow();
   });

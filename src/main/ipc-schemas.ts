@@ -1,20 +1,20 @@
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import type {
-  DecodeFailed,
-  DecodeProgressUpdate,
-  DecodeStarted,
   ExportFormat,
   MenuCommand,
   RecentFile,
   SaveExportRequest,
   SaveExportResult,
+  SnapshotHandover,
+  SnapshotOutcome,
 } from '../preload/index.d';
+import { snapshotUrlSchema } from './snapshot-url';
 
 // Everything that crosses IPC is checked here: arguments coming from the page (which we treat as
 // untrusted) and the small replies and events going back (so a bug in main cannot hand the page
-// a malformed object). The decoded view itself is built by our own worker and not re-validated:
-// walking millions of typed-array entries through zod would cost more than the decode.
+// a malformed object). No decoded data crosses IPC at all: the page decodes the files main hands
+// it as URLs (src/main/snapshot-protocol.ts).
 
 const MAX_PATH_LENGTH = 32_767; // Windows' extended-length limit; longer is never a real path
 
@@ -34,12 +34,7 @@ export const openDroppedFileArgumentsSchema = z.tuple([
   pathSchema.refine((path) => isAbsolute(path), 'expected an absolute path'),
 ]);
 
-export const jobIdSchema = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-
-export const cancelDecodeArgumentsSchema = z.tuple([jobIdSchema]);
-
 const fileNameSchema = z.string().min(1).max(4096);
-const byteCountSchema = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
 export const recentFileSchema = z.strictObject({
   path: pathSchema,
@@ -48,29 +43,20 @@ export const recentFileSchema = z.strictObject({
 
 export const recentFilesReplySchema = z.array(recentFileSchema).max(100);
 
-export const decodeStartedSchema = z.strictObject({
-  jobId: jobIdSchema,
+/** main → page: a file to fetch and decode. */
+export const snapshotHandoverSchema = z.strictObject({
+  url: snapshotUrlSchema,
   fileName: fileNameSchema,
-  totalBytes: byteCountSchema.nullable(),
-}) satisfies z.ZodType<DecodeStarted>;
+}) satisfies z.ZodType<SnapshotHandover>;
 
-export const decodeProgressSchema = z.strictObject({
-  jobId: jobIdSchema,
-  stage: z.enum(['reading', 'building', 'analyzing']),
-  bytesRead: byteCountSchema,
-  totalBytes: byteCountSchema.nullable(),
-}) satisfies z.ZodType<DecodeProgressUpdate>;
+export const snapshotOutcomeSchema = z.enum([
+  'decoded',
+  'failed',
+  'cancelled',
+]) satisfies z.ZodType<SnapshotOutcome>;
 
-/** The longest failure message and bug report sent; decode-service clips longer ones to fit. */
-export const MAX_FAILURE_MESSAGE_LENGTH = 10_000;
-export const MAX_BUG_REPORT_LENGTH = 100_000;
-
-export const decodeFailedSchema = z.strictObject({
-  jobId: jobIdSchema,
-  fileName: fileNameSchema,
-  message: z.string().min(1).max(MAX_FAILURE_MESSAGE_LENGTH),
-  bugReport: z.string().min(1).max(MAX_BUG_REPORT_LENGTH).optional(),
-}) satisfies z.ZodType<DecodeFailed>;
+/** settleSnapshot(url, outcome): main also checks that the token is this page's. */
+export const settleSnapshotArgumentsSchema = z.tuple([snapshotUrlSchema, snapshotOutcomeSchema]);
 
 export const menuCommandSchema = z.enum([
   'close-tab',

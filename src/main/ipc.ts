@@ -9,40 +9,42 @@ import {
   type IpcMainInvokeEvent,
 } from 'electron';
 import { IpcChannel } from '../preload/ipc-channels';
-import type { DecodeService } from './decode-service';
 import {
-  cancelDecodeArgumentsSchema,
   noArgumentsSchema,
   openDroppedFileArgumentsSchema,
   openRecentFileArgumentsSchema,
   recentFilesReplySchema,
   saveExportArgumentsSchema,
   saveExportResultSchema,
+  settleSnapshotArgumentsSchema,
 } from './ipc-schemas';
 import { chooseSnapshotPath } from './open-dialog';
 import { saveExportFile } from './save-export';
 import type { RecentFilesStore } from './recent-files';
 import { isRendererUrl } from './renderer-location';
+import type { HandoverService } from './snapshot-handover';
 
 export interface IpcContext {
-  readonly decodes: DecodeService;
+  readonly handover: HandoverService;
   readonly recentFiles: RecentFilesStore;
   openDemoSnapshot(): void;
 }
 
-export function registerIpcHandlers({ decodes, recentFiles, openDemoSnapshot }: IpcContext): void {
+export function registerIpcHandlers({ handover, recentFiles, openDemoSnapshot }: IpcContext): void {
   // A throw in an invoke handler rejects the page's promise, which is what we want.
   ipcMain.handle(IpcChannel.showOpenDialog, async (event, ...args: unknown[]) => {
     assertFromRenderer(event);
     noArgumentsSchema.parse(args);
     const path = await chooseSnapshotPath(BrowserWindow.fromWebContents(event.sender));
-    if (path !== null) decodes.open(path);
+    if (path !== null) handover.open(path);
   });
 
   ipcMain.handle(IpcChannel.getRecentFiles, async (event, ...args: unknown[]) => {
     assertFromRenderer(event);
     noArgumentsSchema.parse(args);
-    const paths = await recentFiles.load();
+    await recentFiles.load();
+    // list(), not what load() resolved to: that is the list as it was first read.
+    const paths = recentFiles.list();
     return recentFilesReplySchema.parse(paths.map((path) => ({ path, fileName: basename(path) })));
   });
 
@@ -50,12 +52,12 @@ export function registerIpcHandlers({ decodes, recentFiles, openDemoSnapshot }: 
     const [path] = openRecentFileArgumentsSchema.parse(args);
     // The page may only name files the user opened before, never an arbitrary path.
     if (!recentFiles.includes(path)) throw new Error('not a recent file');
-    decodes.open(path);
+    handover.open(path);
   });
 
   onMessage(IpcChannel.openDroppedFile, (args) => {
     const [path] = openDroppedFileArgumentsSchema.parse(args);
-    decodes.open(path);
+    handover.open(path);
   });
 
   onMessage(IpcChannel.openDemoSnapshot, (args) => {
@@ -63,14 +65,14 @@ export function registerIpcHandlers({ decodes, recentFiles, openDemoSnapshot }: 
     openDemoSnapshot();
   });
 
-  onMessage(IpcChannel.cancelDecode, (args) => {
-    const [jobId] = cancelDecodeArgumentsSchema.parse(args);
-    decodes.cancel(jobId);
+  onMessage(IpcChannel.settleSnapshot, (args, event) => {
+    const [url, outcome] = settleSnapshotArgumentsSchema.parse(args);
+    handover.settle(event.sender, url, outcome);
   });
 
   onMessage(IpcChannel.rendererReady, (args, event) => {
     noArgumentsSchema.parse(args);
-    decodes.markRendererReady(event.sender);
+    handover.markRendererReady(event.sender);
   });
 
   // Exports: the page makes the file, main asks where to put it and writes it. The page names

@@ -1,9 +1,10 @@
 import { app, type Session, type WebContents } from 'electron';
 import { allowedDevOrigins, isRendererUrl } from './renderer-location';
+import { SNAPSHOT_SCHEME } from './snapshot-url';
 
 // Defence in depth around the one window: the page never navigates, never opens windows or
 // webviews, gets no permission but writing text to the clipboard, and never loads anything from
-// the network.
+// the network. Files reach it only through allocscope-file: (./snapshot-protocol.ts).
 
 /** Call before any window exists: applies to every web contents the app will ever create. */
 export function hardenWebContents(): void {
@@ -18,7 +19,14 @@ export function hardenWebContents(): void {
   });
 }
 
-const localSchemes = new Set(['file:', 'data:', 'blob:', 'devtools:', 'chrome-extension:']);
+const localSchemes = new Set([
+  'file:',
+  'data:',
+  'blob:',
+  'devtools:',
+  'chrome-extension:',
+  `${SNAPSHOT_SCHEME}:`,
+]);
 
 /** Call once the app is ready, on the session the window uses. */
 export function restrictSession(session: Session): void {

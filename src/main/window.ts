@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { BrowserWindow, nativeTheme } from 'electron';
 import icon from '../../resources/icon.png?asset';
+import { palette } from '@shared/render/palette';
 import { loadRenderer } from './renderer-location';
 
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
@@ -15,7 +16,7 @@ export function createMainWindow(): BrowserWindow {
     // Hidden until the first paint, so the user never sees an empty white frame.
     show: false,
     // Matches the page background of each theme, for the frames before CSS applies.
-    backgroundColor: nativeTheme.shouldUseDarkColors ? '#15171c' : '#f6f7f9',
+    backgroundColor: palette(nativeTheme.shouldUseDarkColors ? 'dark' : 'light').ui.pageBackground,
     ...(process.platform === 'linux' ? { icon } : {}),
     webPreferences: {
       preload: preloadPath,

@@ -1,47 +1,30 @@
 // The bridge the preload exposes as `window.allocscope`. Declarations only, so the renderer's
 // TypeScript project can see it without compiling Electron code.
 
-import type { SnapshotView } from '@shared/view/snapshot-view';
-
-import type { DecodeStage } from '@shared/view/decode-worker-reply';
-
-export type { DecodeStage };
-
-/** Decodes are numbered by main; the page names them back when it cancels. */
-export interface DecodeStarted {
-  readonly jobId: number;
+/**
+ * A file main hands to the page (Open dialog, Open Recent, drop, command line, demo): the page's
+ * decode worker fetches `url` (allocscope-file://snapshot/<token>, good for one request) and
+ * decodes it exactly as the web build decodes a File. Main never sends the decoded snapshot.
+ */
+export interface SnapshotHandover {
+  readonly url: string;
+  /** The name to show; the path stays in main. */
   readonly fileName: string;
-  readonly totalBytes: number | null;
 }
 
-export interface DecodeProgressUpdate {
-  readonly jobId: number;
-  readonly stage: DecodeStage;
-  readonly bytesRead: number;
-  readonly totalBytes: number | null;
-}
-
-export interface DecodeDone {
-  readonly jobId: number;
-  readonly view: SnapshotView;
-}
+/** How a handed-over file ended in the page: a decoded one joins Open Recent. */
+export type SnapshotOutcome = 'decoded' | 'failed' | 'cancelled';
 
 /**
- * `message` is for the user: it says what is wrong with the file, not where in our code. When the
- * failure is a bug in allocscope instead, `bugReport` carries the error and its stack.
+ * The JSON body of a refused allocscope-file: request (any status but 200). `message` is for the
+ * user: what is wrong with the file, in the same words as any other failure. When the refusal is
+ * a bug in allocscope instead (a link unknown or used twice, an unexpected error), `bugReport`
+ * carries what to paste into a report.
  */
-export interface DecodeFailed {
-  readonly jobId: number;
-  readonly fileName: string;
+export interface SnapshotRefusal {
   readonly message: string;
   readonly bugReport?: string;
 }
-
-export type BridgeDecodeEvent =
-  | ({ readonly type: 'started' } & DecodeStarted)
-  | ({ readonly type: 'progress' } & DecodeProgressUpdate)
-  | ({ readonly type: 'done' } & DecodeDone)
-  | ({ readonly type: 'failed' } & DecodeFailed);
 
 /** A file of File › Open Recent. The path is shown to the user, who chose it. */
 export interface RecentFile {
@@ -69,26 +52,27 @@ export type SaveExportResult =
   { readonly saved: true; readonly fileName: string } | { readonly saved: false };
 
 export interface AllocscopeBridge {
-  /** Shows the native Open dialog; the chosen file arrives as decode events. */
+  /** Shows the native Open dialog; the chosen file arrives as a hand-over. */
   showOpenDialog(): Promise<void>;
-  /** Decodes a file of the recent list (main refuses any other path). */
+  /** Hands over a file of the recent list (main refuses any other path). */
   openRecentFile(path: string): void;
   /**
-   * Decodes a dropped file in main, where it joins the recent files. False when the File has no
-   * path on disk (made by the page, or dragged from another app): decode it in the page instead.
+   * Hands a dropped file over through main, where it joins the recent files. False when the File
+   * has no path on disk (made by the page, or dragged from another app): decode it as a File.
    */
   openDroppedFile(file: File): boolean;
   openDemoSnapshot(): void;
-  cancelDecode(jobId: number): void;
   getRecentFiles(): Promise<RecentFile[]>;
-  /** Decode progress and results. Returns the unsubscribe function. */
-  onDecodeEvent(listener: (event: BridgeDecodeEvent) => void): () => void;
+  /** Files main hands over for the page to decode. Returns the unsubscribe function. */
+  onSnapshotHandover(listener: (handover: SnapshotHandover) => void): () => void;
+  /** Tells main how the decode of a handed-over file ended, so that it drops the file's token. */
+  settleSnapshot(url: string, outcome: SnapshotOutcome): void;
   onMenuCommand(listener: (command: MenuCommand) => void): () => void;
   /** Shows the Save dialog for an exported file and writes it; resolves once written or cancelled. */
   saveExport(request: SaveExportRequest): Promise<SaveExportResult>;
   /** File › Export › PNG/SVG/JSON/CSV, for the page to make the file. Returns the unsubscribe function. */
   onMenuExport(listener: (format: ExportFormat) => void): () => void;
-  /** Tells main the page is listening, so files named on the command line can be decoded. */
+  /** Tells main the page is listening, so files named on the command line can be handed over. */
   signalRendererReady(): void;
 }
 

@@ -1,15 +1,11 @@
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 import type {
   AllocscopeBridge,
-  BridgeDecodeEvent,
-  DecodeDone,
-  DecodeFailed,
-  DecodeProgressUpdate,
-  DecodeStarted,
   ExportFormat,
   MenuCommand,
   RecentFile,
   SaveExportResult,
+  SnapshotHandover,
 } from './index.d';
 import { IpcChannel } from './ipc-channels';
 
@@ -40,24 +36,12 @@ const bridge: AllocscopeBridge = {
 
   openDemoSnapshot: () => ipcRenderer.send(IpcChannel.openDemoSnapshot),
 
-  cancelDecode: (jobId) => ipcRenderer.send(IpcChannel.cancelDecode, jobId),
-
   getRecentFiles: () => ipcRenderer.invoke(IpcChannel.getRecentFiles) as Promise<RecentFile[]>,
 
-  onDecodeEvent(listener) {
-    const emit = (event: BridgeDecodeEvent): void => listener(event);
-    const unsubscribers = [
-      subscribe<DecodeStarted>(IpcChannel.decodeStarted, (p) => emit({ type: 'started', ...p })),
-      subscribe<DecodeProgressUpdate>(IpcChannel.decodeProgress, (p) =>
-        emit({ type: 'progress', ...p }),
-      ),
-      subscribe<DecodeDone>(IpcChannel.decodeDone, (p) => emit({ type: 'done', ...p })),
-      subscribe<DecodeFailed>(IpcChannel.decodeFailed, (p) => emit({ type: 'failed', ...p })),
-    ];
-    return () => {
-      for (const unsubscribe of unsubscribers) unsubscribe();
-    };
-  },
+  onSnapshotHandover: (listener) =>
+    subscribe<SnapshotHandover>(IpcChannel.snapshotHandover, listener),
+
+  settleSnapshot: (url, outcome) => ipcRenderer.send(IpcChannel.settleSnapshot, url, outcome),
 
   onMenuCommand: (listener) => subscribe<MenuCommand>(IpcChannel.menuCommand, listener),
 

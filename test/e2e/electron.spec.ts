@@ -103,15 +103,15 @@ test.describe('Electron app', () => {
         hasRequire: false,
         hasProcess: false,
         bridge: [
-          'cancelDecode',
           'getRecentFiles',
-          'onDecodeEvent',
           'onMenuCommand',
           'onMenuExport',
+          'onSnapshotHandover',
           'openDemoSnapshot',
           'openDroppedFile',
           'openRecentFile',
           'saveExport',
+          'settleSnapshot',
           'showOpenDialog',
           'signalRendererReady',
         ],
@@ -129,7 +129,7 @@ test.describe('Electron app', () => {
     }
   });
 
-  test('a snapshot named on the command line opens, decoded in main', async () => {
+  test('a snapshot named on the command line opens, decoded in the page worker', async () => {
     const expected = cliActivePeak(ADAM);
     const app = await launchApp(ADAM);
     try {
@@ -140,6 +140,38 @@ test.describe('Electron app', () => {
         'data-bytes',
         String(expected),
       );
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('the page reads no file it was not handed: allocscope-file: refuses other URLs', async () => {
+    const app = await launchApp();
+    try {
+      const page = await app.firstWindow();
+      await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
+      const answers = await page.evaluate(async () => {
+        const urls = [
+          `allocscope-file://snapshot/${'A'.repeat(43)}`,
+          'allocscope-file://snapshot/../../etc/passwd',
+          'allocscope-file:///etc/passwd',
+        ];
+        return Promise.all(
+          urls.map(async (url) => {
+            const response = await fetch(url);
+            return { status: response.status, body: (await response.json()) as unknown };
+          }),
+        );
+      });
+      for (const answer of answers) {
+        expect(answer).toEqual({
+          status: 404,
+          body: {
+            message: 'internal error: the link to this file is unknown or was already used',
+            bugReport: expect.stringContaining('allocscope-file: request refused') as unknown,
+          },
+        });
+      }
     } finally {
       await app.close();
     }

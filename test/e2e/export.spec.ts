@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { expect, test, type Download, type Page } from '@playwright/test';
 import { reportDocumentSchema, type ReportDocument } from '../../src/shared/report/report-document';
 import type { SummaryDocument } from '../../src/shared/report/summary-report';
-import { formatExactBytes } from '../../src/shared/units';
+import { formatExactBytes } from '../../src/shared/format/units';
 import { assertChromiumInstalled } from './chromium';
 import { watchPageProblems } from './page-problems';
 

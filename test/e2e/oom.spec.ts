@@ -8,7 +8,7 @@ import {
   type OomExplanationJson,
   type ReportDocument,
 } from '../../src/shared/report/report-document';
-import { formatBytes } from '../../src/shared/units';
+import { formatBytes } from '../../src/shared/format/units';
 import { assertChromiumInstalled } from './chromium';
 import { watchPageProblems } from './page-problems';
 import { openSnapshot } from './snapshot-pages';

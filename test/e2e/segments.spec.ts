@@ -11,8 +11,8 @@ import {
   smallHoleThreshold,
   type MemoryFigures,
 } from '../../src/shared/state/memory-figures';
-import { formatBytes, formatExactBytes } from '../../src/shared/units';
-import type { DeviceView, SnapshotView } from '../../src/shared/view/snapshot-view';
+import { formatBytes, formatExactBytes } from '../../src/shared/format/units';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '../../src/shared/analyzed/analyzed-snapshot';
 import { realSnapshotPath } from '../support/real-snapshots';
 import { assertChromiumInstalled } from './chromium';
 import { watchPageProblems } from './page-problems';
@@ -23,7 +23,7 @@ test.beforeAll(() => {
 });
 
 /** What the page must show at a moment, computed here with the shared code. */
-function expectedAt(view: SnapshotView, device: DeviceView, moment: number) {
+function expectedAt(view: AnalyzedSnapshot, device: AnalyzedDevice, moment: number) {
   const index = createAllocatorStateIndex(device, view.allocatorSettings);
   const state = index.stateAt(moment);
   const threshold = smallHoleThreshold(device);
@@ -61,7 +61,7 @@ test('segments: the view follows the moment, and a block shows its details', asy
   await openSnapshot(page, path);
 
   // Without an OOM the page starts on the active peak.
-  const peak = device.summary.active_bytes.peak_event_index;
+  const peak = device.figures.active.peakEventIndex;
   await expect(page.getByTestId('moment-label')).toHaveAttribute('data-moment', String(peak));
   await expect(page.getByTestId('view-tab-largest')).toHaveAttribute('aria-selected', 'true');
   await page.getByTestId('view-tab-segments').click();
@@ -154,7 +154,7 @@ test('segments: a snapshot of many segments draws every one', async ({ page }, t
   await openSnapshot(page, path);
   await page.getByTestId('view-tab-segments').click();
   const segments = page.getByTestId('segments-view');
-  const peak = device.summary.active_bytes.peak_event_index;
+  const peak = device.figures.active.peakEventIndex;
   const expected = expectedAt(view, device, peak);
   await expectSegmentsFigures(segments, peak, expected.figures);
   await expect(segments.getByTestId('segments-group')).toHaveCount(expected.groups.length);
@@ -232,7 +232,7 @@ test('fragmentation: curves and figures at the moment and the peak, in exact byt
   const timelineCanvas = page.getByTestId('timeline-canvas');
   const box = (await timelineCanvas.boundingBox())!;
   await timelineCanvas.click({ position: { x: Math.round(box.width * 0.6), y: 4 } });
-  const peak = device.summary.active_bytes.peak_event_index;
+  const peak = device.figures.active.peakEventIndex;
   await expect.poll(() => momentOf(page)).not.toBe(peak);
   const moment = await momentOf(page);
   const figures = page.getByTestId('fragmentation-figures');

@@ -7,11 +7,14 @@ import { basename } from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { decodeSnapshot } from '../../src/shared/snapshot/decode-snapshot';
 import type { SnapshotModel } from '../../src/shared/snapshot/model';
-import { buildSnapshotView, type SnapshotView } from '../../src/shared/view/snapshot-view';
+import {
+  buildAnalyzedSnapshot,
+  type AnalyzedSnapshot,
+} from '../../src/shared/analyzed/analyzed-snapshot';
 
 export interface DecodedFile {
   model: SnapshotModel;
-  view: SnapshotView;
+  view: AnalyzedSnapshot;
 }
 
 export async function decodeFile(path: string): Promise<DecodedFile> {
@@ -24,7 +27,7 @@ export async function decodeFile(path: string): Promise<DecodedFile> {
   );
   return {
     model,
-    view: buildSnapshotView(model, { fileName: basename(path), fileBytes: bytes.length }),
+    view: buildAnalyzedSnapshot(model, { fileName: basename(path), fileBytes: bytes.length }),
   };
 }
 

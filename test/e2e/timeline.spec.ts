@@ -52,7 +52,7 @@ for (const path of realSnapshotPaths()) {
     );
 
     // Hovering the largest band at the active peak shows that allocation and its stack.
-    const peak = device.summary.active_bytes.peak_event_index;
+    const peak = device.figures.active.peakEventIndex;
     const aliveAtPeak = allocationsAliveAt(device.allocations, peak);
     if (aliveAtPeak.length > 0) {
       const position = await timeline.getAttribute('data-largest-band');

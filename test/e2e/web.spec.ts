@@ -7,7 +7,7 @@ import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import type { DeviceSummary, SummaryDocument } from '../../src/shared/report/summary-report';
-import { formatBytes, formatExactBytes } from '../../src/shared/units';
+import { formatBytes, formatExactBytes } from '../../src/shared/format/units';
 import { assertChromiumInstalled } from './chromium';
 import { watchPageProblems } from './page-problems';
 

@@ -1,40 +1,24 @@
-import type { AllocscopeBridge, BridgeDecodeEvent } from '../../preload/index.d';
-import { createPageDecoder } from './page-decoder';
+import type { AllocscopeBridge } from '../../preload/index.d';
+import { createPageDecoder, type PageDecoder } from './page-decoder';
 import { createListenerSet, type DecodeEvent, type SnapshotClient } from './snapshot-client';
 
-const MAIN_JOB_PREFIX = 'main-';
-
-/** Main's numbered jobs and the page's own share one id space, told apart by a prefix. */
-function fromBridge(event: BridgeDecodeEvent): DecodeEvent {
-  const jobId = `${MAIN_JOB_PREFIX}${event.jobId}`;
-  switch (event.type) {
-    case 'started':
-      return { type: 'started', jobId, fileName: event.fileName, totalBytes: event.totalBytes };
-    case 'progress':
-      return {
-        type: 'progress',
-        jobId,
-        stage: event.stage,
-        bytesRead: event.bytesRead,
-        totalBytes: event.totalBytes,
-      };
-    case 'done':
-      return { type: 'done', jobId, view: event.view };
-    case 'failed':
-      return {
-        type: 'failed',
-        jobId,
-        fileName: event.fileName,
-        message: event.message,
-        ...(event.bugReport === undefined ? {} : { bugReport: event.bugReport }),
-      };
-  }
-}
-
-export function createElectronSnapshotClient(bridge: AllocscopeBridge): SnapshotClient {
+/**
+ * The Electron host. Files opened by path (Open dialog, Open Recent, a drop from disk, the command
+ * line, the demo) are handed over by main as allocscope-file: URLs; the page's decode worker
+ * fetches each and decodes it exactly as the web build decodes a File, and the page tells main how
+ * it ended (a decoded file joins Open Recent). A dropped File without a path on disk is decoded
+ * as a File, as in the web build.
+ */
+export function createElectronSnapshotClient(
+  bridge: AllocscopeBridge,
+  createDecoder: (emit: (event: DecodeEvent) => void) => PageDecoder = (emit) =>
+    createPageDecoder(emit),
+): SnapshotClient {
   const listeners = createListenerSet<DecodeEvent>();
-  // Dropped files without a path on disk are decoded in the page, like the web build does.
-  const pageDecoder = createPageDecoder((event) => listeners.emit(event));
+  const decoder = createDecoder((event) => listeners.emit(event));
+  // Files come one at a time, seconds apart: a worker that has already loaded its script saves
+  // that time on every open (as in the web build).
+  decoder.keepSpareWorker();
   // One bridge subscription for the page's lifetime, shared by every listener.
   let bridgeSubscribed = false;
 
@@ -42,19 +26,19 @@ export function createElectronSnapshotClient(bridge: AllocscopeBridge): Snapshot
     host: 'electron',
     showOpenDialog: () => bridge.showOpenDialog(),
     openFile(file) {
-      if (!bridge.openDroppedFile(file)) pageDecoder.decode({ kind: 'file', file });
+      if (!bridge.openDroppedFile(file)) decoder.decode({ kind: 'file', file });
     },
     openDemo: () => bridge.openDemoSnapshot(),
-    cancel(jobId) {
-      if (pageDecoder.cancel(jobId)) return;
-      if (!jobId.startsWith(MAIN_JOB_PREFIX)) return;
-      const mainJobId = Number(jobId.slice(MAIN_JOB_PREFIX.length));
-      if (Number.isSafeInteger(mainJobId)) bridge.cancelDecode(mainJobId);
-    },
+    cancel: (jobId) => void decoder.cancel(jobId),
     subscribe(listener) {
       const remove = listeners.add(listener);
       if (!bridgeSubscribed) {
-        bridge.onDecodeEvent((event) => listeners.emit(fromBridge(event)));
+        bridge.onSnapshotHandover(({ url, fileName }) =>
+          decoder.decode(
+            { kind: 'url', url, fileName },
+            { onSettled: (outcome) => bridge.settleSnapshot(url, outcome) },
+          ),
+        );
         bridgeSubscribed = true;
       }
       bridge.signalRendererReady();

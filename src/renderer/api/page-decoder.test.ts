@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SnapshotView } from '@shared/view/snapshot-view';
+import type { AnalyzedSnapshotData } from '@shared/analyzed/analyzed-snapshot';
 import type { DecodeWorkerReply, DecodeWorkerRequest } from '../workers/decode-worker-protocol';
 import { createPageDecoder } from './page-decoder';
 import type { DecodeEvent } from './snapshot-client';
@@ -44,8 +44,9 @@ function setup() {
   return { decoder, events, workers, runIdle };
 }
 
-const view = { fileName: 'run.pickle' } as SnapshotView;
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+/** What a worker posts: plain data, which the page adopts (with a fresh derived-data cache). */
+const view = { fileName: 'run.pickle', devices: [] } as unknown as AnalyzedSnapshotData;
+const adopted = expect.objectContaining({ fileName: 'run.pickle', devices: [] }) as unknown;
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -55,23 +56,83 @@ describe('createPageDecoder', () => {
   it('hands the File to a worker and passes on its progress and view', () => {
     const { decoder, events, workers } = setup();
     const file = new File([new Uint8Array(10)], 'run.pickle');
-    decoder.decode({ kind: 'file', file });
+    const outcomes: string[] = [];
+    decoder.decode({ kind: 'file', file }, { onSettled: (outcome) => void outcomes.push(outcome) });
     const [worker] = workers;
-    expect(worker!.requests).toEqual([{ file }]);
+    expect(worker!.requests).toEqual([{ kind: 'file', file }]);
     worker!.reply({ type: 'progress', stage: 'reading', bytesRead: 5, totalBytes: 10 });
     worker!.reply({ type: 'done', view });
     expect(events).toEqual([
       { type: 'started', jobId: 'page-1', fileName: 'run.pickle', totalBytes: 10 },
       { type: 'progress', jobId: 'page-1', stage: 'reading', bytesRead: 5, totalBytes: 10 },
-      { type: 'done', jobId: 'page-1', view },
+      { type: 'done', jobId: 'page-1', view: adopted },
     ]);
     expect(worker!.terminated).toBe(true);
+    expect(outcomes).toEqual(['decoded']);
+  });
+
+  it('hands a URL to the worker, which fetches it: the page itself fetches nothing', () => {
+    vi.stubGlobal('fetch', () => {
+      throw new Error('the page must not fetch');
+    });
+    const { decoder, events, workers } = setup();
+    const url = `allocscope-file://snapshot/${'A'.repeat(43)}`;
+    decoder.decode({ kind: 'url', url, fileName: 'run.pickle' });
+    const [worker] = workers;
+    expect(worker!.requests).toEqual([{ kind: 'url', url, fileName: 'run.pickle' }]);
+    // The size comes with the response (Content-Length), in the worker's first report.
+    worker!.reply({ type: 'progress', stage: 'reading', bytesRead: 0, totalBytes: 1234 });
+    worker!.reply({ type: 'done', view });
+    expect(events).toEqual([
+      { type: 'started', jobId: 'page-1', fileName: 'run.pickle', totalBytes: null },
+      { type: 'progress', jobId: 'page-1', stage: 'reading', bytesRead: 0, totalBytes: 1234 },
+      { type: 'done', jobId: 'page-1', view: adopted },
+    ]);
+  });
+
+  it('posts only the fields of the request, whatever else the object carries', () => {
+    const { decoder, workers } = setup();
+    const source = { kind: 'url', url: 'http://x/demo.pickle', fileName: 'demo.pickle', extra: 1 };
+    decoder.decode(source as Parameters<typeof decoder.decode>[0]);
+    expect(workers[0]!.requests).toEqual([
+      { kind: 'url', url: 'http://x/demo.pickle', fileName: 'demo.pickle' },
+    ]);
+  });
+
+  it('says how each decode ended before its event goes out', () => {
+    const { decoder, events, workers } = setup();
+    const seen: string[] = [];
+    const decode = (name: string) =>
+      decoder.decode(
+        { kind: 'url', url: `http://x/${name}`, fileName: name },
+        { onSettled: (outcome) => void seen.push(`${name} ${outcome} after ${events.length}`) },
+      );
+    decode('a');
+    decode('b');
+    decode('c');
+    decode('d');
+    workers[0]!.reply({ type: 'done', view });
+    workers[1]!.reply({ type: 'failed', message: 'not a memory snapshot' });
+    workers[2]!.crash('boom');
+    decoder.cancel('page-4');
+    decoder.cancel('page-4');
+    workers[3]!.reply({ type: 'done', view });
+    expect(seen).toEqual([
+      'a decoded after 4',
+      'b failed after 5',
+      'c failed after 6',
+      'd cancelled after 7',
+    ]);
+    expect(events.map((event) => event.type)).toEqual([
+      ...['started', 'started', 'started', 'started'],
+      ...['done', 'failed', 'failed'],
+    ]);
   });
 
   it('reports decode errors and crashes with the file name', () => {
     const { decoder, events, workers } = setup();
     decoder.decode({ kind: 'file', file: new File([], 'a.pickle') });
-    decoder.decode({ kind: 'file', file: new File([], 'b.pickle') });
+    decoder.decode({ kind: 'url', url: 'http://x/b', fileName: 'b.pickle' });
     workers[0]!.reply({ type: 'failed', message: 'not a memory snapshot' });
     workers[1]!.crash('out of memory');
     expect(events.filter((event) => event.type === 'failed')).toEqual([
@@ -103,13 +164,18 @@ describe('createPageDecoder', () => {
 
   it('reports a decoder that cannot start as a bug', () => {
     const events: DecodeEvent[] = [];
+    const outcomes: string[] = [];
     const decoder = createPageDecoder(
       (event) => void events.push(event),
       () => {
         throw new TypeError('Worker is not a constructor');
       },
     );
-    decoder.decode({ kind: 'file', file: new File([new Uint8Array(4)], 'a.pickle') });
+    decoder.decode(
+      { kind: 'file', file: new File([new Uint8Array(4)], 'a.pickle') },
+      { onSettled: (outcome) => void outcomes.push(outcome) },
+    );
+    expect(outcomes).toEqual(['failed']);
     expect(events.map((event) => event.type)).toEqual(['started', 'failed']);
     expect(events[1]).toMatchObject({
       type: 'failed',
@@ -130,42 +196,6 @@ describe('createPageDecoder', () => {
     expect(events.map((event) => event.type)).toEqual(['started']);
   });
 
-  it('downloads a URL, then decodes it as a File of that name', async () => {
-    vi.stubGlobal('fetch', () => Promise.resolve(new Response(new Uint8Array(7))));
-    const { decoder, events, workers } = setup();
-    decoder.decode({ kind: 'url', url: 'http://localhost/demo.pickle', fileName: 'demo.pickle' });
-    expect(events).toEqual([
-      { type: 'started', jobId: 'page-1', fileName: 'demo.pickle', totalBytes: null },
-    ]);
-    await settle();
-    const file = workers[0]!.requests[0]!.file;
-    expect(file.name).toBe('demo.pickle');
-    expect(file.size).toBe(7);
-  });
-
-  it('says when the URL is missing, and stays quiet about a cancelled download', async () => {
-    vi.stubGlobal('fetch', (_url: string, init: RequestInit) =>
-      init.signal?.aborted
-        ? Promise.reject(new DOMException('aborted', 'AbortError'))
-        : Promise.resolve(new Response('Not found', { status: 404 })),
-    );
-    const { decoder, events, workers } = setup();
-    decoder.decode({ kind: 'url', url: 'http://localhost/demo.pickle', fileName: 'demo.pickle' });
-    await settle();
-    expect(events.at(-1)).toEqual({
-      type: 'failed',
-      jobId: 'page-1',
-      fileName: 'demo.pickle',
-      message: 'the file is not part of this build',
-    });
-
-    decoder.decode({ kind: 'url', url: 'http://localhost/demo.pickle', fileName: 'demo.pickle' });
-    expect(decoder.cancel('page-2')).toBe(true);
-    await settle();
-    expect(events.at(-1)).toMatchObject({ type: 'started', jobId: 'page-2' });
-    expect(workers).toEqual([]);
-  });
-
   it('hands the file over before announcing the decode', () => {
     const requestsWhenStarted: number[] = [];
     const workers: FakeWorker[] = [];
@@ -180,7 +210,8 @@ describe('createPageDecoder', () => {
       },
     );
     decoder.decode({ kind: 'file', file: new File([], 'a.pickle') });
-    expect(requestsWhenStarted).toEqual([1]);
+    decoder.decode({ kind: 'url', url: 'http://x/b', fileName: 'b.pickle' });
+    expect(requestsWhenStarted).toEqual([1, 1]);
   });
 
   describe('with a spare worker', () => {
@@ -191,7 +222,7 @@ describe('createPageDecoder', () => {
       const file = new File([new Uint8Array(3)], 'a.pickle');
       decoder.decode({ kind: 'file', file });
       expect(workers).toHaveLength(1);
-      expect(workers[0]!.requests).toEqual([{ file }]);
+      expect(workers[0]!.requests).toEqual([{ kind: 'file', file }]);
       workers[0]!.reply({ type: 'done', view });
       expect(events.map((event) => event.type)).toEqual(['started', 'done']);
       expect(workers[0]!.terminated).toBe(true);

@@ -1,23 +1,33 @@
+import { adoptAnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import { bugReportOf } from '@shared/snapshot/describe-decode-error';
+import type { SnapshotOutcome } from '../../preload/index.d';
 import type { DecodeWorkerReply, DecodeWorkerRequest } from '../workers/decode-worker-protocol';
 import DecodeWorker from '../workers/decode-worker?worker&inline';
-import { bugReportOf } from '@shared/snapshot/describe-decode-error';
 import type { DecodeEvent } from './snapshot-client';
 import { describeWorkerCrash } from './worker-crash';
 
-// Decodes in the page's own Web Workers, one per file. Inline (a blob: URL) because browsers
-// refuse worker scripts loaded from file:// pages, and the web build must work from disk. The web
-// build keeps a spare worker started ahead (keepSpareWorker): a file then goes to a worker that
-// has already loaded and run its script, instead of waiting 60-130 ms for one.
+// Decodes in the page's own Web Workers, one per file, in both builds: the worker reads a File or
+// fetches a URL (Electron's hand-over, the web build's demo) and decodes it the same way. Inline
+// (a blob: URL) because browsers refuse worker scripts loaded from file:// pages, and the web
+// build must work from disk. A spare worker is kept started ahead (keepSpareWorker): a file then
+// goes to a worker that has already loaded and run its script, instead of waiting 60-130 ms.
 
-export type PageDecodeSource =
-  /** A File the user chose or dropped. */
-  | { readonly kind: 'file'; readonly file: File }
-  /** A file served beside the page (the demo snapshot): downloaded, then decoded as a File. */
-  | { readonly kind: 'url'; readonly url: string; readonly fileName: string };
+/** What a worker is given: a File, or a URL it fetches and reads as the body arrives. */
+export type PageDecodeSource = DecodeWorkerRequest;
+
+export type { SnapshotOutcome };
+
+export interface PageDecodeOptions {
+  /**
+   * Told once how the decode ended (before its `done` or `failed` event goes out): Electron tells
+   * main, which drops the file's token and adds a decoded file to Open Recent.
+   */
+  onSettled?(outcome: SnapshotOutcome): void;
+}
 
 export interface PageDecoder {
-  decode(source: PageDecodeSource): void;
-  /** True when the job was this decoder's (and is now stopped). */
+  decode(source: PageDecodeSource, options?: PageDecodeOptions): void;
+  /** True when the job was this decoder's (and is now stopped: its worker and its fetch). */
   cancel(jobId: string): boolean;
   /**
    * Starts a worker now and keeps one ready from then on (started again once the page is idle
@@ -42,25 +52,31 @@ function defaultWhenIdle(run: () => void): void {
   }
 }
 
+interface Job {
+  readonly worker: Worker;
+  readonly onSettled: ((outcome: SnapshotOutcome) => void) | undefined;
+}
+
 export function createPageDecoder(
   emit: (event: DecodeEvent) => void,
   startWorker: () => Worker = () => new DecodeWorker({ name: 'allocscope-decoder' }),
   options: PageDecoderOptions = {},
 ): PageDecoder {
   const whenIdle = options.whenIdle ?? defaultWhenIdle;
-  /** Per job, how to stop it: abort the download, or end the worker. */
-  const stops = new Map<string, () => void>();
+  const jobs = new Map<string, Job>();
   let nextJob = 1;
   let keepSpare = false;
   /** A started worker waiting for its file (its script loads meanwhile). */
   let spare: Worker | null = null;
   let spareScheduled = false;
 
-  function finish(jobId: string): boolean {
-    const stop = stops.get(jobId);
-    if (!stop) return false;
-    stops.delete(jobId);
-    stop();
+  /** Ends a job: its worker goes (and with it any fetch it runs); says how it ended. */
+  function finish(jobId: string, outcome: SnapshotOutcome): boolean {
+    const job = jobs.get(jobId);
+    if (!job) return false;
+    jobs.delete(jobId);
+    job.worker.terminate();
+    job.onSettled?.(outcome);
     scheduleSpare();
     return true;
   }
@@ -88,7 +104,7 @@ export function createPageDecoder(
     spareScheduled = true;
     whenIdle(() => {
       spareScheduled = false;
-      if (stops.size === 0) startSpare();
+      if (jobs.size === 0) startSpare();
     });
   }
 
@@ -98,112 +114,77 @@ export function createPageDecoder(
     return worker ?? startWorker();
   }
 
-  /** `announce` emits 'started' once the worker has the file (it reads while the page renders). */
-  function decodeFile(jobId: string, file: File, announce: () => void = () => {}): void {
-    let worker: Worker;
-    try {
-      worker = takeWorker();
-    } catch (error) {
-      announce();
-      stops.delete(jobId);
-      // The page's own worker script would not start: our bug (or our build's), not the file's.
-      const message = `could not start the decoder: ${errorText(error)}`;
-      emit({ type: 'failed', jobId, fileName: file.name, message, bugReport: bugReportOf(error) });
-      return;
-    }
-    stops.set(jobId, () => worker.terminate());
-    worker.onmessage = (event: MessageEvent<DecodeWorkerReply>) => {
-      if (!stops.has(jobId)) return;
-      const reply = event.data;
-      switch (reply.type) {
-        case 'progress':
-          emit({
-            type: 'progress',
-            jobId,
-            stage: reply.stage,
-            bytesRead: reply.bytesRead,
-            totalBytes: reply.totalBytes,
-          });
-          return;
-        case 'done':
-          finish(jobId);
-          emit({ type: 'done', jobId, view: reply.view });
-          return;
-        case 'failed':
-          finish(jobId);
-          emit({
-            type: 'failed',
-            jobId,
-            fileName: file.name,
-            message: reply.message,
-            ...(reply.bugReport === undefined ? {} : { bugReport: reply.bugReport }),
-          });
-          return;
-      }
-    };
-    worker.onerror = (event) => {
-      event.preventDefault();
-      if (!finish(jobId)) return;
-      emit({ type: 'failed', jobId, fileName: file.name, ...describeWorkerCrash(event) });
-    };
-    const request: DecodeWorkerRequest = { file };
-    worker.postMessage(request);
-    announce();
-  }
-
-  function download(jobId: string, url: string, fileName: string): void {
-    const controller = new AbortController();
-    stops.set(jobId, () => controller.abort());
-    fetchFile(url, fileName, controller.signal).then(
-      (file) => {
-        if (stops.has(jobId)) decodeFile(jobId, file);
-      },
-      (error: unknown) => {
-        if (!stops.delete(jobId)) return; // cancelled
-        scheduleSpare();
-        emit({ type: 'failed', jobId, fileName, message: errorText(error) });
-      },
-    );
-  }
-
   return {
-    decode(source) {
+    decode(source, decodeOptions = {}) {
       const jobId = `page-${nextJob++}`;
-      if (source.kind === 'file') {
-        const { file } = source;
-        decodeFile(jobId, file, () =>
-          emit({ type: 'started', jobId, fileName: file.name, totalBytes: file.size }),
-        );
-      } else {
-        emit({ type: 'started', jobId, fileName: source.fileName, totalBytes: null });
-        download(jobId, source.url, source.fileName);
+      const fileName = source.kind === 'file' ? source.file.name : source.fileName;
+      // A File's size is known now; a URL's comes with the response (Content-Length), in the
+      // worker's first progress report.
+      const totalBytes = source.kind === 'file' ? source.file.size : null;
+      const announce = () => emit({ type: 'started', jobId, fileName, totalBytes });
+      const { onSettled } = decodeOptions;
+
+      let worker: Worker;
+      try {
+        worker = takeWorker();
+      } catch (error) {
+        announce();
+        onSettled?.('failed');
+        // The page's own worker script would not start: our bug (or our build's), not the file's.
+        const message = `could not start the decoder: ${errorText(error)}`;
+        emit({ type: 'failed', jobId, fileName, message, bugReport: bugReportOf(error) });
+        return;
       }
+      jobs.set(jobId, { worker, onSettled });
+      worker.onmessage = (event: MessageEvent<DecodeWorkerReply>) => {
+        if (!jobs.has(jobId)) return;
+        const reply = event.data;
+        switch (reply.type) {
+          case 'progress':
+            emit({
+              type: 'progress',
+              jobId,
+              stage: reply.stage,
+              bytesRead: reply.bytesRead,
+              totalBytes: reply.totalBytes,
+            });
+            return;
+          case 'done':
+            finish(jobId, 'decoded');
+            emit({ type: 'done', jobId, view: adoptAnalyzedSnapshot(reply.view) });
+            return;
+          case 'failed':
+            finish(jobId, 'failed');
+            emit({
+              type: 'failed',
+              jobId,
+              fileName,
+              message: reply.message,
+              ...(reply.bugReport === undefined ? {} : { bugReport: reply.bugReport }),
+            });
+            return;
+        }
+      };
+      worker.onerror = (event) => {
+        event.preventDefault();
+        if (!finish(jobId, 'failed')) return;
+        emit({ type: 'failed', jobId, fileName, ...describeWorkerCrash(event) });
+      };
+      // Exactly the request's fields, whatever else the caller's object carries.
+      const request: DecodeWorkerRequest =
+        source.kind === 'file'
+          ? { kind: 'file', file: source.file }
+          : { kind: 'url', url: source.url, fileName: source.fileName };
+      worker.postMessage(request);
+      // After the hand-over: the worker reads while the page renders the new tab.
+      announce();
     },
-    cancel: finish,
+    cancel: (jobId) => finish(jobId, 'cancelled'),
     keepSpareWorker() {
       keepSpare = true;
-      if (stops.size === 0) startSpare();
+      if (jobs.size === 0) startSpare();
     },
   };
-}
-
-async function fetchFile(url: string, fileName: string, signal: AbortSignal): Promise<File> {
-  let response: Response;
-  try {
-    response = await fetch(url, { signal });
-  } catch (error) {
-    if (signal.aborted) throw error;
-    throw new Error(`could not download it (${errorText(error)})`);
-  }
-  if (!response.ok) {
-    throw new Error(
-      response.status === 404
-        ? 'the file is not part of this build'
-        : `the server answered ${response.status} ${response.statusText}`.trim(),
-    );
-  }
-  const blob = await response.blob();
-  return new File([blob], fileName, { type: 'application/octet-stream' });
 }
 
 function errorText(error: unknown): string {

@@ -1,41 +1,36 @@
-// What the UI may ask of its host. Two hosts implement it: Electron (through the preload bridge;
-// files opened by path are decoded by a worker thread in main) and a plain browser (File objects
-// decoded by a Web Worker in the page). Views only ever see this interface, so the same
-// components ship in both builds.
+// What the UI may ask of its host. Two hosts implement it: Electron (through the preload bridge:
+// main hands over files opened by path as URLs) and a plain browser (File objects). Either way the
+// page's own Web Worker reads and decodes the file (./page-decoder.ts). Views only ever see this
+// interface, so the same components ship in both builds.
 
-import type { DecodeStage, MenuCommand, RecentFile } from '../../preload/index.d';
-import type { SnapshotView } from '@shared/view/snapshot-view';
+import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import type { MenuCommand, RecentFile } from '../../preload/index.d';
+import type { DecodeStage, DecodeWorkerReply } from '../workers/decode-worker-protocol';
 
 export type { DecodeStage, MenuCommand, RecentFile };
 
-/** Job ids are unique per page load, whichever side decodes. */
+type WithJob<Reply> = { readonly jobId: string } & Reply;
+
+/**
+ * The one stream of decode events, from the page's decoder: the worker's replies, numbered by job
+ * (unique per page load), with the file's name where the notice needs it.
+ */
 export type DecodeEvent =
   | {
       readonly type: 'started';
       readonly jobId: string;
       readonly fileName: string;
+      /** Known now for a File; for a URL, it comes with the first progress event. */
       readonly totalBytes: number | null;
     }
-  | {
-      readonly type: 'progress';
-      readonly jobId: string;
-      readonly stage: DecodeStage;
-      readonly bytesRead: number;
-      readonly totalBytes: number | null;
-    }
-  | { readonly type: 'done'; readonly jobId: string; readonly view: SnapshotView }
-  | {
-      readonly type: 'failed';
-      readonly jobId: string;
-      readonly fileName: string;
-      /** One line for the user: what is wrong with the file, or which bug allocscope hit. */
-      readonly message: string;
-      /**
-       * Present when the failure is a bug in allocscope rather than the file's fault (an internal
-       * error, a crashed decoder): the error and its stack, for the user to paste into a report.
-       */
-      readonly bugReport?: string;
-    };
+  | WithJob<Extract<DecodeWorkerReply, { type: 'progress' }>>
+  | { readonly type: 'done'; readonly jobId: string; readonly view: AnalyzedSnapshot }
+  /**
+   * `message` is one line for the user: what is wrong with the file, or which bug allocscope hit.
+   * `bugReport` is present when the failure is a bug in allocscope rather than the file's fault
+   * (an internal error, a crashed decoder): the error and its stack, to paste into a report.
+   */
+  | (WithJob<Extract<DecodeWorkerReply, { type: 'failed' }>> & { readonly fileName: string });
 
 export interface RecentFilesAccess {
   list(): Promise<RecentFile[]>;

@@ -5,7 +5,8 @@ export const DEMO_SNAPSHOT_FILE_NAME = 'demo-snapshot.pickle';
 
 /**
  * The browser host: the page's file input and drops hand over File objects, decoded here in a
- * Web Worker; nothing is uploaded anywhere. The demo snapshot is served beside index.html.
+ * Web Worker; nothing is uploaded anywhere. The demo snapshot is served beside index.html, and
+ * the worker fetches it as Electron's worker fetches a file main hands over.
  */
 export function createWebSnapshotClient(location: Location): SnapshotClient {
   const listeners = createListenerSet<DecodeEvent>();

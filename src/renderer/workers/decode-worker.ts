@@ -1,11 +1,15 @@
-// The page's decoder: a Web Worker (bundled inline, so it also starts from a page opened from
-// disk) that streams one File through the shared decoder and posts the view back with its typed
-// arrays transferred. The page never parses; cancelling terminates the worker.
+// The page's decoder, in both builds: a Web Worker (bundled inline, so it also starts from a page
+// opened from disk) that streams one file through the shared decoder and posts the snapshot back
+// with its typed arrays transferred. The file comes as a File (web build, a File dropped in
+// Electron without a path) or as a URL to fetch (Electron's hand-over, the web build's demo);
+// ./snapshot-source.ts makes either a stream, and from there on the path is one. The page never
+// parses; cancelling terminates the worker, which aborts its fetch.
 
+import { buildAnalyzedSnapshotData, transferablesOf } from '@shared/analyzed/analyzed-snapshot';
 import { decodeSnapshot } from '@shared/snapshot/decode-snapshot';
-import { buildSnapshotView, transferablesOf } from '@shared/view/snapshot-view';
-import type { DecodeWorkerReply, DecodeWorkerRequest } from './decode-worker-protocol';
 import { classifyDecodeError } from '@shared/snapshot/describe-decode-error';
+import type { DecodeWorkerReply, DecodeWorkerRequest } from './decode-worker-protocol';
+import { openSnapshotSource, ReportedBug } from './snapshot-source';
 
 // Each progress message re-renders the page, on the cores the decoder needs: ten a second is
 // enough for a progress bar.
@@ -23,41 +27,34 @@ function post(message: DecodeWorkerReply, transfer: Transferable[] = []): void {
   scope.postMessage(message, transfer);
 }
 
-async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    // Stopped early (bad data, bytes after STOP): stop reading the file.
-    await reader.cancel().catch(() => {});
-  }
-}
-
-async function decode({ file }: DecodeWorkerRequest): Promise<void> {
-  const totalBytes = file.size;
+async function decode(request: DecodeWorkerRequest): Promise<void> {
+  const { fileName, totalBytes, chunks } = await openSnapshotSource(request);
+  let bytesRead = 0;
   let lastPostedAt = -Infinity;
   let lastStage = '';
-  const model = await decodeSnapshot(chunksOf(file.stream()), {
-    totalBytes,
-    onProgress({ phase, bytesRead }) {
+  const model = await decodeSnapshot(chunks, {
+    ...(totalBytes === null ? {} : { totalBytes }),
+    onProgress(progress) {
+      bytesRead = progress.bytesRead;
       const now = performance.now();
-      if (phase === lastStage && now - lastPostedAt < PROGRESS_INTERVAL_MS) return;
+      if (progress.phase === lastStage && now - lastPostedAt < PROGRESS_INTERVAL_MS) return;
       lastPostedAt = now;
-      lastStage = phase;
-      post({ type: 'progress', stage: phase, bytesRead, totalBytes });
+      lastStage = progress.phase;
+      post({ type: 'progress', stage: progress.phase, bytesRead, totalBytes });
     },
   });
-  post({ type: 'progress', stage: 'analyzing', bytesRead: totalBytes, totalBytes });
-  const view = buildSnapshotView(model, { fileName: file.name, fileBytes: totalBytes });
+  const fileBytes = totalBytes ?? bytesRead;
+  post({ type: 'progress', stage: 'analyzing', bytesRead: fileBytes, totalBytes: fileBytes });
+  const view = buildAnalyzedSnapshotData(model, { fileName, fileBytes });
   post({ type: 'done', view }, transferablesOf(view));
 }
 
 scope.onmessage = (event) => {
   decode(event.data).catch((error: unknown) => {
+    if (error instanceof ReportedBug) {
+      post({ type: 'failed', message: error.message, bugReport: error.bugReport });
+      return;
+    }
     const failure = classifyDecodeError(error);
     post({
       type: 'failed',

@@ -2,8 +2,9 @@ import { UnreadableInputError } from '../errors/unreadable-input';
 
 // Only a regular file can be a snapshot. Anything else is refused from its stat, before it is
 // opened: opening a FIFO blocks until a writer comes (the decode would hang with no way to say
-// why), and a device or socket is never a snapshot. Used by Electron's decode worker and the CLI
-// (where `-` reads standard input instead: its `hint` says so).
+// why), and a device or socket is never a snapshot. Used by Electron's allocscope-file: handler
+// (src/main/snapshot-protocol.ts) and the CLI (where `-` reads standard input instead: its `hint`
+// says so).
 
 /** The part of fs.Stats this needs (a plain object in tests). */
 export interface FileKind {
