@@ -10,6 +10,7 @@ import type { DeviceSummary, SummaryDocument } from '../../src/shared/report/sum
 import { formatBytes, formatExactBytes } from '../../src/shared/format/units';
 import { assertChromiumInstalled } from './chromium';
 import { watchPageProblems } from './page-problems';
+import { tinySnapshot } from '../support/hostile-files';
 
 const snapshotsDirectory = resolve('test/fixtures/real');
 const snapshot = (name: string) => join(snapshotsDirectory, name);
@@ -146,8 +147,13 @@ test('a multi-GPU snapshot switches devices, each with its own figures', async (
   await waitUntilReady(page);
 
   const select = page.getByTestId('device-select');
+  // Each device with its active peak, and OOM where it ran out.
   await expect(select.locator('option')).toHaveText(
-    document.devices.map((device) => `cuda:${device.device}`),
+    document.devices.map(
+      (device) =>
+        `cuda:${device.device} · peak ${formatBytes(device.active_bytes.peak)}` +
+        (device.oom.length > 0 ? ' · OOM' : ''),
+    ),
   );
   // It opens on the device that ran out of memory.
   await expect(select).toHaveValue('1');
@@ -158,6 +164,38 @@ test('a multi-GPU snapshot switches devices, each with its own figures', async (
   await select.selectOption('1');
   await expectSummaryMatches(page, deviceOf(document, 1));
   await page.screenshot({ path: testInfo.outputPath('multi-gpu-device-1.png') });
+});
+
+test('a file whose first device is idle opens on the device with the largest peak', async ({
+  page,
+}) => {
+  // Like a real two-GPU dump whose cuda:0 holds nothing (one `snapshot` event) while cuda:1
+  // holds the memory: no OOM, so the default device is the largest active peak.
+  const bytes = tinySnapshot((snapshot) => {
+    const segments = snapshot.segments as Record<string, unknown>[];
+    segments[0]!.device = 1;
+    const [trace] = snapshot.device_traces as unknown[][];
+    snapshot.device_traces = [
+      [{ action: 'snapshot', addr: 0, size: 0, stream: 0, time_us: 5, frames: [] }],
+      trace,
+    ];
+  });
+  const folder = await mkdtemp(join(tmpdir(), 'allocscope-idle-'));
+  const path = join(folder, 'idle-cuda0.pickle');
+  try {
+    await writeFile(path, bytes);
+    const document = cliSummary(path);
+    expect(document.devices.map((device) => device.device)).toEqual([0, 1]);
+    expect(document.devices[0]!.active_bytes.peak).toBe(0);
+    await page.goto('./');
+    await waitUntilReady(page);
+    await openFiles(page, path);
+    await waitUntilReady(page);
+    await expect(page.getByTestId('device-select')).toHaveValue('1');
+    await expectSummaryMatches(page, deviceOf(document, 1));
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 });
 
 test('a file without times offers the event axis only', async ({ page }) => {

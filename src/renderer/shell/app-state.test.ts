@@ -14,14 +14,19 @@ import {
   type SnapshotTab,
 } from './app-state';
 
-function fakeDevice(device: number, withTimes = true, oomCount = 0): AnalyzedDevice {
+function fakeDevice(device: number, withTimes = true, oomCount = 0, peakBytes = 0): AnalyzedDevice {
   const ooms = Array.from({ length: oomCount }, (_, i) => ({
     eventIndex: i,
     requestedBytes: 1 << 30,
     deviceFreeBytes: 0,
     streamId: 0,
   }));
-  return { device, timeUs: withTimes ? new Float64Array([1, 2]) : null, ooms } as AnalyzedDevice;
+  return {
+    device,
+    timeUs: withTimes ? new Float64Array([1, 2]) : null,
+    ooms,
+    figures: { active: { peakBytes } },
+  } as AnalyzedDevice;
 }
 
 function fakeView(fileName: string, devices: AnalyzedDevice[] = [fakeDevice(0)]): AnalyzedSnapshot {
@@ -102,6 +107,16 @@ describe('appReducer: opening', () => {
     expect(snapshotTab(run(started('a'), done('a', view)), 'a').ui.device).toBe(1);
     const calm = fakeView('y.pickle', [fakeDevice(0), fakeDevice(1)]);
     expect(snapshotTab(run(started('b'), done('b', calm)), 'b').ui.device).toBe(0);
+  });
+
+  it('without an OOM, opens on the device with the largest active peak, not an idle one', () => {
+    // As in a real two-GPU file whose cuda:0 holds nothing and cuda:1 10.5 GiB.
+    const view = fakeView('x.pickle', [
+      fakeDevice(0, true, 0, 0),
+      fakeDevice(1, true, 0, 10.5 * 2 ** 30),
+      fakeDevice(2, true, 0, 2 ** 30),
+    ]);
+    expect(snapshotTab(run(started('a'), done('a', view)), 'a').ui.device).toBe(1);
   });
 
   it('ignores progress and results of decodes no longer shown', () => {

@@ -4,6 +4,7 @@
 
 import { deviceTimesUsable } from '@shared/analyzed/device-times';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import { defaultDeviceIndex } from '@shared/analyzed/moments';
 import type { DecodeEvent, DecodeStage } from '../api/snapshot-client';
 
 export type XMode = 'time' | 'event';
@@ -98,9 +99,12 @@ export const initialAppState: AppState = {
   lastOpenFailed: false,
 };
 
-/** A snapshot opens on its first device with an OOM (the question users open it with), else device 0. */
+/**
+ * A snapshot opens on the default device (analyzed/moments.ts): its first device with an OOM (the
+ * question users open it with), else the one with the largest active peak (never an idle one).
+ */
 export function initialSnapshotUi(view: AnalyzedSnapshot): SnapshotUiState {
-  const first = view.devices.find((device) => device.ooms.length > 0) ?? view.devices[0] ?? null;
+  const first = view.devices[defaultDeviceIndex(view.devices)] ?? null;
   return {
     device: first?.device ?? null,
     xMode: first !== null && deviceTimesUsable(first) ? 'time' : 'event',

@@ -1,7 +1,18 @@
-// The snapshot toolbar's device picker (disabled when the snapshot has one device).
+// The snapshot toolbar's device picker (disabled when the snapshot has one device): each device
+// with its active peak and whether it ran out of memory, so the one that matters is found without
+// visiting each.
 
 import type { JSX } from 'react';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
+import { formatBytes } from '@shared/format/units';
+
+/** "cuda:1 · peak 10.5 GiB · OOM": what the picker lists for a device. */
+export function deviceOptionLabel(
+  device: Pick<AnalyzedDevice, 'device' | 'ooms' | 'figures'>,
+): string {
+  const oom = device.ooms.length > 0 ? ' · OOM' : '';
+  return `cuda:${device.device} · peak ${formatBytes(device.figures.active.peakBytes)}${oom}`;
+}
 
 export function DeviceSelect(props: {
   devices: readonly AnalyzedDevice[];
@@ -22,7 +33,7 @@ export function DeviceSelect(props: {
         {devices.length === 0 && <option value="">none</option>}
         {devices.map((d) => (
           <option key={d.device} value={String(d.device)}>
-            cuda:{d.device}
+            {deviceOptionLabel(d)}
           </option>
         ))}
       </select>
