@@ -172,6 +172,7 @@ test('JSON: the findings, as the page and the CLI figure them', async ({ page })
   expect(document.schema).toBe('allocscope.report/1');
   expect(document.devices.map((device) => device.device)).toEqual([0]);
   const device = document.devices[0]!;
+  expect(document.summary.devices.map((summary) => summary.device)).toEqual([0]);
 
   // The figures the page shows.
   const summary = document.summary.devices[0]!;
@@ -206,6 +207,32 @@ test('JSON: the findings, as the page and the CLI figure them', async ({ page })
     const series = device.fragmentationSeries;
     expect(series.moments).toContain(device.atMoment.event);
   }
+});
+
+test('JSON: every device of the file, as allocscope report --json has them', async ({ page }) => {
+  // Constructor-Sun: three devices, the OOM on cuda:1 (where the page opens).
+  const multiGpu = join(
+    snapshotsDirectory,
+    'Constructor-Sun_code_location__memory_snapshot.pickle',
+  );
+  await page.goto('./');
+  await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
+  await page.getByTestId('file-input').setInputFiles(multiGpu);
+  await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
+  await expect(page.getByTestId('device-select')).toHaveValue('1');
+  const { bytes } = await download(page, 'export-json');
+  const document: ReportDocument = reportDocumentSchema.parse(JSON.parse(bytes.toString('utf8')));
+  const reference = cli<ReportDocument>('report', multiGpu, '--json', '-');
+  expect(document.devices.map((device) => device.device)).toEqual([0, 1, 2]);
+  expect(document.summary).toEqual(reference.summary);
+  document.devices.forEach((device, i) => {
+    const expected = reference.devices[i]!;
+    expect(device.atPeak).toEqual(expected.atPeak);
+    expect(device.ooms).toEqual(expected.ooms);
+    expect(device.whatIf).toEqual(expected.whatIf);
+    // Only the device on screen carries the page's moment.
+    if (device.device !== 1) expect(device.atMoment).toBeNull();
+  });
 });
 
 test('CSV: the largest-allocations table with exact figures', async ({ page }) => {

@@ -67,7 +67,10 @@ export function chartSvg(context: ExportContext): string {
   });
 }
 
-/** The findings of this device (and the selected moment) as allocscope.report/1. */
+/**
+ * The findings of every device as allocscope.report/1, as `allocscope report --json` writes them,
+ * plus the selected moment of the device on screen.
+ */
 export function reportJson(
   context: Pick<ExportContext, 'view' | 'deviceIndex' | 'moment'> & {
     stateIndex?: AllocatorStateIndex;
@@ -75,7 +78,6 @@ export function reportJson(
 ): string {
   const { view, deviceIndex, moment, stateIndex } = context;
   const document = buildReportDocument(view, {
-    devices: [deviceIndex],
     ...(moment === null ? {} : { moment: { deviceIndex, event: moment } }),
     ...(stateIndex === undefined ? {} : { stateIndexes: new Map([[deviceIndex, stateIndex]]) }),
   });
