@@ -161,7 +161,7 @@ test('a file main hands over is fetched and decoded by the page worker', async (
   await openPage(page);
 
   const url = await handOver(ADAM);
-  await expect(page.getByTestId('tab')).toContainText(basename(ADAM));
+  await expect(page.getByTestId('tab')).toHaveAttribute('data-file-name', basename(ADAM));
   await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
   await expect(page.getByTestId('summary-active-peak')).toHaveAttribute(
     'data-bytes',

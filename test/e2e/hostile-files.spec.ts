@@ -124,7 +124,7 @@ test.describe('hostile files', () => {
       const notice = noticeAbout(page, file.name);
       const hostileTab = page
         .getByTestId('tab')
-        .filter({ hasText: file.name })
+        .and(page.locator(`[data-file-name="${file.name}"]`))
         .and(page.locator('[data-tab-state="snapshot"]'));
       // Whichever comes first: the refusal, or the snapshot opened.
       await expect(notice.or(hostileTab).first()).toBeVisible({ timeout: ANSWER_TIMEOUT_MS });

@@ -122,7 +122,7 @@ test('a real snapshot opens with the figures of the CLI', async ({ page }, testI
   await openFiles(page, ADAM);
   await waitUntilReady(page);
   await expect(page.getByTestId('tab')).toHaveCount(1);
-  await expect(page.getByTestId('tab')).toContainText(basename(ADAM));
+  await expect(page.getByTestId('tab')).toHaveAttribute('data-file-name', basename(ADAM));
   await expect(page.getByTestId('tab')).toHaveAttribute('aria-selected', 'true');
   await expectSummaryMatches(page, expected);
   await expect(page.getByTestId('device-select')).toHaveValue('0');
@@ -198,6 +198,41 @@ test('a file whose first device is idle opens on the device with the largest pea
   }
 });
 
+test('tabs of long names that differ in the middle keep the part that differs', async ({
+  page,
+}) => {
+  const folder = await mkdtemp(join(tmpdir(), 'allocscope-tabs-'));
+  const prefix = 'cs336_systems__results__memory_profiles__xl';
+  const paths = [128, 512].map((ctx) => join(folder, `${prefix}_ctx${ctx}_full_step_bf16.pickle`));
+  try {
+    const bytes = await readFile(ADAM);
+    for (const path of paths) await writeFile(path, bytes);
+    await page.goto('./');
+    await waitUntilReady(page);
+    await openFiles(page, paths[0]!);
+    await waitUntilReady(page);
+    await openFiles(page, paths[1]!);
+    await waitUntilReady(page);
+    const names = page.getByTestId('tab-name');
+    await expect(names).toHaveCount(2);
+    await expect(names.nth(0)).toContainText('ctx128');
+    await expect(names.nth(1)).toContainText('ctx512');
+    // Shown whole, not cut by the tab's width (the text, not only the DOM, carries the difference).
+    for (const name of [names.nth(0), names.nth(1)]) {
+      expect(await name.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(
+        true,
+      );
+    }
+    // The whole name stays one hover away.
+    await expect(page.getByTestId('tab').nth(1)).toHaveAttribute(
+      'title',
+      new RegExp(`^${basename(paths[1]!).replace(/\./g, '\\.')} — `),
+    );
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+});
+
 test('a file without times offers the event axis only', async ({ page }) => {
   await page.goto('./');
   await waitUntilReady(page);
@@ -247,7 +282,7 @@ test('a bad file shows an error naming it; the open snapshot stays', async ({ pa
     // The snapshot opened before is still open and shown.
     const tabs = page.getByTestId('tab');
     await expect(tabs).toHaveCount(1);
-    await expect(tabs).toContainText(basename(ADAM));
+    await expect(tabs).toHaveAttribute('data-file-name', basename(ADAM));
     await expect(tabs).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByTestId('summary-strip')).toBeVisible();
 
@@ -272,8 +307,8 @@ test('two files open in two tabs; closing one keeps the other', async ({ page },
 
   const tabs = page.getByTestId('tab');
   await expect(tabs).toHaveCount(2);
-  await expect(tabs.nth(0)).toContainText(basename(ADAM));
-  await expect(tabs.nth(1)).toContainText(basename(NO_TIMES));
+  await expect(tabs.nth(0)).toHaveAttribute('data-file-name', basename(ADAM));
+  await expect(tabs.nth(1)).toHaveAttribute('data-file-name', basename(NO_TIMES));
   // The file opened last is the one shown.
   await expect(tabs.nth(1)).toHaveAttribute('aria-selected', 'true');
   await expectSummaryMatches(page, noTimes);
@@ -287,7 +322,7 @@ test('two files open in two tabs; closing one keeps the other', async ({ page },
   await expect(tabs.nth(1)).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('Control+w');
   await expect(tabs).toHaveCount(1);
-  await expect(tabs).toContainText(basename(ADAM));
+  await expect(tabs).toHaveAttribute('data-file-name', basename(ADAM));
   await expectSummaryMatches(page, adam);
 
   await tabs.getByTestId('tab-close').click();
@@ -316,7 +351,7 @@ test('a file dropped on the window opens', async ({ page }) => {
   await page.dispatchEvent('body', 'drop', { dataTransfer });
   await expect(page.locator('.drop-overlay')).toHaveCount(0);
   await waitUntilReady(page);
-  await expect(page.getByTestId('tab')).toContainText(basename(ADAM));
+  await expect(page.getByTestId('tab')).toHaveAttribute('data-file-name', basename(ADAM));
   await expectSummaryMatches(page, expected);
 });
 
@@ -354,7 +389,7 @@ test('the demo snapshot opens from the welcome page', async ({ page }) => {
   await waitUntilReady(page);
   await page.getByTestId('open-demo').click();
   await waitUntilReady(page);
-  await expect(page.getByTestId('tab')).toContainText('demo-snapshot.pickle');
+  await expect(page.getByTestId('tab')).toHaveAttribute('data-file-name', 'demo-snapshot.pickle');
   await expectSummaryMatches(page, expected);
   expect(await problems()).toEqual([]);
 });

@@ -2,6 +2,7 @@ import { formatBytes } from '@shared/format/units';
 import type { Tab } from './app-state';
 import { CloseIcon } from '../ui/icons';
 import { progressFraction } from './progress-view';
+import { tabLabels } from './tab-labels';
 
 export interface TabStripProps {
   readonly tabs: readonly Tab[];
@@ -11,9 +12,10 @@ export interface TabStripProps {
 }
 
 export function TabStrip({ tabs, selectedTabId, onSelect, onClose }: TabStripProps) {
+  const labels = tabLabels(tabs.map((tab) => tab.fileName));
   return (
     <div className="tab-strip" role="tablist" aria-label="Open snapshots">
-      {tabs.map((tab) => {
+      {tabs.map((tab, index) => {
         const selected = tab.id === selectedTabId;
         const fraction = tab.kind === 'loading' ? progressFraction(tab) : null;
         const detail = tab.kind === 'snapshot' ? formatBytes(tab.view.fileBytes) : 'opening…';
@@ -25,6 +27,7 @@ export function TabStrip({ tabs, selectedTabId, onSelect, onClose }: TabStripPro
             aria-selected={selected}
             tabIndex={selected ? 0 : -1}
             data-testid="tab"
+            data-file-name={tab.fileName}
             data-tab-state={tab.kind}
             title={`${tab.fileName} — ${detail}`}
             onClick={() => onSelect(tab.id)}
@@ -36,7 +39,9 @@ export function TabStrip({ tabs, selectedTabId, onSelect, onClose }: TabStripPro
             }}
           >
             {tab.kind === 'loading' && <span className="tab-spinner" aria-hidden="true" />}
-            <span className="tab-name">{tab.fileName}</span>
+            <span className="tab-name" data-testid="tab-name">
+              {labels[index]}
+            </span>
             {fraction !== null && (
               <span className="tab-percent">{Math.round(fraction * 100)}%</span>
             )}
