@@ -44,6 +44,13 @@ for (const path of realSnapshotPaths()) {
     await expect(timeline).toHaveAttribute('data-drawn', /^[1-9]/);
     const deviceOrdinal = Number(await timeline.getAttribute('data-device'));
     const device = view.devices.find((candidate) => candidate.device === deviceOrdinal)!;
+    // Every mark is in the legend: both peak markers, and "no stack recorded" where such
+    // allocations are drawn.
+    const legend = page.getByRole('list', { name: 'Legend' });
+    await expect(legend).toContainText('reserved peak');
+    await expect(legend).toContainText('active peak');
+    const unrecorded = device.allocations.stackId.some((stackId) => stackId === NO_STACK);
+    await expect(page.getByTestId('legend-no-stack')).toHaveCount(unrecorded ? 1 : 0);
     expect(device).toBeDefined();
     const canvas = page.getByTestId('timeline-canvas');
     expect(await inkedFraction(canvas)).toBeGreaterThan(0.02);

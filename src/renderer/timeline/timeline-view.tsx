@@ -4,6 +4,7 @@
 // (toolbar, tooltip) that React is good at.
 
 import { useLayoutEffect, useMemo, useRef, useState, type JSX } from 'react';
+import { bandTone } from '@shared/chart/band-colors';
 import { shortFrameLabel, topUserFrameIndex } from '@shared/analysis/user-frame';
 import { pairAnnotations } from '@shared/chart/annotation-spans';
 import type { TimelineHit } from '@shared/chart/timeline-layout';
@@ -108,6 +109,11 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
   }, [chartRef, moment]);
 
   // Annotations that fall inside this device's trace (others are not drawn, so not in the legend).
+  // Allocations without a recorded stack are drawn in their own colour: named in the legend.
+  const hasUnrecordedStacks = useMemo(
+    () => device.allocations.stackId.some((stackId) => bandTone(stackId) === null),
+    [device],
+  );
   const annotationCount = useMemo(
     () => countSpansInTrace(pairAnnotations(view.annotations, device.device), timeExtent),
     [view, device, timeExtent],
@@ -133,9 +139,19 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
             <span className="tl-swatch tl-swatch-other" aria-hidden="true" />
             smaller allocations
           </li>
+          {hasUnrecordedStacks && (
+            <li data-testid="legend-no-stack">
+              <span className="tl-swatch tl-swatch-no-stack" aria-hidden="true" />
+              no stack recorded
+            </li>
+          )}
           <li>
             <span className="tl-swatch tl-swatch-reserved" aria-hidden="true" />
             reserved
+          </li>
+          <li>
+            <span className="tl-swatch tl-swatch-peak-reserved" aria-hidden="true" />
+            reserved peak
           </li>
           <li>
             <span className="tl-swatch tl-swatch-peak" aria-hidden="true" />
