@@ -231,3 +231,22 @@ test('timeline: keyboard, drag, the overview brush and the x mode move the windo
 
   expect(await problems()).toEqual([]);
 });
+
+test('the timeline tooltip says what a click does for the view below it', async ({ page }) => {
+  const adam = realSnapshotPaths().find((path) => basename(path).startsWith('a0kuma'))!;
+  await openSnapshot(page, adam);
+  const canvas = page.getByTestId('timeline-canvas');
+  const box = (await canvas.boundingBox())!;
+  // Above the curves: no allocation under the pointer, so the tooltip describes the moment.
+  const abovePeak = { x: box.width / 2, y: 6 };
+  for (const [tab, hint] of [
+    ['largest', /list the allocations alive here/],
+    ['segments', /segments at this moment/],
+    ['fragmentation', /fragmentation figures at this moment/],
+  ] as const) {
+    await page.getByTestId(`view-tab-${tab}`).click();
+    await canvas.hover({ position: abovePeak });
+    await expect(page.getByTestId('timeline-click-hint')).toHaveText(hint);
+    await page.mouse.move(0, 0);
+  }
+});

@@ -11,7 +11,7 @@ import { ExportBar } from '../export/export-bar';
 import { FragmentationPanel } from '../fragmentation/fragmentation-panel';
 import { LargestAllocationsTable } from '../allocations/largest-allocations-table';
 import { LowerViewTabs } from './lower-view-tabs';
-import { shownLowerView, tableMomentOf } from './lower-views';
+import { shownLowerView, tableMomentOf, timelineClickHint } from './lower-views';
 import { clampMoment, defaultMoment } from '../moment/moment';
 import { MomentBar } from '../moment/moment-bar';
 import { OomExplainerPanel } from '../oom/oom-explainer-panel';
@@ -75,6 +75,7 @@ export function DeviceContent(props: {
             moment={moment}
             onMoment={setMoment}
             onWindowChange={setTimelineWindow}
+            clickHint={timelineClickHint(lowerView)}
           />
         </div>
         {ui.selectedRow !== null && (

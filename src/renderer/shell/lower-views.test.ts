@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOWER_VIEWS, shownLowerView, tableMomentOf } from './lower-views';
+import { LOWER_VIEWS, shownLowerView, tableMomentOf, timelineClickHint } from './lower-views';
 
 describe('lower views', () => {
   it('has one tab per view', () => {
@@ -21,5 +21,16 @@ describe('lower views', () => {
     expect(tableMomentOf(null, false, 42)).toBeNull();
     expect(tableMomentOf(7, false, 7)).toBe(7);
     expect(tableMomentOf(null, true, 3)).toBe(3);
+  });
+});
+
+describe('timelineClickHint', () => {
+  it('says what a click on the timeline does for the view below it', () => {
+    expect(timelineClickHint('largest')).toBe('Click to list the allocations alive here.');
+    expect(timelineClickHint('segments')).toMatch(/segments at this moment/);
+    expect(timelineClickHint('fragmentation')).toMatch(/fragmentation figures at this moment/);
+    // The OOM view explains each OOM whatever the moment: the hint must not promise a list.
+    expect(timelineClickHint('oom')).not.toMatch(/list/);
+    for (const tab of LOWER_VIEWS) expect(timelineClickHint(tab.id)).not.toBe('');
   });
 });

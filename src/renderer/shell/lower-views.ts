@@ -8,6 +8,8 @@ export interface LowerViewTab {
   id: LowerView;
   label: string;
   title: string;
+  /** What clicking the timeline does for this view: the hint in the timeline's tooltip. */
+  clickHint: string;
 }
 
 export const LOWER_VIEWS: readonly LowerViewTab[] = [
@@ -15,21 +17,25 @@ export const LOWER_VIEWS: readonly LowerViewTab[] = [
     id: 'largest',
     label: 'Largest allocations',
     title: 'The allocations alive at the selected moment, largest first',
+    clickHint: 'Click to list the allocations alive here.',
   },
   {
     id: 'segments',
     label: 'Segments',
     title: 'The allocator’s segments and blocks at the selected moment',
+    clickHint: 'Click to show the segments at this moment.',
   },
   {
     id: 'fragmentation',
     label: 'Fragmentation',
     title: 'Cached-but-unused memory over time, and the figures at the moment and the peak',
+    clickHint: 'Click to show the fragmentation figures at this moment.',
   },
   {
     id: 'oom',
     label: 'OOM',
     title: 'Why the allocation failed (or, without an OOM, what the peak left free)',
+    clickHint: 'Click to select this moment (the other views show it).',
   },
 ];
 
@@ -48,4 +54,9 @@ export function tableMomentOf(
   moment: number,
 ): number | null {
   return chosenMoment !== null || hasOom ? moment : null;
+}
+
+/** The hint the timeline's tooltip gives for a click, for the view shown below it. */
+export function timelineClickHint(view: LowerView): string {
+  return LOWER_VIEWS.find((tab) => tab.id === view)?.clickHint ?? '';
 }

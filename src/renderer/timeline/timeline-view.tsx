@@ -36,6 +36,8 @@ export interface TimelineViewProps {
   onMoment: (event: number | null) => void;
   /** The visible window changed (zoom, pan, brush, another device or axis). */
   onWindowChange?: (window: TimelineDomainInfo) => void;
+  /** What a click does for the view below the timeline, said in the tooltip. */
+  clickHint: string;
 }
 
 /** Frames listed in the tooltip under the top user frame; the panel shows them all. */
@@ -220,7 +222,9 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
         <canvas ref={canvasRef} className="tl-canvas" data-testid="timeline-canvas" />
         <canvas ref={overlayRef} className="tl-overlay" aria-hidden="true" />
         <svg ref={axesRef} className="tl-axes" aria-hidden="true" />
-        {hover !== null && <TimelineTooltip view={view} device={device} hover={hover} />}
+        {hover !== null && (
+          <TimelineTooltip view={view} device={device} hover={hover} clickHint={props.clickHint} />
+        )}
       </div>
       <div ref={overviewRef} className="tl-overview" title="Drag to choose the visible range">
         <canvas ref={overviewCanvasRef} className="tl-overview-canvas" aria-hidden="true" />
@@ -257,8 +261,9 @@ function TimelineTooltip(props: {
   view: AnalyzedSnapshot;
   device: AnalyzedDevice;
   hover: TimelineHover;
+  clickHint: string;
 }): JSX.Element {
-  const { view, device, hover } = props;
+  const { view, device, hover, clickHint } = props;
   const ref = useRef<HTMLDivElement>(null);
   const hit = hover.hit;
 
@@ -276,7 +281,7 @@ function TimelineTooltip(props: {
       {hit?.kind === 'allocation' ? (
         <AllocationTooltip view={view} device={device} row={hit.row} />
       ) : (
-        <MomentTooltip device={device} hover={hover} hit={hit} />
+        <MomentTooltip device={device} hover={hover} hit={hit} clickHint={clickHint} />
       )}
       {hover.annotations.length > 0 && (
         <div className="tl-tooltip-annotations">in {hover.annotations.join(' › ')}</div>
@@ -340,8 +345,9 @@ function MomentTooltip(props: {
   device: AnalyzedDevice;
   hover: TimelineHover;
   hit: TimelineHit | null;
+  clickHint: string;
 }): JSX.Element {
-  const { device, hover, hit } = props;
+  const { device, hover, hit, clickHint } = props;
   const cached = Math.max(0, hover.reservedBytes - hover.activeBytes);
   return (
     <>
@@ -371,8 +377,10 @@ function MomentTooltip(props: {
         <dt>cached, unused</dt>
         <dd>{formatBytes(cached)}</dd>
       </dl>
-      {hit === null && (
-        <div className="tl-tooltip-muted">Click to list the allocations alive here.</div>
+      {hit === null && clickHint !== '' && (
+        <div className="tl-tooltip-muted" data-testid="timeline-click-hint">
+          {clickHint}
+        </div>
       )}
     </>
   );
