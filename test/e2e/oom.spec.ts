@@ -98,8 +98,26 @@ test('the OOM on device 1 of a multi-GPU snapshot is explained', async ({ page }
   // Expandable segments are already on: the verdict must not suggest turning them on.
   const verdict = await panel.getByTestId('oom-verdict').innerText();
   expect(verdict).not.toMatch(/expandable_segments\s*:\s*True/i);
+  // One row per top user frame: no two rows read the same; a row through several stacks opens
+  // to them, and their bytes add up to the row's.
+  const holders = panel.getByTestId('oom-holder');
+  const labels = await holders.locator('td.frame').allInnerTexts();
+  const frames = labels.map((label) => label.replace(/^[▸▾] \d+ stacks\s*/, ''));
+  expect(new Set(frames).size).toBe(frames.length);
+  const grouped = oom.holders.findIndex((holder) => holder.stacks.length > 1);
+  expect(grouped).toBeGreaterThanOrEqual(0);
+  const row = holders.nth(grouped);
+  await row.getByTestId('oom-holder-toggle').click();
+  const stacks = panel.getByTestId('oom-holder-stack');
+  await expect(stacks).toHaveCount(oom.holders[grouped]!.stacks.length);
+  const stackBytes = await stacks.evaluateAll((rows) =>
+    rows.map((tr) => Number(tr.getAttribute('data-bytes'))),
+  );
+  expect(stackBytes.reduce((sum, bytes) => sum + bytes, 0)).toBe(oom.holders[grouped]!.bytes);
   await panel.scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath('oom-multi-gpu-device-1.png') });
+  await row.getByTestId('oom-holder-toggle').click();
+  await expect(stacks).toHaveCount(0);
 
   // The page opens onto the OOM; elsewhere, "Show on timeline" brings the moment back to it.
   const momentLabel = page.getByTestId('moment-label');

@@ -151,7 +151,7 @@ test('a multi-GPU snapshot switches devices, each with its own figures', async (
   await expect(select.locator('option')).toHaveText(
     document.devices.map(
       (device) =>
-        `cuda:${device.device} · peak ${formatBytes(device.active_bytes.peak)}` +
+        `cuda:${device.device} · ${formatBytes(device.active_bytes.peak)}` +
         (device.oom.length > 0 ? ' · OOM' : ''),
     ),
   );

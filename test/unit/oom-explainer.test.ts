@@ -108,6 +108,18 @@ describe('the real OOM: Constructor-Sun device 1', () => {
     expect(all.reduce((sum, h) => sum + h.bytes, 0)).toBe(reference.active);
     expect(all.reduce((sum, h) => sum + h.count, 0)).toBe(reference.live.length);
     expect(oom.holders).toEqual(all.slice(0, 10));
+    // One row per label shown: never two rows that read the same (issue 10: "update_nodes 7.4 GiB"
+    // twice); each row's figures are the sums of its stacks, largest stack first.
+    const labels = all.map((holder) => holder.topFrame);
+    expect(new Set(labels).size).toBe(labels.length);
+    for (const holder of all) {
+      expect(holder.bytes).toBe(holder.stacks.reduce((sum, stack) => sum + stack.bytes, 0));
+      expect(holder.count).toBe(holder.stacks.reduce((sum, stack) => sum + stack.count, 0));
+      expect(holder.stackId).toBe(holder.stacks[0]!.stackId);
+      for (let i = 1; i < holder.stacks.length; i++)
+        expect(holder.stacks[i - 1]!.bytes).toBeGreaterThanOrEqual(holder.stacks[i]!.bytes);
+    }
+    expect(all.some((holder) => holder.stacks.length > 1)).toBe(true);
     expect(oom.holders[0]!.topFrame).not.toBeNull();
     expect(oom.verdictText).toContain(
       `The largest holders are ${oom.holders[0]!.topFrame!} (${formatBytes(oom.holders[0]!.bytes)})`,
@@ -162,7 +174,17 @@ describe.each(GENERATED_OOMS)('generated %s', (name) => {
           largestFree: ours.largestFreeBytes,
           poolCachedFree: ours.poolCachedFreeBytes,
           poolLargestFree: ours.poolLargestFreeBytes,
-          holderBytes: ours.holders.map((h) => h.bytes),
+          // The simulation sums live bytes per stack; ours group stacks by their top user frame,
+          // keeping each stack's figures inside its group.
+          holderBytes: holdersOf(
+            view,
+            view.devices[deviceIndex]!,
+            index.stateAt(ours.event),
+            Infinity,
+          )
+            .flatMap((holder) => holder.stacks.map((stack) => stack.bytes))
+            .sort((x, y) => y - x)
+            .slice(0, 10),
           verdict: ours.verdict,
         }).toEqual({
           requested: want.requested_bytes,

@@ -2,7 +2,7 @@
 // PyTorch held then, the largest hole where the request would go, the live allocations by stack,
 // and a verdict in plain words. A trace without an OOM gets the same figures at the active peak.
 
-import { useMemo, useState, type JSX } from 'react';
+import { Fragment, useMemo, useState, type JSX } from 'react';
 import { allocationsAliveAt } from '@shared/analysis/allocation-table';
 import { deviceExplanationsOf } from '@shared/oom/oom-explainer';
 import type { OomExplanation, OomHolder } from '@shared/oom/oom-explanation';
@@ -40,10 +40,10 @@ export function OomExplainerPanel(props: OomExplainerPanelProps): JSX.Element | 
   if (explanation === null) return null;
   const isWhatIf = ooms.length === 0;
 
-  const selectHolder = (holder: OomHolder): void => {
+  const selectHolder = (stackId: number): void => {
     onGoToEvent(explanation.event);
     if (onSelectRow === undefined) return;
-    const row = largestRowOfStack(device, explanation.event, holder.stackId);
+    const row = largestRowOfStack(device, explanation.event, stackId);
     if (row !== null) onSelectRow(row);
   };
 
@@ -212,9 +212,17 @@ const HOLDERS_SHOWN = 12;
 function OomHolders(props: {
   holders: readonly OomHolder[];
   isWhatIf: boolean;
-  onSelect: (holder: OomHolder) => void;
+  /** Show this stack's largest allocation alive then. */
+  onSelect: (stackId: number) => void;
 }): JSX.Element {
   const { holders, isWhatIf, onSelect } = props;
+  const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
+  const toggle = (stackId: number): void =>
+    setExpanded((open) => {
+      const next = new Set(open);
+      if (!next.delete(stackId)) next.add(stackId);
+      return next;
+    });
   const shown = holders.slice(0, HOLDERS_SHOWN);
   const rest = holders.slice(HOLDERS_SHOWN);
   const restBytes = rest.reduce((sum, holder) => sum + holder.bytes, 0);
@@ -222,7 +230,7 @@ function OomHolders(props: {
   return (
     <div className="oom-holders">
       <h4 className="oom-subtitle">
-        Live allocations {isWhatIf ? 'at the peak' : 'when it failed'}, by stack
+        Live allocations {isWhatIf ? 'at the peak' : 'when it failed'}, by top user frame
       </h4>
       {holders.length === 0 ? (
         <p className="oom-empty">No allocations were alive.</p>
@@ -240,35 +248,76 @@ function OomHolders(props: {
             </tr>
           </thead>
           <tbody>
-            {shown.map((holder) => (
-              <tr
-                key={holder.stackId}
-                data-testid="oom-holder"
-                data-stack={holder.stackId}
-                data-bytes={String(holder.bytes)}
-                tabIndex={0}
-                title="Show on the timeline"
-                onClick={() => onSelect(holder)}
-                onKeyDown={(event) => {
-                  if (event.key === 'Enter' || event.key === ' ') {
-                    event.preventDefault();
-                    onSelect(holder);
-                  }
-                }}
-              >
-                <td className="frame" title={holder.topFrame ?? undefined}>
-                  {holder.topFrame ?? NO_STACK_TEXT}
-                </td>
-                <td className="numeric" title={`${formatExactBytes(holder.bytes)} B`}>
-                  {formatBytes(holder.bytes)}
-                </td>
-                <td className="numeric">{formatExactBytes(holder.count)}</td>
-              </tr>
-            ))}
+            {shown.map((holder) => {
+              const open = expanded.has(holder.stackId);
+              const several = holder.stacks.length > 1;
+              return (
+                <Fragment key={holder.stackId}>
+                  <tr
+                    data-testid="oom-holder"
+                    data-stack={holder.stackId}
+                    data-bytes={String(holder.bytes)}
+                    data-stacks={holder.stacks.length}
+                    tabIndex={0}
+                    title="Show on the timeline"
+                    onClick={() => onSelect(holder.stackId)}
+                    onKeyDown={(event) => {
+                      if (event.key === 'Enter' || event.key === ' ') {
+                        event.preventDefault();
+                        onSelect(holder.stackId);
+                      }
+                    }}
+                  >
+                    <td className="frame" title={holder.topFrame ?? undefined}>
+                      {several && (
+                        <button
+                          type="button"
+                          className="oom-holder-toggle"
+                          data-testid="oom-holder-toggle"
+                          aria-expanded={open}
+                          title={open ? 'Hide the stacks' : 'Show the stacks through this line'}
+                          onClick={(event) => {
+                            event.stopPropagation();
+                            toggle(holder.stackId);
+                          }}
+                        >
+                          {open ? '▾' : '▸'} {holder.stacks.length} stacks
+                        </button>
+                      )}
+                      {holder.topFrame ?? NO_STACK_TEXT}
+                    </td>
+                    <td className="numeric" title={`${formatExactBytes(holder.bytes)} B`}>
+                      {formatBytes(holder.bytes)}
+                    </td>
+                    <td className="numeric">{formatExactBytes(holder.count)}</td>
+                  </tr>
+                  {open &&
+                    holder.stacks.map((stack) => (
+                      <tr
+                        key={stack.stackId}
+                        className="oom-holder-stack"
+                        data-testid="oom-holder-stack"
+                        data-stack={stack.stackId}
+                        data-bytes={String(stack.bytes)}
+                        title="Show on the timeline"
+                        onClick={() => onSelect(stack.stackId)}
+                      >
+                        <td className="frame">
+                          {stack.via === null ? `stack #${stack.stackId}` : `via ${stack.via}`}
+                        </td>
+                        <td className="numeric" title={`${formatExactBytes(stack.bytes)} B`}>
+                          {formatBytes(stack.bytes)}
+                        </td>
+                        <td className="numeric">{formatExactBytes(stack.count)}</td>
+                      </tr>
+                    ))}
+                </Fragment>
+              );
+            })}
             {rest.length > 0 && (
               <tr className="oom-holders-rest">
                 <td>
-                  {formatExactBytes(rest.length)} more {rest.length === 1 ? 'stack' : 'stacks'}
+                  {formatExactBytes(rest.length)} more {rest.length === 1 ? 'line' : 'lines'}
                 </td>
                 <td className="numeric" title={`${formatExactBytes(restBytes)} B`}>
                   {formatBytes(restBytes)}

@@ -6,12 +6,12 @@ import type { JSX } from 'react';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { formatBytes } from '@shared/format/units';
 
-/** "cuda:1 · peak 10.5 GiB · OOM": what the picker lists for a device. */
+/** "cuda:1 · 10.5 GiB · OOM": what the picker lists for a device (its active peak). */
 export function deviceOptionLabel(
   device: Pick<AnalyzedDevice, 'device' | 'ooms' | 'figures'>,
 ): string {
   const oom = device.ooms.length > 0 ? ' · OOM' : '';
-  return `cuda:${device.device} · peak ${formatBytes(device.figures.active.peakBytes)}${oom}`;
+  return `cuda:${device.device} · ${formatBytes(device.figures.active.peakBytes)}${oom}`;
 }
 
 export function DeviceSelect(props: {
@@ -27,7 +27,11 @@ export function DeviceSelect(props: {
         data-testid="device-select"
         value={device === null ? '' : String(device.device)}
         disabled={devices.length < 2}
-        title={devices.length < 2 ? 'This snapshot has one device' : 'Show another device'}
+        title={
+          devices.length < 2
+            ? 'This snapshot has one device'
+            : 'Show another device (each listed with its active peak; OOM: it ran out of memory)'
+        }
         onChange={(event) => onChange(Number(event.target.value))}
       >
         {devices.length === 0 && <option value="">none</option>}

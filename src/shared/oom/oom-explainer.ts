@@ -10,8 +10,13 @@
 //   out-of-memory  otherwise (even one hole made of every cached free byte and all of
 //                  device_free would have been too small: live tensors hold the memory).
 
-import { shortFrameLabel, topUserFrameId } from '../analysis/user-frame';
-import { frameAt, type StackSource } from '../snapshot/stack-source';
+import {
+  isFrameworkFrame,
+  shortFrameLabel,
+  topUserFrameId,
+  topUserFrameIndex,
+} from '../analysis/user-frame';
+import { frameAt, stackFrameIds, type StackSource } from '../snapshot/stack-source';
 import {
   allocatorStateIndexOf,
   BlockKind,
@@ -34,7 +39,7 @@ import { NO_STACK_TEXT, poolIdAt, segmentGroupPhrase } from '../format/words';
 import { eventTimeUs } from '../analyzed/device-times';
 import { sameSegmentGroup } from '../state/segment-groups';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
-import type { OomExplanation, OomHolder, OomVerdict } from './oom-explanation';
+import type { OomExplanation, OomHolder, OomHolderStack, OomVerdict } from './oom-explanation';
 
 /** Holders listed per explanation. */
 export const HOLDER_LIMIT = 10;
@@ -159,7 +164,11 @@ function factsOf(
   };
 }
 
-/** Live allocations (allocated and pending-free blocks, and any outside every segment) by stack. */
+/**
+ * Live allocations (allocated and pending-free blocks, and any outside every segment) grouped by
+ * the label shown for them, their top user frame: two stacks through the same line are one row
+ * (with both stacks inside), never two rows that read the same.
+ */
 export function holdersOf(
   view: AnalyzedSnapshot,
   device: AnalyzedDevice,
@@ -183,15 +192,63 @@ export function holdersOf(
       add(blocks.allocationRow[b]!);
   }
   for (const row of state.outsideSegments) add(row);
-  return [...byStack.entries()]
-    .sort(([stackA, a], [stackB, b]) => b.bytes - a.bytes || b.count - a.count || stackA - stackB)
-    .slice(0, limit)
-    .map(([stackId, { bytes, count }]) => ({
-      stackId,
-      topFrame: topFrameLabel(view, stackId),
-      bytes,
-      count,
-    }));
+  const byLabel = new Map<string | null, OomHolderStack[]>();
+  for (const [stackId, { bytes, count }] of byStack) {
+    const label = topFrameLabel(view, stackId);
+    const stacks = byLabel.get(label) ?? [];
+    stacks.push({ stackId, via: null, bytes, count });
+    byLabel.set(label, stacks);
+  }
+  const largestFirst = (a: OomHolderStack, b: OomHolderStack): number =>
+    b.bytes - a.bytes || b.count - a.count || a.stackId - b.stackId;
+  return [...byLabel.entries()]
+    .map(([topFrame, stacks]): OomHolder => {
+      stacks.sort(largestFirst);
+      if (stacks.length > 1) {
+        const vias = partingCallers(
+          view,
+          stacks.map((stack) => stack.stackId),
+        );
+        stacks.forEach((stack, i) => (stack.via = vias[i]!));
+      }
+      return {
+        stackId: stacks[0]!.stackId,
+        topFrame,
+        bytes: stacks.reduce((sum, stack) => sum + stack.bytes, 0),
+        count: stacks.reduce((sum, stack) => sum + stack.count, 0),
+        stacks,
+      };
+    })
+    .sort((a, b) => b.bytes - a.bytes || b.count - a.count || a.stackId - b.stackId)
+    .slice(0, limit);
+}
+
+/**
+ * For each stack of a group (same top user frame), the first user frame outward from the top one
+ * where the group's stacks part ways: what tells this stack apart from the others in its row
+ * (null when nothing does, e.g. the stacks differ only in framework frames).
+ */
+function partingCallers(source: StackSource, stackIds: readonly number[]): (string | null)[] {
+  const outward = stackIds.map((stackId) => {
+    const frames = Array.from(stackFrameIds(source, stackId), (frameId) =>
+      frameAt(source.frames, frameId),
+    );
+    return frames.slice(Math.max(0, topUserFrameIndex(frames) + 1));
+  });
+  // The user's callers first; where only the framework's frames differ (two paths through
+  // torch into the same line), the first frame that differs at all.
+  const userOnly = outward.map((frames) =>
+    frames.filter((frame) => !isFrameworkFrame(frame.filename, frame.name)).map(shortFrameLabel),
+  );
+  const all = outward.map((frames) => frames.map(shortFrameLabel));
+  for (const callers of [userOnly, all]) {
+    const depth = Math.max(...callers.map((labels) => labels.length));
+    for (let d = 0; d < depth; d++) {
+      if (new Set(callers.map((labels) => labels[d] ?? null)).size > 1)
+        return callers.map((labels) => labels[d] ?? null);
+    }
+  }
+  return stackIds.map(() => null);
 }
 
 /**

@@ -10,12 +10,27 @@ export type OomVerdict =
   /** No oom in the trace: the figures describe the active peak ("what if" one more request came). */
   | 'what-if';
 
+/** One stack of the allocations a holder groups. */
+export interface OomHolderStack {
+  stackId: number;
+  /** The first caller where the row's stacks part ways ("train.py:88 step"), or null. */
+  via: string | null;
+  bytes: number;
+  count: number;
+}
+
+/**
+ * Live allocations grouped by their top user frame (the label shown): one row per label, however
+ * many stacks lead there, with those stacks inside (largest first).
+ */
 export interface OomHolder {
+  /** The group's largest stack. */
   stackId: number;
   /** Top user frame, "dir/file.py:12 name" (format/words.ts frameText), or null when the stack has none. */
   topFrame: string | null;
   bytes: number;
   count: number;
+  stacks: OomHolderStack[];
 }
 
 export interface OomExplanation {

@@ -83,12 +83,22 @@ export const fragmentationSeriesSchema = z.object({
 });
 
 export const oomHolderSchema = z.object({
+  /** The group's largest stack. */
   stackId: z.number().int(),
   topFrame: z.string().nullable(),
   bytes,
   count: z.number().int().positive(),
-  /** The whole stack, innermost first. */
+  /** The whole of the largest stack, innermost first. */
   frames: z.array(frameSchema),
+  /** Every stack whose top user frame is this one, largest first. */
+  stacks: z.array(
+    z.object({
+      stackId: z.number().int(),
+      via: z.string().nullable(),
+      bytes,
+      count: z.number().int().positive(),
+    }),
+  ),
 });
 
 export const oomExplanationSchema = z.object({
@@ -298,6 +308,7 @@ function explanationJson(view: AnalyzedSnapshot, e: OomExplanation): OomExplanat
       bytes: holder.bytes,
       count: holder.count,
       frames: framesOfStack(view, holder.stackId),
+      stacks: holder.stacks,
     })),
   };
 }
