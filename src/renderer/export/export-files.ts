@@ -72,14 +72,11 @@ export function chartSvg(context: ExportContext): string {
  * plus the selected moment of the device on screen.
  */
 export function reportJson(
-  context: Pick<ExportContext, 'view' | 'deviceIndex' | 'moment'> & {
-    stateIndex?: AllocatorStateIndex;
-  },
+  context: Pick<ExportContext, 'view' | 'deviceIndex' | 'moment'>,
 ): string {
-  const { view, deviceIndex, moment, stateIndex } = context;
+  const { view, deviceIndex, moment } = context;
   const document = buildReportDocument(view, {
     ...(moment === null ? {} : { moment: { deviceIndex, event: moment } }),
-    ...(stateIndex === undefined ? {} : { stateIndexes: new Map([[deviceIndex, stateIndex]]) }),
   });
   return `${JSON.stringify(document, null, 2)}\n`;
 }

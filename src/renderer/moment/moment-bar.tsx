@@ -2,7 +2,8 @@
 
 import type { JSX } from 'react';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
-import { clampMoment, describeMoment, firstOomEvent, stepMoment } from './moment';
+import { clampMoment, firstOomEvent } from '@shared/analyzed/moments';
+import { describeMoment, stepMoment } from './moment';
 
 export function MomentBar(props: {
   device: AnalyzedDevice;

@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { clampMoment, defaultMoment, momentRange } from '@shared/analyzed/moments';
 import { testDevice } from '../../../test/support/builders/analyzed-device';
 import {
   activeAt,
   bigStep,
-  clampMoment,
-  defaultMoment,
   describeMoment,
-  momentRange,
   momentStepAt,
   momentStepOfKey,
   reservedAt,

@@ -5,14 +5,6 @@
 import { formatBytes } from '@shared/format/units';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { clampMoment, momentRange } from '@shared/analyzed/moments';
-
-export {
-  clampMoment,
-  defaultMoment,
-  firstOomEvent,
-  momentRange,
-  type MomentRange,
-} from '@shared/analyzed/moments';
 import { describeEvent } from '../allocations/allocation-facts';
 
 export type MomentStep = 'previous' | 'next' | 'back' | 'forward' | 'first' | 'last';

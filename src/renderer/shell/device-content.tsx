@@ -12,7 +12,7 @@ import { FragmentationPanel } from '../fragmentation/fragmentation-panel';
 import { LargestAllocationsTable } from '../allocations/largest-allocations-table';
 import { LowerViewTabs } from './lower-view-tabs';
 import { shownLowerView, tableMomentOf, timelineClickHint } from './lower-views';
-import { clampMoment, defaultMoment } from '../moment/moment';
+import { clampMoment, defaultMoment } from '@shared/analyzed/moments';
 import { MomentBar } from '../moment/moment-bar';
 import { OomExplainerPanel } from '../oom/oom-explainer-panel';
 import { SegmentsView } from '../segments/segments-view';

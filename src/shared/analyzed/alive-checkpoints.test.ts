@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { once } from '../../../test/support/analyzed';
+import { analyzeFile } from '../../../test/support/analyzed';
 import { realSnapshotPath } from '../../../test/support/real-snapshots';
-import { decodeSnapshot } from '../snapshot/decode-snapshot';
-import { buildAnalyzedSnapshot } from './analyzed-snapshot';
 import {
   buildAliveCheckpoints,
   CHECKPOINT_EVENTS,
@@ -14,11 +11,7 @@ import {
 describe('alive checkpoints', () => {
   it('find exactly the rows overlapping any window (brute force), across checkpoints', async () => {
     // Thousands of events: several checkpoints, a wrapped ring buffer (allocations from before the trace).
-    const bytes = new Uint8Array(readFileSync(realSnapshotPath('cherryni2022')));
-    const view = buildAnalyzedSnapshot(await decodeSnapshot(once(bytes)), {
-      fileName: 'x',
-      fileBytes: bytes.length,
-    });
+    const view = await analyzeFile(realSnapshotPath('cherryni2022'));
     const device = view.devices[0]!;
     const table = device.allocations;
     expect(device.traceLength).toBeGreaterThan(2 * CHECKPOINT_EVENTS);

@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { once } from '../../../test/support/analyzed';
+import { analyzeFile } from '../../../test/support/analyzed';
 import { realSnapshotPath } from '../../../test/support/real-snapshots';
-import { decodeSnapshot } from '../snapshot/decode-snapshot';
-import { buildAnalyzedSnapshot, transferablesOf } from './analyzed-snapshot';
+import { transferablesOf } from './analyzed-snapshot';
 
 /** Every ArrayBuffer under a value, found by walking all of it. */
 function buffersUnder(value: unknown, found = new Set<ArrayBuffer>(), seen = new Set<object>()) {
@@ -19,11 +17,7 @@ function buffersUnder(value: unknown, found = new Set<ArrayBuffer>(), seen = new
 
 describe('transferablesOf', () => {
   it('lists every buffer of the view, so posting it copies no column', async () => {
-    const bytes = new Uint8Array(readFileSync(realSnapshotPath('Constructor-Sun')));
-    const view = buildAnalyzedSnapshot(await decodeSnapshot(once(bytes)), {
-      fileName: 'x',
-      fileBytes: bytes.length,
-    });
+    const view = await analyzeFile(realSnapshotPath('Constructor-Sun'));
     const listed = transferablesOf(view);
     expect(new Set(listed).size).toBe(listed.length);
     expect(new Set(listed)).toEqual(buffersUnder(view));

@@ -152,8 +152,6 @@ export interface ReportOptions {
   devices?: number[];
   /** A moment chosen by the user: its figures go into that device's `atMoment`. */
   moment?: { deviceIndex: number; event: number };
-  /** State indexes the caller already has, by device index (built when missing). */
-  stateIndexes?: ReadonlyMap<number, AllocatorStateIndex>;
   /** Evenly spaced moments of the fragmentation series (default SERIES_SAMPLES). */
   seriesSamples?: number;
 }
@@ -189,9 +187,8 @@ export function buildDeviceReports(
   options: ReportOptions = {},
 ): DeviceReport[] {
   return reportedDeviceIndexes(view, options).map((deviceIndex) => {
-    const index =
-      options.stateIndexes?.get(deviceIndex) ??
-      allocatorStateIndexOf(view, view.devices[deviceIndex]!);
+    // The device's own index (built once, kept with it): the page's, when it built one already.
+    const index = allocatorStateIndexOf(view, view.devices[deviceIndex]!);
     const chosen =
       options.moment !== undefined && options.moment.deviceIndex === deviceIndex
         ? options.moment.event
