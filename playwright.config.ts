@@ -3,6 +3,8 @@ import { chromiumArgs, chromiumExecutablePath } from './test/e2e/chromium';
 
 const port = Number(process.env['ALLOCSCOPE_E2E_PORT'] || 4317);
 const isCi = Boolean(process.env['CI']);
+// Which web build to serve: out/web unless a parallel run built its own copy elsewhere.
+const webDir = process.env['ALLOCSCOPE_E2E_WEB_DIR'] || 'out/web';
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -19,7 +21,7 @@ export default defineConfig({
   },
   webServer: {
     // Serves the static web build; `npm run build:web` must have run (npm test does).
-    command: `node scripts/serve-static.mjs out/web ${port}`,
+    command: `node scripts/serve-static.mjs ${webDir} ${port}`,
     url: `http://127.0.0.1:${port}/index.html`,
     reuseExistingServer: !isCi,
     timeout: 15_000,
