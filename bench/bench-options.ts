@@ -16,9 +16,11 @@ export interface BenchOptions {
   readonly generateOnly: boolean;
   /** Skip the app benchmark in Chromium. */
   readonly noUi: boolean;
+  /** Fresh pages per input in the app benchmark (medians are reported). */
+  readonly uiRuns: number;
 }
 
-export const BENCH_USAGE = `usage: node out/cli/bench.js [--only SIZE[,SIZE...]] [--keep-going] [--generate-only] [--no-ui]
+export const BENCH_USAGE = `usage: node out/cli/bench.js [--only SIZE[,SIZE...]] [--keep-going] [--generate-only] [--no-ui] [--ui-runs N]
   SIZE like 100MB or 1GB; ALLOCSCOPE_BENCH_SIZES=100MB,1GB sets the default list`;
 
 const DEFAULT_SIZES = '100MB,1GB';
@@ -58,12 +60,19 @@ export function parseBenchOptions(
   let keepGoing = false;
   let generateOnly = false;
   let noUi = false;
+  let uiRuns = 3;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--keep-going') keepGoing = true;
     else if (arg === '--no-ui') noUi = true;
     else if (arg === '--generate-only') generateOnly = true;
-    else if (arg === '--only' || arg.startsWith('--only=')) {
+    else if (arg === '--ui-runs' || arg.startsWith('--ui-runs=')) {
+      const value = arg === '--ui-runs' ? argv[++i] : arg.slice('--ui-runs='.length);
+      const runs = Number(value);
+      if (!Number.isInteger(runs) || runs < 1 || runs > 20)
+        throw new Error('--ui-runs needs a whole number from 1 to 20');
+      uiRuns = runs;
+    } else if (arg === '--only' || arg.startsWith('--only=')) {
       const value = arg === '--only' ? argv[++i] : arg.slice('--only='.length);
       if (value === undefined) throw new Error('--only needs a size, e.g. --only 100MB');
       sizes = parseSizeList(value);
@@ -72,5 +81,5 @@ export function parseBenchOptions(
     }
   }
   if (sizes.length === 0) throw new Error('no sizes to run');
-  return { sizes, keepGoing, generateOnly, noUi };
+  return { sizes, keepGoing, generateOnly, noUi, uiRuns };
 }

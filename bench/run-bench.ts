@@ -162,6 +162,7 @@ async function main(options: BenchOptions): Promise<number> {
             path: input.path,
             bytes: input.bytes,
           })),
+          options.uiRuns,
         );
       } catch (error) {
         fail('app benchmark', error);

@@ -1,9 +1,11 @@
-// The app benchmark's table, with the issue's targets beside the figures.
+// The app benchmark's table, with the targets beside the figures (medians of the runs) and the
+// host's load, since the figures move with it.
 
 import type { UiBenchRow } from './ui-bench';
 
-const FIRST_PAINT_TARGET_SECONDS: Readonly<Record<string, number>> = { '100MB': 1, '1GB': 5 };
+const FIRST_PAINT_TARGET_SECONDS: Readonly<Record<string, number>> = { '100MB': 0.8, '1GB': 4 };
 const FRAME_P95_TARGET_MS = 16;
+const LONG_TASK_TARGET_MS = 50;
 
 export function formatUiTable(rows: readonly UiBenchRow[]): string {
   const header = [
@@ -13,7 +15,12 @@ export function formatUiTable(rows: readonly UiBenchRow[]): string {
     'target',
     'zoom/pan p50',
     'p95',
+    'bursts p95',
     'target',
+    'longest task',
+    'target',
+    'runs',
+    'load',
   ];
   const lines = rows.map((row) => {
     const paintTarget = FIRST_PAINT_TARGET_SECONDS[row.label];
@@ -26,7 +33,14 @@ export function formatUiTable(rows: readonly UiBenchRow[]): string {
         : `<= ${paintTarget} s ${row.firstPaintSeconds <= paintTarget ? 'ok' : 'MISSED'}`,
       `${row.frameP50Ms.toFixed(1)} ms`,
       `${row.frameP95Ms.toFixed(1)} ms`,
-      `<= ${FRAME_P95_TARGET_MS} ms ${row.frameP95Ms <= FRAME_P95_TARGET_MS ? 'ok' : 'MISSED'}`,
+      `${row.burstP95Ms.toFixed(1)} ms`,
+      `<= ${FRAME_P95_TARGET_MS} ms ${Math.max(row.frameP95Ms, row.burstP95Ms) <= FRAME_P95_TARGET_MS ? 'ok' : 'MISSED'}`,
+      row.longTasks === 0
+        ? 'none > 50 ms'
+        : `${row.longestTaskMs.toFixed(0)} ms (${row.longTasks})`,
+      `<= ${LONG_TASK_TARGET_MS} ms ${row.longTasks === 0 ? 'ok' : 'MISSED'}`,
+      String(row.runs),
+      row.load.toFixed(2),
     ];
   });
   const widths = header.map((title, i) =>

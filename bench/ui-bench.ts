@@ -1,8 +1,12 @@
 // The app's side of `npm run bench`: in Debian Chromium, with the web build served on loopback,
 // the time from a file being selected to the first paint of its timeline, and the frame time of
-// zooming and panning the timeline (input handling plus the redraw it causes).
+// zooming and panning the timeline (input handling plus the redraw it causes), and the long tasks
+// (> 50 ms on the main thread) while zooming: paced (one wheel event a frame) and in bursts (a
+// trackpad or a fast wheel sends several per frame). Each input is measured in several fresh
+// pages; the table shows medians, the worst long task of all runs, and the host's load.
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { chromiumArgs, chromiumExecutablePath } from '../test/e2e/chromium';
@@ -12,17 +16,36 @@ export interface UiBenchRow {
   fileBytes: number;
   firstPaintSeconds: number;
   allocations: number;
-  /** Zoom/pan frame times in milliseconds. */
+  /** Zoom/pan frame times in milliseconds (medians over the runs of each run's percentile). */
   frameP50Ms: number;
   frameP95Ms: number;
+  /** Frame p95 while wheel events arrive several per frame. */
+  burstP95Ms: number;
+  /** The longest main-thread task seen while zooming, over every run; 0 when none > 50 ms. */
+  longestTaskMs: number;
+  /** Tasks over 50 ms while zooming, over every run. */
+  longTasks: number;
+  runs: number;
+  /** 1-minute load average of the host when this input's runs started. */
+  load: number;
+}
+
+interface UiRun {
+  firstPaintSeconds: number;
+  allocations: number;
+  frames: number[];
+  burstFrames: number[];
+  longTaskMs: number[];
 }
 
 const PORT = 4391;
 const FRAMES = 60;
+const BURST_EVENTS_PER_FRAME = 4;
 
 export async function runUiBench(
   root: string,
   inputs: { label: string; path: string; bytes: number }[],
+  runs: number,
 ): Promise<UiBenchRow[]> {
   const server = await startServer(root);
   let browser: Browser | undefined;
@@ -30,12 +53,17 @@ export async function runUiBench(
     browser = await chromium.launch({ executablePath: chromiumExecutablePath, args: chromiumArgs });
     const rows: UiBenchRow[] = [];
     for (const input of inputs) {
-      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      try {
-        rows.push(await measureInput(page, input));
-      } finally {
-        await page.close();
+      const load = loadavg()[0]!;
+      const measured: UiRun[] = [];
+      for (let run = 0; run < runs; run++) {
+        const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+        try {
+          measured.push(await measureInput(page, input));
+        } finally {
+          await page.close();
+        }
       }
+      rows.push(summarizeRuns(input, measured, load));
     }
     return rows;
   } finally {
@@ -44,10 +72,33 @@ export async function runUiBench(
   }
 }
 
+function summarizeRuns(
+  input: { label: string; bytes: number },
+  measured: readonly UiRun[],
+  load: number,
+): UiBenchRow {
+  const sortedFrames = measured.map((run) => [...run.frames].sort((a, b) => a - b));
+  const sortedBursts = measured.map((run) => [...run.burstFrames].sort((a, b) => a - b));
+  const longTasks = measured.flatMap((run) => run.longTaskMs);
+  return {
+    label: input.label,
+    fileBytes: input.bytes,
+    firstPaintSeconds: median(measured.map((run) => run.firstPaintSeconds)),
+    allocations: measured[0]?.allocations ?? NaN,
+    frameP50Ms: median(sortedFrames.map((frames) => percentile(frames, 0.5))),
+    frameP95Ms: median(sortedFrames.map((frames) => percentile(frames, 0.95))),
+    burstP95Ms: median(sortedBursts.map((frames) => percentile(frames, 0.95))),
+    longestTaskMs: longTasks.length === 0 ? 0 : Math.max(...longTasks),
+    longTasks: longTasks.length,
+    runs: measured.length,
+    load,
+  };
+}
+
 async function measureInput(
   page: Page,
   input: { label: string; path: string; bytes: number },
-): Promise<UiBenchRow> {
+): Promise<UiRun> {
   await page.goto(`http://127.0.0.1:${PORT}/index.html`);
   await page.waitForSelector('body[data-state="ready"]');
   // In-page clocks: selection (the input's change event) and the first frame after "ready".
@@ -84,60 +135,80 @@ async function measureInput(
       document.querySelector('[data-testid="timeline"]')?.getAttribute('data-allocations') ?? NaN,
     ),
   );
-  const frames = await measureFrames(page);
-  frames.sort((a, b) => a - b);
-  return {
-    label: input.label,
-    fileBytes: input.bytes,
-    firstPaintSeconds: firstPaintMs / 1000,
-    allocations,
-    frameP50Ms: percentile(frames, 0.5),
-    frameP95Ms: percentile(frames, 0.95),
-  };
+  await startLongTaskObserver(page);
+  const frames = await measureFrames(page, 1);
+  const burstFrames = await measureFrames(page, BURST_EVENTS_PER_FRAME);
+  const longTaskMs = await page.evaluate(
+    () => (window as unknown as { longTasks: number[] }).longTasks,
+  );
+  return { firstPaintSeconds: firstPaintMs / 1000, allocations, frames, burstFrames, longTaskMs };
+}
+
+/** Collects main-thread tasks over 50 ms from now on (Chromium's Long Tasks API). */
+async function startLongTaskObserver(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const marks = window as unknown as { longTasks: number[] };
+    marks.longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) marks.longTasks.push(entry.duration);
+    }).observe({ type: 'longtask' });
+  });
 }
 
 /**
  * Zooms in first (not measured), then cycles zoom in, pan right, zoom out, pan left, so every
- * measured input really changes the view; per frame: the handler's time plus the frame's work.
+ * measured input really changes the view; per frame: the handlers' time plus the frame's work.
+ * `perFrame` wheel events are dispatched back to back before each frame.
  */
-async function measureFrames(page: Page): Promise<number[]> {
-  return page.evaluate(async (count) => {
-    const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="timeline-canvas"]');
-    if (canvas === null) throw new Error('no timeline canvas');
-    const box = canvas.getBoundingClientRect();
-    const nextFrame = (): Promise<number> =>
-      new Promise((resolve) => requestAnimationFrame((start) => resolve(start)));
-    const wheel = (step: number, x: number): WheelEvent => {
-      const kind = step % 4; // 0 zoom in, 1 pan right, 2 zoom out, 3 pan left
-      const pan = kind === 1 || kind === 3;
-      return new WheelEvent('wheel', {
-        bubbles: true,
-        cancelable: true,
-        clientX: box.left + box.width * x,
-        clientY: box.top + box.height / 2,
-        deltaY: pan ? 0 : kind === 0 ? -120 : 120,
-        deltaX: pan ? (kind === 1 ? 120 : -120) : 0,
-      });
-    };
-    for (let i = 0; i < 5; i++) {
-      canvas.dispatchEvent(wheel(0, 0.5));
-      await nextFrame();
-      await nextFrame();
-    }
-    const times: number[] = [];
-    for (let i = 0; i < count; i++) {
-      await nextFrame();
-      const event = wheel(i, 0.35 + (0.3 * ((i * 7) % 10)) / 10);
-      const dispatched = performance.now();
-      canvas.dispatchEvent(event);
-      const handled = performance.now();
-      // Our callback runs after the chart's own redraw callback of the same frame.
-      const frameStart = await nextFrame();
-      const drawn = performance.now();
-      times.push(handled - dispatched + Math.max(0, drawn - Math.max(frameStart, handled)));
-    }
-    return times;
-  }, FRAMES);
+async function measureFrames(page: Page, perFrame: number): Promise<number[]> {
+  return page.evaluate(
+    async ({ count, perFrame }) => {
+      const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="timeline-canvas"]');
+      if (canvas === null) throw new Error('no timeline canvas');
+      const box = canvas.getBoundingClientRect();
+      const nextFrame = (): Promise<number> =>
+        new Promise((resolve) => requestAnimationFrame((start) => resolve(start)));
+      const wheel = (step: number, x: number): WheelEvent => {
+        const kind = step % 4; // 0 zoom in, 1 pan right, 2 zoom out, 3 pan left
+        const pan = kind === 1 || kind === 3;
+        return new WheelEvent('wheel', {
+          bubbles: true,
+          cancelable: true,
+          clientX: box.left + box.width * x,
+          clientY: box.top + box.height / 2,
+          deltaY: pan ? 0 : kind === 0 ? -120 : 120,
+          deltaX: pan ? (kind === 1 ? 120 : -120) : 0,
+        });
+      };
+      for (let i = 0; i < 5; i++) {
+        canvas.dispatchEvent(wheel(0, 0.5));
+        await nextFrame();
+        await nextFrame();
+      }
+      const times: number[] = [];
+      for (let i = 0; i < count; i++) {
+        await nextFrame();
+        const dispatched = performance.now();
+        for (let k = 0; k < perFrame; k++) {
+          canvas.dispatchEvent(wheel(i, 0.35 + (0.3 * ((i * 7 + k) % 10)) / 10));
+        }
+        const handled = performance.now();
+        // Our callback runs after the chart's own redraw callback of the same frame.
+        const frameStart = await nextFrame();
+        const drawn = performance.now();
+        times.push(handled - dispatched + Math.max(0, drawn - Math.max(frameStart, handled)));
+      }
+      return times;
+    },
+    { count: FRAMES, perFrame },
+  );
+}
+
+function median(values: readonly number[]): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 function percentile(sorted: number[], q: number): number {

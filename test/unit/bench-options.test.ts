@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { parseBenchOptions } from '../../bench/bench-options';
+
+describe('bench options', () => {
+  it('runs the app benchmark three times per input unless told otherwise', () => {
+    expect(parseBenchOptions([], {}).uiRuns).toBe(3);
+    expect(parseBenchOptions(['--ui-runs', '5'], {}).uiRuns).toBe(5);
+    expect(parseBenchOptions(['--ui-runs=1'], {}).uiRuns).toBe(1);
+  });
+
+  it('refuses a run count that is not a small whole number', () => {
+    for (const bad of ['0', '2.5', 'x', '21']) {
+      expect(() => parseBenchOptions(['--ui-runs', bad], {})).toThrow(/--ui-runs/);
+    }
+    expect(() => parseBenchOptions(['--ui-runs'], {})).toThrow(/--ui-runs/);
+  });
+});
