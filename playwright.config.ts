@@ -39,6 +39,9 @@ export default defineConfig({
         'segments.spec.ts',
         'hostile-files.spec.ts',
         'handover.spec.ts',
+        'stack-panel.spec.ts',
+        'layout.spec.ts',
+        'keyboard.spec.ts',
       ],
       use: {
         browserName: 'chromium',

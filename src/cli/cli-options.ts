@@ -7,16 +7,17 @@ export const USAGE = `allocscope: where did the GPU memory go? (PyTorch CUDA mem
 usage:
   allocscope summary FILE [--device N] [--json] [--top K] [--bytes] [--timings]
   allocscope report FILE [--json OUT.json|-] [--device N]
-  allocscope render FILE --png OUT.png [--svg OUT.svg] [--view timeline|segments]
+  allocscope render FILE --png OUT.png [--svg OUT.svg]
+                    [--view timeline|segments|fragmentation|oom]
                     [--width W] [--height H] [--scale S] [--device N] [--moment EVENT]
                     [--theme light|dark]
   allocscope segments FILE [--device N] [--moment EVENT] [--bytes]
 
-  FILE        a snapshot from torch.cuda.memory._dump_snapshot(): .pickle / .pkl,
-              - for standard input,
-              gzip-compressed (.gz), or the HTML page of torch.cuda._memory_viz trace_plot
-  --device N  only device N (render: default the first device with an OOM, else the one
-              with the largest active peak)
+  FILE        a snapshot from torch.cuda.memory._dump_snapshot(): .pickle / .pkl, its
+              JSON form (.json), - for standard input, gzip-compressed (.gz), or the
+              HTML page of torch.cuda._memory_viz trace_plot
+  --device N  only device N, or host for pinned host memory (render: default the first
+              device with an OOM, else the one with the largest active peak)
   --json      summary: print one JSON document (schema allocscope.summary/1) to stdout;
               report: write the findings (schema allocscope.report/1) to OUT.json, - for stdout
   --top K     list the K largest allocations alive at the active peak (default 10)
@@ -24,13 +25,15 @@ usage:
   --timings   print decode/analysis timings, CPU time and peak memory to stderr (a refused
               file too)
   --png, --svg  render: write the chart as a PNG image and/or an SVG document
-  --view      render: the memory timeline (default) or the allocator's segments at a moment
+  --view      render: the memory timeline (default), the allocator's segments at a moment,
+              fragmentation over time, or the OOM explainer (the first OOM, or the one at
+              --moment EVENT; without an OOM the active peak as "what if")
   --width W, --height H  render: size in CSS pixels (default 1600 x 900)
   --scale S   render: PNG pixels per CSS pixel (default 1; 2 for a sharp 2x image)
   --moment EVENT  the state after trace entry EVENT (-1: before the first), or one of
               final, peak (the active peak), oom (the first OOM). render: marks it on the
-              timeline; the segments view and segments show it (default: the first OOM,
-              else the active peak, as in the app)
+              timeline and the fragmentation chart; the segments view and segments show it
+              (default: the first OOM, else the active peak, as in the app)
   --theme     render: light (default) or dark colours
 
 exit status: 0 ok, 2 bad input or usage, 1 an internal error (a bug: the stack is printed)`;
@@ -44,7 +47,8 @@ export type MomentSpec = number | 'final' | 'peak' | 'oom';
 
 const momentSchema = z.union([z.number().int().min(-1), z.enum(['final', 'peak', 'oom'])]);
 
-const deviceSchema = z.number().int().nonnegative().nullable();
+// A CUDA device ordinal, or -1 for pinned host memory (`--device host`, HOST_DEVICE).
+const deviceSchema = z.number().int().min(-1).nullable();
 
 const summaryOptionsSchema = z.object({
   command: z.literal('summary'),
@@ -59,13 +63,17 @@ const summaryOptionsSchema = z.object({
 /** Largest PNG side we agree to make (resvg and image viewers cope; memory stays sane). */
 export const MAX_IMAGE_PIXELS_SIDE = 16_384;
 
+/** The app's charts `render` draws (the tabs whose PNG/SVG export draws the same picture). */
+export const RENDER_VIEWS = ['timeline', 'segments', 'fragmentation', 'oom'] as const;
+export type RenderView = (typeof RENDER_VIEWS)[number];
+
 const renderOptionsSchema = z
   .object({
     command: z.literal('render'),
     file: z.string().min(1),
     png: z.string().min(1).nullable(),
     svg: z.string().min(1).nullable(),
-    view: z.enum(['timeline', 'segments']),
+    view: z.enum(RENDER_VIEWS),
     width: z.number().int().min(200).max(MAX_IMAGE_PIXELS_SIDE),
     height: z.number().int().min(120).max(MAX_IMAGE_PIXELS_SIDE),
     scale: z.number().positive().max(8),
@@ -119,18 +127,18 @@ export type CliOptions =
 const COMMANDS = ['summary', 'report', 'render', 'segments'] as const;
 type Command = (typeof COMMANDS)[number];
 
-type FlagKind = 'switch' | 'integer' | 'number' | 'text' | 'moment' | 'optional-text';
+type FlagKind = 'switch' | 'integer' | 'number' | 'text' | 'moment' | 'optional-text' | 'device';
 
 /** The flags each command takes, and what their values are. */
 const FLAGS: Record<Command, Record<string, FlagKind>> = {
   summary: {
-    '--device': 'integer',
+    '--device': 'device',
     '--json': 'switch',
     '--top': 'integer',
     '--bytes': 'switch',
     '--timings': 'switch',
   },
-  report: { '--device': 'integer', '--json': 'optional-text' },
+  report: { '--device': 'device', '--json': 'optional-text' },
   render: {
     '--png': 'text',
     '--svg': 'text',
@@ -138,11 +146,11 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
     '--width': 'integer',
     '--height': 'integer',
     '--scale': 'number',
-    '--device': 'integer',
+    '--device': 'device',
     '--moment': 'moment',
     '--theme': 'text',
   },
-  segments: { '--device': 'integer', '--moment': 'moment', '--bytes': 'switch' },
+  segments: { '--device': 'device', '--moment': 'moment', '--bytes': 'switch' },
 };
 
 const DEFAULTS: Record<Command, Record<string, unknown>> = {
@@ -231,6 +239,12 @@ function flagValue(flag: string, kind: FlagKind, text: string): unknown {
   switch (kind) {
     case 'integer':
       return integerArgument(flag, text);
+    case 'device':
+      // `host`: the pinned host memory of host_segments / host_traces (HOST_DEVICE).
+      if (text === 'host') return -1;
+      if (!/^\d+$/.test(text))
+        throw new UsageError(`${flag} takes a device number or host, got '${text}'`);
+      return Number(text);
     case 'number':
       if (!/^\d+(\.\d+)?$/.test(text))
         throw new UsageError(`${flag} takes a number, got '${text}'`);

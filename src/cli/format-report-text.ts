@@ -12,6 +12,7 @@ import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { NO_STACK_TEXT, poolName, segmentGroupPhrase, streamName } from '@shared/format/words';
 import { alignColumns } from './align-columns';
+import { cliDeviceName } from './load-analyzed-snapshot';
 
 export interface ReportTextOptions {
   /** Exact byte counts beside human units. */
@@ -40,7 +41,7 @@ export function formatReportText(
     const figures = view.devices.find((device) => device.device === report.device)!.figures;
     lines.push('');
     lines.push(
-      `device ${report.device}: ${figures.traceEntries} trace entries, ${figures.segments} segments at the end, ` +
+      `${cliDeviceName(report.device)}: ${figures.traceEntries} trace entries, ${figures.segments} segments at the end, ` +
         `${plural(report.ooms.length, 'OOM')}`,
     );
     lines.push(...momentLines('at the active peak', report.atPeak, size));
@@ -69,7 +70,7 @@ function momentLines(title: string, figures: MomentFiguresJson, size: Size): str
   lines.push(
     `    reserved ${size(t.reservedBytes)}, active ${size(t.activeBytes)}, ` +
       `cached free ${size(t.cachedFreeBytes)} in ${plural(t.freeBlockCount, 'free block')} ` +
-      `(largest ${size(t.largestFreeBytes)}), rounding waste ${size(t.internalWasteBytes)}`,
+      `(largest ${size(t.largestFreeBytes)}), rounding ${size(t.internalWasteBytes)}`,
   );
   if (t.smallHoleThresholdBytes > 0) {
     const share = t.reservedBytes > 0 ? (100 * t.smallFreeBytes) / t.reservedBytes : 0;
@@ -87,7 +88,7 @@ function momentLines(title: string, figures: MomentFiguresJson, size: Size): str
         'reserved',
         'active',
         'cached free',
-        'largest free',
+        'largest free block',
         'free blocks',
       ],
     ];
@@ -120,7 +121,7 @@ function seriesLines(report: DeviceReport, size: Size): string[] {
     `  fragmentation over the trace (${plural(s.moments.length, 'sampled moment')}):`,
     `    most cached free ${size(s.cachedFreeBytes[worst]!)} ${describeMoment(s.moments[worst]!)} ` +
       `(reserved ${size(s.reservedBytes[worst]!)}, largest free block ${size(s.largestFreeBytes[worst]!)}, ` +
-      `${plural(s.freeBlockCount[worst]!, 'free block')}); most rounding waste ${size(maxWaste)}`,
+      `${plural(s.freeBlockCount[worst]!, 'free block')}); most rounding ${size(maxWaste)}`,
   ];
 }
 

@@ -1,14 +1,18 @@
 // `allocscope segments`: the allocator's segments at one moment as text, in the spirit of
-// `python -m torch.cuda._memory_viz stats` / segsum: per device the totals (reserved,
-// allocated, free split into internal rounding and external cached blocks, the largest hole),
-// the figures per pool / stream / segment type, then one line per segment with a block map.
+// `python -m torch.cuda._memory_viz stats` / segsum: per device the totals (reserved, blocks in
+// use split into allocated and pending free, active, and reserved − active split into rounding
+// and cached free blocks, the largest hole), the figures per pool / stream / segment type, then
+// one line per segment with a block map. Figures carry their glossary names
+// (shared/format/glossary.ts), the same the summary and the app give them.
 
 import { BlockKind, type AllocatorState, type StateSegment } from '@shared/state/allocator-state';
 import type { GroupFigures, MemoryFigures } from '@shared/state/memory-figures';
 import { EXPANDABLE, poolNameAt, segmentTypeName, streamNameAt } from '@shared/format/words';
+import { FIGURE } from '@shared/format/glossary';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { alignColumns } from './align-columns';
+import { cliDeviceName } from './load-analyzed-snapshot';
 
 export interface SegmentsTextOptions {
   exactBytes: boolean;
@@ -44,24 +48,39 @@ export function formatDeviceSegments(
         ? 'state before the first event'
         : `state after event ${state.event} of ${device.traceLength}`;
   lines.push(
-    `device ${device.device}: ${moment}, ${totals.segmentCount} segments, ${state.blocks.count} blocks`,
+    `${cliDeviceName(device.device)}: ${moment}, ${totals.segmentCount} segments, ${state.blocks.count} blocks`,
   );
   const free = totals.internalWasteBytes + totals.cachedFreeBytes;
   const internalShare =
-    free > 0 ? ` (${((totals.internalWasteBytes / free) * 100).toFixed(1)}% internal)` : '';
+    free > 0 ? ` (${((totals.internalWasteBytes / free) * 100).toFixed(1)}% rounding)` : '';
+  const pendingBytes = pendingFreeBytes(state);
   const rows: string[][] = [
-    ['reserved', size(totals.reservedBytes), 'Σ segment sizes'],
+    [FIGURE.reserved, size(totals.reservedBytes), 'Σ segment sizes: memory_reserved()'],
     [
-      'allocated',
+      FIGURE.inUse,
       size(totals.blockBytes),
-      'blocks in use (allocated + pending free), rounded sizes',
+      'rounded sizes of blocks in use: memory_stats() active_bytes',
     ],
-    ['active', size(totals.activeBytes), 'requested by the program'],
-    ['free', size(free), `internal + external${internalShare}`],
-    ['  internal', size(totals.internalWasteBytes), 'rounding inside allocated blocks'],
-    ['  external', size(totals.cachedFreeBytes), `cached free blocks: ${totals.freeBlockCount}`],
     [
-      'largest free',
+      `  ${FIGURE.allocated}`,
+      size(totals.blockBytes - pendingBytes),
+      'without pending frees: memory_allocated()',
+    ],
+    [`  ${FIGURE.pendingFree}`, size(pendingBytes), 'freed, still used by another stream'],
+    [FIGURE.active, size(totals.activeBytes), 'requested bytes of the live allocations'],
+    [FIGURE.notActive, size(free), `${FIGURE.rounding} + ${FIGURE.cachedFree}${internalShare}`],
+    [
+      `  ${FIGURE.rounding}`,
+      size(totals.internalWasteBytes),
+      'inside blocks in use, beyond the request',
+    ],
+    [
+      `  ${FIGURE.cachedFree}`,
+      size(totals.cachedFreeBytes),
+      `free blocks: ${totals.freeBlockCount}`,
+    ],
+    [
+      FIGURE.largestFree,
       size(totals.largestFreeBytes),
       'the largest request that fits without a new segment',
     ],
@@ -90,10 +109,10 @@ export function formatDeviceSegments(
         'stream',
         'type',
         'segments',
-        'reserved',
-        'allocated',
-        'cached free',
-        'largest free',
+        FIGURE.reserved,
+        FIGURE.inUse,
+        FIGURE.cachedFree,
+        FIGURE.largestFree,
       ],
     ];
     for (const group of groups) {
@@ -121,8 +140,8 @@ export function formatDeviceSegments(
         'stream',
         'type',
         'exp',
-        'allocated',
-        'free',
+        FIGURE.inUse,
+        FIGURE.cachedFree,
         'blocks',
         'largest hole',
         'map',
@@ -167,6 +186,16 @@ function segmentCounts(view: AnalyzedSnapshot, segments: readonly StateSegment[]
     count((segment) => streamNameAt(view.streams, segment.streamId)),
     `${EXPANDABLE} ${expandable}`,
   ].join(' · ');
+}
+
+/** Σ rounded sizes of the blocks pending free (freed by the program, still used by a stream). */
+function pendingFreeBytes(state: AllocatorState): number {
+  const { blocks } = state;
+  let bytes = 0;
+  for (const segment of state.segments)
+    for (let b = segment.firstBlock; b < segment.endBlock; b++)
+      if (blocks.kind[b] === BlockKind.pendingFree) bytes += blocks.sizeBytes[b]!;
+  return bytes;
 }
 
 interface SegmentFigures {

@@ -1,9 +1,12 @@
 // The human-readable summary: one short table per device, binary units, exact bytes on request.
+// Each figure carries its glossary name (shared/format/glossary.ts) and what to compare it with.
 
-import { describeFrame, topUserFrameId } from '@shared/analysis/user-frame';
+import { describeStack } from '@shared/analysis/user-frame';
 import type { SnapshotFigures } from '@shared/analyzed/device-figures';
+import { FIGURE } from '@shared/format/glossary';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { alignColumns } from './align-columns';
+import { cliDeviceName } from './load-analyzed-snapshot';
 
 export interface TextOptions {
   /** Exact byte counts beside human units. */
@@ -26,22 +29,35 @@ export function formatSummaryText(figures: SnapshotFigures, options: TextOptions
     const { active, reserved } = device;
     lines.push('');
     lines.push(
-      `device ${device.device}: ${device.traceEntries} trace entries, ${device.segments} segments, ${device.blocks} blocks`,
+      `${cliDeviceName(device.device)}: ${device.traceEntries} trace entries, ${device.segments} segments, ${device.blocks} blocks`,
     );
     const rows: string[][] = [
-      ['', 'final', 'peak', 'baseline'],
+      ['', 'final', 'peak', FIGURE.baseline, 'compare with'],
       [
-        'reserved',
+        FIGURE.reserved,
         size(reserved.finalBytes),
         size(reserved.peakBytes),
         size(reserved.baselineBytes),
+        'memory_reserved(), max_memory_reserved()',
       ],
-      ['active', size(active.finalBytes), size(active.peakBytes), size(active.baselineBytes)],
-      ['allocated', size(device.allocatedFinalBytes), '', ''],
+      [
+        FIGURE.active,
+        size(active.finalBytes),
+        size(active.peakBytes),
+        size(active.baselineBytes),
+        'requested bytes (memory_stats requested_bytes)',
+      ],
+      [
+        FIGURE.allocated,
+        size(device.allocatedFinalBytes),
+        '',
+        '',
+        'rounded blocks, no pending frees: memory_allocated()',
+      ],
     ];
     lines.push(...alignColumns(rows).map((row) => `  ${row}`));
     if (active.peakEventIndex >= 0)
-      lines.push(`  active peak after event ${active.peakEventIndex}`);
+      lines.push(`  ${FIGURE.activePeak} after event ${active.peakEventIndex}`);
     const actions = device.actionCounts.map(([name, count]) => `${name} ${count}`);
     if (actions.length > 0) lines.push(`  actions: ${actions.join(', ')}`);
     for (const oom of device.ooms) {
@@ -52,14 +68,14 @@ export function formatSummaryText(figures: SnapshotFigures, options: TextOptions
     }
     const live = device.largestAtPeak;
     if (live.length > 0) {
-      lines.push(`  largest allocations alive at the active peak:`);
+      lines.push(`  largest allocations alive at the ${FIGURE.activePeak} (requested bytes):`);
       const table = live.map((allocation) => [
         size(allocation.bytes),
         `0x${allocation.address.toString(16)}`,
         allocation.allocEventIndex === null
           ? 'before trace'
           : `event ${allocation.allocEventIndex}`,
-        describeFrame(figures, topUserFrameId(figures, allocation.stackId)),
+        describeStack(figures, allocation.stackId),
       ]);
       lines.push(...alignColumns(table).map((row) => `    ${row}`));
     }

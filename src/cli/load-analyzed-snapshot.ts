@@ -2,6 +2,8 @@
 // as the app, so their figures and pictures are the app's.
 
 import { buildAnalyzedSnapshot, type AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import { HOST_DEVICE } from '@shared/snapshot/model';
+import { deviceLabel } from '@shared/format/words';
 import { readSnapshotFile } from './read-snapshot-file';
 import { UsageError } from './cli-options';
 
@@ -17,8 +19,31 @@ export function deviceIndexOf(view: AnalyzedSnapshot, device: number | null): nu
   const index = view.devices.findIndex((d) => d.device === device);
   if (index < 0) {
     throw new UsageError(
-      `device ${device} is not in ${view.fileName} (devices: ${view.devices.map((d) => d.device).join(', ')})`,
+      missingDeviceMessage(
+        device,
+        view.fileName,
+        view.devices.map((d) => d.device),
+      ),
     );
   }
   return index;
+}
+
+/** "device 3 is not in run.pickle (devices: 0, 1, host)": the devices as --device names them. */
+export function missingDeviceMessage(
+  device: number,
+  fileName: string,
+  known: readonly number[],
+): string {
+  const name = (d: number): string => (d === HOST_DEVICE ? 'host' : String(d));
+  const what =
+    device === HOST_DEVICE
+      ? 'pinned host memory (host_segments / host_traces)'
+      : `device ${device}`;
+  return `${what} is not in ${fileName} (devices: ${known.length > 0 ? known.map(name).join(', ') : 'none'})`;
+}
+
+/** How CLI text names a device: "device 0" (as ever), "host (pinned)" for pinned host memory. */
+export function cliDeviceName(device: number): string {
+  return device === HOST_DEVICE ? deviceLabel(device) : `device ${device}`;
 }

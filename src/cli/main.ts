@@ -13,6 +13,7 @@ import { describeInputError, isInputError } from './describe-input-error';
 import { runRender } from './run-render';
 import { runReport } from './run-report';
 import { runSegments } from './run-segments';
+import { missingDeviceMessage } from './load-analyzed-snapshot';
 
 const EXIT_BAD_INPUT = 2;
 const EXIT_INTERNAL_ERROR = 1;
@@ -25,9 +26,7 @@ async function runSummary(options: SummaryCliOptions): Promise<void> {
   if (options.device !== null) {
     const known = analysis.devices.map((device) => device.device);
     if (!known.includes(options.device)) {
-      throw new UsageError(
-        `device ${options.device} is not in ${fileName} (devices: ${known.length > 0 ? known.join(', ') : 'none'})`,
-      );
+      throw new UsageError(missingDeviceMessage(options.device, fileName, known));
     }
     analysis.devices = analysis.devices.filter((device) => device.device === options.device);
   }

@@ -1,10 +1,18 @@
 // `allocscope render`: the app's charts as SVG (the shared renderers) and PNG (resvg), without
-// Electron or a browser.
+// Electron or a browser: the timeline, the segments at a moment, fragmentation over time and the
+// OOM explainer, as the app's PNG/SVG export draws them from each tab.
 
 import { writeFile } from 'node:fs/promises';
+import { fragmentationExportMoments } from '@shared/chart/fragmentation-sampling';
+import { deviceExplanationsOf, explainPeak } from '@shared/oom/oom-explainer';
+import type { OomExplanation } from '@shared/oom/oom-explanation';
+import { renderFragmentationSvg } from '@shared/render/fragmentation-svg';
+import { renderOomSvg, type OomOrdinal } from '@shared/render/oom-svg';
 import { renderSegmentsSvg } from '@shared/render/segments-svg';
 import { renderTimelineSvg } from '@shared/render/timeline-svg';
 import { allocatorStateIndexOf } from '@shared/state/allocator-state';
+import { fragmentationSeries } from '@shared/state/fragmentation-series';
+import { smallHoleThreshold } from '@shared/state/memory-figures';
 import { describeDecodeError } from '@shared/snapshot/describe-decode-error';
 import {
   defaultDeviceIndex as sharedDefaultDeviceIndex,
@@ -12,7 +20,7 @@ import {
 } from '@shared/analyzed/moments';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { UsageError, type MomentSpec, type RenderCliOptions } from './cli-options';
-import { deviceIndexOf, loadAnalyzedSnapshot } from './load-analyzed-snapshot';
+import { deviceIndexOf, loadAnalyzedSnapshot, cliDeviceName } from './load-analyzed-snapshot';
 import { rasterizeSvg } from './rasterize-svg';
 
 /** The device a picture shows by default: the shared rule (first OOM, else largest peak). */
@@ -28,7 +36,7 @@ export function resolveMoment(device: AnalyzedDevice, moment: MomentSpec): numbe
   if (moment === 'peak') return Math.min(last, device.figures.active.peakEventIndex);
   if (moment === 'oom') {
     const oom = device.ooms[0];
-    if (oom === undefined) throw new UsageError(`device ${device.device} has no OOM event`);
+    if (oom === undefined) throw new UsageError(`${cliDeviceName(device.device)} has no OOM event`);
     return oom.eventIndex;
   }
   if (moment > last) {
@@ -53,24 +61,7 @@ export async function runRender(options: RenderCliOptions): Promise<string> {
     options.device === null ? defaultDeviceIndex(view) : deviceIndexOf(view, options.device);
   const device = view.devices[deviceIndex]!;
   const size = { width: options.width, height: options.height, theme: options.theme };
-  let svg: string;
-  let what: string;
-  if (options.view === 'timeline') {
-    const moment = options.moment === null ? null : resolveMoment(device, options.moment);
-    svg = renderTimelineSvg(view, deviceIndex, { ...size, moment });
-    what = 'timeline';
-  } else {
-    const moment =
-      options.moment === null ? defaultMoment(device) : resolveMoment(device, options.moment);
-    const state = allocatorStateIndexOf(view, device).stateAt(moment);
-    svg = renderSegmentsSvg(view, deviceIndex, state, size);
-    what =
-      moment >= device.traceLength - 1
-        ? 'segments at the final state'
-        : moment < 0
-          ? 'segments before the first event'
-          : `segments after event ${moment}`;
-  }
+  const { svg, what } = renderView(view, deviceIndex, options);
   const written: string[] = [];
   if (options.svg !== null) {
     await writeOutput(options.svg, svg);
@@ -81,5 +72,93 @@ export async function runRender(options: RenderCliOptions): Promise<string> {
     await writeOutput(options.png, image.png);
     written.push(`${options.png} (PNG ${image.width}x${image.height})`);
   }
-  return `${view.fileName}: device ${device.device} ${what} -> ${written.join(', ')}`;
+  return `${view.fileName}: ${cliDeviceName(device.device)} ${what} -> ${written.join(', ')}`;
+}
+
+/** The SVG of the chosen view and the words that say what it shows. */
+function renderView(
+  view: AnalyzedSnapshot,
+  deviceIndex: number,
+  options: RenderCliOptions,
+): { svg: string; what: string } {
+  const device = view.devices[deviceIndex]!;
+  const size = { width: options.width, height: options.height, theme: options.theme };
+  switch (options.view) {
+    case 'timeline': {
+      const moment = options.moment === null ? null : resolveMoment(device, options.moment);
+      return { svg: renderTimelineSvg(view, deviceIndex, { ...size, moment }), what: 'timeline' };
+    }
+    case 'fragmentation': {
+      const moment = options.moment === null ? null : resolveMoment(device, options.moment);
+      const series = fragmentationSeries(
+        allocatorStateIndexOf(view, device),
+        fragmentationExportMoments(device, null, moment),
+        smallHoleThreshold(device),
+      );
+      return {
+        svg: renderFragmentationSvg(view, deviceIndex, series, { ...size, moment }),
+        what: 'fragmentation',
+      };
+    }
+    case 'segments': {
+      const moment =
+        options.moment === null ? defaultMoment(device) : resolveMoment(device, options.moment);
+      const state = allocatorStateIndexOf(view, device).stateAt(moment);
+      return {
+        svg: renderSegmentsSvg(view, deviceIndex, state, size),
+        what:
+          moment >= device.traceLength - 1
+            ? 'segments at the final state'
+            : moment < 0
+              ? 'segments before the first event'
+              : `segments after event ${moment}`,
+      };
+    }
+    case 'oom': {
+      const index = allocatorStateIndexOf(view, device);
+      const { explanation, ordinal } = chosenExplanation(view, deviceIndex, options);
+      const state = index.stateAt(explanation.event);
+      return {
+        svg: renderOomSvg(view, deviceIndex, explanation, state, size, ordinal),
+        what:
+          ordinal === null
+            ? `OOM explainer (what if: the active peak, event ${explanation.event})`
+            : `OOM explainer (OOM ${ordinal.number} of ${ordinal.count}, event ${explanation.event})`,
+      };
+    }
+  }
+}
+
+/**
+ * The explanation `--view oom` draws: the first OOM (--moment oom or none), the OOM at
+ * --moment EVENT, or the active peak as "what if" (--moment peak, or a device without an OOM).
+ */
+function chosenExplanation(
+  view: AnalyzedSnapshot,
+  deviceIndex: number,
+  options: RenderCliOptions,
+): { explanation: OomExplanation; ordinal: OomOrdinal | null } {
+  const device = view.devices[deviceIndex]!;
+  const index = allocatorStateIndexOf(view, device);
+  const { ooms, peak } = deviceExplanationsOf(view, deviceIndex, index);
+  const moment = options.moment;
+  const ordinal = (i: number): OomOrdinal => ({ number: i + 1, count: ooms.length });
+  if (moment === 'peak' || (ooms.length === 0 && moment === null)) {
+    return { explanation: peak ?? explainPeak(view, deviceIndex, index), ordinal: null };
+  }
+  if (moment === null || moment === 'oom') {
+    if (ooms.length === 0) throw new UsageError(`${cliDeviceName(device.device)} has no OOM event`);
+    return { explanation: ooms[0]!, ordinal: ordinal(0) };
+  }
+  const at = typeof moment === 'number' ? ooms.findIndex((oom) => oom.event === moment) : -1;
+  if (at < 0) {
+    const events = ooms.map((oom) => oom.event).join(', ');
+    throw new UsageError(
+      `--view oom --moment takes oom, peak or the event of an OOM` +
+        (ooms.length === 0
+          ? ` (device ${device.device} has none)`
+          : ` (device ${device.device}: ${events})`),
+    );
+  }
+  return { explanation: ooms[at]!, ordinal: ordinal(at) };
 }

@@ -6,7 +6,7 @@ export async function chooseSnapshotPath(parent: BrowserWindow | null): Promise<
     title: 'Open memory snapshot',
     properties: ['openFile'],
     filters: [
-      { name: 'PyTorch memory snapshots', extensions: ['pickle', 'pkl'] },
+      { name: 'PyTorch memory snapshots', extensions: ['pickle', 'pkl', 'json', 'gz'] },
       { name: 'All files', extensions: ['*'] },
     ],
   };

@@ -10,25 +10,27 @@ import {
 import { flushSync } from 'react-dom';
 import type { DecodeEvent, MenuCommand, RecentFile, SnapshotClient } from './api/snapshot-client';
 import { appReducer, bodyState, initialAppState, selectedTab } from './shell/app-state';
-import { shortcutOf } from './shell/keyboard-shortcuts';
+import { KeyboardHelp } from './help/keyboard-help';
+import { currentKeyPlatform, keysOf } from './shell/keyboard-shortcuts';
 import { FailureNotices } from './shell/notices';
 import { ProgressView } from './shell/progress-view';
 import { SnapshotPage } from './shell/snapshot-page';
 import { DropIcon } from './ui/icons';
 import { TabStrip } from './shell/tab-strip';
 import { useFileDrop } from './shell/use-file-drop';
+import { useShortcuts } from './shell/use-shortcuts';
 import { WelcomeView } from './shell/welcome-view';
 
 export interface AppProps {
   readonly client: SnapshotClient;
 }
 
-const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
-const openShortcut = isMac ? '⌘O' : 'Ctrl+O';
+const openShortcut = keysOf('open', currentKeyPlatform());
 
 export function App({ client }: AppProps) {
   const [state, dispatch] = useReducer(appReducer, initialAppState);
   const [recentFiles, setRecentFiles] = useState<readonly RecentFile[] | null>(null);
+  const [helpOpen, setHelpOpen] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const current = selectedTab(state);
 
@@ -85,10 +87,13 @@ export function App({ client }: AppProps) {
     [client, state.tabs],
   );
 
-  const runCommand = useEffectEvent((command: MenuCommand | 'open') => {
+  const runCommand = (command: MenuCommand | 'open' | 'help'): boolean => {
     switch (command) {
       case 'open':
         openSnapshot();
+        return true;
+      case 'help':
+        setHelpOpen(true);
         return true;
       case 'close-tab':
         if (current === null) return false;
@@ -99,21 +104,25 @@ export function App({ client }: AppProps) {
         dispatch({ type: 'cycle-tab', step: command === 'next-tab' ? 1 : -1 });
         return state.tabs.length > 0;
     }
+  };
+
+  const onMenuCommand = useEffectEvent((command: MenuCommand) => void runCommand(command));
+  useLayoutEffect(() => client.onMenuCommand((command) => onMenuCommand(command)), [client]);
+
+  useShortcuts('app', (command) => {
+    // In Electron, Open belongs to the menu (its accelerator shows the native dialog).
+    if (command === 'open' && client.host === 'electron') return false;
+    switch (command) {
+      case 'open':
+      case 'help':
+      case 'close-tab':
+      case 'next-tab':
+      case 'previous-tab':
+        return runCommand(command);
+      default:
+        return false;
+    }
   });
-
-  useLayoutEffect(() => client.onMenuCommand((command) => void runCommand(command)), [client]);
-
-  useLayoutEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      const command = shortcutOf(event);
-      if (command === null) return;
-      // In Electron, Open belongs to the menu (its accelerator shows the native dialog).
-      if (command === 'open' && client.host === 'electron') return;
-      if (runCommand(command)) event.preventDefault();
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, [client]);
 
   const dragging = useFileDrop(openFiles);
 
@@ -158,14 +167,18 @@ export function App({ client }: AppProps) {
           >
             Open…
           </button>
+          <button
+            type="button"
+            className="button button-compact help-button"
+            data-testid="keyboard-help-open"
+            title={`Keyboard shortcuts and glossary (${keysOf('help')})`}
+            aria-keyshortcuts="?"
+            onClick={() => setHelpOpen(true)}
+          >
+            ?
+          </button>
         </header>
       )}
-
-      <FailureNotices
-        failures={state.failures}
-        host={client.host}
-        onDismiss={(failureId) => dispatch({ type: 'dismiss-failure', failureId })}
-      />
 
       <div className="app-content">
         {current === null ? (
@@ -183,8 +196,17 @@ export function App({ client }: AppProps) {
         )}
       </div>
 
+      <FailureNotices
+        failures={state.failures}
+        host={client.host}
+        onDismiss={(failureId) => dispatch({ type: 'dismiss-failure', failureId })}
+      />
+
+      {helpOpen && <KeyboardHelp onClose={() => setHelpOpen(false)} />}
+
+      {/* Only while files are dragged over the window, and never in the way of a click. */}
       {dragging && (
-        <div className="drop-overlay" aria-hidden="true">
+        <div className="drop-overlay" aria-hidden="true" data-testid="drop-overlay">
           <div className="drop-target">
             <DropIcon />
             Drop to open the snapshot

@@ -6,7 +6,8 @@ import { join, resolve } from 'node:path';
 import { expect, test, type Download, type Page } from '@playwright/test';
 import { reportDocumentSchema, type ReportDocument } from '../../src/shared/report/report-document';
 import type { SummaryDocument } from '../../src/shared/report/summary-report';
-import { formatExactBytes } from '../../src/shared/format/units';
+import { formatBytes, formatExactBytes } from '../../src/shared/format/units';
+import { parseCsv } from '../support/csv';
 import { assertChromiumInstalled } from './chromium';
 import { watchPageProblems } from './page-problems';
 
@@ -19,8 +20,25 @@ const ADAM = join(
 const ADAM_BASE = 'a0kuma_pytorchMemoryViz__tests__gpu_memory_snapshot-adam';
 const CLI = resolve('out/cli/allocscope.js');
 
-const CSV_HEADER =
-  'rank,address,size_bytes,block_bytes,start_event,end_event,start_time_us,lifetime_events,top_user_frame,stack';
+/** The CSV's columns, as README.md documents them (this file has no detail columns). */
+const CSV_COLUMNS = [
+  'rank_at_moment',
+  'alive_at_moment',
+  'address',
+  'size_bytes',
+  'block_bytes',
+  'stream',
+  'start_event',
+  'end_event',
+  'start_ms_from_trace_start',
+  'end_ms_from_trace_start',
+  'start_time_us_epoch',
+  'end_time_us_epoch',
+  'lifetime_events',
+  'top_user_frame',
+  'stack_id',
+  'user_frames',
+] as const;
 
 test.beforeAll(() => {
   assertChromiumInstalled();
@@ -63,36 +81,6 @@ function pngSize(bytes: Buffer): { width: number; height: number } {
   expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   expect(bytes.toString('latin1', 12, 16)).toBe('IHDR');
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
-}
-
-/** Fields of one RFC 4180 line set (CRLF line ends, quoted fields with doubled quotes). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  expect(field).toBe('');
-  return rows;
 }
 
 test('PNG: the chart at the css size times the scale (2× by default, 3× on request)', async ({
@@ -235,42 +223,146 @@ test('JSON: every device of the file, as allocscope report --json has them', asy
   });
 });
 
-test('CSV: the largest-allocations table with exact figures', async ({ page }) => {
+test('CSV: every allocation of the device, those alive at the moment first', async ({ page }) => {
   await openAdam(page);
   const { file, bytes } = await download(page, 'export-csv');
-  expect(file.suggestedFilename()).toBe(`${ADAM_BASE}.cuda0.largest-allocations.csv`);
+  // The page opens a snapshot without an OOM at its active peak.
+  const summary = cli<SummaryDocument>('summary', ADAM, '--json', '--top', '100000').devices[0]!;
+  const peak = summary.active_bytes.peak_event_index;
+  expect(file.suggestedFilename()).toBe(`${ADAM_BASE}.cuda0.allocations.after-event-${peak}.csv`);
   const text = bytes.toString('utf8');
   expect(text.endsWith('\r\n')).toBe(true);
   const rows = parseCsv(text);
-  expect(rows[0]!.join(',')).toBe(CSV_HEADER);
-  const records = rows.slice(1);
-  const tableRows = page.getByTestId('largest-row');
-  expect(records.length).toBe(await tableRows.count());
-  expect(records.length).toBeGreaterThan(0);
-  for (const record of records) expect(record).toHaveLength(10);
-  expect(records.map((record) => Number(record[0]))).toEqual(records.map((_r, i) => i + 1));
+  expect(rows[0]).toEqual([...CSV_COLUMNS]);
+  const records = rows
+    .slice(1)
+    .map((row) => Object.fromEntries(CSV_COLUMNS.map((name, i) => [name, row[i]!])));
+  for (const row of rows) expect(row).toHaveLength(CSV_COLUMNS.length);
 
-  // The first row is the table's first row (the table sorts by size, largest first).
-  const first = records[0]!;
+  // Every allocation: each alloc entry of the trace, each free of one made before it (this
+  // file's trace starts with nothing allocated, so there are no others).
+  expect(summary.active_bytes.baseline).toBe(0);
+  expect(records.length).toBe((summary.actions['alloc'] ?? 0) + summary.unmatched_frees);
+  expect(records.length).toBeGreaterThan(await page.getByTestId('largest-row').count());
+
+  // Alive at the moment: the table's rows, in its order, and the CLI's list at the peak.
+  const alive = records.filter((record) => record.alive_at_moment === 'true');
+  const tableRows = page.getByTestId('largest-row');
+  expect(alive.length).toBe(await tableRows.count());
+  expect(records.slice(0, alive.length)).toEqual(alive);
   await expect(tableRows.first().locator('td').first()).toHaveAttribute(
     'title',
-    `${formatExactBytes(Number(first[2]))} B`,
-  );
-  await expect(tableRows.first()).toHaveAttribute('data-row', /\d+/);
-  // Sizes never grow down the list.
-  const sizes = records.map((record) => Number(record[2]));
-  for (let i = 1; i < sizes.length; i++) expect(sizes[i]!).toBeLessThanOrEqual(sizes[i - 1]!);
-
-  // The page opens a snapshot without an OOM at its active peak, where the CLI lists the same
-  // largest allocations (sizes and addresses).
-  const summary = cli<SummaryDocument>('summary', ADAM, '--json').devices[0]!;
-  await expect(page.getByTestId('largest-table').locator('h3')).toContainText(
-    `event ${formatExactBytes(summary.active_bytes.peak_event_index)}`,
+    `${formatExactBytes(Number(alive[0]!.size_bytes))} B`,
   );
   const top = summary.largest_allocations_at_peak;
-  expect(top.length).toBeGreaterThan(0);
-  expect(sizes.slice(0, top.length)).toEqual(top.map((allocation) => allocation.bytes));
-  expect(records.slice(0, top.length).map((record) => BigInt(record[1]!))).toEqual(
-    top.map((allocation) => BigInt(allocation.address)),
+  expect(alive.map((r) => [BigInt(r.address!), Number(r.size_bytes)])).toEqual(
+    top.map((allocation) => [BigInt(allocation.address), allocation.bytes]),
   );
+  // Times from the trace start (ms) beside the file's own epoch µs.
+  const timed = records.filter((record) => record.start_time_us_epoch !== '');
+  expect(timed.length).toBeGreaterThan(0);
+  // One offset for every row (the first trace entry's time_us), at or before every start.
+  const offsets = timed.map(
+    (record) =>
+      Number(record.start_time_us_epoch) - Number(record.start_ms_from_trace_start) * 1000,
+  );
+  for (const offset of offsets) expect(Math.abs(offset - offsets[0]!)).toBeLessThan(1);
+  const earliest = Math.min(...timed.map((record) => Number(record.start_time_us_epoch)));
+  expect(offsets[0]!).toBeLessThanOrEqual(earliest + 0.5);
+  const atFirstEntry = timed.find((record) => record.start_event === '0');
+  if (atFirstEntry !== undefined) expect(atFirstEntry.start_ms_from_trace_start).toBe('0.000');
+});
+
+/** The SVG the page exports from the tab shown, parsed by the browser. */
+async function exportedSvg(
+  page: Page,
+): Promise<{ text: string; title: string; width: number; height: number }> {
+  const { bytes } = await download(page, 'export-svg');
+  const text = bytes.toString('utf8');
+  const parsed = await page.evaluate((svg) => {
+    const document = new DOMParser().parseFromString(svg, 'image/svg+xml');
+    const root = document.documentElement;
+    return {
+      error: document.getElementsByTagName('parsererror').length > 0,
+      root: root.localName,
+      title: root.querySelector('title')?.textContent ?? '',
+      width: Number(root.getAttribute('width')),
+      height: Number(root.getAttribute('height')),
+    };
+  }, text);
+  expect(parsed).toMatchObject({ error: false, root: 'svg' });
+  return { text, title: parsed.title, width: parsed.width, height: parsed.height };
+}
+
+test('each tab exports its own chart: the buttons say which', async ({ page }, testInfo) => {
+  const problems = await watchPageProblems(page);
+  const multiGpu = join(
+    snapshotsDirectory,
+    'Constructor-Sun_code_location__memory_snapshot.pickle',
+  );
+  const base = 'Constructor-Sun_code_location__memory_snapshot';
+  await page.goto('./');
+  await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
+  await page.getByTestId('file-input').setInputFiles(multiGpu);
+  await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
+  await expect(page.getByTestId('export-bar')).toBeVisible();
+
+  // Fragmentation: the chart with the figures the tab shows at the moment.
+  await page.getByTestId('view-tab-fragmentation').click();
+  await expect(page.getByTestId('fragmentation-panel')).toHaveAttribute('data-series', 'ready');
+  await expect(page.getByTestId('export-png')).toHaveAttribute(
+    'title',
+    /^Export fragmentation as PNG/,
+  );
+  const fragmentation = await exportedSvg(page);
+  expect(fragmentation.text).toContain('<g class="allocscope-fragmentation">');
+  expect(fragmentation.title).toContain('device 1 · fragmentation');
+  const largest = Number(
+    await page.getByTestId('frag-moment-largest-free').getAttribute('data-bytes'),
+  );
+  expect(fragmentation.text).toContain(`largest free block ${formatBytes(largest)}`);
+  const stage = (await page
+    .locator('[data-testid="fragmentation-panel"] .frag-stage')
+    .boundingBox())!;
+  expect(fragmentation.width).toBe(Math.round(stage.width));
+  const fragmentationPng = await download(page, 'export-png');
+  expect(fragmentationPng.file.suggestedFilename()).toBe(`${base}.cuda1.fragmentation.png`);
+  // As wide as on screen; at least as tall (a short pane still exports a readable chart).
+  expect(fragmentation.height).toBeGreaterThanOrEqual(Math.round(stage.height));
+  expect(pngSize(fragmentationPng.bytes)).toEqual({
+    width: fragmentation.width * 2,
+    height: fragmentation.height * 2,
+  });
+  await writeFile(testInfo.outputPath('fragmentation-2x.png'), fragmentationPng.bytes);
+
+  // OOM: the verdict the tab shows, its holders.
+  await page.getByTestId('view-tab-oom').click();
+  await expect(page.getByTestId('oom-explainer')).toBeVisible();
+  await expect(page.getByTestId('export-svg')).toHaveAttribute(
+    'title',
+    'Export the OOM explainer as SVG',
+  );
+  const oom = await exportedSvg(page);
+  expect(oom.text).toContain('<g class="allocscope-oom">');
+  const verdict = await page.getByTestId('oom-verdict').getAttribute('data-verdict');
+  expect(oom.text).toContain(`data-verdict="${verdict}"`);
+  const holderBytes = await page.getByTestId('oom-holder').first().getAttribute('data-bytes');
+  expect(oom.text).toContain(`>${formatExactBytes(Number(holderBytes))}<`);
+  const oomPng = await download(page, 'export-png');
+  expect(oomPng.file.suggestedFilename()).toBe(`${base}.cuda1.oom.png`);
+  expect(pngSize(oomPng.bytes)).toEqual({ width: oom.width * 2, height: oom.height * 2 });
+  await writeFile(testInfo.outputPath('oom-2x.png'), oomPng.bytes);
+
+  // Segments and the timeline (from the largest-allocations tab) keep their own pictures.
+  await page.getByTestId('view-tab-segments').click();
+  expect((await exportedSvg(page)).title).toContain('allocator segments');
+  await page.getByTestId('view-tab-largest').click();
+  await expect(page.getByTestId('export-svg')).toHaveAttribute(
+    'title',
+    'Export the timeline as SVG',
+  );
+  const timeline = await exportedSvg(page);
+  expect(timeline.title).toContain('peak active');
+  expect(timeline.text).not.toContain('allocscope-fragmentation');
+  expect(await problems()).toEqual([]);
 });

@@ -22,6 +22,10 @@ test.beforeAll(() => {
   assertChromiumInstalled();
 });
 
+// Room for the views under the chart: at 1280×720 the chart keeps its 300 px of plot first and
+// the views below get a few lines until the divider is dragged (layout.spec.ts).
+test.use({ viewport: { width: 1280, height: 900 } });
+
 /** What the page must show at a moment, computed here with the shared code. */
 function expectedAt(view: AnalyzedSnapshot, device: AnalyzedDevice, moment: number) {
   const index = createAllocatorStateIndex(device, view.allocatorSettings);

@@ -4,7 +4,7 @@
 // same file here with the shared code the page runs.
 
 import { basename } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { allocationsAliveAt } from '../../src/shared/analysis/allocation-table';
 import { isFrameworkFrame, topUserFrameId } from '../../src/shared/analysis/user-frame';
 import { NO_STACK } from '../../src/shared/snapshot/model';
@@ -16,6 +16,10 @@ import { decodeFile, inkedFraction, openSnapshot } from './snapshot-pages';
 test.beforeAll(() => {
   assertChromiumInstalled();
 });
+
+// Room for the table's rows under the chart: at 1280×720 the chart keeps its 300 px of plot first
+// and the views below get a few lines until the divider is dragged (layout.spec.ts).
+test.use({ viewport: { width: 1280, height: 900 } });
 
 function parseDomain(text: string | null): [number, number] {
   const [start, end] = (text ?? '').split(',').map(Number);
@@ -47,10 +51,20 @@ for (const path of realSnapshotPaths()) {
     // Every mark is in the legend: both peak markers, and "no stack recorded" where such
     // allocations are drawn.
     const legend = page.getByRole('list', { name: 'Legend' });
-    await expect(legend).toContainText('reserved peak');
-    await expect(legend).toContainText('active peak');
+    // The peak lines are drawn where there is a trace to find the peaks in.
+    for (const peak of ['reserved peak', 'active peak']) {
+      if (device.traceLength > 0) await expect(legend).toContainText(peak);
+      else await expect(legend).not.toContainText(peak);
+    }
     const unrecorded = device.allocations.stackId.some((stackId) => stackId === NO_STACK);
     await expect(page.getByTestId('legend-no-stack')).toHaveCount(unrecorded ? 1 : 0);
+    // Every kind of mark the canvas drew has its legend entry.
+    const drawnMarks = ((await timeline.getAttribute('data-marks')) ?? '').split(' ');
+    expect(drawnMarks).toContain('active');
+    const legendMarks = await legend
+      .locator('li[data-mark]')
+      .evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset['mark']));
+    for (const mark of drawnMarks) expect(legendMarks, mark).toContain(mark);
     expect(device).toBeDefined();
     const canvas = page.getByTestId('timeline-canvas');
     expect(await inkedFraction(canvas)).toBeGreaterThan(0.02);
@@ -102,7 +116,7 @@ for (const path of realSnapshotPaths()) {
       await expect(page.getByTestId('allocation-panel')).toHaveAttribute('data-row', row!);
     }
 
-    // Wheel zoom narrows the window around the pointer; 0 on the focused chart resets it.
+    // Wheel zoom narrows the window around the pointer; 0 resets it.
     await page.screenshot({ path: testInfo.outputPath(`timeline-${slug}.png`), fullPage: true });
     if (device.traceLength >= 16) {
       const before = await timeline.getAttribute('data-x-domain');
@@ -150,16 +164,18 @@ test('timeline: panel stack, framework toggle, copy, and the dark theme', async 
   const device = view.devices[0]!;
   const stackId = device.allocations.stackId[row]!;
   const frameCount = view.stacks.offsets[stackId + 1]! - view.stacks.offsets[stackId]!;
+  // Framework frames start folded; "show framework frames" lists them all.
   const frames = panel.getByTestId('stack-frame');
+  await expect(panel.getByTestId('stack-fold').first()).toBeVisible();
+  expect(await frames.count()).toBeLessThan(frameCount);
+  await panel.getByTestId('show-framework').check();
   await expect(frames).toHaveCount(frameCount);
-  await panel.getByTestId('hide-framework').check();
-  const userFrames = await frames.count();
-  expect(userFrames).toBeLessThan(frameCount);
 
+  // "Copy stack" copies every frame, one a line.
   await panel.getByTestId('copy-stack').click();
   await expect(panel.getByTestId('copy-stack')).toHaveText('Copied');
   const copied = await page.evaluate(() => navigator.clipboard.readText());
-  expect(copied.split('\n')).toHaveLength(userFrames);
+  expect(copied.split('\n')).toHaveLength(frameCount);
 
   // Clicking empty space above the curves sets the moment: the table lists what was alive then.
   await page.getByTestId('timeline-canvas').click({ position: { x: 10, y: 4 } });
@@ -185,13 +201,13 @@ test('timeline: keyboard, drag, the overview brush and the x mode move the windo
   const domain = async (): Promise<[number, number]> =>
     parseDomain(await timeline.getAttribute('data-x-domain'));
 
-  // Keyboard: + zooms in about the centre, → pans later, 0 resets.
+  // Keyboard: + zooms in about the centre, D pans later, 0 resets (← → step the moment).
   await timeline.focus();
   await page.keyboard.press('+');
   await expect.poll(async () => (await domain())[0]).toBeGreaterThan(full[0]);
   const zoomed = await domain();
   expect(zoomed[1]).toBeLessThan(full[1]);
-  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('d');
   await expect.poll(async () => (await domain())[0]).toBeGreaterThan(zoomed[0]);
 
   // Dragging the plot to the left shows later events.
@@ -199,7 +215,7 @@ test('timeline: keyboard, drag, the overview brush and the x mode move the windo
   const box = (await canvas.boundingBox())!;
   await page.keyboard.press('-');
   await page.keyboard.press('+');
-  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('a');
   const dragStart = await domain();
   await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2);
   await page.mouse.down();
@@ -249,4 +265,136 @@ test('the timeline tooltip says what a click does for the view below it', async 
     await expect(page.getByTestId('timeline-click-hint')).toHaveText(hint);
     await page.mouse.move(0, 0);
   }
+});
+
+/** The canvas pixel (r, g, b) at a point of the plot given in CSS pixels. */
+async function pixelAt(canvas: ReturnType<Page['getByTestId']>, x: number, y: number) {
+  return canvas.evaluate(
+    (element, point) => {
+      const canvasElement = element as HTMLCanvasElement;
+      const ratio = canvasElement.width / canvasElement.getBoundingClientRect().width;
+      const context = canvasElement.getContext('2d')!;
+      const [r, g, b] = context.getImageData(
+        Math.round(point.x * ratio),
+        Math.round(point.y * ratio),
+        1,
+        1,
+      ).data;
+      return [r!, g!, b!];
+    },
+    { x, y },
+  );
+}
+
+const distance = (a: number[], b: number[]): number =>
+  Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);
+
+/** An rgb() colour of computed style as [r, g, b]. */
+const rgbOf = (css: string): number[] => (css.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map(Number);
+
+test('allocations with no recorded stack are named and drawn apart from the merged ones', async ({
+  page,
+}) => {
+  // Most of this full training step's memory was allocated before recording started.
+  const path = realSnapshotPaths().find((file) => basename(file).startsWith('LINYUN'))!;
+  const { view } = await decodeFile(path);
+  expect(view.devices[0]!.allocations.stackId.some((stackId) => stackId === NO_STACK)).toBe(true);
+  await openSnapshot(page, path);
+  const timeline = page.getByTestId('timeline');
+  await expect(timeline).toHaveAttribute('data-no-stack-band', /\d+,\d+/);
+  await expect(page.getByTestId('legend-no-stack')).toHaveText('no stack recorded');
+  const other = page.locator('.tl-legend li[data-mark="other"] .tl-swatch');
+  await expect(other.locator('..')).toHaveText('smaller allocations (merged)');
+  const mergedColor = rgbOf(
+    await other.evaluate((element) => getComputedStyle(element).backgroundColor),
+  );
+  const swatch = page.getByTestId('legend-no-stack').locator('.tl-swatch');
+  const noStackColor = rgbOf(
+    await swatch.evaluate((element) => getComputedStyle(element).backgroundColor),
+  );
+  expect(distance(noStackColor, mergedColor)).toBeGreaterThan(40);
+  // On the canvas: a no-stack band's pixels (fill or hatch) are far from the merged grey.
+  const [x, y] = ((await timeline.getAttribute('data-no-stack-band')) ?? '').split(',').map(Number);
+  const canvas = page.getByTestId('timeline-canvas');
+  for (const dx of [0, 1, 2, 3]) {
+    expect(distance(await pixelAt(canvas, x! + dx, y!), mergedColor)).toBeGreaterThan(25);
+  }
+  // The hover names it the same way.
+  await canvas.hover({ position: { x: x!, y: y! } });
+  await expect(page.getByTestId('tooltip')).toContainText('no stack recorded');
+});
+
+test('colour by: stack or allocation, remembered, redraws the bands', async ({ page }) => {
+  const path = realSnapshotPaths().find((file) => basename(file).startsWith('Maphsge4'))!;
+  await openSnapshot(page, path);
+  const timeline = page.getByTestId('timeline');
+  const toggle = page.getByTestId('color-by');
+  await expect(toggle).toHaveAttribute('data-value', 'stack');
+  await expect(timeline).toHaveAttribute('data-largest-band', /\d+,\d+/);
+  const canvas = page.getByTestId('timeline-canvas');
+  const snapshotPixels = () =>
+    canvas.evaluate((element) => {
+      const canvasElement = element as HTMLCanvasElement;
+      const { data } = canvasElement
+        .getContext('2d')!
+        .getImageData(0, 0, canvasElement.width, canvasElement.height);
+      return Array.from(data.filter((_, i) => i % 4 !== 3 && i % 64 < 4));
+    });
+  const byStack = await snapshotPixels();
+  const drawn = Number(await timeline.getAttribute('data-drawn'));
+  await toggle.locator('button[data-value="allocation"]').click();
+  await expect(toggle).toHaveAttribute('data-value', 'allocation');
+  await expect(timeline).toHaveAttribute('data-drawn', String(drawn + 1));
+  const byAllocation = await snapshotPixels();
+  const changed = byStack.filter((value, i) => value !== byAllocation[i]).length;
+  expect(changed / byStack.length).toBeGreaterThan(0.01);
+  await expect(page.getByRole('list', { name: 'Legend' })).toContainText(
+    'allocations (colour = allocation)',
+  );
+  // Remembered: a page opened later colours by allocation from the start.
+  await openSnapshot(page, path);
+  await expect(page.getByTestId('color-by')).toHaveAttribute('data-value', 'allocation');
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-color-by', 'allocation');
+});
+
+test('annotation spans are named in a lane above the plot', async ({ page }) => {
+  const path = realSnapshotPaths().find((file) => basename(file).startsWith('LINYUN'))!;
+  const { view } = await decodeFile(path);
+  const names = view.annotations.map((annotation) => annotation.name);
+  expect(names.length).toBeGreaterThan(0);
+  await openSnapshot(page, path);
+  const timeline = page.getByTestId('timeline');
+  await expect(timeline).toHaveAttribute('data-marks', /annotations/);
+  await expect(page.locator('.tl-legend li[data-mark="annotations"]')).toBeVisible();
+  // The name is drawn on the canvas: the label row under the lane bars holds ink of the
+  // annotation text colour where the span is, and not where there is no span.
+  const canvas = page.getByTestId('timeline-canvas');
+  const textColor = rgbOf(
+    await page
+      .evaluate(() =>
+        getComputedStyle(document.documentElement).getPropertyValue('--tl-annotation-text'),
+      )
+      .then((hex) => {
+        const value = Number.parseInt(hex.trim().slice(1), 16);
+        return `rgb(${(value >> 16) & 255}, ${(value >> 8) & 255}, ${value & 255})`;
+      }),
+  );
+  const labelInk = await canvas.evaluate((element, color) => {
+    const canvasElement = element as HTMLCanvasElement;
+    const ratio = canvasElement.width / canvasElement.getBoundingClientRect().width;
+    const { data, width } = canvasElement
+      .getContext('2d')!
+      .getImageData(0, Math.round(10 * ratio), canvasElement.width, Math.round(11 * ratio));
+    const columns = new Set<number>();
+    for (let i = 0; i < data.length; i += 4) {
+      const d = Math.hypot(
+        data[i]! - color[0]!,
+        data[i + 1]! - color[1]!,
+        data[i + 2]! - color[2]!,
+      );
+      if (d < 60 && data[i + 3]! > 200) columns.add(Math.floor(((i / 4) % width) / ratio));
+    }
+    return [...columns].sort((a, b) => a - b);
+  }, textColor);
+  expect(labelInk.length).toBeGreaterThan(20);
 });

@@ -846,7 +846,11 @@ function collectSlots(root: unknown): { slots: Slot[]; containers: object[] } {
   return { slots, containers };
 }
 
-/** A copy of a value graph that keeps its sharing (and the writer's wrapper classes). */
+/**
+ * A copy of a value graph that keeps its sharing (and the writer's wrapper classes). Tuples the
+ * unpickler decoded (frozen arrays) become the writer's PyTuple, so they are written back as tuples
+ * and can be mutated like the generated ones.
+ */
 function cloneGraph<T>(value: T): T {
   const copies = new Map<object, unknown>();
   const clone = (v: unknown): unknown => {
@@ -862,6 +866,12 @@ function cloneGraph<T>(value: T): T {
     }
     if (v instanceof PyFloat || v instanceof MemoRef || v instanceof Uint8Array || v instanceof Map)
       return v;
+    if (Array.isArray(v) && Object.isFrozen(v)) {
+      const items: unknown[] = [];
+      copies.set(v, new PyTuple(items as PickleValue[]));
+      for (const item of v) items.push(clone(item));
+      return copies.get(v);
+    }
     if (Array.isArray(v)) {
       const copy: unknown[] = [];
       copies.set(v, copy);
@@ -1005,7 +1015,7 @@ function snapshotValue(ctx: MutatorContext): SnapshotValue {
   if (roll < 0.6) {
     const seed = pickSeed(ctx);
     try {
-      const root = unpickle(seed.bytes);
+      const root = cloneGraph(unpickle(seed.bytes));
       const protocol = Math.min(5, Math.max(2, seed.bytes[1] ?? 4)) as PickleProtocol;
       return { root, protocol: protocol < 3 ? 3 : protocol, seed: `${seed.name} (as a value)` };
     } catch {

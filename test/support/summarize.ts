@@ -21,8 +21,27 @@ export function referenceSummary(path: string, top = 10): Record<string, unknown
   return JSON.parse(output.toString('utf8')) as Record<string, unknown>;
 }
 
-/** Documents compared without their free-text warnings. */
+/**
+ * Documents compared without their free-text warnings and without the stacks' labels
+ * (`top_frame`: words by the rule of src/shared/analysis/user-frame.ts, checked on every real
+ * stack by test/unit/user-frame-real.test.ts; the reference computes figures, not words).
+ */
 export function withoutWarnings(document: object): object {
   const { warnings: _warnings, ...rest } = document as { warnings?: unknown };
-  return rest;
+  const devices = (rest as { devices?: unknown }).devices;
+  if (!Array.isArray(devices)) return rest;
+  return {
+    ...rest,
+    devices: devices.map((device: Record<string, unknown>) => {
+      const largest = device['largest_allocations_at_peak'];
+      if (!Array.isArray(largest)) return device;
+      return {
+        ...device,
+        largest_allocations_at_peak: largest.map((allocation: Record<string, unknown>) => {
+          const { top_frame: _label, ...figures } = allocation;
+          return figures;
+        }),
+      };
+    }),
+  };
 }

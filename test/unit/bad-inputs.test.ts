@@ -55,7 +55,11 @@ const cases: [string, string, RegExp][] = [
     ),
     /asks to load Python code/,
   ],
-  ['JSON', file('snapshot.json', '{"segments": []}'), /this is JSON, not a pickle/],
+  [
+    'JSON that is cut short',
+    file('snapshot.json', '{"segments": [{"device": 0'),
+    /not valid JSON: .* \(at byte 26\)/,
+  ],
   ['a zip archive', file('model.pt', zipBytes), /zip archive/],
   [
     'HTML without a snapshot',
@@ -67,7 +71,11 @@ const cases: [string, string, RegExp][] = [
     file('bad.pickle.gz', Buffer.concat([gzipSync(real).subarray(0, 40), Buffer.alloc(100, 7)])),
     /gzip data is corrupt or truncated/,
   ],
-  ['gzip of JSON', file('json.gz', gzipSync('[1, 2, 3]')), /the gzip data inside: this is JSON/],
+  [
+    'gzip of JSON that is no snapshot',
+    file('json.gz', gzipSync('[1, 2, 3]')),
+    /segments\[0\]: expected a dict, found 1/,
+  ],
   [
     'a pickle of an int',
     file('int.pickle', pythonPickle('42')),

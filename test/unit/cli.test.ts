@@ -42,7 +42,7 @@ describe('allocscope summary', () => {
     expect(run.stdout).toMatch(/^device 1: 596 trace entries, 8 segments, 32 blocks$/m);
     expect(run.stdout).toContain(`(${peak.toLocaleString('en-US')} B)`);
     expect(run.stdout).toMatch(/OOM at event 421: requested 4\.9 GiB/);
-    expect(run.stdout).toMatch(/largest allocations alive at the active peak:/);
+    expect(run.stdout).toMatch(/largest allocations alive at the active peak \(requested bytes\):/);
   });
 
   it('rejects an unknown device with exit 2', () => {

@@ -119,16 +119,16 @@ function printedFigures(stdout: string): Map<number, { section: string; figures:
         largest: largest!,
       };
     });
-    const freeBlocks = /cached free blocks: (\d+)/.exec(section);
+    const freeBlocks = /free blocks: (\d+)/.exec(section);
     printed.set(device, {
       section,
       figures: {
         reserved: exactBytes(section, 'reserved'),
-        allocated: exactBytes(section, 'allocated'),
+        allocated: exactBytes(section, 'allocated \\+ pending free'),
         active: exactBytes(section, 'active'),
-        internal: exactBytes(section, 'internal'),
-        external: exactBytes(section, 'external'),
-        largestFree: exactBytes(section, 'largest free'),
+        internal: exactBytes(section, 'rounding'),
+        external: exactBytes(section, 'cached free'),
+        largestFree: exactBytes(section, 'largest free block'),
         freeBlocks: Number(freeBlocks?.[1] ?? NaN),
         segments,
       },

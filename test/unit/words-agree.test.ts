@@ -6,7 +6,7 @@
 
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { topUserFrameIndex, shortFrameLabel } from '@shared/analysis/user-frame';
+import { describeStack } from '@shared/analysis/user-frame';
 import {
   buildAnalyzedSnapshot,
   snapshotFiguresOfAnalyzed,
@@ -28,7 +28,7 @@ import { formatReportText } from '../../src/cli/format-report-text';
 import { formatSummaryText } from '../../src/cli/format-summary-text';
 import { groupLabel, groupSegments } from '../../src/renderer/segments/segment-groups';
 import { blockFacts } from '../../src/renderer/segments/block-facts';
-import { allocationFacts, stackFrames } from '../../src/renderer/allocations/allocation-facts';
+import { allocationFacts } from '../../src/renderer/allocations/allocation-facts';
 import { traceTimeExtent } from '../../src/renderer/timeline/trace-time-extent';
 import { realSnapshotPath, realSnapshotPaths } from '../support/real-snapshots';
 
@@ -172,9 +172,7 @@ describe.each(cases)('%s', (name, path) => {
     const summary = formatSummaryText(snapshotFiguresOfAnalyzed(view), { exactBytes: false });
     for (const device of view.devices) {
       for (const allocation of device.figures.largestAtPeak) {
-        const frames = stackFrames(view, allocation.stackId);
-        const index = topUserFrameIndex(frames);
-        const app = index < 0 ? '(no stack recorded)' : shortFrameLabel(frames[index]!);
+        const app = describeStack(view, allocation.stackId);
         expect(topFrameLabel(view, allocation.stackId) ?? '(no stack recorded)').toBe(app);
         const address = `0x${allocation.address.toString(16)}`;
         const line = summary.split('\n').find((candidate) => candidate.includes(`  ${address}  `));

@@ -9,6 +9,7 @@ import {
   describeEvent,
   formatAddress,
   frameText,
+  fxNodeText,
   stackAsText,
   stackFrames,
   supportingFrames,
@@ -105,5 +106,30 @@ describe('formatting', () => {
   it('pads addresses', () => {
     expect(formatAddress(0x7f89b4000000)).toBe('0x7f89b4000000');
     expect(formatAddress(4096)).toBe('0x000000001000');
+  });
+});
+
+describe('FX keys of frames', () => {
+  it('carries them on the frames that have them and words the node in one line', () => {
+    const frames = {
+      ...TEST_FRAMES,
+      fx: {
+        nodeOp: [null, null, 'call_function', null, null],
+        nodeName: [null, null, 'mm_3', null, null],
+        nodeTarget: [null, null, 'aten.mm.default', null, null],
+        originalTrace: [null, null, 'File "/home/me/model.py", line 62, in forward', null, null],
+      },
+    };
+    const stack = stackFrames({ frames, stacks: TEST_STACKS }, 0);
+    expect(stack.map((frame) => frame.fx !== undefined)).toEqual([
+      false,
+      false,
+      true,
+      false,
+      false,
+    ]);
+    expect(fxNodeText(stack[2]!.fx)).toBe('call_function aten.mm.default (mm_3)');
+    expect(stack[2]!.fx!.originalTrace).toContain('model.py", line 62');
+    expect(fxNodeText(undefined)).toBeNull();
   });
 });

@@ -18,14 +18,48 @@ export interface StackFrame {
   filename: string;
   line: number;
   isFramework: boolean;
+  /** The FX graph node a compiled frame ran (`augment_with_fx_traces=True`); absent for others. */
+  fx?: FrameFx;
+}
+
+export interface FrameFx {
+  nodeOp: string | null;
+  nodeName: string | null;
+  nodeTarget: string | null;
+  /** The model source line the node came from. */
+  originalTrace: string | null;
 }
 
 /** Frames of a stack, innermost first. */
 export function stackFrames(source: StackSource, stackId: number): StackFrame[] {
+  const fx = source.frames.fx;
   return Array.from(stackFrameIds(source, stackId), (frameId) => {
     const { filename, line, name } = frameAt(source.frames, frameId);
-    return { name, filename, line, isFramework: isFrameworkFrame(filename, name) };
+    const frame: StackFrame = {
+      name,
+      filename,
+      line,
+      isFramework: isFrameworkFrame(filename, name),
+    };
+    if (fx !== undefined) {
+      const fields: FrameFx = {
+        nodeOp: fx.nodeOp[frameId] ?? null,
+        nodeName: fx.nodeName[frameId] ?? null,
+        nodeTarget: fx.nodeTarget[frameId] ?? null,
+        originalTrace: fx.originalTrace[frameId] ?? null,
+      };
+      if (Object.values(fields).some((value) => value !== null)) frame.fx = fields;
+    }
+    return frame;
   });
+}
+
+/** "call_function aten.mm.default (mm_3)": an FX node in one line; null without one. */
+export function fxNodeText(fx: FrameFx | undefined): string | null {
+  if (fx === undefined) return null;
+  const parts = [fx.nodeOp, fx.nodeTarget].filter((part) => part !== null);
+  if (fx.nodeName !== null) parts.push(`(${fx.nodeName})`);
+  return parts.length === 0 ? null : parts.join(' ');
 }
 
 /** "path/to/file.py:12" with the whole path (@shared/format/words). */

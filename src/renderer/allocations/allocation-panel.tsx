@@ -1,20 +1,30 @@
-// Everything known about one allocation: its figures and its full stack, with framework frames
-// optionally hidden and the stack copyable as text.
+// Everything known about one allocation, the answer first: its stack's label (the user's line,
+// analysis/user-frame.ts), then the stack opened on that frame with framework frames folded,
+// then what the newest snapshots record about it (AllocationDetails) and its figures. The stack
+// and the details share the panel's height; the divider between them moves (remembered).
 
-import { useMemo, useState, type JSX } from 'react';
-import { topUserFrameIndex } from '@shared/analysis/user-frame';
-import { formatBytes, formatExactBytes } from '@shared/format/units';
+import { useLayoutEffect, useMemo, useRef, useState, type JSX } from 'react';
+import { stackLabelOfStack } from '@shared/analysis/user-frame';
+import { allocationDetails, hasDetails } from '@shared/analyzed/allocation-details';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import { formatBytes, formatExactBytes } from '@shared/format/units';
+import { NO_STACK_TEXT } from '@shared/format/words';
 import {
   allocationFacts,
   bytesWithExact,
-  frameLocation,
+  frameText,
   stackAsText,
   stackFrames,
 } from './allocation-facts';
+import { AllocationLifetimeRows } from './allocation-lifetime-rows';
+import { DetailsList, ForwardFrames } from './allocation-details-view';
+import { StackList } from './stack-list';
+import { useRememberedFlag } from './remembered-flag';
+import { useStackSplit } from './use-stack-split';
+import { PaneSeparator } from '../ui/pane-separator';
 import { bandColorCss } from '../timeline/band-color-css';
 import '../timeline/timeline.css';
-import { AllocationLifetimeRows } from './allocation-lifetime-rows';
+import './allocation-panel.css';
 
 export interface AllocationPanelProps {
   view: AnalyzedSnapshot;
@@ -24,13 +34,24 @@ export interface AllocationPanelProps {
   onClose: () => void;
 }
 
+export const SHOW_FRAMEWORK_KEY = 'allocscope.stack.showFramework';
+
+/** Rows of context kept above the labelled frame when the stack opens scrolled to it. */
+const CONTEXT_ABOVE_PX = 28;
+
 type CopyOutcome = 'copied' | 'failed';
 
 export function AllocationPanel(props: AllocationPanelProps): JSX.Element {
   const { view, device, row, onClose } = props;
-  const [hideFramework, setHideFramework] = useState(false);
-  // Remembered with the row it was for, so selecting another allocation clears it.
-  const [copied, setCopied] = useState<{ row: number; outcome: CopyOutcome } | null>(null);
+  const [showFramework, setShowFramework] = useRememberedFlag(SHOW_FRAMEWORK_KEY, false);
+  // What was copied last, with the row it was for: selecting another allocation clears it.
+  const [copied, setCopied] = useState<{ row: number; key: string; outcome: CopyOutcome } | null>(
+    null,
+  );
+  const rootRef = useRef<HTMLDivElement>(null);
+  const stackRef = useRef<HTMLElement>(null);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const split = useStackSplit(rootRef, stackRef);
 
   const valid = row !== null && row >= 0 && row < device.allocations.count;
   const facts = useMemo(
@@ -41,52 +62,70 @@ export function AllocationPanel(props: AllocationPanelProps): JSX.Element {
     () => (facts === null ? [] : stackFrames(view, facts.stackId)),
     [facts, view],
   );
+  const label = facts === null ? null : stackLabelOfStack(view, facts.stackId);
+  const labelIndex = label?.index ?? -1;
+  const details = useMemo(
+    () => (valid ? allocationDetails(view, device, row) : null),
+    [valid, view, device, row],
+  );
+
+  // Open on the labelled frame: scrolled so it shows near the top, one row of context above.
+  useLayoutEffect(() => {
+    const scroller = scrollRef.current;
+    if (scroller === null || labelIndex < 0) return;
+    const target = scroller.querySelector<HTMLElement>(`[data-frame-index="${labelIndex}"]`);
+    if (target === null) return;
+    const top = target.offsetTop;
+    const visible =
+      top >= scroller.scrollTop &&
+      top + target.offsetHeight <= scroller.scrollTop + scroller.clientHeight;
+    if (!visible) scroller.scrollTop = Math.max(0, top - CONTEXT_ABOVE_PX);
+  }, [row, labelIndex, showFramework]);
 
   if (facts === null || row === null) {
     return (
-      <div className="allocation-panel" data-testid="allocation-panel">
-        <div className="allocation-panel-header">
+      <div className="ap" data-testid="allocation-panel">
+        <div className="ap-header">
           <h2>Allocation</h2>
           <button type="button" className="tl-button" onClick={onClose} aria-label="Close">
             ✕
           </button>
         </div>
-        <p className="allocation-panel-empty">
+        <p className="ap-empty">
           Select an allocation in the timeline or the table to see its stack.
         </p>
       </div>
     );
   }
 
-  const userIndex = topUserFrameIndex(frames);
-  const shown = frames
-    .map((frame, index) => ({ frame, index }))
-    .filter(({ frame }) => !hideFramework || !frame.isFramework);
-  const frameworkCount = frames.filter((frame) => frame.isFramework).length;
-
-  const copy = (): void => {
-    const text = stackAsText(shown.map(({ frame }) => frame));
+  const copy = (key: string, text: string): void => {
+    const done = (outcome: CopyOutcome): void => setCopied({ row, key, outcome });
     if (!navigator.clipboard) {
-      setCopied({ row, outcome: 'failed' });
+      done('failed');
       return;
     }
     navigator.clipboard.writeText(text).then(
-      () => setCopied({ row, outcome: 'copied' }),
-      () => setCopied({ row, outcome: 'failed' }),
+      () => done('copied'),
+      () => done('failed'),
     );
   };
-  const copyOutcome = copied?.row === row ? copied.outcome : null;
+  const copiedNow = copied?.row === row ? copied : null;
+  const frameworkCount = frames.filter((frame) => frame.isFramework).length;
+  const labelFrame = labelIndex < 0 ? null : frames[labelIndex]!;
+  const stackLabelText = (stackId: number): string =>
+    stackLabelOfStack(view, stackId)?.text ?? NO_STACK_TEXT;
 
   return (
-    <div className="allocation-panel" data-testid="allocation-panel" data-row={row}>
-      <div className="allocation-panel-header">
+    <div className="ap" data-testid="allocation-panel" data-row={row} ref={rootRef}>
+      <div className="ap-header">
         <h2>
           <span
             className="tl-swatch"
-            style={{ background: bandColorCss(facts.stackId), marginRight: '8px' }}
+            style={{ background: bandColorCss(facts.stackId) }}
             aria-hidden="true"
           />
-          {formatBytes(facts.sizeBytes)} allocation
+          {formatBytes(facts.sizeBytes)} allocation{' '}
+          <span className="tl-exact">{formatExactBytes(facts.sizeBytes)} B requested</span>
         </h2>
         <button
           type="button"
@@ -98,80 +137,109 @@ export function AllocationPanel(props: AllocationPanelProps): JSX.Element {
           ✕
         </button>
       </div>
-      <dl className="tl-facts">
-        <dt>requested</dt>
-        <dd>
-          {formatBytes(facts.sizeBytes)}{' '}
-          <span className="tl-exact">({formatExactBytes(facts.sizeBytes)} B)</span>
-        </dd>
-        <dt>rounded</dt>
-        <dd>
-          {facts.blockSizeBytes === null ? (
-            <span className="tl-exact">not recorded (block freed before the snapshot)</span>
-          ) : (
-            bytesWithExact(facts.blockSizeBytes)
-          )}
-        </dd>
-        <dt>address</dt>
-        <dd className="tl-mono">{facts.address}</dd>
-        <AllocationLifetimeRows facts={facts} />
-        <dt>origin</dt>
-        <dd>{facts.origin}</dd>
-      </dl>
-      <div className="allocation-panel-actions">
-        <label>
-          <input
-            type="checkbox"
-            data-testid="hide-framework"
-            checked={hideFramework}
-            onChange={(event) => setHideFramework(event.target.checked)}
-          />
-          Hide framework frames{frameworkCount > 0 ? ` (${frameworkCount})` : ''}
-        </label>
-        <button
-          type="button"
-          className="tl-button"
-          data-testid="copy-stack"
-          onClick={copy}
-          disabled={shown.length === 0}
-        >
-          {copyOutcome === 'copied'
-            ? 'Copied'
-            : copyOutcome === 'failed'
-              ? 'Copy failed'
+      <p
+        className={`ap-label ap-label-${label?.kind ?? 'none'}`}
+        data-testid="stack-label"
+        data-kind={label?.kind ?? 'none'}
+        title={labelFrame === null ? undefined : frameText(labelFrame)}
+      >
+        {label?.text ?? NO_STACK_TEXT}
+      </p>
+
+      <section
+        className="ap-stack"
+        ref={stackRef}
+        style={split.stackStyle}
+        aria-label="Stack"
+        id="allocation-stack"
+      >
+        <div className="ap-toolbar">
+          <h3>
+            Stack <span className="tl-exact">{frames.length} frames, innermost first</span>
+          </h3>
+          <label title="Frames of PyTorch, installed packages and the interpreter (remembered)">
+            <input
+              type="checkbox"
+              data-testid="show-framework"
+              checked={showFramework}
+              onChange={(event) => setShowFramework(event.target.checked)}
+              disabled={frameworkCount === 0}
+            />
+            show framework frames{frameworkCount > 0 ? ` (${frameworkCount})` : ''}
+          </label>
+          <button
+            type="button"
+            className="tl-button"
+            data-testid="copy-stack"
+            title="Copy every frame, one a line: path:line name"
+            onClick={() => copy('stack', stackAsText(frames))}
+            disabled={frames.length === 0}
+          >
+            {copiedNow?.key === 'stack'
+              ? copiedNow.outcome === 'copied'
+                ? 'Copied'
+                : 'Copy failed'
               : 'Copy stack'}
-        </button>
-      </div>
-      {frames.length === 0 ? (
-        <p className="allocation-panel-empty">No stack was recorded for this allocation.</p>
-      ) : (
-        <ol className="allocation-panel-stack" aria-label="Stack, innermost frame first">
-          {shown.map(({ frame, index }) => (
-            <li
-              key={index}
-              data-testid="stack-frame"
-              className={
-                index === userIndex
-                  ? 'tl-user-frame'
-                  : frame.isFramework
-                    ? 'tl-framework-frame'
-                    : undefined
-              }
-              title={index === userIndex ? 'Top user frame' : undefined}
-            >
-              <span className="frame-index">{index}</span>
-              <span className="frame-name">{frame.name}</span>
-              <span className="frame-location">{frameLocation(frame)}</span>
-            </li>
-          ))}
-          {shown.length === 0 && (
-            <li className="tl-framework-frame">
-              <span />
-              <span>All {frames.length} frames are framework frames.</span>
-            </li>
+          </button>
+        </div>
+        <div className="ap-scroll" ref={scrollRef} data-testid="stack-scroll">
+          {frames.length === 0 ? (
+            <p className="ap-empty">
+              No stack was recorded for this allocation (made before recording started, or recorded
+              without stacks).
+            </p>
+          ) : (
+            <StackList
+              key={`${row}`}
+              frames={frames}
+              labelIndex={labelIndex}
+              showFramework={showFramework}
+              copiedKey={copiedNow?.outcome === 'copied' ? copiedNow.key : null}
+              onCopy={copy}
+            />
           )}
-        </ol>
-      )}
+          {details !== null && details.forwardFrames.length > 0 && (
+            <ForwardFrames details={details} />
+          )}
+        </div>
+      </section>
+
+      <PaneSeparator
+        orientation="horizontal"
+        label="Divider between the stack and the allocation's details"
+        controls="allocation-stack"
+        testId="separator-stack"
+        value={split.stackHeight}
+        min={split.min}
+        max={split.max}
+        onChange={split.setStackHeight}
+        onReset={split.reset}
+      />
+
+      <section className="ap-details" aria-label="Details" data-testid="allocation-details">
+        {details !== null && hasDetails(details) && (
+          <DetailsList details={details} stackLabelOf={stackLabelText} />
+        )}
+        <dl className="tl-facts">
+          <dt>requested</dt>
+          <dd>{bytesWithExact(facts.sizeBytes)}</dd>
+          <dt>rounded</dt>
+          <dd>
+            {facts.blockSizeBytes === null ? (
+              <span className="tl-exact">not recorded (block freed before the snapshot)</span>
+            ) : (
+              bytesWithExact(facts.blockSizeBytes)
+            )}
+          </dd>
+          <dt>address</dt>
+          <dd className="tl-mono ap-selectable" data-testid="allocation-address">
+            {facts.address}
+          </dd>
+          <AllocationLifetimeRows facts={facts} />
+          <dt>origin</dt>
+          <dd>{facts.origin}</dd>
+        </dl>
+      </section>
     </div>
   );
 }

@@ -3,14 +3,13 @@
 
 import { useEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent } from 'react';
 import { allocationsAliveAt } from '@shared/analysis/allocation-table';
-import { shortFrameLabel, topUserFrameIndex } from '@shared/analysis/user-frame';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { deviceTimesUsable } from '@shared/analyzed/device-times';
-import { NO_STACK_TEXT } from '@shared/format/words';
-import { allocationFacts, describeEvent, frameLocation, stackFrames } from './allocation-facts';
+import { describeEvent } from './allocation-facts';
+import { largestTableRow, type LargestTableRow } from './largest-table-rows';
 import { bandColorCss } from '../timeline/band-color-css';
-import { LARGEST_TABLE_ROWS, tableEvent } from '../export/csv-of-largest-table';
+import { LARGEST_TABLE_ROWS, tableEvent } from '../export/allocations-csv';
 import '../timeline/timeline.css';
 
 export interface LargestAllocationsTableProps {
@@ -29,18 +28,7 @@ interface SortOrder {
   descending: boolean;
 }
 
-interface TableRow {
-  row: number;
-  sizeBytes: number;
-  lifetimeText: string;
-  /** For sorting: microseconds when known, else events (open-ended lifetimes are lower bounds). */
-  lifetimeSort: number;
-  allocEvent: number;
-  allocText: string;
-  frameLabel: string;
-  frameTitle: string;
-  stackId: number;
-}
+type TableRow = LargestTableRow;
 
 const COLUMNS: { key: SortKey; label: string; numeric: boolean; firstDescending: boolean }[] = [
   { key: 'size', label: 'Size', numeric: true, firstDescending: true },
@@ -64,24 +52,9 @@ export function LargestAllocationsTable(props: LargestAllocationsTableProps): JS
 
   const rows = useMemo((): TableRow[] => {
     const useTimes = deviceTimesUsable(device);
-    return Array.from(alive.subarray(0, LARGEST_TABLE_ROWS), (row) => {
-      const facts = allocationFacts(view, device, row);
-      const frames = stackFrames(view, facts.stackId);
-      const userIndex = topUserFrameIndex(frames);
-      const frame = userIndex < 0 ? null : frames[userIndex]!;
-      return {
-        row,
-        sizeBytes: facts.sizeBytes,
-        lifetimeText: facts.lifetimeText,
-        lifetimeSort:
-          useTimes && !Number.isNaN(facts.lifetimeUs) ? facts.lifetimeUs : facts.lifetimeEvents,
-        allocEvent: facts.allocEvent ?? -1,
-        allocText: facts.allocText,
-        frameLabel: frame === null ? NO_STACK_TEXT : shortFrameLabel(frame),
-        frameTitle: frame === null ? '' : `${frame.name}\n${frameLocation(frame)}`,
-        stackId: facts.stackId,
-      };
-    });
+    return Array.from(alive.subarray(0, LARGEST_TABLE_ROWS), (row) =>
+      largestTableRow(view, device, row, useTimes),
+    );
   }, [alive, view, device]);
 
   const sorted = useMemo(() => {

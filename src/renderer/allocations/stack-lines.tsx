@@ -1,8 +1,8 @@
-// An allocation's stack as a short list: the top user frame first, then up to `limit` supporting
-// frames, and how many more there are.
+// An allocation's stack as a short list: the stack's label first (analysis/user-frame.ts), then
+// up to `limit` supporting frames, and how many more there are.
 
 import type { JSX } from 'react';
-import { shortFrameLabel, topUserFrameIndex } from '@shared/analysis/user-frame';
+import { shortFrameLabel, stackLabelOfStack } from '@shared/analysis/user-frame';
 import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { NO_STACK_TEXT } from '@shared/format/words';
 import { stackFrames, supportingFrames } from './allocation-facts';
@@ -16,13 +16,14 @@ export function StackLines(props: {
   const { view, stackId, limit, testId } = props;
   const frames = stackFrames(view, stackId);
   if (frames.length === 0) return <div className="tl-tooltip-muted">{NO_STACK_TEXT}</div>;
-  const userIndex = topUserFrameIndex(frames);
+  const label = stackLabelOfStack(view, stackId)!;
+  const userIndex = label.index;
   const supporting = supportingFrames(frames, userIndex, limit);
   const unlisted = frames.length - 1 - supporting.length;
   return (
     <ol className="tl-tooltip-stack">
       <li className="tl-user-frame" data-testid={testId}>
-        {shortFrameLabel(frames[userIndex]!)}
+        {label.text}
       </li>
       {supporting.map((frame, index) => (
         <li key={index} data-testid={testId}>

@@ -1,14 +1,17 @@
-// Export buttons of a snapshot page: PNG (at a chosen pixel scale) and SVG of the chart shown,
-// the findings as JSON, the largest-allocations table as CSV. File › Export in Electron runs the
-// same exports for the page of the current tab.
+// Export buttons of a snapshot page: PNG (at a chosen pixel scale) and SVG of the chart of the tab
+// shown (the timeline, the segments, the fragmentation chart or the OOM explainer), the findings
+// of every device as JSON, every allocation of the device as CSV. File › Export in Electron runs
+// the same exports for the page of the current tab.
 
 import { useEffect, useEffectEvent, useMemo, useRef, useState, type JSX } from 'react';
 import type { AllocatorStateIndex } from '@shared/state/allocator-state';
 import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { createExportSaver, type ExportFormat } from '../api/export-saver';
 import { makeExportFile, type ExportContext } from './export-files';
+import type { ExportedView } from './file-names';
 import { DEFAULT_CHART_SIZE, defaultPngScale, PNG_SCALES, type PngScale } from './svg-to-png';
 import './export.css';
+import { deviceLabel } from '@shared/format/words';
 
 export interface ExportBarProps {
   view: AnalyzedSnapshot;
@@ -16,7 +19,8 @@ export interface ExportBarProps {
   deviceIndex: number;
   stateIndex: AllocatorStateIndex;
   moment: number | null;
-  activeView: 'timeline' | 'segments';
+  /** The chart the PNG/SVG buttons export (exportedViewOf the lower tab shown). */
+  activeView: ExportedView;
   timelineWindow: { startEvent: number; endEvent: number } | null;
   /** Only the current tab's bar answers File › Export. */
   isActiveTab: boolean;
@@ -32,17 +36,47 @@ type ExportStatus =
 /** How long "Saved …" stays. Errors stay until dismissed or the next export. */
 const SAVED_NOTICE_MS = 6000;
 
-const BUTTONS: readonly { format: ExportFormat; label: string; title: string }[] = [
-  { format: 'png', label: 'PNG', title: 'The chart as a PNG image' },
-  { format: 'svg', label: 'SVG', title: 'The chart as an SVG image' },
-  { format: 'json', label: 'JSON', title: 'The findings (allocscope.report/1) as JSON' },
-  { format: 'csv', label: 'CSV', title: 'The largest-allocations table as CSV' },
-];
+/** What each view's picture is called on its buttons. */
+const VIEW_WORDS: Record<ExportedView, string> = {
+  timeline: 'the timeline',
+  segments: 'the segments',
+  fragmentation: 'fragmentation',
+  oom: 'the OOM explainer',
+};
 
-/** The chart element of the view shown on this page (the one the export draws). */
-const CHART_SELECTORS: Record<ExportBarProps['activeView'], string> = {
+/** The chart a lower tab exports: its own, except the largest-allocations table's (the timeline). */
+export function exportedViewOf(lowerView: 'largest' | ExportedView): ExportedView {
+  return lowerView === 'largest' ? 'timeline' : lowerView;
+}
+
+/** What each button says it exports (its tooltip and accessible name). */
+export function exportButtonTitle(
+  format: ExportFormat,
+  view: ExportedView,
+  scale: number,
+  device: number,
+): string {
+  switch (format) {
+    case 'png':
+      return `Export ${VIEW_WORDS[view]} as PNG (${scale}×)`;
+    case 'svg':
+      return `Export ${VIEW_WORDS[view]} as SVG`;
+    case 'json':
+      return 'Export the findings of every device as JSON (allocscope.report/1)';
+    case 'csv':
+      return `Export every allocation of ${deviceLabel(device)} as CSV (which are alive at the moment, exact bytes, times)`;
+  }
+}
+
+const CHART_FORMATS: readonly ExportFormat[] = ['png', 'svg'];
+const DATA_FORMATS: readonly ExportFormat[] = ['json', 'csv'];
+
+/** The chart element of the view shown on this page (its size is the exported picture's). */
+const CHART_SELECTORS: Record<ExportedView, string> = {
   timeline: '[data-testid="timeline"]',
   segments: '[data-testid="segments-view"]',
+  fragmentation: '[data-testid="fragmentation-panel"] .frag-stage',
+  oom: '[data-testid="oom-explainer"]',
 };
 
 export function ExportBar(props: ExportBarProps): JSX.Element {
@@ -55,9 +89,10 @@ export function ExportBar(props: ExportBarProps): JSX.Element {
   const [status, setStatus] = useState<ExportStatus | null>(null);
   const busy = status?.state === 'working';
 
+  const page = (): ParentNode =>
+    rootRef.current?.closest('[data-testid="snapshot-page"]') ?? document;
   const chartSize = (): { width: number; height: number } => {
-    const page = rootRef.current?.closest('[data-testid="snapshot-page"]') ?? document;
-    const chart = page.querySelector<HTMLElement>(CHART_SELECTORS[props.activeView]);
+    const chart = page().querySelector<HTMLElement>(CHART_SELECTORS[props.activeView]);
     const box = chart?.getBoundingClientRect();
     return box && box.width >= 1 && box.height >= 1
       ? { width: Math.round(box.width), height: Math.round(box.height) }
@@ -81,6 +116,7 @@ export function ExportBar(props: ExportBarProps): JSX.Element {
         theme: dark ? 'dark' : 'light',
         xMode: props.xMode,
         chartSize: chartSize(),
+        oomEvent: shownOomEvent(page()),
       };
       const file = await makeExportFile(format, context, scale);
       const outcome = await saver.save(file);
@@ -120,6 +156,26 @@ export function ExportBar(props: ExportBarProps): JSX.Element {
     return () => clearTimeout(timer);
   }, [status]);
 
+  const device = props.view.devices[props.deviceIndex]?.device ?? 0;
+  const button = (format: ExportFormat): JSX.Element => {
+    const title = exportButtonTitle(format, props.activeView, scale, device);
+    return (
+      <button
+        key={format}
+        type="button"
+        className="button button-compact"
+        data-testid={`export-${format}`}
+        title={title}
+        aria-label={title}
+        disabled={busy}
+        aria-busy={status?.state === 'working' && status.format === format}
+        onClick={() => void runExport(format)}
+      >
+        {format.toUpperCase()}
+      </button>
+    );
+  };
+
   return (
     <div
       ref={rootRef}
@@ -129,22 +185,16 @@ export function ExportBar(props: ExportBarProps): JSX.Element {
       data-testid="export-bar"
     >
       <span className="toolbar-label">Export</span>
-      <span className="export-buttons">
-        {BUTTONS.map(({ format, label, title }) => (
-          <button
-            key={format}
-            type="button"
-            className="button button-compact"
-            data-testid={`export-${format}`}
-            title={format === 'png' ? `${title} at ${scale}× (${props.activeView})` : title}
-            disabled={busy}
-            aria-busy={status?.state === 'working' && status.format === format}
-            onClick={() => void runExport(format)}
-          >
-            {label}
-          </button>
-        ))}
+      <span
+        className="export-buttons export-chart"
+        data-testid="export-what"
+        data-view={props.activeView}
+        title={`PNG and SVG export ${VIEW_WORDS[props.activeView]}`}
+      >
+        <span className="export-what">{VIEW_WORDS[props.activeView].replace(/^the /, '')}</span>
+        {CHART_FORMATS.map(button)}
       </span>
+      <span className="export-buttons">{DATA_FORMATS.map(button)}</span>
       <label className="export-scale" title="Pixels per CSS pixel of the PNG">
         <select
           data-testid="export-scale"
@@ -202,4 +252,11 @@ function ExportNotice(props: { status: ExportStatus | null; onDismiss: () => voi
       )}
     </span>
   );
+}
+
+/** The OOM the OOM tab shows (its data-event), or null when that tab is not shown. */
+function shownOomEvent(page: ParentNode): number | null {
+  const panel = page.querySelector<HTMLElement>('[data-testid="oom-explainer"]');
+  const event = Number(panel?.dataset['event']);
+  return panel === null || !Number.isInteger(event) ? null : event;
 }

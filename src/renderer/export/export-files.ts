@@ -1,19 +1,29 @@
-// The four exports of a snapshot page, as files: the chart (PNG, SVG) as the shared renderers
-// draw it, the findings (JSON, allocscope.report/1) and the largest-allocations table (CSV).
+// The four exports of a snapshot page, as files: the chart of the tab shown (PNG, SVG: the
+// timeline, the segments, the fragmentation chart or the OOM explainer) as the shared renderers
+// draw it, the findings of every device (JSON, allocscope.report/1) and every allocation of the
+// device shown (CSV).
 
 // First: no schema may be built before zod is told the page allows no eval.
 import './zod-jitless';
 import { buildReportDocument } from '@shared/report/report-document';
+import { fragmentationExportMoments } from '@shared/chart/fragmentation-sampling';
+import { deviceExplanationsOf } from '@shared/oom/oom-explainer';
+import { renderFragmentationSvg } from '@shared/render/fragmentation-svg';
+import { renderOomSvg } from '@shared/render/oom-svg';
 import { renderSegmentsSvg } from '@shared/render/segments-svg';
 import { renderTimelineSvg } from '@shared/render/timeline-svg';
 import type { AllocatorStateIndex } from '@shared/state/allocator-state';
+import { smallHoleThreshold } from '@shared/state/memory-figures';
 import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { defaultMoment } from '@shared/analyzed/moments';
 import type { ExportFile, ExportFormat } from '../api/export-saver';
-import { largestAllocationsCsv } from './csv-of-largest-table';
+import { rememberedColorBy } from '../timeline/color-by';
+import { buildAllocationsCsv } from './allocations-csv';
+import { PAGE_SLICING, type Slicing } from './slicing';
+import { slicedFragmentationSeries } from './fragmentation-export';
 import {
+  allocationsFileName,
   chartFileName,
-  largestAllocationsFileName,
   reportFileName,
   type ExportedView,
 } from './file-names';
@@ -34,7 +44,14 @@ export interface ExportContext {
   xMode?: 'time' | 'event' | undefined;
   /** The chart's size on screen (css px). */
   chartSize: { width: number; height: number };
+  /** The OOM tab: the event of the OOM it shows (null: the first, or the peak's "what if"). */
+  oomEvent?: number | null;
+  /** How long work may hold the page between pauses (tests pass their own). */
+  slicing?: Slicing;
 }
+
+/** The least height of an exported fragmentation chart (css px). */
+export const FRAGMENTATION_MIN_HEIGHT = 400;
 
 /** The moment the segments picture shows: the selected one, else the default moment. */
 export function segmentsMoment(
@@ -44,27 +61,59 @@ export function segmentsMoment(
 }
 
 /** The chart of the current view as a standalone SVG document. */
-export function chartSvg(context: ExportContext): string {
+export async function chartSvg(context: ExportContext): Promise<string> {
   const { view, deviceIndex, chartSize, theme } = context;
   const width = Math.max(1, Math.round(chartSize.width));
   const height = Math.max(1, Math.round(chartSize.height));
-  if (context.activeView === 'segments') {
-    const state = context.stateIndex.stateAt(segmentsMoment(context));
-    return renderSegmentsSvg(view, deviceIndex, state, { width, theme });
+  const window = context.timelineWindow;
+  const xMode = context.xMode === undefined ? {} : { xMode: context.xMode };
+  switch (context.activeView) {
+    case 'segments': {
+      const state = context.stateIndex.stateAt(segmentsMoment(context));
+      return renderSegmentsSvg(view, deviceIndex, state, { width, theme });
+    }
+    case 'fragmentation': {
+      const device = view.devices[deviceIndex]!;
+      const series = await slicedFragmentationSeries(
+        context.stateIndex,
+        fragmentationExportMoments(device, window, context.moment),
+        smallHoleThreshold(device),
+        context.slicing ?? PAGE_SLICING,
+      );
+      return renderFragmentationSvg(view, deviceIndex, series, {
+        width,
+        // Its margins (title, figures, axis, legend) need room: a short pane still exports a
+        // readable chart.
+        height: Math.max(height, FRAGMENTATION_MIN_HEIGHT),
+        ...(window === null ? {} : { startEvent: window.startEvent, endEvent: window.endEvent }),
+        moment: context.moment,
+        theme,
+        ...xMode,
+      });
+    }
+    case 'oom': {
+      const { ooms, peak } = deviceExplanationsOf(view, deviceIndex, context.stateIndex);
+      const shown = Math.max(
+        0,
+        ooms.findIndex((oom) => oom.event === context.oomEvent),
+      );
+      const explanation = ooms[shown] ?? peak!;
+      const state = context.stateIndex.stateAt(explanation.event);
+      const ordinal = ooms.length === 0 ? null : { number: shown + 1, count: ooms.length };
+      return renderOomSvg(view, deviceIndex, explanation, state, { width, theme }, ordinal);
+    }
+    case 'timeline':
+      return renderTimelineSvg(view, deviceIndex, {
+        width,
+        height,
+        ...(window === null ? {} : { startEvent: window.startEvent, endEvent: window.endEvent }),
+        moment: context.moment,
+        theme,
+        ...xMode,
+        // The timeline's "colour by" toggle, as remembered (../timeline/color-by.tsx).
+        colorBy: rememberedColorBy(),
+      });
   }
-  return renderTimelineSvg(view, deviceIndex, {
-    width,
-    height,
-    ...(context.timelineWindow === null
-      ? {}
-      : {
-          startEvent: context.timelineWindow.startEvent,
-          endEvent: context.timelineWindow.endEvent,
-        }),
-    moment: context.moment,
-    theme,
-    ...(context.xMode === undefined ? {} : { xMode: context.xMode }),
-  });
 }
 
 /**
@@ -98,10 +147,10 @@ export async function makeExportFile(
       return {
         format,
         fileName: chartFileName(view.fileName, device.device, context.activeView, 'svg'),
-        data: chartSvg(context),
+        data: await chartSvg(context),
       };
     case 'png': {
-      const svg = chartSvg(context);
+      const svg = await chartSvg(context);
       const size = svgSize(svg) ?? context.chartSize;
       const pixels = pngPixelSize(size.width, size.height, pngScale);
       const blob = await rasterizeSvg(svg, pixels);
@@ -117,8 +166,8 @@ export async function makeExportFile(
     case 'csv':
       return {
         format,
-        fileName: largestAllocationsFileName(view.fileName, device.device),
-        data: largestAllocationsCsv(view, device, context.moment),
+        fileName: allocationsFileName(view.fileName, device.device, context.moment ?? null),
+        data: await buildAllocationsCsv(view, device, context.moment, context.slicing),
       };
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   chartFileName,
-  largestAllocationsFileName,
+  allocationsFileName,
   MAX_FILE_NAME_LENGTH,
   reportFileName,
   snapshotBaseName,
@@ -12,6 +12,7 @@ describe('export file names', () => {
     expect(snapshotBaseName('run.pickle')).toBe('run');
     expect(snapshotBaseName('run.pkl.gz')).toBe('run');
     expect(snapshotBaseName('trace_plot.html')).toBe('trace_plot');
+    expect(snapshotBaseName('memory_viz.json.gz')).toBe('memory_viz');
     expect(snapshotBaseName('my.model.v2.pickle')).toBe('my.model.v2');
     expect(snapshotBaseName('snapshot')).toBe('snapshot');
     expect(snapshotBaseName('/data/runs/run.pickle')).toBe('run');
@@ -21,9 +22,15 @@ describe('export file names', () => {
     expect(reportFileName('demo-snapshot.pickle')).toBe('demo-snapshot.allocscope-report.json');
     expect(chartFileName('run.pickle', 1, 'timeline', 'png')).toBe('run.cuda1.timeline.png');
     expect(chartFileName('run.pickle', 0, 'segments', 'svg')).toBe('run.cuda0.segments.svg');
-    expect(largestAllocationsFileName('run.pickle.gz', 2)).toBe(
-      'run.cuda2.largest-allocations.csv',
+    expect(chartFileName('run.pickle', 0, 'fragmentation', 'png')).toBe(
+      'run.cuda0.fragmentation.png',
     );
+    expect(chartFileName('run.pickle', 3, 'oom', 'svg')).toBe('run.cuda3.oom.svg');
+    expect(allocationsFileName('run.pickle.gz', 2, 1234)).toBe(
+      'run.cuda2.allocations.after-event-1234.csv',
+    );
+    expect(allocationsFileName('run.pickle', 0, -1)).toBe('run.cuda0.allocations.before-trace.csv');
+    expect(allocationsFileName('run.pickle', 0, null)).toBe('run.cuda0.allocations.csv');
   });
 
   it('are safe on every desktop file system', () => {

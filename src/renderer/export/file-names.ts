@@ -6,7 +6,7 @@ import type { ExportFormat } from '../../preload/index.d';
 /** What the file systems we run on allow in one name (bytes on Linux, UTF-16 units elsewhere). */
 export const MAX_FILE_NAME_LENGTH = 255;
 
-const SNAPSHOT_EXTENSIONS = /(\.(pickle|pkl|html?))?(\.gz)?$/i;
+const SNAPSHOT_EXTENSIONS = /(\.(pickle|pkl|html?|json))?(\.gz)?$/i;
 // Windows' reserved characters, path separators and control characters.
 // eslint-disable-next-line no-control-regex
 const UNSAFE_CHARACTERS = /[<>:"/\\|?*\u0000-\u001f\u007f]/g;
@@ -30,7 +30,8 @@ function withSuffix(fileName: string, suffix: string): string {
   return `${kept.join('')}${suffix}`;
 }
 
-export type ExportedView = 'timeline' | 'segments';
+/** The charts a page exports as PNG/SVG: the tab shown (the largest-allocations tab: the timeline). */
+export type ExportedView = 'timeline' | 'segments' | 'fragmentation' | 'oom';
 
 /** `<base>.allocscope-report.json`: the findings of the whole snapshot. */
 export function reportFileName(snapshotFileName: string): string {
@@ -47,9 +48,18 @@ export function chartFileName(
   return withSuffix(snapshotFileName, `.cuda${device}.${view}.${format}`);
 }
 
-/** `<base>.cuda<N>.largest-allocations.csv`. */
-export function largestAllocationsFileName(snapshotFileName: string, device: number): string {
-  return withSuffix(snapshotFileName, `.cuda${device}.largest-allocations.csv`);
+/**
+ * `<base>.cuda<N>.allocations.after-event-<E>.csv` (`…before-trace.csv` for -1): every allocation,
+ * the moment named because the CSV says which are alive at it; `<base>.cuda<N>.allocations.csv`
+ * when no moment is selected.
+ */
+export function allocationsFileName(
+  snapshotFileName: string,
+  device: number,
+  moment: number | null,
+): string {
+  const at = moment === null ? '' : moment < 0 ? '.before-trace' : `.after-event-${moment}`;
+  return withSuffix(snapshotFileName, `.cuda${device}.allocations${at}.csv`);
 }
 
 export const EXPORT_MIME_TYPES: Record<ExportFormat, string> = {

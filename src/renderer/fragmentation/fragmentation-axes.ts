@@ -2,6 +2,7 @@
 // reserved memory on the left, the timeline's x axis along the bottom.
 
 import { axisBottom, axisLeft, select, type NumberValue, type ScaleLinear } from 'd3';
+import { SHARE_TICKS } from '@shared/chart/fragmentation-layout';
 import type { XAxisTicks } from '@shared/chart/x-axis-ticks';
 
 export interface FragmentationAxesScales {
@@ -14,8 +15,6 @@ export interface FragmentationAxesTicks {
   bytes: { values: number[]; format: (bytes: number) => string };
   x: XAxisTicks;
 }
-
-const SHARE_TICKS = [0, 0.5, 1];
 
 /** Adds the axes' groups to an empty SVG. */
 export function createFragmentationAxes(svg: SVGSVGElement): void {
@@ -57,7 +56,7 @@ export function renderFragmentationAxes(
     .attr('transform', `translate(${margin.left},${margin.top})`)
     .call(
       axisLeft(scales.yShare)
-        .tickValues(SHARE_TICKS)
+        .tickValues([...SHARE_TICKS])
         .tickFormat((value: NumberValue) => `${Math.round(Number(value) * 100)}%`)
         .tickSize(4)
         .tickPadding(6),

@@ -3,11 +3,10 @@
 // largest free block and internal waste (from allocator states at sampled moments), and a share
 // pane with the part of reserved memory held in free blocks smaller than a common request. This
 // chart supplies the canvas host (../canvas/canvas-host.ts) its two layers and handles the input;
-// what is drawn comes from fragmentation-data.ts and fragmentation-geometry.ts, the drawing from
-// fragmentation-draw.ts and fragmentation-axes.ts.
+// what is drawn comes from @shared/chart/fragmentation-points.ts and fragmentation-layout.ts
+// (shared with the exported SVG), the drawing from fragmentation-draw.ts and fragmentation-axes.ts.
 
 import { scaleLinear, type ScaleLinear } from 'd3';
-import { byteTicks } from '@shared/chart/byte-ticks';
 import {
   createEventAxis,
   eventAtX,
@@ -21,15 +20,15 @@ import {
   removeFragmentationAxes,
   renderFragmentationAxes,
 } from './fragmentation-axes';
+import { cachedColumns, largestDrawnBytes, samplePoints } from '@shared/chart/fragmentation-points';
 import {
-  cachedColumns,
-  largestDrawnBytes,
-  samplePoints,
-  type FragmentationData,
-  type FragmentationWindow,
-} from './fragmentation-data';
+  fragmentationByteScale,
+  sameWindow,
+  splitPanes,
+  visibleDomain,
+} from '@shared/chart/fragmentation-layout';
+import type { FragmentationData, FragmentationWindow } from './fragmentation-data';
 import { drawFragmentation, drawFragmentationOverlay, placeMarkers } from './fragmentation-draw';
-import { sameWindow, splitPanes, visibleDomain } from './fragmentation-geometry';
 import { fragmentationTheme, type FragmentationTheme } from './fragmentation-theme';
 import { layoutColumns, TIMELINE_MARGIN } from '../timeline/timeline-plot';
 
@@ -191,8 +190,7 @@ export class FragmentationChart {
     );
     const maxBytes = largestDrawnBytes(cached, points);
     const { bytesTop, bytesHeight, shareTop, shareHeight } = splitPanes(plot.height);
-    const ticks = byteTicks(maxBytes, Math.max(2, Math.round(bytesHeight / 32)));
-    const top = Math.max(maxBytes * 1.08, ticks.values.at(-1) ?? 0, 1);
+    const { ticks, top } = fragmentationByteScale(maxBytes, bytesHeight);
     const yBytes = scaleLinear()
       .domain([0, top])
       .range([bytesTop + bytesHeight, bytesTop]);

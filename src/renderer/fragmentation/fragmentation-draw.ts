@@ -3,7 +3,8 @@
 // markers; on the overlay the moment and the pointer's crosshair.
 
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
-import type { SamplePoint } from './fragmentation-data';
+import { stepXs, type SamplePoint } from '@shared/chart/fragmentation-points';
+import { fragmentationMarkerEvents, SHARE_TICKS } from '@shared/chart/fragmentation-layout';
 import type { FragmentationTheme } from './fragmentation-theme';
 import type { CanvasSize } from '../canvas/canvas-host';
 import { drawVerticalMarker, type VerticalMarker } from '../canvas/vertical-marker';
@@ -20,8 +21,6 @@ export interface FragmentationPicture {
   /** Markers already placed, inside the plot. */
   markers: readonly VerticalMarker[];
 }
-
-const SHARE_GRID = [0, 0.5, 1] as const;
 
 export function drawFragmentation(
   context: CanvasRenderingContext2D,
@@ -44,7 +43,7 @@ export function drawFragmentation(
     context.moveTo(0, y);
     context.lineTo(width, y);
   }
-  for (const share of SHARE_GRID) {
+  for (const share of SHARE_TICKS) {
     const y = Math.round(yShare(share)) + 0.5;
     context.moveTo(0, y);
     context.lineTo(width, y);
@@ -99,9 +98,7 @@ function drawSampleSteps(
 ): void {
   const { points, traceStart } = picture;
   if (points.length === 0) return;
-  const xs = points.map((point) => Math.max(-2, Math.min(width + 2, point.x)));
-  // The first moment of the trace holds from its left edge.
-  if (points[0]!.moment <= traceStart.moment) xs[0] = Math.min(xs[0]!, traceStart.x);
+  const xs = stepXs(points, width, traceStart);
   if (fill !== null) {
     context.fillStyle = fill;
     context.beginPath();
@@ -133,16 +130,11 @@ export function placeMarkers(
   xOfMoment: (event: number) => number,
   plotWidth: number,
 ): VerticalMarker[] {
-  const markers: { event: number; color: string; dash: number[]; width: number }[] = [
-    {
-      event: device.figures.active.peakEventIndex,
-      color: theme.peak,
-      dash: [5, 3],
-      width: 1,
-    },
-  ];
-  for (const oom of device.ooms)
-    markers.push({ event: oom.eventIndex, color: theme.oom, dash: [], width: 2 });
+  const markers = fragmentationMarkerEvents(device).map(({ event, kind }) =>
+    kind === 'oom'
+      ? { event, color: theme.oom, dash: [], width: 2 }
+      : { event, color: theme.peak, dash: [5, 3], width: 1 },
+  );
   const placed: VerticalMarker[] = [];
   for (const { event, ...style } of markers) {
     const x = xOfMoment(event);

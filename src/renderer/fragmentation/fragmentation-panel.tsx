@@ -10,12 +10,13 @@ import type { FragmentationWindow } from './fragmentation-data';
 import './fragmentation.css';
 import { FragmentationFigures } from './fragmentation-figures';
 import { FragmentationLegend } from './fragmentation-legend';
-import { fullTraceMoments } from './fragmentation-sampling';
+import { fullTraceMoments } from '@shared/chart/fragmentation-sampling';
 import { fragmentationStatusText } from './fragmentation-status';
 import { useFragmentationSeries } from '../moment/use-allocator-state';
 import { useFiguresAt } from '../moment/use-figures-at';
 import { useFragmentationChart } from './use-fragmentation-chart';
 import { useWindowSeries } from './use-window-series';
+import { deviceLabel } from '@shared/format/words';
 
 export interface FragmentationPanelProps {
   view: AnalyzedSnapshot;
@@ -72,7 +73,7 @@ export function FragmentationPanel(props: FragmentationPanelProps): JSX.Element 
       ref={rootRef}
       className="frag"
       data-testid="fragmentation-panel"
-      aria-label={`Fragmentation of cuda:${device.device}`}
+      aria-label={`Fragmentation of ${deviceLabel(device.device)}`}
       data-series={computing ? 'computing' : 'ready'}
       data-threshold-bytes={String(smallHoleThresholdBytes)}
     >

@@ -4,7 +4,7 @@
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { describeEvent } from '../allocations/allocation-facts';
-import { cachedAt } from './fragmentation-data';
+import { cachedAt } from '@shared/chart/fragmentation-points';
 
 export interface FragmentationStatus {
   /** Whether the whole trace's samples are still being computed. */

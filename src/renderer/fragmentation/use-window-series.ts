@@ -5,7 +5,7 @@ import { useLayoutEffect, useState } from 'react';
 import type { AllocatorStateIndex } from '@shared/state/allocator-state';
 import type { FragmentationSeries } from '@shared/state/fragmentation-series';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
-import { windowSamples, zoomedRange } from './fragmentation-sampling';
+import { windowSamples, zoomedRange } from '@shared/chart/fragmentation-sampling';
 import { useFragmentationSeries } from '../moment/use-allocator-state';
 
 const WINDOW_DEBOUNCE_MS = 200;

@@ -3,6 +3,7 @@
 import type { JSX } from 'react';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { clampMoment, firstOomEvent } from '@shared/analyzed/moments';
+import { keysOf } from '../shell/keyboard-shortcuts';
 import { describeMoment, stepMoment } from './moment';
 
 export function MomentBar(props: {
@@ -21,7 +22,7 @@ export function MomentBar(props: {
           type="button"
           className="tl-button"
           aria-label="Previous event"
-          title="Previous event (←; Shift+← 1% of the trace; Home: the start)"
+          title={`Previous event (${keysOf('moment-previous')}; ${keysOf('moment-back')}: 1% of the trace; ${keysOf('moment-first')}: the start)`}
           onClick={() => onMoment(stepMoment(device, moment, 'previous'))}
         >
           ‹
@@ -30,7 +31,7 @@ export function MomentBar(props: {
           type="button"
           className="tl-button"
           aria-label="Next event"
-          title="Next event (→; Shift+→ 1% of the trace; End: the end)"
+          title={`Next event (${keysOf('moment-next')}; ${keysOf('moment-forward')}: 1% of the trace; ${keysOf('moment-last')}: the end)`}
           onClick={() => onMoment(stepMoment(device, moment, 'next'))}
         >
           ›
@@ -41,7 +42,7 @@ export function MomentBar(props: {
         data-testid="moment-label"
         data-moment={String(moment)}
         aria-live="polite"
-        title="Click the timeline to choose another moment; ← → step through events"
+        title={`Click the timeline to choose another moment; ${keysOf('moment-previous')} ${keysOf('moment-next')} step through events`}
       >
         {describeMoment(device, moment)}
       </span>
@@ -51,7 +52,7 @@ export function MomentBar(props: {
           className="tl-button"
           data-testid="moment-peak"
           aria-pressed={moment === peak}
-          title="The active peak"
+          title={`The active peak (${keysOf('moment-peak')})`}
           onClick={() => onMoment(peak)}
         >
           Peak
@@ -62,7 +63,7 @@ export function MomentBar(props: {
             className="tl-button moment-oom"
             data-testid="moment-oom"
             aria-pressed={moment === oom}
-            title="The first out-of-memory event"
+            title={`The first out-of-memory event (${keysOf('moment-oom')})`}
             onClick={() => onMoment(oom)}
           >
             OOM

@@ -5,19 +5,26 @@ import {
   activeAt,
   bigStep,
   describeMoment,
-  momentStepAt,
-  momentStepOfKey,
+  momentStepOfCommand,
   reservedAt,
   stepMoment,
 } from './moment';
 
-const key = (name: string, shiftKey = false) => ({
+import { commandOf } from '../shell/keyboard-shortcuts';
+
+const key = (name: string, shiftKey = false, ctrlKey = false) => ({
   key: name,
   shiftKey,
-  ctrlKey: false,
+  ctrlKey,
   metaKey: false,
   altKey: false,
 });
+
+/** The step a key press makes, through the page's shortcut table. */
+const stepOfKey = (stroke: ReturnType<typeof key>) => {
+  const command = commandOf(stroke, 'page');
+  return command === null ? null : momentStepOfCommand(command);
+};
 
 describe('moment', () => {
   it('starts on the first OOM, else on the active peak', () => {
@@ -49,15 +56,17 @@ describe('moment', () => {
     expect(bigStep(device)).toBe(1);
   });
 
-  it('maps keys to steps', () => {
-    expect(momentStepOfKey(key('ArrowLeft'))).toBe('previous');
-    expect(momentStepOfKey(key('ArrowRight'))).toBe('next');
-    expect(momentStepOfKey(key('ArrowLeft', true))).toBe('back');
-    expect(momentStepOfKey(key('ArrowRight', true))).toBe('forward');
-    expect(momentStepOfKey(key('Home'))).toBe('first');
-    expect(momentStepOfKey(key('End'))).toBe('last');
-    expect(momentStepOfKey(key('a'))).toBeNull();
-    expect(momentStepOfKey({ ...key('ArrowLeft'), ctrlKey: true })).toBeNull();
+  it('maps keys to steps: the arrows step, Shift by 1%, Home and End to the ends', () => {
+    expect(stepOfKey(key('ArrowLeft'))).toBe('previous');
+    expect(stepOfKey(key('ArrowRight'))).toBe('next');
+    expect(stepOfKey(key('ArrowLeft', true))).toBe('back');
+    expect(stepOfKey(key('ArrowRight', true))).toBe('forward');
+    expect(stepOfKey(key('Home'))).toBe('first');
+    expect(stepOfKey(key('End'))).toBe('last');
+    expect(stepOfKey(key('a'))).toBeNull();
+    // Ctrl+← pans the timeline instead.
+    expect(stepOfKey(key('ArrowLeft', false, true))).toBeNull();
+    expect(commandOf(key('ArrowLeft', false, true), 'chart')).toBe('pan-earlier');
   });
 
   it('reads the curves, with the baseline before the trace', () => {
@@ -68,16 +77,5 @@ describe('moment', () => {
     expect(reservedAt(device, 1)).toBe(8192);
     expect(describeMoment(device, 2)).toBe('event 2 · 1.00 ms · active 3.5 KiB · reserved 8.0 KiB');
     expect(describeMoment(device, -1)).toBe('before the trace · active 1000 B · reserved 4.0 KiB');
-  });
-});
-
-describe('momentStepAt', () => {
-  it('leaves the arrows to the focused timeline, but not Home and End', () => {
-    expect(momentStepAt(key('ArrowLeft'), false)).toBe('previous');
-    expect(momentStepAt(key('ArrowLeft'), true)).toBeNull();
-    expect(momentStepAt(key('ArrowRight', true), true)).toBeNull();
-    expect(momentStepAt(key('Home'), true)).toBe('first');
-    expect(momentStepAt(key('End'), true)).toBe('last');
-    expect(momentStepAt(key('a'), false)).toBeNull();
   });
 });

@@ -6,43 +6,28 @@ import { formatBytes } from '@shared/format/units';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { clampMoment, momentRange } from '@shared/analyzed/moments';
 import { describeEvent } from '../allocations/allocation-facts';
+import type { ShortcutCommand } from '../shell/keyboard-shortcuts';
 
 export type MomentStep = 'previous' | 'next' | 'back' | 'forward' | 'first' | 'last';
 
-export interface MomentKey {
-  readonly key: string;
-  readonly shiftKey: boolean;
-  readonly ctrlKey: boolean;
-  readonly metaKey: boolean;
-  readonly altKey: boolean;
-}
-
-/** ← → one event, Shift+← → 1% of the trace, Home End the ends; null for other keys. */
-export function momentStepOfKey(stroke: MomentKey): MomentStep | null {
-  if (stroke.ctrlKey || stroke.metaKey || stroke.altKey) return null;
-  switch (stroke.key) {
-    case 'ArrowLeft':
-      return stroke.shiftKey ? 'back' : 'previous';
-    case 'ArrowRight':
-      return stroke.shiftKey ? 'forward' : 'next';
-    case 'Home':
-      return stroke.shiftKey ? null : 'first';
-    case 'End':
-      return stroke.shiftKey ? null : 'last';
+/** The step a keyboard command makes (the keys are in shell/keyboard-shortcuts.ts); null: none. */
+export function momentStepOfCommand(command: ShortcutCommand): MomentStep | null {
+  switch (command) {
+    case 'moment-previous':
+      return 'previous';
+    case 'moment-next':
+      return 'next';
+    case 'moment-back':
+      return 'back';
+    case 'moment-forward':
+      return 'forward';
+    case 'moment-first':
+      return 'first';
+    case 'moment-last':
+      return 'last';
     default:
       return null;
   }
-}
-
-/**
- * The step a key makes where it was pressed: in the focused timeline the arrows pan the chart,
- * so only Home and End move the moment there.
- */
-export function momentStepAt(stroke: MomentKey, inTimeline: boolean): MomentStep | null {
-  const step = momentStepOfKey(stroke);
-  if (step === null) return null;
-  if (inTimeline && step !== 'first' && step !== 'last') return null;
-  return step;
 }
 
 /** Events in 1% of the trace (at least one). */
@@ -93,12 +78,4 @@ export function describeMoment(device: AnalyzedDevice, moment: number): string {
     `active ${formatBytes(activeAt(device, moment))}`,
     `reserved ${formatBytes(reservedAt(device, moment))}`,
   ].join(' · ');
-}
-
-/** Whether a key press belongs to a control that edits text or picks values with the arrows. */
-export function isEditingTarget(target: EventTarget | null): boolean {
-  if (typeof Element === 'undefined' || !(target instanceof Element)) return false;
-  if (target.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"]'))
-    return true;
-  return target.closest('[role="slider"], [role="spinbutton"], [role="listbox"]') !== null;
 }

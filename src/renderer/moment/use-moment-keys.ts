@@ -1,27 +1,31 @@
-// ← → step the moment by an event, Shift by 1% of the trace, Home End go to the ends, wherever
-// the keys are not someone else's (text fields, the focused timeline's own panning).
+// The keys that move the selected moment (the table is shell/keyboard-shortcuts.ts): ← → one
+// event, Shift by 1% of the trace, Home End the ends, P the active peak, O the first OOM. They
+// work wherever the page has the focus, the timeline included (its keys zoom and pan).
 
-import { useLayoutEffect } from 'react';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
-import { isEditingTarget, momentStepAt, stepMoment } from './moment';
+import { clampMoment, firstOomEvent } from '@shared/analyzed/moments';
+import { useShortcuts } from '../shell/use-shortcuts';
+import { momentStepOfCommand, stepMoment } from './moment';
 
 export function useMomentKeys(
   device: AnalyzedDevice,
   moment: number,
   onMoment: (moment: number) => void,
 ): void {
-  useLayoutEffect(() => {
-    const onKeyDown = (event: KeyboardEvent): void => {
-      if (event.defaultPrevented || isEditingTarget(event.target)) return;
-      const inTimeline =
-        event.target instanceof Element &&
-        event.target.closest('[data-testid="timeline"]') !== null;
-      const step = momentStepAt(event, inTimeline);
-      if (step === null) return;
-      event.preventDefault();
-      onMoment(stepMoment(device, moment, step));
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, [device, moment, onMoment]);
+  useShortcuts('page', (command) => {
+    if (command === 'moment-peak') {
+      onMoment(clampMoment(device, device.figures.active.peakEventIndex));
+      return true;
+    }
+    if (command === 'moment-oom') {
+      const oom = firstOomEvent(device);
+      if (oom === null) return false;
+      onMoment(oom);
+      return true;
+    }
+    const step = momentStepOfCommand(command);
+    if (step === null) return false;
+    onMoment(stepMoment(device, moment, step));
+    return true;
+  });
 }

@@ -4,6 +4,7 @@
 import type { JSX } from 'react';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { describeOom } from './oom-notice-text';
+import { deviceLabel } from '@shared/format/words';
 
 export function OomNotice(props: {
   oomDevice: AnalyzedDevice;
@@ -16,7 +17,7 @@ export function OomNotice(props: {
   return (
     <div className="oom-notice" role="note" data-testid="oom-notice">
       <span>
-        <strong>cuda:{oomDevice.device} ran out of memory</strong> {describeOom(oomDevice)}
+        <strong>{deviceLabel(oomDevice.device)} ran out of memory</strong> {describeOom(oomDevice)}
       </span>
       {oomDevice === device ? (
         <button
@@ -34,7 +35,7 @@ export function OomNotice(props: {
           data-testid="oom-device-link"
           onClick={() => onShowDevice(oomDevice.device)}
         >
-          Show cuda:{oomDevice.device}
+          Show {deviceLabel(oomDevice.device)}
         </button>
       )}
     </div>

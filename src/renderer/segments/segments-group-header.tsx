@@ -1,6 +1,7 @@
 // A group's header over its rows in the segments picture: pool, stream and size class, with the
 // group's figures. Placed by the chart's layout (top, left in the scrolled content).
 
+import { FIGURE } from '@shared/format/glossary';
 import type { JSX } from 'react';
 import type { MemoryFigures } from '@shared/state/memory-figures';
 import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
@@ -30,10 +31,10 @@ export function SegmentsGroupHeader(props: {
       {figures !== null && (
         <span className="seg-group-figures">
           <span>{countText(figures.segmentCount, 'segment', 'segments')}</span>
-          <BytesFigure label="reserved" bytes={figures.reservedBytes} />
-          <BytesFigure label="allocated" bytes={figures.blockBytes} />
-          <BytesFigure label="cached free" bytes={figures.cachedFreeBytes} />
-          <BytesFigure label="largest hole" bytes={figures.largestFreeBytes} />
+          <BytesFigure label={FIGURE.reserved} bytes={figures.reservedBytes} />
+          <BytesFigure label={FIGURE.inUse} bytes={figures.blockBytes} />
+          <BytesFigure label={FIGURE.cachedFree} bytes={figures.cachedFreeBytes} />
+          <BytesFigure label={FIGURE.largestFree} bytes={figures.largestFreeBytes} />
           <span data-count={String(figures.freeBlockCount)}>
             {countText(figures.freeBlockCount, 'free block', 'free blocks')}
           </span>

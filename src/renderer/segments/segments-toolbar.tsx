@@ -1,6 +1,7 @@
 // Above the segments picture: the legend of block states, the Fit/Detail scale switch and the
 // moment's totals.
 
+import { FIGURE } from '@shared/format/glossary';
 import type { JSX } from 'react';
 import type { AllocatorState } from '@shared/state/allocator-state';
 import type { MemoryFigures } from '@shared/state/memory-figures';
@@ -57,10 +58,10 @@ export function SegmentsToolbar(props: {
             {totals !== null && (
               <>
                 <span>{countText(totals.segmentCount, 'segment', 'segments')}</span>
-                <BytesFigure label="reserved" bytes={totals.reservedBytes} />
-                <BytesFigure label="allocated" bytes={totals.blockBytes} />
-                <BytesFigure label="cached free" bytes={totals.cachedFreeBytes} />
-                <BytesFigure label="largest hole" bytes={totals.largestFreeBytes} />
+                <BytesFigure label={FIGURE.reserved} bytes={totals.reservedBytes} />
+                <BytesFigure label={FIGURE.inUse} bytes={totals.blockBytes} />
+                <BytesFigure label={FIGURE.cachedFree} bytes={totals.cachedFreeBytes} />
+                <BytesFigure label={FIGURE.largestFree} bytes={totals.largestFreeBytes} />
               </>
             )}
           </>

@@ -18,6 +18,7 @@ import { pickOfBlock, selectedBlockOf } from './segments-selection';
 import { SegmentsToolbar } from './segments-toolbar';
 import { useStateAt } from '../moment/use-allocator-state';
 import { useSegmentsChart } from './use-segments-chart';
+import { deviceLabel } from '@shared/format/words';
 
 export interface SegmentsViewProps {
   view: AnalyzedSnapshot;
@@ -87,7 +88,7 @@ export function SegmentsView(props: SegmentsViewProps): JSX.Element {
       ref={rootRef}
       className="seg"
       data-testid="segments-view"
-      aria-label={`Segments of cuda:${device.device}`}
+      aria-label={`Segments of ${deviceLabel(device.device)}`}
       aria-busy={loading}
       data-moment={loading ? undefined : String(state.event)}
       data-segment-count={totals === null ? undefined : String(totals.segmentCount)}

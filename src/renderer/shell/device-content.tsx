@@ -1,17 +1,29 @@
-// One device of an open snapshot: the timeline (with the selected allocation's panel beside it),
-// the bar of the lower views with the moment and the exports, and the chosen lower view.
+// One device of an open snapshot, in resizable panes: the timeline above; the bar of the lower
+// views (with the moment and the exports) and the chosen lower view below it; the selected
+// allocation's panel on the right, beside both. The dividers are dragged (or focused and moved
+// with the arrows), the sizes remembered (pane-sizes.ts).
 
-import { useCallback, useMemo, useState, type Dispatch, type JSX } from 'react';
+import { useCallback, useMemo, useRef, useState, type Dispatch, type JSX } from 'react';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { smallHoleThreshold } from '@shared/state/memory-figures';
 import type { TimelineDomainInfo } from '../timeline/timeline-chart';
 import { effectiveXMode, type AppAction, type LowerView, type SnapshotTab } from './app-state';
 import { AllocationPanel } from '../allocations/allocation-panel';
-import { ExportBar } from '../export/export-bar';
+import { ExportBar, exportedViewOf } from '../export/export-bar';
 import { FragmentationPanel } from '../fragmentation/fragmentation-panel';
 import { LargestAllocationsTable } from '../allocations/largest-allocations-table';
 import { LowerViewTabs } from './lower-view-tabs';
-import { shownLowerView, tableMomentOf, timelineClickHint } from './lower-views';
+import {
+  lowerViewOfCommand,
+  shownLowerView,
+  tableMomentOf,
+  timelineClickHint,
+} from './lower-views';
+import { PaneSeparator } from '../ui/pane-separator';
+import { SEPARATOR_PX } from './pane-sizes';
+import { usePaneSizes } from './use-pane-sizes';
+import { useShortcuts } from './use-shortcuts';
+import { useStableDock } from './use-stable-dock';
 import { clampMoment, defaultMoment } from '@shared/analyzed/moments';
 import { MomentBar } from '../moment/moment-bar';
 import { OomExplainerPanel } from '../oom/oom-explainer-panel';
@@ -55,6 +67,21 @@ export function DeviceContent(props: {
     [dispatch, tabId],
   );
   useMomentKeys(device, moment, stepTo);
+  useShortcuts('page', (command) => {
+    const next = lowerViewOfCommand(command);
+    if (next === null) return false;
+    setLowerView(next);
+    return true;
+  });
+
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const chartPaneRef = useRef<HTMLDivElement>(null);
+  const panes = usePaneSizes(bodyRef, chartPaneRef);
+  const panelOpen = ui.selectedRow !== null;
+  const columnRef = useRef<HTMLDivElement>(null);
+  const placement = useStableDock(panelOpen, columnRef);
+  const sideColumn = placement === 'docked' || placement === 'reserved';
+  const mainWidth = panes.bodyWidth - (sideColumn ? panes.sideWidth + SEPARATOR_PX : 0);
 
   const tableMoment = tableMomentOf(ui.moment, hasOom, moment);
   const exportWindow =
@@ -62,10 +89,30 @@ export function DeviceContent(props: {
       ? null
       : { startEvent: timelineWindow.startEvent, endEvent: timelineWindow.endEvent };
 
+  const panel =
+    ui.selectedRow === null ? null : (
+      <AllocationPanel
+        view={view}
+        device={device}
+        row={ui.selectedRow}
+        onClose={() => onSelectRow(null)}
+      />
+    );
+
   return (
-    <>
-      <div className={ui.selectedRow === null ? 'snapshot-main' : 'snapshot-main with-panel'}>
-        <div className="timeline-area">
+    <div
+      ref={bodyRef}
+      className="snapshot-body"
+      data-testid="snapshot-body"
+      data-panel={placement}
+      style={{
+        gridTemplateColumns: sideColumn
+          ? `minmax(0, 1fr) ${SEPARATOR_PX}px ${panes.sideWidth}px`
+          : 'minmax(0, 1fr)',
+      }}
+    >
+      <div ref={columnRef} className="snapshot-column">
+        <div ref={chartPaneRef} className="timeline-area" id="chart-pane">
           <TimelineView
             view={view}
             device={device}
@@ -78,89 +125,120 @@ export function DeviceContent(props: {
             clickHint={timelineClickHint(lowerView)}
           />
         </div>
-        {ui.selectedRow !== null && (
-          <aside className="panel-area" aria-label="Selected allocation">
-            <AllocationPanel
-              view={view}
-              device={device}
-              row={ui.selectedRow}
-              onClose={() => onSelectRow(null)}
+        <PaneSeparator
+          orientation="horizontal"
+          label="Divider between the chart and the views below"
+          controls="chart-pane"
+          testId="separator-chart"
+          value={panes.bodyHeight - panes.lowerHeight - SEPARATOR_PX}
+          min={panes.bodyHeight - panes.lowerMax - SEPARATOR_PX}
+          max={panes.bodyHeight - panes.lowerMin - SEPARATOR_PX}
+          onChange={(chart) => panes.setLowerHeight(panes.bodyHeight - chart - SEPARATOR_PX)}
+          onReset={() => panes.setLowerHeight(null)}
+        />
+        <div className="lower-pane" style={{ height: panes.lowerHeight }}>
+          <div className="lower-bar">
+            <LowerViewTabs
+              selected={lowerView}
+              oomCount={device.ooms.length}
+              onSelect={setLowerView}
             />
-          </aside>
-        )}
-      </div>
-      <div className="lower-bar">
-        <LowerViewTabs selected={lowerView} oomCount={device.ooms.length} onSelect={setLowerView} />
-        <MomentBar device={device} moment={moment} onMoment={(event) => setMoment(event)} />
-        {stateIndex !== null ? (
-          <ExportBar
-            view={view}
-            deviceIndex={deviceIndex}
-            stateIndex={stateIndex}
-            moment={moment}
-            activeView={lowerView === 'segments' ? 'segments' : 'timeline'}
-            timelineWindow={exportWindow}
-            xMode={xMode}
-            isActiveTab
-          />
-        ) : (
-          <div className="export-placeholder" aria-hidden="true" />
-        )}
-      </div>
-      <div
-        className="lower-area"
-        id="lower-view"
-        role="tabpanel"
-        aria-labelledby={`lower-tab-${lowerView}`}
-        data-view={lowerView}
-      >
-        {lowerView === 'largest' && (
-          <LargestAllocationsTable
-            view={view}
-            device={device}
-            moment={tableMoment}
-            selectedRow={ui.selectedRow}
-            onSelectRow={onSelectRow}
-          />
-        )}
-        {lowerView === 'segments' && (
-          <SegmentsView
-            view={view}
-            device={device}
-            stateIndex={stateIndex}
-            moment={moment}
-            smallHoleThresholdBytes={threshold}
-            selectedRow={ui.selectedRow}
-            onSelectRow={onSelectRow}
-          />
-        )}
-        {lowerView === 'fragmentation' && (
-          <FragmentationPanel
-            view={view}
-            device={device}
-            stateIndex={stateIndex}
-            moment={moment}
-            smallHoleThresholdBytes={threshold}
-            xMode={xMode}
-            timelineWindow={timelineWindow}
-            onMoment={(event) => setMoment(event)}
-          />
-        )}
-        {lowerView === 'oom' &&
-          (stateIndex === null ? (
-            <p className="lower-pending">Reconstructing the allocator state…</p>
-          ) : (
-            <div className="lower-scroll">
-              <OomExplainerPanel
+            <MomentBar device={device} moment={moment} onMoment={(event) => setMoment(event)} />
+            {stateIndex !== null ? (
+              <ExportBar
                 view={view}
                 deviceIndex={deviceIndex}
                 stateIndex={stateIndex}
-                onGoToEvent={(event) => setMoment(event)}
-                onSelectRow={(row) => onSelectRow(row)}
+                moment={moment}
+                activeView={exportedViewOf(lowerView)}
+                timelineWindow={exportWindow}
+                xMode={xMode}
+                isActiveTab
               />
-            </div>
-          ))}
+            ) : (
+              <div className="export-placeholder" aria-hidden="true" />
+            )}
+          </div>
+          <div
+            className="lower-area"
+            id="lower-view"
+            role="tabpanel"
+            aria-labelledby={`lower-tab-${lowerView}`}
+            data-view={lowerView}
+          >
+            {lowerView === 'largest' && (
+              <LargestAllocationsTable
+                view={view}
+                device={device}
+                moment={tableMoment}
+                selectedRow={ui.selectedRow}
+                onSelectRow={onSelectRow}
+              />
+            )}
+            {lowerView === 'segments' && (
+              <SegmentsView
+                view={view}
+                device={device}
+                stateIndex={stateIndex}
+                moment={moment}
+                smallHoleThresholdBytes={threshold}
+                selectedRow={ui.selectedRow}
+                onSelectRow={onSelectRow}
+              />
+            )}
+            {lowerView === 'fragmentation' && (
+              <FragmentationPanel
+                view={view}
+                device={device}
+                stateIndex={stateIndex}
+                moment={moment}
+                smallHoleThresholdBytes={threshold}
+                xMode={xMode}
+                timelineWindow={timelineWindow}
+                onMoment={(event) => setMoment(event)}
+              />
+            )}
+            {lowerView === 'oom' &&
+              (stateIndex === null ? (
+                <p className="lower-pending">Reconstructing the allocator state…</p>
+              ) : (
+                <div className="lower-scroll">
+                  <OomExplainerPanel
+                    view={view}
+                    deviceIndex={deviceIndex}
+                    stateIndex={stateIndex}
+                    onGoToEvent={(event) => setMoment(event)}
+                    onSelectRow={(row) => onSelectRow(row)}
+                  />
+                </div>
+              ))}
+          </div>
+        </div>
       </div>
-    </>
+      {sideColumn && (
+        <PaneSeparator
+          orientation="vertical"
+          label="Divider between the chart and the allocation panel"
+          controls="chart-pane"
+          testId="separator-side"
+          value={mainWidth}
+          min={panes.bodyWidth - panes.sideMax - SEPARATOR_PX}
+          max={panes.bodyWidth - panes.sideMin - SEPARATOR_PX}
+          onChange={(main) => panes.setSideWidth(panes.bodyWidth - main - SEPARATOR_PX)}
+          onReset={() => panes.setSideWidth(null)}
+        />
+      )}
+      {placement !== 'none' && (
+        // One element whether docked or floating, so the panel keeps its state when it docks.
+        <aside
+          className={placement === 'floating' ? 'panel-area panel-floating' : 'panel-area'}
+          aria-label="Selected allocation"
+          aria-hidden={placement === 'reserved' ? true : undefined}
+          style={placement === 'floating' ? { width: panes.sideWidth } : undefined}
+        >
+          {panel}
+        </aside>
+      )}
+    </div>
   );
 }

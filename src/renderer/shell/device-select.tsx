@@ -5,13 +5,14 @@
 import type { JSX } from 'react';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { formatBytes } from '@shared/format/units';
+import { deviceLabel } from '@shared/format/words';
 
 /** "cuda:1 · 10.5 GiB · OOM": what the picker lists for a device (its active peak). */
 export function deviceOptionLabel(
   device: Pick<AnalyzedDevice, 'device' | 'ooms' | 'figures'>,
 ): string {
   const oom = device.ooms.length > 0 ? ' · OOM' : '';
-  return `cuda:${device.device} · ${formatBytes(device.figures.active.peakBytes)}${oom}`;
+  return `${deviceLabel(device.device)} · ${formatBytes(device.figures.active.peakBytes)}${oom}`;
 }
 
 export function DeviceSelect(props: {

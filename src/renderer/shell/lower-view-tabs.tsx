@@ -3,6 +3,7 @@
 
 import type { JSX } from 'react';
 import type { LowerView } from './app-state';
+import { keysOf } from './keyboard-shortcuts';
 import { LOWER_VIEWS } from './lower-views';
 
 export function LowerViewTabs(props: {
@@ -26,7 +27,8 @@ export function LowerViewTabs(props: {
             aria-controls="lower-view"
             className={alarm ? 'lower-tab lower-tab-alarm' : 'lower-tab'}
             data-testid={`view-tab-${entry.id}`}
-            title={alarm ? `${entry.title} — this device ran out of memory` : entry.title}
+            title={`${alarm ? `${entry.title} — this device ran out of memory` : entry.title} (${keysOf(entry.command)})`}
+            aria-keyshortcuts={keysOf(entry.command)}
             onClick={() => onSelect(entry.id)}
           >
             {entry.label}

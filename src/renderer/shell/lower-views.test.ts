@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { LOWER_VIEWS, shownLowerView, tableMomentOf, timelineClickHint } from './lower-views';
+import { commandOf } from './keyboard-shortcuts';
+import {
+  LOWER_VIEWS,
+  lowerViewOfCommand,
+  shownLowerView,
+  tableMomentOf,
+  timelineClickHint,
+} from './lower-views';
 
 describe('lower views', () => {
   it('has one tab per view', () => {
@@ -9,6 +16,18 @@ describe('lower views', () => {
       'fragmentation',
       'oom',
     ]);
+  });
+
+  it('is shown by the keys 1 to 4, in the order of the tabs', () => {
+    const byKey = ['1', '2', '3', '4'].map((key) => {
+      const command = commandOf(
+        { key, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false },
+        'page',
+      );
+      return command === null ? null : lowerViewOfCommand(command);
+    });
+    expect(byKey).toEqual(LOWER_VIEWS.map((view) => view.id));
+    expect(lowerViewOfCommand('zoom-in')).toBeNull();
   });
 
   it('shows the chosen view, else the OOM explainer after an OOM, else the largest allocations', () => {

@@ -3,6 +3,7 @@
 // unit-tested.
 
 import type { LowerView } from './app-state';
+import type { ShortcutCommand } from './keyboard-shortcuts';
 
 export interface LowerViewTab {
   id: LowerView;
@@ -10,29 +11,35 @@ export interface LowerViewTab {
   title: string;
   /** What clicking the timeline does for this view: the hint in the timeline's tooltip. */
   clickHint: string;
+  /** The keyboard command that shows it (keyboard-shortcuts.ts: the keys 1 to 4). */
+  command: ShortcutCommand;
 }
 
 export const LOWER_VIEWS: readonly LowerViewTab[] = [
   {
     id: 'largest',
-    label: 'Largest allocations',
+    command: 'view-largest',
+    label: 'Allocations',
     title: 'The allocations alive at the selected moment, largest first',
     clickHint: 'Click to list the allocations alive here.',
   },
   {
     id: 'segments',
+    command: 'view-segments',
     label: 'Segments',
     title: 'The allocator’s segments and blocks at the selected moment',
     clickHint: 'Click to show the segments at this moment.',
   },
   {
     id: 'fragmentation',
+    command: 'view-fragmentation',
     label: 'Fragmentation',
     title: 'Cached-but-unused memory over time, and the figures at the moment and the peak',
     clickHint: 'Click to show the fragmentation figures at this moment.',
   },
   {
     id: 'oom',
+    command: 'view-oom',
     label: 'OOM',
     title: 'Why the allocation failed (or, without an OOM, what the peak left free)',
     clickHint: 'Click to select this moment (the other views show it).',
@@ -59,4 +66,9 @@ export function tableMomentOf(
 /** The hint the timeline's tooltip gives for a click, for the view shown below it. */
 export function timelineClickHint(view: LowerView): string {
   return LOWER_VIEWS.find((tab) => tab.id === view)?.clickHint ?? '';
+}
+
+/** The view a keyboard command shows, or null for other commands. */
+export function lowerViewOfCommand(command: ShortcutCommand): LowerView | null {
+  return LOWER_VIEWS.find((tab) => tab.command === command)?.id ?? null;
 }

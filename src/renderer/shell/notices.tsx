@@ -1,6 +1,7 @@
 import type { OpenFailure } from './app-state';
 import { BugNotice } from './bug-notice';
-import { DismissButton } from '../ui/dismiss-button';
+import { NoticeLine } from './notice-line';
+import { NoticeStrip } from './notice-strip';
 
 export interface FailureNoticesProps {
   readonly failures: readonly OpenFailure[];
@@ -9,47 +10,48 @@ export interface FailureNoticesProps {
   readonly onDismiss: (failureId: string) => void;
 }
 
+/** One-line failure notices shown together; more fold behind an "N more notices" line. */
+export const FAILURE_LINES = 2;
+
 /**
  * Files that could not be opened; the open snapshots are not touched by a failure. The file's
  * fault (not a snapshot, damaged, unreadable) says what is wrong; a bug in allocscope says so and
- * offers its report.
+ * offers its report. They float over the bottom of the window, one line each (newest first), so
+ * they push no snapshot's page down; they belong to no tab.
  */
 export function FailureNotices({ failures, host, onDismiss }: FailureNoticesProps) {
-  if (failures.length === 0) return null;
+  const newestFirst = [...failures].reverse();
   return (
-    <div className="notices">
-      {failures.map((failure) =>
-        failure.bug !== null ? (
-          <BugNotice
-            key={failure.id}
-            failure={failure}
-            bug={failure.bug}
-            host={host}
-            onDismiss={() => onDismiss(failure.id)}
-          />
-        ) : (
-          <div
-            key={failure.id}
-            className="notice notice-error"
-            role="alert"
-            data-testid="error-notice"
-            data-file-name={failure.fileName}
-          >
-            <span className="notice-icon" aria-hidden="true">
-              !
-            </span>
-            <p className="notice-text">
-              <strong>Could not open {failure.fileName}</strong>
-              <span className="notice-message">{failure.message}</span>
-            </p>
-            <DismissButton
-              label={`Dismiss the error about ${failure.fileName}`}
-              onClick={() => onDismiss(failure.id)}
+    <NoticeStrip
+      className="notices failure-notices"
+      label="Files that could not be opened"
+      testId="failure-notices"
+      layout="stack"
+      room={FAILURE_LINES}
+      items={newestFirst.map((failure) => ({
+        key: failure.id,
+        node:
+          failure.bug !== null ? (
+            <BugNotice
+              failure={failure}
+              bug={failure.bug}
+              host={host}
+              onDismiss={() => onDismiss(failure.id)}
             />
-          </div>
-        ),
-      )}
-    </div>
+          ) : (
+            <NoticeLine
+              tone="error"
+              role="alert"
+              testId="error-notice"
+              fileName={failure.fileName}
+              title={`Could not open ${failure.fileName}`}
+              message={failure.message}
+              dismissLabel={`Dismiss the error about ${failure.fileName}`}
+              onDismiss={() => onDismiss(failure.id)}
+            />
+          ),
+      }))}
+    />
   );
 }
 
@@ -58,26 +60,31 @@ export interface WarningNoticeProps {
   readonly onDismiss: () => void;
 }
 
-/** What the decoder noticed about a file that still opened (inconsistent or trimmed data). */
+/**
+ * What the decoder noticed about a file that still opened (inconsistent or trimmed data): the
+ * first warning on one line, all of them once unfolded.
+ */
 export function WarningNotice({ warnings, onDismiss }: WarningNoticeProps) {
+  const several = warnings.length > 1;
   return (
-    <div className="notice notice-warning" role="status" data-testid="warning-notice">
-      <span className="notice-icon" aria-hidden="true">
-        !
-      </span>
-      <div className="notice-text">
-        <strong>{warnings.length === 1 ? 'Warning' : `${warnings.length} warnings`}</strong>
-        {warnings.length === 1 ? (
-          <span className="notice-message">{warnings[0]}</span>
-        ) : (
+    <NoticeLine
+      tone="warning"
+      role="status"
+      testId="warning-notice"
+      title={several ? `${warnings.length} warnings` : 'Warning'}
+      message={warnings.join(' · ')}
+      details={
+        several ? (
           <ul className="notice-list">
             {warnings.map((warning, index) => (
               <li key={index}>{warning}</li>
             ))}
           </ul>
-        )}
-      </div>
-      <DismissButton label="Dismiss the warnings" onClick={onDismiss} />
-    </div>
+        ) : undefined
+      }
+      detailsReplaceMessage
+      dismissLabel="Dismiss the warnings"
+      onDismiss={onDismiss}
+    />
   );
 }

@@ -3,6 +3,7 @@ import { effectiveXMode, selectedDevice, type AppAction, type SnapshotTab } from
 import { DeviceContent } from './device-content';
 import { DeviceSelect } from './device-select';
 import { WarningNotice } from './notices';
+import { NoticeStrip, type NoticeItem } from './notice-strip';
 import { OomNotice } from '../oom/oom-notice';
 import { oomNoticeDevice } from '../oom/oom-notice-text';
 import './snapshot-page.css';
@@ -15,7 +16,13 @@ export interface SnapshotPageProps {
   readonly dispatch: Dispatch<AppAction>;
 }
 
-/** One open snapshot: figures and device on top, the timeline, the details, the views below. */
+/** Page notices shown side by side on one line; more fold behind "N more notices". */
+export const PAGE_NOTICE_LINES = 2;
+
+/**
+ * One open snapshot: figures and device on top, its notices (the OOM, warnings) on one line under
+ * them, then the panes (the timeline, the views below it, the allocation panel).
+ */
 export function SnapshotPage({ tab, dispatch }: SnapshotPageProps) {
   const { view, ui } = tab;
   const device = selectedDevice(tab);
@@ -25,6 +32,34 @@ export function SnapshotPage({ tab, dispatch }: SnapshotPageProps) {
   const oomDevice = oomNoticeDevice(view.devices, device);
   const showDevice = (ordinal: number): void =>
     dispatch({ type: 'set-device', tabId, device: ordinal });
+
+  // The OOM first: it is what people open such a snapshot for.
+  const notices: NoticeItem[] = [];
+  if (oomDevice !== null && device !== null)
+    notices.push({
+      key: 'oom',
+      node: (
+        <OomNotice
+          oomDevice={oomDevice}
+          device={device}
+          onExplain={() => {
+            dispatch({ type: 'set-moment', tabId, moment: oomDevice.ooms[0]!.eventIndex });
+            dispatch({ type: 'set-lower-view', tabId, view: 'oom' });
+          }}
+          onShowDevice={showDevice}
+        />
+      ),
+    });
+  if (showWarnings)
+    notices.push({
+      key: 'warnings',
+      node: (
+        <WarningNotice
+          warnings={view.warnings}
+          onDismiss={() => dispatch({ type: 'dismiss-warnings', tabId })}
+        />
+      ),
+    });
 
   return (
     <section className="snapshot-page" aria-label={view.fileName} data-testid="snapshot-page">
@@ -39,23 +74,14 @@ export function SnapshotPage({ tab, dispatch }: SnapshotPageProps) {
           />
         )}
       </div>
-      {oomDevice !== null && device !== null && (
-        <OomNotice
-          oomDevice={oomDevice}
-          device={device}
-          onExplain={() => {
-            dispatch({ type: 'set-moment', tabId, moment: oomDevice.ooms[0]!.eventIndex });
-            dispatch({ type: 'set-lower-view', tabId, view: 'oom' });
-          }}
-          onShowDevice={showDevice}
-        />
-      )}
-      {showWarnings && (
-        <WarningNotice
-          warnings={view.warnings}
-          onDismiss={() => dispatch({ type: 'dismiss-warnings', tabId })}
-        />
-      )}
+      <NoticeStrip
+        className="page-notices"
+        label="Notices about this snapshot"
+        testId="page-notices"
+        layout="row"
+        room={PAGE_NOTICE_LINES}
+        items={notices}
+      />
       {device ? (
         <DeviceContent tab={tab} device={device} dispatch={dispatch} />
       ) : (

@@ -18,7 +18,15 @@ export function TabStrip({ tabs, selectedTabId, onSelect, onClose }: TabStripPro
       {tabs.map((tab, index) => {
         const selected = tab.id === selectedTabId;
         const fraction = tab.kind === 'loading' ? progressFraction(tab) : null;
-        const detail = tab.kind === 'snapshot' ? formatBytes(tab.view.fileBytes) : 'opening…';
+        // What the status bar says, for windows too short to show it.
+        const detail =
+          tab.kind === 'snapshot'
+            ? [
+                formatBytes(tab.view.fileBytes),
+                `pickle protocol ${tab.view.pickleProtocol}`,
+                `${tab.view.devices.length} ${tab.view.devices.length === 1 ? 'device' : 'devices'}`,
+              ].join(' · ')
+            : 'opening…';
         return (
           <div
             key={tab.id}

@@ -5,8 +5,16 @@ function carriesFiles(event: DragEvent): boolean {
 }
 
 /**
- * Files dropped anywhere on the window. Returns whether files are being dragged over it (for
- * the overlay). The page never navigates to a dropped file.
+ * A drag over the window sends `dragover` every few hundred milliseconds, even while the pointer
+ * rests; this long without one, the drag is gone (ended outside the window, cancelled, or a
+ * `dragleave` the browser never sent) and the overlay goes.
+ */
+export const DRAG_SILENCE_MS = 1_000;
+
+/**
+ * Files dropped anywhere on the window. Returns whether files are being dragged over it now (for
+ * the overlay): only between the drag's arrival and its drop or departure, so the overlay never
+ * outstays a drag. The page never navigates to a dropped file.
  */
 export function useFileDrop(onFiles: (files: File[]) => void): boolean {
   const [dragging, setDragging] = useState(false);
@@ -16,39 +24,59 @@ export function useFileDrop(onFiles: (files: File[]) => void): boolean {
   useLayoutEffect(() => {
     // dragenter/dragleave fire for every child crossed; count them to know when we left.
     let depth = 0;
+    let silence: ReturnType<typeof setTimeout> | undefined;
+    const stop = (): void => {
+      depth = 0;
+      clearTimeout(silence);
+      setDragging(false);
+    };
+    const stillDragging = (): void => {
+      clearTimeout(silence);
+      silence = setTimeout(stop, DRAG_SILENCE_MS);
+      setDragging(true);
+    };
     const enter = (event: DragEvent) => {
       if (!carriesFiles(event)) return;
       event.preventDefault();
       depth += 1;
-      setDragging(true);
+      stillDragging();
     };
     const over = (event: DragEvent) => {
       if (!carriesFiles(event)) return;
       event.preventDefault();
       if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
+      stillDragging();
     };
     const leave = (event: DragEvent) => {
       if (!carriesFiles(event)) return;
       depth = Math.max(0, depth - 1);
-      if (depth === 0) setDragging(false);
+      if (depth === 0) stop();
     };
     const drop = (event: DragEvent) => {
       if (!carriesFiles(event)) return;
       event.preventDefault();
-      depth = 0;
-      setDragging(false);
+      stop();
       const files = [...(event.dataTransfer?.files ?? [])];
       if (files.length > 0) deliver(files);
+    };
+    // No drag is under way while the pointer moves (a drag sends no pointer events).
+    const pointerMoved = (): void => {
+      if (depth > 0) stop();
     };
     window.addEventListener('dragenter', enter);
     window.addEventListener('dragover', over);
     window.addEventListener('dragleave', leave);
     window.addEventListener('drop', drop);
+    window.addEventListener('dragend', stop);
+    window.addEventListener('pointermove', pointerMoved);
     return () => {
+      clearTimeout(silence);
       window.removeEventListener('dragenter', enter);
       window.removeEventListener('dragover', over);
       window.removeEventListener('dragleave', leave);
       window.removeEventListener('drop', drop);
+      window.removeEventListener('dragend', stop);
+      window.removeEventListener('pointermove', pointerMoved);
     };
   }, []);
 

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { bandColor, type BandPalette } from '@shared/chart/band-colors';
 import { bandColorCss } from './band-color-css';
 
-const palette: BandPalette = { saturation: 46, lightness: [74, 63], noStack: '#aaa' };
+const palette: BandPalette = {
+  saturation: 46,
+  lightness: [74, 63],
+  noStack: '#aaa',
+  noStackHatch: { color: '#000000', opacity: 0.3 },
+};
 
 describe('bandColorCss', () => {
   it('gives stackless allocations the neutral colour', () => {

@@ -9,8 +9,9 @@
 // (timeline-hit.ts) reads the current plot, never the trace. Input is timeline-input.ts, the
 // window timeline-window.ts, the overview timeline-overview.ts, the axes timeline-axes.ts.
 
+import type { ColorBy } from '@shared/chart/band-colors';
 import type { TimelineHit } from '@shared/chart/timeline-layout';
-import type { XMode } from '@shared/chart/event-axis';
+import { momentCoordinate, type XMode } from '@shared/chart/event-axis';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { CanvasHost, type CanvasSize, type LayerBox } from '../canvas/canvas-host';
 import {
@@ -25,6 +26,7 @@ import {
   hitAt,
   hoverAt,
   largestBandAtPeak,
+  largestNoStackBand,
   type PlotPoint,
   type TimelineHover,
 } from './timeline-hit';
@@ -81,7 +83,11 @@ export class TimelineChart {
   private hoverHit: TimelineHit | null = null;
   private selectedRow: number | null = null;
   private moment: number | null = null;
+  private colorBy: ColorBy = 'stack';
   private drawCount = 0;
+  /** Kinds of marks the last frames drew on the plot and on the overlay. */
+  private plotMarks = new Set<string>();
+  private overlayMarks = new Set<string>();
 
   constructor(elements: TimelineChartElements, callbacks: TimelineChartCallbacks) {
     this.elements = elements;
@@ -171,9 +177,19 @@ export class TimelineChart {
     this.host.invalidate('overlay');
   }
 
+  setColorBy(colorBy: ColorBy): void {
+    if (colorBy === this.colorBy) return;
+    this.colorBy = colorBy;
+    this.elements.root.dataset['colorBy'] = colorBy;
+    this.host.invalidate('plot');
+  }
+
   setMoment(event: number | null): void {
     if (event === this.moment) return;
     this.moment = event;
+    // The view follows a moment that leaves it (the keys step it), keeping the zoom.
+    if (event !== null && this.data !== null)
+      this.window.reveal(this.data.axis.toX(momentCoordinate(this.data.axis, event)));
     this.host.invalidate('overlay');
   }
 
@@ -248,15 +264,21 @@ export class TimelineChart {
     theme: TimelineTheme,
   ): void {
     const plot = this.plot!;
-    drawTimeline(context, size, plotCoordinates(plot), plotPicture(plot, theme), theme);
+    const picture = plotPicture(plot, theme, this.colorBy);
+    const marks = drawTimeline(context, size, plotCoordinates(plot), picture, theme);
     renderMarkerLabels(this.elements.axes, plot, theme);
     this.drawCount++;
     const root = this.elements.root;
     root.dataset['drawn'] = String(this.drawCount);
     root.dataset['bands'] = String(plot.layout.bands.length);
+    this.plotMarks = marks;
+    this.writeMarks();
     const largest = largestBandAtPeak(plot);
     if (largest === null) delete root.dataset['largestBand'];
     else root.dataset['largestBand'] = `${largest.x},${largest.y}`;
+    const noStack = largestNoStackBand(plot);
+    if (noStack === null) delete root.dataset['noStackBand'];
+    else root.dataset['noStackBand'] = `${noStack.x},${noStack.y}`;
   }
 
   private drawOverlay(
@@ -280,6 +302,16 @@ export class TimelineChart {
       root.dataset['selectedDrawn'] = picture.selectedBand !== null ? 'band' : 'outline';
     }
     drawOverlay(context, size, plotCoordinates(plot), picture, theme);
+    const momentShown =
+      picture.momentX !== null && picture.momentX >= 0 && picture.momentX <= size.width;
+    this.overlayMarks = new Set(momentShown ? ['moment'] : []);
+    this.writeMarks();
+  }
+
+  /** What the layers drew, for tests: every kind must have its legend entry. */
+  private writeMarks(): void {
+    const marks = new Set([...this.plotMarks, ...this.overlayMarks]);
+    this.elements.root.dataset['marks'] = [...marks].sort().join(' ');
   }
 
   // ---- hover and click -------------------------------------------------------------------------

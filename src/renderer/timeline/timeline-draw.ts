@@ -2,7 +2,9 @@
 // polygons, curve lines and markers. Everything here reads the layout and two coordinate
 // functions; nothing walks the trace.
 
+import { annotationLabels } from '@shared/chart/annotation-labels';
 import type { AllocationBand, TimelineLayout } from '@shared/chart/timeline-layout';
+import type { TimelineMarkKind } from '@shared/chart/timeline-marks';
 import type { CanvasSize } from '../canvas/canvas-host';
 import { drawVerticalMarker, type VerticalMarker } from '../canvas/vertical-marker';
 import type { TimelineTheme } from './timeline-theme';
@@ -15,28 +17,43 @@ export interface PlotCoordinates {
 }
 
 export interface SpanMark {
+  name: string;
   /** CSS pixels. */
   x0: number;
   x1: number;
   depth: number;
 }
 
+/** The annotation lane: 2 px bars per nesting level, then rows of names under them. */
+export const ANNOTATION_LANE = {
+  barPitch: 3,
+  barHeight: 2,
+  bars: 3,
+  labelTop: 10,
+  labelRow: 12,
+  font: '10px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+} as const;
+
 export interface TimelinePicture {
   layout: TimelineLayout;
-  stackIdOfRow: Int32Array;
-  colorOfStack: (stackId: number) => string;
+  /** Per band: its palette index (chart/band-colors.ts resolveBandColors). */
+  bandColors: Int16Array;
+  /** Per band: 1 when its allocation has no recorded stack (drawn hatched). */
+  bandNoStack: Uint8Array;
   gridBytes: readonly number[];
   spans: readonly SpanMark[];
-  markers: readonly VerticalMarker[];
+  markers: readonly (VerticalMarker & { kind: TimelineMarkKind })[];
 }
 
+/** Draws the plot; returns the kinds of marks it drew (the legend must name each). */
 export function drawTimeline(
   context: CanvasRenderingContext2D,
   size: CanvasSize,
   coordinates: PlotCoordinates,
   picture: TimelinePicture,
   theme: TimelineTheme,
-): void {
+): Set<TimelineMarkKind> {
+  const drawn = new Set<TimelineMarkKind>();
   const { layout } = picture;
   const { width, height } = size;
   const snap = pixelSnapper(size.devicePixelRatio);
@@ -66,10 +83,17 @@ export function drawTimeline(
       context.fillRect(span.x0, 0, Math.max(1, span.x1 - span.x0), height);
     }
     context.fillStyle = theme.annotationLane;
+    const lane = ANNOTATION_LANE;
     for (const span of picture.spans) {
-      if (span.depth > 2) continue;
-      context.fillRect(span.x0, span.depth * 3, Math.max(1, span.x1 - span.x0), 2);
+      if (span.depth >= lane.bars) continue;
+      context.fillRect(
+        span.x0,
+        span.depth * lane.barPitch,
+        Math.max(1, span.x1 - span.x0),
+        lane.barHeight,
+      );
     }
+    drawn.add('annotations');
   }
 
   const columns = layout.activeMax.length;
@@ -79,25 +103,111 @@ export function drawTimeline(
   // Reserved as a light area (the gap above the active area is cached memory), active "other" over it.
   fillEnvelope(context, layout.reservedMax, columnWidth, baseY, coordinates, theme.reservedFill);
   fillEnvelope(context, layout.activeMax, columnWidth, baseY, coordinates, theme.otherFill);
+  if (columns > 0) drawn.add('reserved').add('other');
 
-  // Bands tall enough to see get a hairline edge so neighbours of one colour stay apart.
+  // Bands tall enough to see get a hairline edge so neighbours of one colour stay apart; those
+  // with no recorded stack are hatched over their fill.
   const pixelsPerByte = Math.abs(coordinates.yOfBytes(0) - coordinates.yOfBytes(1));
+  const hatch = hatchPattern(context, theme.noStackHatch, size.devicePixelRatio);
   context.strokeStyle = theme.bandSeparator;
   context.lineWidth = 1 / size.devicePixelRatio;
-  for (const band of layout.bands) {
-    const stackId = picture.stackIdOfRow[band.row]!;
-    context.fillStyle = picture.colorOfStack(stackId);
+  layout.bands.forEach((band, index) => {
+    context.fillStyle = theme.colorOfIndex(picture.bandColors[index]!);
     context.beginPath();
     traceBand(context, band, coordinates, snap);
     context.fill();
+    if (picture.bandNoStack[index] === 1 && hatch !== null) {
+      context.fillStyle = hatch;
+      context.fill();
+      drawn.add('no-stack');
+    } else drawn.add('bands');
     if (band.sizeBytes * pixelsPerByte >= 4) context.stroke();
-  }
+  });
 
   strokeEnvelope(context, layout.activeMax, columnWidth, coordinates, theme.activeLine, 1);
   strokeEnvelope(context, layout.reservedMax, columnWidth, coordinates, theme.reservedLine, 1.5);
+  if (columns > 0) drawn.add('active');
 
-  for (const marker of picture.markers) drawVerticalMarker(context, marker, height);
+  for (const marker of picture.markers) {
+    drawVerticalMarker(context, marker, height);
+    if (marker.x >= 0 && marker.x <= width) drawn.add(marker.kind);
+  }
+  drawAnnotationNames(context, picture.spans, width, theme);
   context.restore();
+  return drawn;
+}
+
+/** The spans' names in rows under the lane bars, each cut to its span, over a halo. */
+function drawAnnotationNames(
+  context: CanvasRenderingContext2D,
+  spans: readonly SpanMark[],
+  width: number,
+  theme: TimelineTheme,
+): void {
+  if (spans.length === 0) return;
+  const lane = ANNOTATION_LANE;
+  context.font = lane.font;
+  const widths = new Map<string, number>();
+  const measure = (text: string): number => {
+    let measured = widths.get(text);
+    if (measured === undefined) {
+      measured = context.measureText(text).width;
+      widths.set(text, measured);
+    }
+    return measured;
+  };
+  const labels = annotationLabels(spans, width, measure);
+  context.textBaseline = 'top';
+  context.lineJoin = 'round';
+  context.lineWidth = 3;
+  context.strokeStyle = theme.surface;
+  context.fillStyle = theme.annotationText;
+  for (const label of labels) {
+    const y = lane.labelTop + label.depth * lane.labelRow;
+    context.strokeText(label.text, label.x, y);
+    context.fillText(label.text, label.x, y);
+  }
+}
+
+/** Width of one stripe period of the no-stack hatch, in CSS pixels (stripes a third of it). */
+export const HATCH_PERIOD = 6;
+
+const hatchCache = new WeakMap<
+  CanvasRenderingContext2D,
+  { color: string; ratio: number; pattern: CanvasPattern | null }
+>();
+
+/** Diagonal stripes of `color` on transparent, crisp at the device pixel ratio. */
+function hatchPattern(
+  context: CanvasRenderingContext2D,
+  color: string,
+  devicePixelRatio: number,
+): CanvasPattern | null {
+  const cached = hatchCache.get(context);
+  if (cached !== undefined && cached.color === color && cached.ratio === devicePixelRatio)
+    return cached.pattern;
+  const side = Math.max(1, Math.round(HATCH_PERIOD * devicePixelRatio));
+  const tile = document.createElement('canvas');
+  tile.width = side;
+  tile.height = side;
+  const tileContext = tile.getContext('2d');
+  let pattern: CanvasPattern | null = null;
+  if (tileContext !== null) {
+    // A stripe from bottom-left to top-right, wrapped at the tile's corners so tiles join.
+    tileContext.strokeStyle = color;
+    tileContext.lineWidth = side / 3;
+    tileContext.lineCap = 'square';
+    tileContext.beginPath();
+    for (const offset of [-side, 0, side]) {
+      tileContext.moveTo(offset, side);
+      tileContext.lineTo(offset + side, 0);
+    }
+    tileContext.stroke();
+    pattern = context.createPattern(tile, 'repeat');
+    pattern?.setTransform(new DOMMatrix().scale(1 / devicePixelRatio));
+  }
+  hatchCache.set(context, { color, ratio: devicePixelRatio, pattern });
+  return pattern;
 }
 
 function pixelSnapper(devicePixelRatio: number): (value: number) => number {

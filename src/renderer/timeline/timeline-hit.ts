@@ -9,7 +9,13 @@ import {
   type AllocationBand,
   type TimelineHit,
 } from '@shared/chart/timeline-layout';
-import { eventAtPixel, markerX, TIMELINE_MARGIN, type TimelinePlot } from './timeline-plot';
+import {
+  eventAtPixel,
+  markerX,
+  plotCoordinates,
+  TIMELINE_MARGIN,
+  type TimelinePlot,
+} from './timeline-plot';
 
 export interface TimelineHover {
   /** Pointer position in CSS pixels relative to the main canvas. */
@@ -98,4 +104,34 @@ export function largestBandAtPeak(plot: TimelinePlot): PlotPoint | null {
   const offset = stepValueAt(best, event);
   const y = Math.round(plot.yScale(offset + best.sizeBytes / 2));
   return { x, y: Math.max(0, Math.min(height - 1, y)) };
+}
+
+/**
+ * Where a test can read the colour of allocations with no recorded stack: the middle of the
+ * widest visible step of the tallest such band, where the hit test finds an allocation with no
+ * stack (bands thinner than a pixel blend with their neighbours, which are such allocations
+ * too); null when none is drawn.
+ */
+export function largestNoStackBand(plot: TimelinePlot): PlotPoint | null {
+  const { device } = plot.data;
+  const { width, height } = plot.size;
+  const stackIds = device.allocations.stackId;
+  const coordinates = plotCoordinates(plot);
+  let best: { point: PlotPoint; score: number } | null = null;
+  for (const band of plot.layout.bands) {
+    if (stackIds[band.row]! >= 0) continue;
+    const thickness = Math.abs(plot.yScale(0) - plot.yScale(band.sizeBytes));
+    for (let step = 0; step < band.stepEvents.length; step++) {
+      const left = Math.max(0, coordinates.xOfEvent(band.stepEvents[step]!));
+      const end = step + 1 < band.stepEvents.length ? band.stepEvents[step + 1]! : band.endEvent;
+      const right = Math.min(width, coordinates.xOfEvent(end));
+      const score = Math.min(right - left, thickness);
+      if (right - left < 4 || (best !== null && score <= best.score)) continue;
+      const y = Math.round(plot.yScale(band.stepOffsets[step]! + band.sizeBytes / 2));
+      const point = { x: Math.round((left + right) / 2), y: Math.max(0, Math.min(height - 1, y)) };
+      const { hit } = hitAt(plot, point);
+      if (hit?.kind === 'allocation' && stackIds[hit.row]! < 0) best = { point, score };
+    }
+  }
+  return best?.point ?? null;
 }

@@ -1,9 +1,12 @@
 // The timeline's input: the pointer over the plot (hover, click, drag to pan), the wheel (zoom
-// about the pointer, pan with Shift or a horizontal scroll) and the keyboard on the focused chart
-// (+/- zoom, arrows pan, 0 resets, Esc clears the selection). Moves go to the TimelineWindow;
+// about the pointer, pan with Shift or a horizontal scroll) and the timeline's keyboard shortcuts
+// wherever the page has the focus (the 'chart' scope of shell/keyboard-shortcuts.ts: + - W S
+// zoom, A D and Ctrl+← → pan, 0 shows everything, Esc clears the selection). The arrows alone
+// step the selected moment (the page's keys), never the view. Moves go to the TimelineWindow;
 // what a click hits is the chart's to decide.
 
 import type { ChartListeners } from '../canvas/canvas-host';
+import { acceptsShortcut, commandOf } from '../shell/keyboard-shortcuts';
 import type { PlotPoint } from './timeline-hit';
 import type { TimelineWindow } from './timeline-window';
 import { panBy, wheelZoomFactor, type XDomain } from './viewport';
@@ -59,7 +62,9 @@ export class TimelineInput {
     listeners.listen(canvas, 'pointercancel', () => this.endDrag());
     listeners.listen(canvas, 'pointerleave', () => this.onPointerLeave());
     listeners.listen(canvas, 'wheel', (event) => this.onWheel(event), { passive: false });
-    listeners.listen(elements.root, 'keydown', (event) => this.onKeyDown(event));
+    // On the document, not the chart: the keys work wherever the focus is (text fields aside).
+    const page = elements.root.ownerDocument.documentElement;
+    listeners.listen(page, 'keydown', (event) => this.onKeyDown(event));
   }
 
   /** The pointer over the plot, unless it is dragging the view (no hover, no crosshair then). */
@@ -87,7 +92,8 @@ export class TimelineInput {
       moved: false,
     };
     this.canvas.setPointerCapture(event.pointerId);
-    // Keyboard zoom works after a click, without the focus ring a click should not show.
+    // The chart takes the focus from whatever had it (a select would keep the arrows), without
+    // the focus ring a click should not show.
     const focusOptions: FocusOptions & { focusVisible?: boolean } = {
       preventScroll: true,
       focusVisible: false,
@@ -159,28 +165,29 @@ export class TimelineInput {
   }
 
   private onKeyDown(event: KeyboardEvent): void {
-    if (event.altKey || event.metaKey || event.ctrlKey) return;
+    if (!this.target.hasData() || !acceptsShortcut(event)) return;
     const window = this.target.window;
-    switch (event.key) {
-      case '+':
-      case '=':
+    switch (commandOf(event, 'chart')) {
+      case 'zoom-in':
         window.zoomBy(KEY_ZOOM_FACTOR);
         break;
-      case '-':
-      case '_':
+      case 'zoom-out':
         window.zoomBy(1 / KEY_ZOOM_FACTOR);
         break;
-      case 'ArrowLeft':
-        window.panByFraction(-(event.shiftKey ? 0.5 : KEY_PAN_FRACTION));
+      case 'pan-earlier':
+        window.panByFraction(-KEY_PAN_FRACTION);
         break;
-      case 'ArrowRight':
-        window.panByFraction(event.shiftKey ? 0.5 : KEY_PAN_FRACTION);
+      case 'pan-later':
+        window.panByFraction(KEY_PAN_FRACTION);
         break;
-      case '0':
+      case 'zoom-reset':
         window.reset();
         break;
-      case 'Escape':
-        if (!this.target.clearSelection()) return;
+      case 'escape':
+        // The selection first; without one, back to the whole trace.
+        if (this.target.clearSelection()) break;
+        if (window.isFull()) return;
+        window.reset();
         break;
       default:
         return;

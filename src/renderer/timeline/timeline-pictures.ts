@@ -2,7 +2,9 @@
 // theme and the chart's state: marker lines, annotation spans in pixels, the selection (a band,
 // or the lifetime of an allocation merged into "smaller allocations"), hover and moment.
 
+import { resolveBandColors, type ColorBy } from '@shared/chart/band-colors';
 import type { TimelineHit } from '@shared/chart/timeline-layout';
+import { BAND_CLASHES } from '@shared/render/palette';
 import type { MarkerKind } from '@shared/chart/timeline-markers';
 import type { VerticalMarker } from '../canvas/vertical-marker';
 import type { OverlayPicture, TimelinePicture } from './timeline-draw';
@@ -10,8 +12,35 @@ import type { PlotPoint } from './timeline-hit';
 import { markerX, plotCoordinates, type TimelinePlot } from './timeline-plot';
 import type { TimelineTheme } from './timeline-theme';
 
-export function plotPicture(plot: TimelinePlot, theme: TimelineTheme): TimelinePicture {
+/** Band colours of a laid-out plot per colouring, kept while the plot lives (redraws, themes). */
+const bandColorsOfPlot = new WeakMap<TimelinePlot, Map<ColorBy, Int16Array>>();
+
+export function plotBandColors(plot: TimelinePlot, colorBy: ColorBy): Int16Array {
+  let byColoring = bandColorsOfPlot.get(plot);
+  if (byColoring === undefined) {
+    byColoring = new Map();
+    bandColorsOfPlot.set(plot, byColoring);
+  }
+  let colors = byColoring.get(colorBy);
+  if (colors === undefined) {
+    colors = resolveBandColors(
+      plot.layout,
+      plot.data.device.allocations.stackId,
+      colorBy,
+      BAND_CLASHES,
+    );
+    byColoring.set(colorBy, colors);
+  }
+  return colors;
+}
+
+export function plotPicture(
+  plot: TimelinePlot,
+  theme: TimelineTheme,
+  colorBy: ColorBy,
+): TimelinePicture {
   const { data, layout, domain } = plot;
+  const stackIds = data.device.allocations.stackId;
   const markerStyle: Record<MarkerKind, Omit<VerticalMarker, 'x'>> = {
     'peak-reserved': { color: theme.peakReserved, dash: [3, 3], width: 1 },
     'peak-active': { color: theme.peakActive, dash: [5, 3], width: 1 },
@@ -20,14 +49,20 @@ export function plotPicture(plot: TimelinePlot, theme: TimelineTheme): TimelineP
   const xOfSpan = (x: number): number => plot.xScale(x);
   return {
     layout,
-    stackIdOfRow: data.device.allocations.stackId,
-    colorOfStack: theme.colorOfStack,
+    bandColors: plotBandColors(plot, colorBy),
+    bandNoStack: Uint8Array.from(layout.bands, (band) => (stackIds[band.row]! < 0 ? 1 : 0)),
     gridBytes: plot.gridBytes,
     spans: data.spans
       .filter((span) => span.x1 >= domain.x0 && span.x0 <= domain.x1)
-      .map((span) => ({ x0: xOfSpan(span.x0), x1: xOfSpan(span.x1), depth: span.depth })),
+      .map((span) => ({
+        name: span.name,
+        x0: xOfSpan(span.x0),
+        x1: xOfSpan(span.x1),
+        depth: span.depth,
+      })),
     markers: data.markers.map((marker) => ({
       ...markerStyle[marker.kind],
+      kind: marker.kind,
       x: markerX(plot, marker.event),
     })),
   };

@@ -1,7 +1,7 @@
 // The timeline canvas's colours, from the palette (src/shared/render/palette.ts) that the page's
 // CSS variables and the SVG export read too; built once per theme change by the canvas host.
 
-import { createBandColorCache, type BandPalette } from '@shared/chart/band-colors';
+import { bandColorIndex, createBandColorCache, type BandPalette } from '@shared/chart/band-colors';
 import { cssColor, type Palette } from '@shared/render/palette';
 
 export interface TimelineTheme {
@@ -19,17 +19,25 @@ export interface TimelineTheme {
   hover: string;
   annotationFill: string;
   annotationLane: string;
+  annotationText: string;
+  /** The plot's background: the halo behind text drawn over the bands. */
+  surface: string;
   crosshair: string;
   bandSeparator: string;
   overviewActive: string;
   overviewReserved: string;
   bands: BandPalette;
-  /** Band colour of a stack id (cached per theme). */
+  /** Stripes over allocations with no recorded stack. */
+  noStackHatch: string;
+  /** Canvas colour of a band palette index (chart/band-colors.ts); the no-stack fill for -1. */
+  colorOfIndex: (index: number) => string;
+  /** The preferred band colour of a stack id (what DOM swatches show). */
   colorOfStack: (stackId: number) => string;
 }
 
 export function timelineTheme(palette: Palette): TimelineTheme {
   const t = palette.timeline;
+  const colorOfIndex = createBandColorCache(t.bands);
   return {
     grid: cssColor(t.grid),
     otherFill: t.other,
@@ -45,11 +53,15 @@ export function timelineTheme(palette: Palette): TimelineTheme {
     hover: cssColor(t.hover),
     annotationFill: cssColor(t.annotationFill),
     annotationLane: cssColor(t.annotationLane),
+    annotationText: t.annotationText,
+    surface: palette.ui.surface,
     crosshair: cssColor(t.crosshair),
     bandSeparator: cssColor(t.bandSeparator),
     overviewActive: t.overviewActive,
     overviewReserved: cssColor(t.overviewReserved),
     bands: t.bands,
-    colorOfStack: createBandColorCache(t.bands),
+    noStackHatch: cssColor(t.bands.noStackHatch),
+    colorOfIndex,
+    colorOfStack: (stackId) => colorOfIndex(bandColorIndex(stackId)),
   };
 }

@@ -5,7 +5,9 @@
 
 import { useLayoutEffect, useMemo, useRef, useState, type JSX } from 'react';
 import { bandTone } from '@shared/chart/band-colors';
-import { shortFrameLabel, topUserFrameIndex } from '@shared/analysis/user-frame';
+import { timelineMarks, type TimelineMarkKind } from '@shared/chart/timeline-marks';
+import { FIGURE } from '@shared/format/glossary';
+import { shortFrameLabel, stackLabel, topUserFrameIndex } from '@shared/analysis/user-frame';
 import { pairAnnotations } from '@shared/chart/annotation-spans';
 import type { TimelineHit } from '@shared/chart/timeline-layout';
 import { formatBytes, formatDurationUs, formatExactBytes } from '@shared/format/units';
@@ -23,6 +25,8 @@ import { AllocationLifetimeRows } from '../allocations/allocation-lifetime-rows'
 import { countSpansInTrace, traceTimeExtent } from './trace-time-extent';
 import { usePlacedTooltip } from '../ui/use-placed-tooltip';
 import { useMountedChart } from '../canvas/use-mounted-chart';
+import { ColorByToggle, useColorBy } from './color-by';
+import { deviceLabel } from '@shared/format/words';
 
 export interface TimelineViewProps {
   view: AnalyzedSnapshot;
@@ -60,6 +64,7 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
   });
   const [hover, setHover] = useState<TimelineHover | null>(null);
   const [domain, setDomain] = useState<TimelineDomainInfo | null>(null);
+  const [colorBy, setColorBy] = useColorBy();
 
   const timeExtent = useMemo(() => traceTimeExtent(device.timeUs, device.traceLength), [device]);
   const timesUsable = timeExtent !== null;
@@ -110,6 +115,10 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
     chartRef.current?.setMoment(moment);
   }, [chartRef, moment]);
 
+  useLayoutEffect(() => {
+    chartRef.current?.setColorBy(colorBy);
+  }, [chartRef, colorBy]);
+
   // Annotations that fall inside this device's trace (others are not drawn, so not in the legend).
   // Allocations without a recorded stack are drawn in their own colour: named in the legend.
   const hasUnrecordedStacks = useMemo(
@@ -120,6 +129,14 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
     () => countSpansInTrace(pairAnnotations(view.annotations, device.device), timeExtent),
     [view, device, timeExtent],
   );
+  const marks = timelineMarks({
+    colorBy,
+    noStack: hasUnrecordedStacks,
+    trace: device.traceLength > 0,
+    ooms: device.figures.ooms.length > 0,
+    annotations: annotationCount > 0,
+    moment: moment !== null,
+  });
 
   return (
     <div
@@ -129,50 +146,27 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
       data-allocations={device.allocations.count}
       tabIndex={0}
       role="figure"
-      aria-label={`Memory timeline of cuda:${device.device}. Scroll or use + and - to zoom, arrow keys to pan, 0 to reset.`}
+      aria-label={`Memory timeline of ${deviceLabel(device.device)}. Scroll, + and - or W and S zoom; Shift+scroll, A and D pan; 0 resets; ← and → step the selected moment; ? lists every key.`}
     >
       <div className="tl-toolbar">
         <ul className="tl-legend" aria-label="Legend">
-          <li>
-            <span className="tl-swatch tl-swatch-bands" aria-hidden="true" />
-            allocations, coloured by stack
-          </li>
-          <li>
-            <span className="tl-swatch tl-swatch-other" aria-hidden="true" />
-            smaller allocations
-          </li>
-          {hasUnrecordedStacks && (
-            <li data-testid="legend-no-stack">
-              <span className="tl-swatch tl-swatch-no-stack" aria-hidden="true" />
-              no stack recorded
+          {marks.map((mark) => (
+            <li
+              key={mark.kind}
+              data-mark={mark.kind}
+              data-testid={mark.kind === 'no-stack' ? 'legend-no-stack' : undefined}
+              title={mark.title}
+            >
+              <span
+                className={`tl-swatch ${SWATCH_CLASS[mark.kind]}${colorBy === 'allocation' && mark.kind === 'no-stack' ? ' tl-swatch-coloured' : ''}`}
+                aria-hidden="true"
+              />
+              {mark.label}
             </li>
-          )}
-          <li>
-            <span className="tl-swatch tl-swatch-reserved" aria-hidden="true" />
-            reserved
-          </li>
-          <li>
-            <span className="tl-swatch tl-swatch-peak-reserved" aria-hidden="true" />
-            reserved peak
-          </li>
-          <li>
-            <span className="tl-swatch tl-swatch-peak" aria-hidden="true" />
-            active peak
-          </li>
-          {annotationCount > 0 && (
-            <li>
-              <span className="tl-swatch tl-swatch-annotation" aria-hidden="true" />
-              annotations
-            </li>
-          )}
-          {device.figures.ooms.length > 0 && (
-            <li>
-              <span className="tl-swatch tl-swatch-oom" aria-hidden="true" />
-              out of memory
-            </li>
-          )}
+          ))}
         </ul>
         <div className="tl-controls">
+          <ColorByToggle colorBy={colorBy} onChange={setColorBy} />
           {domain !== null && <span className="tl-range">{describeDomain(domain, device)}</span>}
           <span className="tl-help" title={helpText(annotationCount > 0)} aria-hidden="true">
             ?
@@ -234,12 +228,28 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
   );
 }
 
+/** The legend swatch of each kind of mark (timeline.css). */
+const SWATCH_CLASS: Record<TimelineMarkKind, string> = {
+  bands: 'tl-swatch-bands',
+  'no-stack': 'tl-swatch-no-stack',
+  other: 'tl-swatch-other',
+  active: 'tl-swatch-active',
+  reserved: 'tl-swatch-reserved',
+  'peak-reserved': 'tl-swatch-peak-reserved',
+  'peak-active': 'tl-swatch-peak',
+  oom: 'tl-swatch-oom',
+  moment: 'tl-swatch-moment',
+  annotations: 'tl-swatch-annotation',
+};
+
 function helpText(hasAnnotations: boolean): string {
   return [
     'Scroll to zoom around the pointer, drag to pan, or brush the strip below.',
-    'With the chart focused: + and − zoom, ← and → pan, 0 shows everything, Esc clears the selection.',
+    'Keys: + − (W S) zoom, A D (Ctrl+← →) pan, 0 shows everything, ← → step the selected moment, Esc clears the selection; ? lists every key.',
     'Click a band for its details and stack; click elsewhere to list what was alive at that moment.',
-    hasAnnotations ? 'Amber marks along the top are annotations; hover for their names.' : '',
+    hasAnnotations
+      ? 'Amber marks along the top are annotations, named where they are wide enough; hover for the names of all that contain the pointer.'
+      : '',
   ]
     .filter((line) => line !== '')
     .join('\n');
@@ -319,11 +329,11 @@ function AllocationTooltip(props: {
         <AllocationLifetimeRows facts={facts} />
       </dl>
       {frames.length === 0 ? (
-        <div className="tl-tooltip-stack tl-tooltip-muted">no stack recorded</div>
+        <div className="tl-tooltip-stack tl-tooltip-muted">{FIGURE.noStack}</div>
       ) : (
         <ol className="tl-tooltip-stack">
           <li className="tl-user-frame" data-testid="tooltip-frame">
-            {shortFrameLabel(frames[userIndex]!)}
+            {stackLabel(view, facts.stackId)}
           </li>
           {supporting.map((frame, index) => (
             <li key={index} data-testid="tooltip-frame">
@@ -355,7 +365,7 @@ function MomentTooltip(props: {
         {hit?.kind === 'other' ? (
           <>
             <span>{formatBytes(hit.bytes)}</span>
-            <span className="tl-exact">in smaller allocations (merged)</span>
+            <span className="tl-exact">in {FIGURE.merged}</span>
           </>
         ) : (
           <span>{describeEvent(device, hover.event)}</span>
@@ -370,11 +380,11 @@ function MomentTooltip(props: {
             <dd>{describeEvent(device, hover.event)}</dd>
           </>
         )}
-        <dt>active</dt>
+        <dt>{FIGURE.active}</dt>
         <dd>{bytesWithExact(hover.activeBytes)}</dd>
-        <dt>reserved</dt>
+        <dt>{FIGURE.reserved}</dt>
         <dd>{bytesWithExact(hover.reservedBytes)}</dd>
-        <dt>cached, unused</dt>
+        <dt>{FIGURE.notActive}</dt>
         <dd>{formatBytes(cached)}</dd>
       </dl>
       {hit === null && clickHint !== '' && (

@@ -85,6 +85,14 @@ export class TimelineWindow {
     this.set(panBy(this.current, fraction * (this.current.x1 - this.current.x0), this.bounds()));
   }
 
+  /** Pans the least that brings x into view (a tenth of the span inside it), keeping the zoom. */
+  reveal(x: number): void {
+    const { x0, x1 } = this.current;
+    if (x >= x0 && x <= x1) return;
+    const margin = (x1 - x0) / 10;
+    this.set(panBy(this.current, x < x0 ? x - x0 - margin : x - x1 + margin, this.bounds()));
+  }
+
   reset(): void {
     const bounds = this.bounds();
     this.set({ x0: bounds.min, x1: bounds.max });

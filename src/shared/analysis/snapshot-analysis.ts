@@ -1,8 +1,10 @@
 // Everything the summary, the CLI and the views need per device, computed once after decoding.
 
 import { formatBytes } from '../format/units';
+import { deviceLabel } from '../format/words';
 import {
   ActionCode,
+  HOST_DEVICE,
   BlockStateCode,
   type DeviceTrace,
   type SnapshotModel,
@@ -53,8 +55,9 @@ export interface SnapshotAnalysis {
 export function analyzeSnapshot(model: SnapshotModel): SnapshotAnalysis {
   const finalStates = finalStateByDevice(model);
   const tracesByDevice = new Map(model.traces.map((trace) => [trace.device, trace]));
+  // CUDA devices in order, then pinned host memory (HOST_DEVICE).
   const deviceIds = [...new Set([...finalStates.keys(), ...tracesByDevice.keys()])].sort(
-    (a, b) => a - b,
+    (a, b) => Number(a === HOST_DEVICE) - Number(b === HOST_DEVICE) || a - b,
   );
   const warnings = [...model.warnings];
   const devices = deviceIds.map((device) =>
@@ -75,6 +78,8 @@ function analyzeDevice(
   warnings: string[],
 ): DeviceAnalysis {
   const device = finalState.device;
+  // Warnings name CUDA devices as before ("device 0: …"), host memory by its label.
+  const named = device === HOST_DEVICE ? deviceLabel(device) : `device ${device}`;
   const empty = trace ?? emptyTrace(device);
   const freeing = freeingActionsOf(empty);
   const activeSigns = activeDeltaSigns(freeing);
@@ -92,7 +97,7 @@ function analyzeDevice(
   ] as const) {
     if (stats.clampedByBytes > 0) {
       warnings.push(
-        `device ${device}: the trace does not match the final state (the ${curve} curve would go ` +
+        `${named}: the trace does not match the final state (the ${curve} curve would go ` +
           `${formatBytes(stats.clampedByBytes)} below zero); it was raised to start at ${formatBytes(stats.baselineBytes)}`,
       );
     }
@@ -100,13 +105,13 @@ function analyzeDevice(
   const match = trace === null ? null : matchAllocations(trace, freeing);
   if (match !== null && match.unmatchedFreeRows.length > 0) {
     warnings.push(
-      `device ${device}: the trace starts mid-run: ${match.unmatchedFreeRows.length} frees have no alloc in the trace ` +
+      `${named}: the trace starts mid-run: ${match.unmatchedFreeRows.length} frees have no alloc in the trace ` +
         `(the ring buffer wrapped, or recording started late)`,
     );
   }
   if (match !== null && match.doubleAllocCount > 0) {
     warnings.push(
-      `device ${device}: ${match.doubleAllocCount} allocs reuse an address that was never freed`,
+      `${named}: ${match.doubleAllocCount} allocs reuse an address that was never freed`,
     );
   }
   if (trace !== null && match !== null) {
@@ -119,7 +124,7 @@ function analyzeDevice(
           ? '; without free_completed entries a free_requested ends an allocation even when its block stays pending'
           : '';
       warnings.push(
-        `device ${device}: ${countOf(freedLive, 'block')} live at the end ${freedLive === 1 ? 'was' : 'were'} ` +
+        `${named}: ${countOf(freedLive, 'block')} live at the end ${freedLive === 1 ? 'was' : 'were'} ` +
           `freed in the trace and not allocated again (the trace and the final segments ` +
           `disagree${why}); counted as allocated since before the trace, beside the allocation ` +
           `the trace freed`,
@@ -128,7 +133,7 @@ function analyzeDevice(
     const resized = freesOfAnotherSize(trace, match);
     if (resized > 0) {
       warnings.push(
-        `device ${device}: ${countOf(resized, 'free')} of the trace name${resized === 1 ? 's' : ''} ` +
+        `${named}: ${countOf(resized, 'free')} of the trace name${resized === 1 ? 's' : ''} ` +
           `another size than ${resized === 1 ? 'its' : 'their'} alloc; the active curve follows ` +
           `the frees, the allocator state the allocs`,
       );

@@ -2,16 +2,24 @@
 // user attached, the compile context, where autograd created the tensor in the forward pass,
 // `annotate` actions, the pool, the category. Read by the stack panel, tooltips, tables, exports.
 
+import { BEFORE_TRACE } from '../analysis/allocation-table';
+import { NO_LIST, NO_STACK, NO_STRING, type FrameTable } from '../snapshot/model';
 import type { AnalyzedDevice, AnalyzedSnapshot } from './analyzed-snapshot';
 
 export interface AllocationAnnotation {
   /** Metadata text as written; `parsed` holds it when it is JSON. */
   text: string;
   parsed: unknown;
-  /** Index of the `annotate` entry in the device's trace. */
+  /**
+   * The moment of the `annotate` entry: the trace entry it came after (-1: before the first).
+   * `annotate` entries are not rows of the trace (they change no figure), so this is the index
+   * of the row before it.
+   */
   event: number;
   /** Stack of the annotating call (NO_STACK when none). */
   stackId: number;
+  /** time_us of the annotate entry; NaN when the file has none (optional: added later). */
+  timeUs?: number;
 }
 
 export interface AllocationDetails {
@@ -41,13 +49,117 @@ export const NO_DETAILS: AllocationDetails = Object.freeze({
   annotations: [],
 });
 
-/** The details of allocation `row` of `device` (NO_DETAILS when the file records none). */
+/**
+ * The details of allocation `row` of `device` (NO_DETAILS when the file records none): from its
+ * `alloc` entry (AllocationTable.startEvent); allocations made before the trace take the
+ * forward_frames of their final block where it has them. Annotations are the `annotate` entries
+ * that named the allocation's base address while it was alive.
+ */
 export function allocationDetails(
-  _view: AnalyzedSnapshot,
-  _device: AnalyzedDevice,
-  _row: number,
+  view: AnalyzedSnapshot,
+  device: AnalyzedDevice,
+  row: number,
 ): AllocationDetails {
-  return NO_DETAILS;
+  const columns = device.details;
+  if (columns === undefined || row < 0 || row >= device.allocations.count) return NO_DETAILS;
+  const strings = view.strings ?? [];
+  const text = (column: Int32Array | null, event: number): string | null => {
+    if (column === null || event < 0) return null;
+    const id = column[event]!;
+    return id === NO_STRING ? null : (strings[id] ?? null);
+  };
+  const event = device.allocations.startEvent[row]!;
+  const userMetadata = text(columns.userMetadataId, event);
+  const compileContext = text(columns.compileContextId, event);
+  const poolIndex = event === BEFORE_TRACE ? NO_STRING : (columns.poolIndex?.[event] ?? NO_STRING);
+  const forwardList =
+    event === BEFORE_TRACE
+      ? (columns.blockForwardFramesId?.[row] ?? NO_LIST)
+      : (columns.forwardFramesId?.[event] ?? NO_LIST);
+  const annotations: AllocationAnnotation[] = [];
+  columns.annotations.forEach((annotation, index) => {
+    if (columns.annotationRow[index] !== row) return;
+    const annotationText =
+      annotation.textId === NO_STRING ? '' : (strings[annotation.textId] ?? '');
+    annotations.push({
+      text: annotationText,
+      parsed: parsedJson(annotationText),
+      event: annotation.afterEvent,
+      stackId: annotation.stackId,
+      timeUs: annotation.timeUs,
+    });
+  });
+  const details: AllocationDetails = {
+    userMetadata,
+    userMetadataParsed: userMetadata === null ? undefined : parsedJson(userMetadata),
+    compileContext: compileContext === 'N/A' ? null : compileContext,
+    forwardFrames: stringList(view, forwardList),
+    poolId: poolIndex === NO_STRING ? null : (view.pools[poolIndex] ?? null),
+    internalMetadata: text(columns.internalMetadataId, event),
+    category: text(columns.categoryId, event),
+    annotations,
+  };
+  return hasDetails(details) ? details : NO_DETAILS;
+}
+
+/** The strings of forward_frames list `listId` (innermost first, as written); [] for NO_LIST. */
+export function stringList(
+  view: Pick<AnalyzedSnapshot, 'strings' | 'forwardFrames'>,
+  listId: number,
+): string[] {
+  const table = view.forwardFrames;
+  if (
+    listId === NO_LIST ||
+    table === undefined ||
+    listId < 0 ||
+    listId + 1 >= table.offsets.length
+  ) {
+    return [];
+  }
+  const strings = view.strings ?? [];
+  const result: string[] = [];
+  for (let i = table.offsets[listId]!; i < table.offsets[listId + 1]!; i++) {
+    result.push(strings[table.stringIds[i]!] ?? '');
+  }
+  return result;
+}
+
+/** A frame's FX keys (`augment_with_fx_traces=True`); null when the frame has none. */
+export interface FrameFx {
+  nodeOp: string | null;
+  nodeName: string | null;
+  nodeTarget: string | null;
+  /** The model source line a compiled graph node came from. */
+  originalTrace: string | null;
+}
+
+export function frameFx(frames: FrameTable, frameId: number): FrameFx | null {
+  const fx = frames.fx;
+  if (fx === undefined || frameId === NO_STACK) return null;
+  const value: FrameFx = {
+    nodeOp: fx.nodeOp[frameId] ?? null,
+    nodeName: fx.nodeName[frameId] ?? null,
+    nodeTarget: fx.nodeTarget[frameId] ?? null,
+    originalTrace: fx.originalTrace[frameId] ?? null,
+  };
+  return value.nodeOp === null &&
+    value.nodeName === null &&
+    value.nodeTarget === null &&
+    value.originalTrace === null
+    ? null
+    : value;
+}
+
+/** Metadata parsed when it is JSON text (an object, array, number…); undefined when it is not. */
+function parsedJson(text: string): unknown {
+  const first = text.trimStart()[0];
+  // Plain words are not JSON; only text that starts like a JSON value is tried.
+  if (first === undefined || !'{["-0123456789tfn'.includes(first)) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** True when the details hold anything worth a section of its own. */

@@ -4,11 +4,21 @@
 // the file; all bulk data is typed arrays, so it crosses to the page as transferables, where it is
 // adopted with a fresh cache for the data derived from it later.
 
+import {
+  allocationDetailColumnsOf,
+  type AllocationDetailColumns,
+} from '../analysis/allocation-detail-columns';
 import { buildAllocationTable, type AllocationTable } from '../analysis/allocation-table';
 import { materializeCurves } from '../analysis/curve-stats';
 import type { SegmentHistory } from '../analysis/segment-history';
 import { analyzeSnapshot, emptyTrace, type OomEvent } from '../analysis/snapshot-analysis';
-import type { ExternalAnnotation, FrameTable, SnapshotModel, StackTable } from '../snapshot/model';
+import type {
+  ExternalAnnotation,
+  FrameTable,
+  SnapshotModel,
+  StackTable,
+  StringListTable,
+} from '../snapshot/model';
 import { DerivedCache, type HasDerivedCache } from './derived-cache';
 import { traceTimesUsable } from './device-times';
 import {
@@ -37,6 +47,11 @@ export interface AnalyzedDeviceData {
   ooms: OomEvent[];
   /** The headline figures (the summary's), with the 10 largest allocations at the active peak. */
   figures: DeviceFigures;
+  /**
+   * The newest per-allocation fields (user_metadata, compile_context, forward_frames, pool_id,
+   * internal_metadata, category, annotate entries); read them with allocationDetails().
+   */
+  details?: AllocationDetailColumns;
 }
 
 export interface AnalyzedSnapshotData {
@@ -54,6 +69,10 @@ export interface AnalyzedSnapshotData {
   annotations: ExternalAnnotation[];
   allocatorSettings: Record<string, unknown> | null;
   devices: AnalyzedDeviceData[];
+  /** Strings the detail columns name (SnapshotModel.strings). */
+  strings?: string[];
+  /** forward_frames lists (SnapshotModel.forwardFrames). */
+  forwardFrames?: StringListTable;
 }
 
 /** A device of the snapshot as the app, exports and CLI read it, with its derived data. */
@@ -99,6 +118,7 @@ export function buildAnalyzedSnapshotData(
       device.reservedSigns,
       device.reserved,
     );
+    const allocations = buildAllocationTable(model, device);
     return {
       device: device.device,
       traceLength: length,
@@ -107,10 +127,11 @@ export function buildAnalyzedSnapshotData(
       action: events.action.slice(),
       activeBytes: curves.active,
       reservedBytes: curves.reserved,
-      allocations: buildAllocationTable(model, device),
+      allocations,
       segmentHistory: device.segmentHistory,
       ooms: device.ooms,
       figures: deviceFiguresOf(model, device, DEFAULT_TOP_ALLOCATIONS),
+      details: allocationDetailColumnsOf(model, trace, device.finalState, allocations),
     };
   });
   return {
@@ -126,6 +147,8 @@ export function buildAnalyzedSnapshotData(
     annotations: model.externalAnnotations,
     allocatorSettings: model.allocatorSettings,
     devices,
+    strings: model.strings,
+    ...(model.forwardFrames === undefined ? {} : { forwardFrames: model.forwardFrames }),
   };
 }
 
@@ -166,10 +189,12 @@ export function transferablesOf(view: AnalyzedSnapshotData): ArrayBuffer[] {
     }
   };
   addColumnsOf(view.stacks);
+  if (view.forwardFrames !== undefined) addColumnsOf(view.forwardFrames);
   for (const device of view.devices) {
     addColumnsOf(device);
     addColumnsOf(device.allocations);
     addColumnsOf(device.segmentHistory);
+    if (device.details !== undefined) addColumnsOf(device.details);
   }
   return [...buffers];
 }

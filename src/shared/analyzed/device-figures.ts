@@ -33,9 +33,12 @@ export interface DeviceFigures {
   blocks: number;
   /** `memory_reserved`: bytes in segments. */
   reserved: CurveFigures;
-  /** `memory_allocated`: bytes in live blocks; the peak is after `peakEventIndex` (-1: before the trace). */
+  /**
+   * Requested bytes of the live allocations (pending frees included: PyTorch's `requested_bytes`,
+   * not `memory_allocated`); the peak is after `peakEventIndex` (-1: before the trace).
+   */
   active: CurveFigures & { peakEventIndex: number };
-  /** Bytes in blocks allocated at the end (including those pending free). */
+  /** Rounded bytes of the blocks allocated at the end, without those pending free: `memory_allocated()`. */
   allocatedFinalBytes: number;
   unmatchedFrees: number;
   ooms: readonly OomEvent[];

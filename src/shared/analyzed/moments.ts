@@ -3,6 +3,7 @@
 // index, else the active peak. The device rule is the same: the first device with an OOM, else
 // the one with the largest active peak.
 
+import { HOST_DEVICE } from '../snapshot/model';
 import type { AnalyzedDevice } from './analyzed-snapshot';
 
 export interface MomentRange {
@@ -36,15 +37,24 @@ export function firstOomEvent(device: Pick<AnalyzedDevice, 'ooms'>): number | nu
   return first;
 }
 
-/** The default device: the first with an OOM, else the largest active peak (the first of equals). */
+/**
+ * The default device: the first with an OOM, else the largest active peak (the first of equals).
+ * CUDA devices first: pinned host memory (HOST_DEVICE) is the default only when it is all there is.
+ */
 export function defaultDeviceIndex(
   devices: readonly Pick<AnalyzedDevice, 'ooms' | 'figures'>[],
 ): number {
-  const withOom = devices.findIndex((device) => device.ooms.length > 0);
-  if (withOom >= 0) return withOom;
-  let best = 0;
-  devices.forEach((device, index) => {
-    if (device.figures.active.peakBytes > devices[best]!.figures.active.peakBytes) best = index;
-  });
-  return best;
+  const candidates = devices
+    .map((device, index) => ({ device, index }))
+    .filter(({ device }) => device.figures.device !== HOST_DEVICE);
+  if (candidates.length === 0) return 0;
+  const withOom = candidates.find(({ device }) => device.ooms.length > 0);
+  if (withOom !== undefined) return withOom.index;
+  let best = candidates[0]!;
+  for (const candidate of candidates) {
+    if (candidate.device.figures.active.peakBytes > best.device.figures.active.peakBytes) {
+      best = candidate;
+    }
+  }
+  return best.index;
 }

@@ -10,7 +10,12 @@ import {
   type BandPalette,
 } from './band-colors';
 
-const palette: BandPalette = { saturation: 46, lightness: [74, 63], noStack: '#aaa' };
+const palette: BandPalette = {
+  saturation: 46,
+  lightness: [74, 63],
+  noStack: '#aaa',
+  noStackHatch: { color: '#000000', opacity: 0.3 },
+};
 
 describe('band colours', () => {
   it('are a pure function of the stack id', () => {
@@ -32,7 +37,7 @@ describe('band colours', () => {
     expect(sameAsNext).toBeLessThan(20);
   });
 
-  it('give stackless allocations the neutral colour', () => {
+  it('give stackless allocations the no-stack fill', () => {
     expect(bandColorIndex(-1)).toBe(-1);
     expect(bandColor(-1, palette)).toBe('#aaa');
     expect(bandColorHex(-1, palette)).toBe('#aaa');
@@ -42,16 +47,21 @@ describe('band colours', () => {
     expect(bandColor(5, palette)).toMatch(/^hsl\(\d+ 46% (74|63)%\)$/);
   });
 
-  it('cache per palette', () => {
+  it('cache the palette entries per palette', () => {
     const colorOf = createBandColorCache(palette);
-    expect(colorOf(9)).toBe(bandColor(9, palette));
-    expect(colorOf(9)).toBe(colorOf(9));
+    expect(colorOf(bandColorIndex(9))).toBe(bandColor(9, palette));
+    expect(colorOf(-1)).toBe(palette.noStack);
   });
 });
 
 describe('bandColorHex', () => {
   it('is bandColor() written as #rrggbb', () => {
-    const dark: BandPalette = { saturation: 34, lightness: [50, 41], noStack: '#5e687a' };
+    const dark: BandPalette = {
+      saturation: 34,
+      lightness: [50, 41],
+      noStack: '#5e687a',
+      noStackHatch: { color: '#000000', opacity: 0.3 },
+    };
     for (const bands of [palette, dark]) {
       for (const stackId of [-1, 0, 1, 2, 17, 123_456]) {
         const css = bandColor(stackId, bands);

@@ -44,6 +44,12 @@ export interface TimelineLayout {
   endEvent: number;
   /** Drawn individually, stacked from 0 upwards; everything else is "other", up to the active curve. */
   bands: AllocationBand[];
+  /**
+   * Pairs of indexes into `bands` (flattened: a0, b0, a1, b1, …, each pair lower index first)
+   * of bands that touch, one on top of the other, somewhere in the window: what the band
+   * colours must keep apart (band-colors.ts).
+   */
+  adjacentBands: Int32Array;
   /** Per pixel column: range of the active curve within the column (value after each event in it). */
   activeMin: Float64Array;
   activeMax: Float64Array;
@@ -67,8 +73,13 @@ export function layoutTimeline(request: TimelineLayoutRequest): TimelineLayout {
   const { device, startEvent, endEvent, columnStartEvents } = request;
   const columns = columnStartEvents.length - 1;
   const envelopes = curveEnvelopes(device, startEvent, columnStartEvents, columns);
-  const bands = stackBands(device, startEvent, endEvent, request.maxBands ?? DEFAULT_MAX_BANDS);
-  return { startEvent, endEvent, bands, ...envelopes };
+  const { bands, adjacentBands } = stackBands(
+    device,
+    startEvent,
+    endEvent,
+    request.maxBands ?? DEFAULT_MAX_BANDS,
+  );
+  return { startEvent, endEvent, bands, adjacentBands, ...envelopes };
 }
 
 /** The value of a curve "at" event e: after e; before the first event (-1), its baseline. */
@@ -156,16 +167,17 @@ function rangeReader(
 /**
  * The allocations chosen for [startEvent, endEvent) (selectBandRows), stacked in the order
  * they were made: a new one goes on top, a freed one leaves a gap that the ones above close.
+ * Also the pairs of bands that come to lie on each other.
  */
 function stackBands(
   device: AnalyzedDevice,
   startEvent: number,
   endEvent: number,
   maxBands: number,
-): AllocationBand[] {
+): { bands: AllocationBand[]; adjacentBands: Int32Array } {
   const table = device.allocations;
   const selected = selectBandRows(device, startEvent, endEvent, maxBands);
-  if (selected.length === 0) return [];
+  if (selected.length === 0) return { bands: [], adjacentBands: new Int32Array(0) };
   // Table rows are in the order allocations were made (pre-trace first), which is stacking order.
   selected.sort((a, b) => a - b);
   interface Boundary {
@@ -205,17 +217,41 @@ function stackBands(
       offset += table.sizeBytes[row]!;
     }
   };
+  // Two bands touch when one is pushed onto the other, or when a freed one between them goes.
+  const bandOfRow = new Map(selected.map((row, index) => [row, index]));
+  const count = selected.length;
+  const touching = new Set<number>();
+  const touch = (below: number | undefined, above: number | undefined): void => {
+    if (below === undefined || above === undefined) return;
+    const a = bandOfRow.get(below)!;
+    const b = bandOfRow.get(above)!;
+    touching.add(Math.min(a, b) * count + Math.max(a, b));
+  };
+  // Empty allocations take no room: the bands around them are what touch.
+  const sized = (from: number, step: 1 | -1): number | undefined => {
+    for (let i = from; i >= 0 && i < stack.length; i += step)
+      if (table.sizeBytes[stack[i]!]! > 0) return stack[i];
+    return undefined;
+  };
   for (const boundary of boundaries) {
     if (boundary.starts) {
       stack.push(boundary.row);
+      if (table.sizeBytes[boundary.row]! > 0) touch(sized(stack.length - 2, -1), boundary.row);
       restack(stack.length - 1, boundary.event);
     } else {
       const at = stack.indexOf(boundary.row);
       stack.splice(at, 1);
+      touch(sized(at - 1, -1), sized(at, 1));
       restack(at, boundary.event);
     }
   }
-  return selected.map((row) => {
+  const adjacentBands = new Int32Array(touching.size * 2);
+  let pair = 0;
+  for (const key of touching) {
+    adjacentBands[pair++] = Math.floor(key / count);
+    adjacentBands[pair++] = key % count;
+  }
+  const bands = selected.map((row) => {
     const entry = steps.get(row)!;
     return {
       row,
@@ -225,6 +261,7 @@ function stackBands(
       endEvent: Math.min(table.endEvent[row]!, endEvent),
     };
   });
+  return { bands, adjacentBands };
 }
 
 /**

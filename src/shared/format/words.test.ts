@@ -5,6 +5,8 @@ import {
   EXPANDABLE,
   frameLocation,
   frameText,
+  qualifiedNativeName,
+  shortNativeName,
   NO_STACK_TEXT,
   poolIdAt,
   poolName,
@@ -123,5 +125,72 @@ describe('frames', () => {
 
   it('has one text for a missing stack', () => {
     expect(NO_STACK_TEXT).toBe('(no stack recorded)');
+  });
+});
+
+describe('C++ names', () => {
+  // Symbols as the real snapshots in test/fixtures/real record them.
+  const cases: [string, string, string][] = [
+    [
+      'at::detail::empty_strided_generic(c10::ArrayRef<long>, c10::ArrayRef<long>, c10::Allocator*, c10::DispatchKeySet, c10::ScalarType)',
+      'at::detail::empty_strided_generic',
+      'empty_strided_generic',
+    ],
+    [
+      'c10::StorageImpl::StorageImpl(c10::StorageImpl::use_byte_size_t, c10::SymInt const&, c10::Allocator*, bool)',
+      'c10::StorageImpl::StorageImpl',
+      'StorageImpl',
+    ],
+    ['c10::StorageImpl::~StorageImpl()', 'c10::StorageImpl::~StorageImpl', '~StorageImpl'],
+    [
+      'c10::intrusive_ptr<c10::StorageImpl, c10::detail::intrusive_target_default_null_type<c10::StorageImpl> >::reset_not_null_(c10::StorageImpl*)',
+      'c10::intrusive_ptr::reset_not_null_',
+      'intrusive_ptr::reset_not_null_',
+    ],
+    [
+      'void at::cuda::cub::detail::radix_sort_pairs_impl<long, 8>(long const*, long*, at::cuda::cub::detail::OpaqueType<8> const*, at::cuda::cub::detail::OpaqueType<8>*, long, bool, long, long)',
+      'at::cuda::cub::detail::radix_sort_pairs_impl',
+      'radix_sort_pairs_impl',
+    ],
+    [
+      'void torch::autograd::AccumulateGrad::accumulateGrad<std::function<void (at::Tensor&&)> >(at::Tensor const&, at::Tensor&, at::Tensor const&, unsigned long, std::function<void (at::Tensor&&)> const&)',
+      'torch::autograd::AccumulateGrad::accumulateGrad',
+      'AccumulateGrad::accumulateGrad',
+    ],
+    [
+      'c10::TensorImpl::~TensorImpl() [clone .localalias]',
+      'c10::TensorImpl::~TensorImpl',
+      '~TensorImpl',
+    ],
+    [
+      'torch::autograd::Node::operator()(std::vector<at::Tensor, std::allocator<at::Tensor> >&&)',
+      'torch::autograd::Node::operator()',
+      'Node::operator()',
+    ],
+    [
+      'dynamo__custom_eval_frame::{lambda()#1}::operator()() const',
+      'dynamo__custom_eval_frame::{lambda()#1}::operator()',
+      'dynamo__custom_eval_frame::operator()',
+    ],
+    [
+      'torch::cuda::(anonymous namespace)::gather_with_cpp()',
+      'torch::cuda::{anonymous}::gather_with_cpp',
+      'gather_with_cpp',
+    ],
+    ['at::_ops::mm::call(at::Tensor const&, at::Tensor const&)', 'at::_ops::mm::call', 'mm::call'],
+    [
+      '_PyObject_FastCallDictTstate.localalias',
+      '_PyObject_FastCallDictTstate',
+      '_PyObject_FastCallDictTstate',
+    ],
+    ['forward', 'forward', 'forward'],
+    ['<module>', '<module>', '<module>'],
+  ];
+
+  it('elides template arguments, parameters, return types and namespaces', () => {
+    for (const [symbol, qualified, short] of cases) {
+      expect(qualifiedNativeName(symbol), symbol).toBe(qualified);
+      expect(shortNativeName(symbol), symbol).toBe(short);
+    }
   });
 });

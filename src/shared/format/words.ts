@@ -139,3 +139,124 @@ export function frameText(frame: FrameFields, path: FramePath = 'short'): string
 
 /** What a holder or a table lists in place of a frame when the allocation recorded no stack. */
 export const NO_STACK_TEXT = '(no stack recorded)';
+
+/**
+ * A C++ symbol as people say it: `at::detail::empty_strided_generic(c10::ArrayRef<long>, …)` is
+ * "empty_strided_generic", `c10::StorageImpl::StorageImpl(…)` "StorageImpl",
+ * `torch::autograd::generated::MulBackward0::apply(…)` "MulBackward0::apply". Template arguments,
+ * parameter lists, return types, linker suffixes (`[clone .isra.0]`, `.localalias`) and
+ * namespaces go; a method keeps its class. Names that are not C++ (Python functions,
+ * `_PyEval_EvalFrameDefault`) come back unchanged. The full symbol stays in the stack panel.
+ */
+export function shortNativeName(symbol: string): string {
+  const qualified = qualifiedNativeName(symbol);
+  const parts = qualified.split('::').filter((part) => part !== '' && !isAnonymousPart(part));
+  const last = parts.at(-1) ?? qualified;
+  const owner = parts.at(-2);
+  if (owner === undefined || NAMESPACE_PARTS.has(owner)) return last;
+  // A constructor or destructor says its class once: "StorageImpl", "~StorageImpl".
+  if (last === owner || last === `~${owner}`) return last;
+  return `${owner}::${last}`;
+}
+
+/**
+ * `ns::Class::method` of a C++ symbol: without template arguments, the parameter list, the
+ * return type and linker suffixes. Exported for rules that match on namespaces
+ * (analysis/user-frame.ts).
+ */
+export function qualifiedNativeName(symbol: string): string {
+  // Python's own names (`<module>`, `<listcomp>`) hold brackets too, but no scope or parameters.
+  if (!symbol.includes('::') && !symbol.includes('(')) return symbol.replace(LINKER_SUFFIX, '');
+  let text = symbol
+    .replace(/ \[clone [^\]]*\]/g, '')
+    .replace(LINKER_SUFFIX, '')
+    .replace(/\(anonymous namespace\)/g, ANONYMOUS)
+    .trim();
+  // Operators whose names hold brackets or parentheses, kept whole while the rest is elided.
+  const operators: string[] = [];
+  text = text.replace(/operator(<<=|>>=|<=>|<<|>>|->\*|->|<=|>=|<|>|\(\)|\[\])/g, (match) => {
+    operators.push(match);
+    return `operator\uE000${operators.length - 1}\uE000`;
+  });
+  // Template arguments, innermost first (they may hold parentheses: std::function<void (int)>).
+  for (let previous = ''; previous !== text;) {
+    previous = text;
+    text = text.replace(/<[^<>]*>/g, '');
+  }
+  text = text.replace(/\s+const$/, '').replace(/\s*&{1,2}$/, '');
+  // The parameter list: the balanced group that ends the symbol.
+  if (text.endsWith(')')) {
+    let depth = 0;
+    for (let i = text.length - 1; i >= 0; i--) {
+      if (text[i] === ')') depth++;
+      else if (text[i] === '(' && --depth === 0) {
+        text = text.slice(0, i);
+        break;
+      }
+    }
+  }
+  // The return type: whatever stands before the name, separated by a space at bracket depth 0.
+  const space = lastTopLevelSpace(text);
+  if (space >= 0) text = text.slice(space + 1);
+  return text
+    .replace(/operator\uE000(\d+)\uE000/g, (_match, index: string) => operators[Number(index)]!)
+    .trim();
+}
+
+const ANONYMOUS = '{anonymous}';
+
+/** What compilers and linkers append to a symbol: `.localalias`, `.isra.0`, `.lto_priv.4`. */
+const LINKER_SUFFIX =
+  /\.(localalias|constprop\.\d+|isra\.\d+|part\.\d+|cold|lto_priv\.\d+|llvm\.\d+)\b/g;
+
+function isAnonymousPart(part: string): boolean {
+  return part === ANONYMOUS || part.startsWith('{lambda') || part.startsWith('{unnamed');
+}
+
+/** Namespaces that say nothing about what the code does, dropped before a function's name. */
+const NAMESPACE_PARTS = new Set([
+  'at',
+  'c10',
+  'std',
+  'torch',
+  'detail',
+  'details',
+  'native',
+  'impl',
+  'generated',
+  'autograd',
+  'cuda',
+  'meta',
+  'cub',
+  'jit',
+  'dynamo',
+  'python',
+  'utils',
+  'functorch',
+  'inductor',
+  '_ops',
+  '__cxx11',
+  '__gnu_cxx',
+]);
+
+function lastTopLevelSpace(text: string): number {
+  let depth = 0;
+  for (let i = text.length - 1; i >= 0; i--) {
+    const c = text[i];
+    if (c === ')' || c === ']' || c === '}') depth++;
+    else if (c === '(' || c === '[' || c === '{') depth--;
+    else if (c === ' ' && depth === 0 && !text.slice(0, i).endsWith('operator')) return i;
+  }
+  return -1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Devices
+
+/**
+ * "cuda:0", or "host (pinned)" for the pseudo-device of pinned host memory (-1: HOST_DEVICE of
+ * snapshot/model.ts, repeated here because this layer imports nothing).
+ */
+export function deviceLabel(device: number): string {
+  return device === -1 ? 'host (pinned)' : `cuda:${device}`;
+}

@@ -13,7 +13,7 @@
 import {
   isFrameworkFrame,
   shortFrameLabel,
-  topUserFrameId,
+  stackLabel,
   topUserFrameIndex,
 } from '../analysis/user-frame';
 import { frameAt, stackFrameIds, type StackSource } from '../snapshot/stack-source';
@@ -252,13 +252,12 @@ function partingCallers(source: StackSource, stackIds: readonly number[]): (stri
 }
 
 /**
- * "dir/file.py:12 name" of the stack's top user frame (user-frame.ts: when every frame is the
- * framework's, the innermost one past the stack capture and the allocator, "name" alone when it
- * has no file). null when no stack was recorded.
+ * The stack's label, as every view and output words it (analysis/user-frame.ts stackLabel):
+ * "dir/file.py:12 name" of the top user frame, else what PyTorch was doing ("autograd:
+ * AccumulateGrad"). null when no stack was recorded.
  */
 export function topFrameLabel(source: StackSource, stackId: number): string | null {
-  const frameId = topUserFrameId(source, stackId);
-  return frameId === null ? null : shortFrameLabel(frameAt(source.frames, frameId));
+  return stackLabel(source, stackId);
 }
 
 function explanationOf(

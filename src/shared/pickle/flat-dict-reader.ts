@@ -33,6 +33,24 @@ export interface FlatDictConsumer {
   ): number;
   /** The value a handle stands for, when generic code reads it from the memo. */
   materializeHandle(handle: number): unknown;
+  /**
+   * A slot whose value may be a new list of strings (a trace entry's `forward_frames`), or -1.
+   * Read like the list slot; its items are memoized strings, new or referenced.
+   */
+  readonly flatDictStringListSlot: number;
+  /** As internFlatDictList, for the string list slot; -1 gives up. */
+  internFlatDictStringList(
+    itemMemoIndexes: Int32Array,
+    count: number,
+    memoIndexHash: number,
+    memo: Memo,
+  ): number;
+  /** A slot whose value may be a new tuple of up to 3 integers (a `pool_id`), or -1. */
+  readonly flatDictTupleSlot: number;
+  /** The value standing for a tuple of integers items[0..count): one object per distinct tuple. */
+  internFlatDictTuple(items: Float64Array, count: number): unknown;
+  /** Keys of a dict the consumer took that are not among flatDictKeys (reported once each at least). */
+  noteUnknownKeys(names: readonly string[]): void;
   /** A dict was read: numbers[slot] or values[slot] per kinds[slot]. Returns false to decline. */
   consumeFlatDict(
     numbers: Float64Array,
@@ -48,6 +66,9 @@ export const NOT_FLAT = -1;
 const LIST_PLACEHOLDER = Symbol('list placeholder');
 const SKIP_SLOT = -1;
 const UNKNOWN_SLOT = -2;
+// Keys that are none of the consumer's are cached as FIRST_OTHER_KEY - (their index in
+// otherKeyNames), so a dict the consumer takes can name them without comparing strings.
+const FIRST_OTHER_KEY = -3;
 const SLOT_CACHE_SIZE = 1 << 16;
 
 export class FlatDictReader {
@@ -60,6 +81,12 @@ export class FlatDictReader {
   private readonly slotByName: Map<string, number>;
   /** Slot of the key string memoized at each index (keys are memoized once, early in the file). */
   private readonly slotByMemoIndex = new Int32Array(SLOT_CACHE_SIZE).fill(UNKNOWN_SLOT);
+  private readonly otherKeyNames: string[] = [];
+  private readonly otherKeyCode = new Map<string, number>();
+  /** Other keys of the dict being read (codes), and how many. */
+  private otherKeys = new Int32Array(8);
+  private otherKeyCount = 0;
+  private readonly tupleItems = new Float64Array(3);
 
   constructor(consumer: FlatDictConsumer, strings: PickleStringDecoder) {
     this.consumer = consumer;
@@ -143,7 +170,7 @@ export class FlatDictReader {
         if (slot === UNKNOWN_SLOT) {
           const key = memo.get(index);
           if (typeof key !== 'string') return NOT_FLAT;
-          slot = this.slotByName.get(key) ?? SKIP_SLOT;
+          slot = this.slotOfName(key);
           if (index < SLOT_CACHE_SIZE) this.slotByMemoIndex[index] = slot;
         }
       } else if (op === Op.SHORT_BINUNICODE) {
@@ -154,16 +181,28 @@ export class FlatDictReader {
         pos += 2 + length;
         const after = this.memoize(buffer, view, pos, memo, key);
         if (after < 0) return NOT_FLAT;
-        slot = this.slotByName.get(key) ?? SKIP_SLOT;
+        slot = this.slotOfName(key);
         if (after > pos && memo.length - 1 < SLOT_CACHE_SIZE)
           this.slotByMemoIndex[memo.length - 1] = slot;
         pos = after;
       } else {
         return NOT_FLAT;
       }
+      if (slot <= FIRST_OTHER_KEY) this.noteOtherKey(slot);
       // Value: a scalar, a short string, or a memoized object.
       if (pos >= end) return NOT_FLAT;
       op = buffer[pos]!;
+      if (
+        slot === this.consumer.flatDictTupleSlot &&
+        slot >= 0 &&
+        op !== Op.BINGET &&
+        op !== Op.LONG_BINGET
+      ) {
+        const after = this.readIntTuple(buffer, view, pos, memo, slot);
+        if (after < 0) return NOT_FLAT;
+        pos = after;
+        continue;
+      }
       switch (op) {
         case Op.BINGET:
         case Op.LONG_BINGET: {
@@ -274,6 +313,13 @@ export class FlatDictReader {
           pos += 1;
           break;
         case Op.EMPTY_LIST: {
+          if (slot === this.consumer.flatDictStringListSlot && slot >= 0) {
+            const after = this.readStringList(buffer, view, pos + 1, memo);
+            if (after < 0) return NOT_FLAT;
+            kinds[slot] = SlotKind.handle;
+            pos = after;
+            break;
+          }
           if (slot !== this.consumer.flatDictListSlot) return NOT_FLAT;
           // Read now, made into a value only once the dict proves to be the consumer's.
           const after = this.readList(buffer, view, pos + 1, memo);
@@ -300,12 +346,202 @@ export class FlatDictReader {
       if (this.listMemoIndex >= 0) memo.setHandle(this.listMemoIndex, handle);
       numbers[this.consumer.flatDictListSlot] = handle;
     }
+    if (this.stringListCount >= 0) {
+      const handle = this.consumer.internFlatDictStringList(
+        this.stringListItems,
+        this.stringListCount,
+        this.stringListHash,
+        memo,
+      );
+      if (handle < 0) return NOT_FLAT;
+      if (this.stringListMemoIndex >= 0) memo.setHandle(this.stringListMemoIndex, handle);
+      numbers[this.consumer.flatDictStringListSlot] = handle;
+    }
     // The offset of SETITEMS, as the generic path reports it: the same messages either way.
     if (!this.consumer.consumeFlatDict(numbers, values, kinds, offsetBase + pos - 1)) {
       return NOT_FLAT;
     }
-    this.readNewList = this.listCount >= 0;
+    if (this.otherKeyCount > 0) this.reportOtherKeys();
+    this.readNewList = this.listCount >= 0 || this.stringListCount >= 0;
     this.clearValues();
+    return pos;
+  }
+
+  /** The slot of a key name: the consumer's, or a code for another key (FIRST_OTHER_KEY - i). */
+  private slotOfName(key: string): number {
+    const slot = this.slotByName.get(key);
+    if (slot !== undefined) return slot;
+    let code = this.otherKeyCode.get(key);
+    if (code === undefined) {
+      // Bounded: past a few hundred distinct names, further ones are skipped unnamed.
+      if (this.otherKeyNames.length >= 256) return SKIP_SLOT;
+      code = FIRST_OTHER_KEY - this.otherKeyNames.length;
+      this.otherKeyNames.push(key);
+      this.otherKeyCode.set(key, code);
+    }
+    return code;
+  }
+
+  private noteOtherKey(code: number): void {
+    if (this.otherKeyCount === this.otherKeys.length) {
+      const grown = new Int32Array(this.otherKeys.length * 2);
+      grown.set(this.otherKeys);
+      this.otherKeys = grown;
+    }
+    this.otherKeys[this.otherKeyCount++] = code;
+  }
+
+  private reportOtherKeys(): void {
+    const names: string[] = [];
+    for (let i = 0; i < this.otherKeyCount; i++) {
+      names.push(this.otherKeyNames[FIRST_OTHER_KEY - this.otherKeys[i]!]!);
+    }
+    this.consumer.noteUnknownKeys(names);
+  }
+
+  /**
+   * A tuple of up to three integers (a pool id: `(0, 0)`) whose first item starts at `pos`:
+   *   (BININT1 | BININT2 | BININT | LONG1)* (EMPTY_TUPLE | TUPLE1 | TUPLE2 | TUPLE3) [memo op]
+   * into the slot as the consumer's object for it; returns the position after, or -1.
+   */
+  private readIntTuple(
+    buffer: Uint8Array,
+    view: DataView,
+    pos: number,
+    memo: Memo,
+    slot: number,
+  ): number {
+    const end = buffer.length;
+    const items = this.tupleItems;
+    let count = 0;
+    for (;;) {
+      if (pos >= end) return -1;
+      const op = buffer[pos]!;
+      let expected = -1;
+      if (op === Op.EMPTY_TUPLE) expected = 0;
+      else if (op === Op.TUPLE1) expected = 1;
+      else if (op === Op.TUPLE2) expected = 2;
+      else if (op === Op.TUPLE3) expected = 3;
+      if (expected >= 0) {
+        if (expected !== count) return -1;
+        pos += 1;
+        break;
+      }
+      if (count === 3) return -1;
+      if (op === Op.BININT1) {
+        if (pos + 2 > end) return -1;
+        items[count++] = buffer[pos + 1]!;
+        pos += 2;
+      } else if (op === Op.BININT2) {
+        if (pos + 3 > end) return -1;
+        items[count++] = buffer[pos + 1]! | (buffer[pos + 2]! << 8);
+        pos += 3;
+      } else if (op === Op.BININT) {
+        if (pos + 5 > end) return -1;
+        items[count++] = view.getInt32(pos + 1, true);
+        pos += 5;
+      } else if (op === Op.LONG1) {
+        if (pos + 2 > end) return -1;
+        const length = buffer[pos + 1]!;
+        if (pos + 2 + length > end) return -1;
+        const value = decodeLong(buffer, pos + 2, length);
+        if (typeof value !== 'number') return -1;
+        items[count++] = value;
+        pos += 2 + length;
+      } else {
+        return -1;
+      }
+    }
+    const value = this.consumer.internFlatDictTuple(items, count);
+    const after = this.memoize(buffer, view, pos, memo, value);
+    if (after < 0) return -1;
+    this.values[slot] = value;
+    this.kinds[slot] = SlotKind.value;
+    return after;
+  }
+
+  /** The string list read in the current dict (see readStringList); -1: none. */
+  private stringListCount = -1;
+  private stringListMemoIndex = -1;
+  private stringListHash = 0;
+  private stringListItems = new Int32Array(64);
+
+  /**
+   * Reads a list of strings whose EMPTY_LIST ends at `pos`: items are references to memoized
+   * objects, or new strings (SHORT_BINUNICODE / BINUNICODE) that are memoized at once:
+   *   [memo op] (MARK item+ APPENDS | item APPEND)*
+   * into stringListItems as memo indexes; returns the position after, or -1.
+   */
+  private readStringList(buffer: Uint8Array, view: DataView, pos: number, memo: Memo): number {
+    if (this.stringListCount >= 0) return -1;
+    const end = buffer.length;
+    const memoIndex = memo.length;
+    const afterMemo = this.memoize(buffer, view, pos, memo, LIST_PLACEHOLDER);
+    if (afterMemo < 0) return -1;
+    const memoized = afterMemo > pos;
+    pos = afterMemo;
+    let count = 0;
+    let hash = 0x811c9dc5;
+    let batch = false;
+    for (;;) {
+      if (pos >= end) return -1;
+      const op = buffer[pos]!;
+      if (op === Op.MARK && !batch) {
+        batch = true;
+        pos += 1;
+        continue;
+      }
+      if (op === Op.APPENDS && batch) {
+        batch = false;
+        pos += 1;
+        continue;
+      }
+      const itemStart = pos;
+      const memoBefore = memo.length;
+      let item: number;
+      if (op === Op.BINGET || op === Op.LONG_BINGET) {
+        item = this.readReference(buffer, view, pos);
+        if (item < 0 || item >= memo.length) return -1;
+        pos = this.afterReference;
+      } else if (op === Op.SHORT_BINUNICODE || op === Op.BINUNICODE) {
+        const header = op === Op.SHORT_BINUNICODE ? 2 : 5;
+        if (pos + header > end) return -1;
+        const length =
+          op === Op.SHORT_BINUNICODE ? buffer[pos + 1]! : view.getUint32(pos + 1, true);
+        if (pos + header + length > end) return -1;
+        const text = this.strings.decode(buffer, pos + header, length);
+        const after = this.memoize(buffer, view, pos + header + length, memo, text);
+        // A string that is not memoized has no index to stand for it: the generic path reads it.
+        if (after <= pos + header + length) return -1;
+        item = memo.length - 1;
+        pos = after;
+      } else if (batch) {
+        return -1;
+      } else {
+        break;
+      }
+      if (!batch) {
+        // One item outside a batch is `item APPEND`; anything else means the list ended and
+        // this was the dict's next key.
+        if (pos >= end) return -1;
+        if (buffer[pos] !== Op.APPEND) {
+          memo.truncate(memoBefore);
+          pos = itemStart;
+          break;
+        }
+        pos += 1;
+      }
+      if (count === this.stringListItems.length) {
+        const grown = new Int32Array(count * 2);
+        grown.set(this.stringListItems);
+        this.stringListItems = grown;
+      }
+      this.stringListItems[count++] = item;
+      hash = Math.imul(hash ^ item, 0x01000193);
+    }
+    this.stringListCount = count;
+    this.stringListHash = hash;
+    this.stringListMemoIndex = memoized ? memoIndex : -1;
     return pos;
   }
 
@@ -446,5 +682,7 @@ export class FlatDictReader {
     const values = this.values;
     for (let slot = 0; slot < values.length; slot++) values[slot] = undefined;
     this.listCount = -1;
+    this.stringListCount = -1;
+    this.otherKeyCount = 0;
   }
 }

@@ -384,7 +384,7 @@ export class Unpickler {
           if (stack.length - this.lastMark() < 2) throw this.underflow('TUPLE2', base + opStart);
           const second = stack.pop();
           const first = stack.pop();
-          stack.push([first, second]);
+          stack.push(Object.freeze([first, second]));
           break;
         }
         case Op.NEWTRUE:
@@ -484,7 +484,7 @@ export class Unpickler {
         case Op.TUPLE1: {
           if (++this.containers > this.containerBudget) this.checkContainers(base + pos);
           if (stack.length - this.lastMark() < 1) throw this.underflow('TUPLE1', base + opStart);
-          stack.push([stack.pop()]);
+          stack.push(Object.freeze([stack.pop()]));
           break;
         }
         case Op.TUPLE3: {
@@ -493,12 +493,12 @@ export class Unpickler {
           const third = stack.pop();
           const second = stack.pop();
           const first = stack.pop();
-          stack.push([first, second, third]);
+          stack.push(Object.freeze([first, second, third]));
           break;
         }
         case Op.EMPTY_TUPLE:
           if (++this.containers > this.containerBudget) this.checkContainers(base + pos);
-          stack.push([]);
+          stack.push(Object.freeze([]));
           break;
         case Op.TUPLE:
         case Op.LIST: {
@@ -506,7 +506,8 @@ export class Unpickler {
           const from = this.popMark(base + opStart);
           const items = stack.slice(from);
           stack.length = from;
-          stack.push(items);
+          // Tuples are frozen: immutable in Python, and how a tuple the fast path read stands.
+          stack.push(op === Op.TUPLE ? Object.freeze(items) : items);
           break;
         }
         case Op.DICT: {
@@ -757,6 +758,10 @@ export class Unpickler {
     const list = stack[from - 1];
     if (from < 1 || !Array.isArray(list)) {
       throw new PickleError(`APPENDS target is ${describe(list)}, not a list`, offset);
+    }
+    // Tuples are frozen arrays (immutable in Python): never a list to append to.
+    if (Object.isFrozen(list)) {
+      throw new PickleError('APPENDS target is a tuple, not a list', offset);
     }
     if (to === from) return;
     if (stack[from] === CONSUMED_DICT) {

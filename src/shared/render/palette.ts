@@ -7,7 +7,7 @@
 // rasterizers (resvg) and older viewers do not all read CSS Color 4 syntax: SVG writes a Paint as
 // a colour and an opacity attribute, CSS and canvas as `rgb(r g b / a%)` (cssColor()).
 
-import type { BandPalette } from '../chart/band-colors';
+import { bandClashMatrix, type BandPalette } from '../chart/band-colors';
 
 export type ThemeName = 'light' | 'dark';
 
@@ -57,7 +57,7 @@ export interface UiPalette {
 export interface TimelinePalette {
   grid: Paint;
   axisLine: string;
-  /** Allocations too small to draw as their own band ("smaller allocations"). */
+  /** Allocations too small to draw as their own band ("smaller allocations (merged)"). */
   other: string;
   activeLine: Paint;
   reservedLine: string;
@@ -72,6 +72,8 @@ export interface TimelinePalette {
   /** record_function spans: a faint wash over the plot and a thin lane per nesting level. */
   annotationFill: Paint;
   annotationLane: Paint;
+  /** Names of the annotation spans, written in the lane along the top of the plot. */
+  annotationText: string;
   crosshair: Paint;
   overviewActive: string;
   overviewReserved: Paint;
@@ -96,9 +98,8 @@ export interface SegmentsPalette {
 }
 
 /**
- * The segments picture of the exports (SVG, PNG). Its colours are not the screen's
- * (SegmentsPalette): the exported picture has always been drawn in these, and the golden SVGs
- * hold them. Making the two one set is a visible change to one of them.
+ * The segments picture of the exports (SVG, PNG): the screen's colours (SegmentsPalette), written
+ * as opaque colours where the screen draws a translucent one (exportedSegmentsOf()).
  */
 export interface ExportedSegmentsPalette {
   allocatedBlock: string;
@@ -132,7 +133,7 @@ export interface Palette {
 
 const paint = (color: string, opacity: number): Paint => ({ color, opacity });
 
-const LIGHT: Palette = {
+const LIGHT_BASE: Omit<Palette, 'exportedSegments'> = {
   name: 'light',
   ui: {
     pageBackground: '#f6f7f9',
@@ -164,7 +165,7 @@ const LIGHT: Palette = {
   timeline: {
     grid: paint('#1c2230', 0.07),
     axisLine: '#c3c9d3',
-    other: '#d3d7de',
+    other: '#d5d8de',
     activeLine: paint('#283040', 0.7),
     reservedLine: '#5f74a6',
     reservedFill: paint('#5f74a6', 0.07),
@@ -177,12 +178,18 @@ const LIGHT: Palette = {
     hover: paint('#111827', 0.7),
     annotationFill: paint('#c98f24', 0.06),
     annotationLane: paint('#c98f24', 0.75),
+    annotationText: '#7a4f06',
     crosshair: paint('#1c2230', 0.4),
     overviewActive: '#a9b1be',
     overviewReserved: paint('#5f74a6', 0.18),
     brushFill: paint('#2f6fed', 0.1),
     brushStroke: paint('#2f6fed', 0.7),
-    bands: { saturation: 46, lightness: [74, 63], noStack: '#b1bac8' },
+    bands: {
+      saturation: 46,
+      lightness: [74, 63],
+      noStack: '#7d8aa6',
+      noStackHatch: paint('#ffffff', 0.35),
+    },
     bandSeparator: paint('#ffffff', 0.7),
     rowHover: paint('#1c2230', 0.04),
     rowSelected: paint('#2f6fed', 0.12),
@@ -197,15 +204,6 @@ const LIGHT: Palette = {
     selection: '#111827',
     selectionHalo: '#ffffff',
   },
-  exportedSegments: {
-    allocatedBlock: '#6f93d6',
-    pendingFreeBlock: '#e0a43b',
-    cachedFreeBlock: '#e6e9ef',
-    segmentOutline: '#9aa3b2',
-    expandableOutline: '#2f6fed',
-    largestHole: '#d43c3c',
-    blockSeparator: paint('#ffffff', 0.8),
-  },
   fragmentation: {
     cached: '#5f74a6',
     cachedFill: paint('#5f74a6', 0.14),
@@ -216,7 +214,7 @@ const LIGHT: Palette = {
   },
 };
 
-const DARK: Palette = {
+const DARK_BASE: Omit<Palette, 'exportedSegments'> = {
   name: 'dark',
   ui: {
     pageBackground: '#15171c',
@@ -261,12 +259,18 @@ const DARK: Palette = {
     hover: paint('#ffffff', 0.75),
     annotationFill: paint('#e6b250', 0.06),
     annotationLane: paint('#e6b250', 0.7),
+    annotationText: '#e9bc66',
     crosshair: paint('#e6e9ef', 0.4),
     overviewActive: '#5b6272',
     overviewReserved: paint('#93a6d6', 0.16),
     brushFill: paint('#6c9bff', 0.12),
     brushStroke: paint('#6c9bff', 0.75),
-    bands: { saturation: 34, lightness: [50, 41], noStack: '#5e687a' },
+    bands: {
+      saturation: 34,
+      lightness: [50, 41],
+      noStack: '#7a87a3',
+      noStackHatch: paint('#e6e9ef', 0.25),
+    },
     bandSeparator: paint('#0d1017', 0.55),
     rowHover: paint('#ffffff', 0.04),
     rowSelected: paint('#6c9bff', 0.18),
@@ -281,15 +285,6 @@ const DARK: Palette = {
     selection: '#ffffff',
     selectionHalo: '#0d1017',
   },
-  exportedSegments: {
-    allocatedBlock: '#4f74b8',
-    pendingFreeBlock: '#c08a2c',
-    cachedFreeBlock: '#2c313b',
-    segmentOutline: '#5b6272',
-    expandableOutline: '#6c9bff',
-    largestHole: '#ff6b6b',
-    blockSeparator: paint('#0d1017', 0.6),
-  },
   fragmentation: {
     cached: '#93a6d6',
     cachedFill: paint('#93a6d6', 0.14),
@@ -299,6 +294,50 @@ const DARK: Palette = {
     smallFill: paint('#d77fcd', 0.14),
   },
 };
+
+/**
+ * The exported segments picture in the screen's colours: block fills as they are, the segment
+ * outline (translucent on screen) as the opaque colour it shows over the surface.
+ */
+function exportedSegmentsOf(base: Omit<Palette, 'exportedSegments'>): ExportedSegmentsPalette {
+  const { segments, timeline, ui } = base;
+  return {
+    allocatedBlock: segments.allocated,
+    pendingFreeBlock: segments.pendingFree,
+    cachedFreeBlock: segments.free,
+    segmentOutline: flatten(segments.outline, ui.surface),
+    expandableOutline: segments.expandable,
+    largestHole: timeline.oom,
+    blockSeparator: base.name === 'dark' ? paint('#0d1017', 0.6) : paint('#ffffff', 0.8),
+  };
+}
+
+const LIGHT: Palette = { ...LIGHT_BASE, exportedSegments: exportedSegmentsOf(LIGHT_BASE) };
+const DARK: Palette = { ...DARK_BASE, exportedSegments: exportedSegmentsOf(DARK_BASE) };
+
+/**
+ * Which band colours may not touch (chart/band-colors.ts), judged in both themes so a picture
+ * is coloured alike in light and dark.
+ */
+export const BAND_CLASHES: Uint8Array = bandClashMatrix([
+  LIGHT.timeline.bands,
+  DARK.timeline.bands,
+]);
+
+/** #rrggbb of a translucent paint laid over an opaque background. */
+export function flatten(paint: Paint, background: string): string {
+  const channels = (hex: string): number[] =>
+    [1, 3, 5].map((at) => Number.parseInt(hex.slice(at, at + 2), 16));
+  const top = channels(paint.color);
+  const under = channels(background);
+  return `#${top
+    .map((value, i) =>
+      Math.round(value * paint.opacity + under[i]! * (1 - paint.opacity))
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
+}
 
 export function palette(name: ThemeName): Palette {
   return name === 'dark' ? DARK : LIGHT;

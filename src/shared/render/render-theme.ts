@@ -25,6 +25,7 @@ export interface RenderTheme {
   /** record_function spans: a faint wash over the plot and a thin lane per nesting level. */
   annotationFill: Paint;
   annotationLane: Paint;
+  annotationText: string;
   bandSeparator: Paint;
   bands: BandPalette;
   /** Blocks of the segments view, by state. */
@@ -65,6 +66,7 @@ function buildRenderTheme(name: ThemeName): RenderTheme {
     moment: timeline.moment,
     annotationFill: timeline.annotationFill,
     annotationLane: timeline.annotationLane,
+    annotationText: timeline.annotationText,
     bandSeparator: timeline.bandSeparator,
     bands: timeline.bands,
     ...exportedSegments,

@@ -98,7 +98,11 @@ function bandPaths(svg: string): string[] {
     (m) => m[1]!,
   );
   expect(groups).toHaveLength(2);
-  return groups.join('').match(/<path d="M[^"]*Z" fill="#[0-9a-f]{6}"\/>/g) ?? [];
+  return (
+    groups
+      .join('')
+      .match(/<path d="M[^"]*Z" fill="#[0-9a-f]{6}" data-mark="(?:bands|no-stack)"\/>/g) ?? []
+  );
 }
 
 const CONSTRUCTOR_SUN = realSnapshotPath('Constructor-Sun');
@@ -167,7 +171,7 @@ describe('renderTimelineSvg', () => {
       const svg = renderTimelineSvg(view, 0, { width: 900, height: 500, xMode });
       expectStandalone(svg, 900, 500);
       expect(svg).toContain('class="annotation-lanes"');
-      expect(svg).toContain('record_function spans');
+      expect(svg).toContain('data-legend="annotations"');
     }
   });
 

@@ -1,55 +1,109 @@
-// The exported timeline's legend along the bottom: a swatch and a label per thing drawn.
+// The exported timeline's legend along the bottom: a swatch and a label for every kind of mark
+// the picture draws (chart/timeline-marks.ts, the list the app's legend shows too), wrapped onto
+// a second row when one is too narrow.
 
-import { bandColorHex } from '../chart/band-colors';
+import { hexOfIndex, type ColorBy } from '../chart/band-colors';
+import type { TimelineMark, TimelineMarkKind } from '../chart/timeline-marks';
 import { fillOf, strokeOf, type RenderTheme } from './render-theme';
+import { NO_STACK_HATCH_ID } from './timeline-svg-bands';
 import { num, svgText, textWidth } from './svg-markup';
 
-export function timelineLegend(
-  theme: RenderTheme,
-  plot: { left: number },
-  height: number,
-  withSpans: boolean,
-): string {
-  const y = height - 10;
-  const items: { label: string; swatch: (x: number) => string }[] = [
-    {
-      label: 'allocations (colour = stack)',
-      swatch: (x) =>
-        [0, 1, 2]
+const SWATCH = 12;
+const GAP = 18;
+/** Height of one legend row. */
+export const LEGEND_ROW = 16;
+
+type Swatch = (x: number, y: number, theme: RenderTheme, colorBy: ColorBy) => string;
+
+const vertical =
+  (color: (theme: RenderTheme) => string, dash: string, width: number): Swatch =>
+  (x, y, theme) =>
+    `<path d="M${num(x + SWATCH / 2)} ${num(y - 10)}v12" stroke="${color(theme)}" stroke-width="${width}"${dash === '' ? '' : ` stroke-dasharray="${dash}"`}/>`;
+
+/** The swatch of each kind of mark, drawn as the picture draws it. */
+const SWATCHES: Record<TimelineMarkKind, Swatch> = {
+  bands: (x, y, theme) =>
+    [0, 1, 2]
+      .map(
+        (i) =>
+          `<rect x="${num(x + i * 4)}" y="${num(y - 8)}" width="4" height="9" fill="${hexOfIndex(i, theme.bands)}"/>`,
+      )
+      .join(''),
+  'no-stack': (x, y, theme, colorBy) =>
+    (colorBy === 'stack'
+      ? `<rect x="${num(x)}" y="${num(y - 8)}" width="${SWATCH}" height="9" fill="${theme.bands.noStack}"/>`
+      : [0, 1]
           .map(
             (i) =>
-              `<rect x="${num(x + i * 4)}" y="${num(y - 8)}" width="4" height="9" fill="${bandColorHex(i * 5 + 1, theme.bands)}"/>`,
+              `<rect x="${num(x + i * 6)}" y="${num(y - 8)}" width="6" height="9" fill="${hexOfIndex(i, theme.bands)}"/>`,
           )
-          .join(''),
-    },
-    {
-      label: 'smaller allocations',
-      swatch: (x) =>
-        `<rect x="${num(x)}" y="${num(y - 8)}" width="12" height="9" fill="${theme.otherFill}"/>`,
-    },
-    {
-      label: 'active',
-      swatch: (x) => `<path d="M${num(x)} ${num(y - 3.5)}h12" ${strokeOf(theme.activeLine)}/>`,
-    },
-    {
-      label: 'reserved',
-      swatch: (x) =>
-        `<rect x="${num(x)}" y="${num(y - 8)}" width="12" height="9" ${fillOf(theme.reservedFill)}/><path d="M${num(x)} ${num(y - 8)}h12" stroke="${theme.reservedLine}" stroke-width="1.5"/>`,
-    },
-  ];
-  if (withSpans) {
-    items.push({
-      label: 'record_function spans',
-      swatch: (x) =>
-        `<rect x="${num(x)}" y="${num(y - 5)}" width="12" height="2" ${fillOf(theme.annotationLane)}/>`,
-    });
-  }
-  let x = plot.left;
-  const parts: string[] = [];
-  for (const item of items) {
-    parts.push(item.swatch(x));
-    parts.push(svgText(item.label, { x: x + 16, y, fill: theme.textMuted }));
-    x += 16 + textWidth(item.label, 11) + 18;
-  }
+          .join('')) +
+    `<rect x="${num(x)}" y="${num(y - 8)}" width="${SWATCH}" height="9" fill="url(#${NO_STACK_HATCH_ID})"/>`,
+  other: (x, y, theme) =>
+    `<rect x="${num(x)}" y="${num(y - 8)}" width="${SWATCH}" height="9" fill="${theme.otherFill}"/>`,
+  active: (x, y, theme) =>
+    `<path d="M${num(x)} ${num(y - 3.5)}h${SWATCH}" ${strokeOf(theme.activeLine)}/>`,
+  reserved: (x, y, theme) =>
+    `<rect x="${num(x)}" y="${num(y - 8)}" width="${SWATCH}" height="9" ${fillOf(theme.reservedFill)}/><path d="M${num(x)} ${num(y - 8)}h${SWATCH}" stroke="${theme.reservedLine}" stroke-width="1.5"/>`,
+  'peak-reserved': vertical((theme) => theme.peakReserved, '3 3', 1),
+  'peak-active': vertical((theme) => theme.peakActive, '5 3', 1),
+  oom: vertical((theme) => theme.oom, '', 2),
+  moment: vertical((theme) => theme.moment, '', 1),
+  annotations: (x, y, theme) =>
+    `<rect x="${num(x)}" y="${num(y - 5)}" width="${SWATCH}" height="2" ${fillOf(theme.annotationLane)}/>`,
+};
+
+interface PlacedEntry {
+  mark: TimelineMark;
+  x: number;
+  row: number;
+}
+
+/** Entries placed left to right from `left`, a new row where `right` would be passed. */
+function placeEntries(marks: readonly TimelineMark[], left: number, right: number): PlacedEntry[] {
+  let x = left;
+  let row = 0;
+  return marks.map((mark) => {
+    const width = SWATCH + 4 + textWidth(mark.label, 11);
+    if (x > left && x + width > right) {
+      row++;
+      x = left;
+    }
+    const placed = { mark, x, row };
+    x += width + GAP;
+    return placed;
+  });
+}
+
+/** How many rows the legend takes between `left` and `right`. */
+export function legendRowCount(
+  marks: readonly TimelineMark[],
+  left: number,
+  right: number,
+): number {
+  const placed = placeEntries(marks, left, right);
+  return placed.length === 0 ? 0 : placed[placed.length - 1]!.row + 1;
+}
+
+/** The legend with its last row's baseline at `bottom`. */
+export function timelineLegend(
+  theme: RenderTheme,
+  marks: readonly TimelineMark[],
+  left: number,
+  right: number,
+  bottom: number,
+  colorBy: ColorBy,
+): string {
+  const placed = placeEntries(marks, left, right);
+  const rows = legendRowCount(marks, left, right);
+  const parts = placed.map(({ mark, x, row }) => {
+    const y = bottom - (rows - 1 - row) * LEGEND_ROW;
+    return (
+      `<g data-legend="${mark.kind}">` +
+      SWATCHES[mark.kind](x, y, theme, colorBy) +
+      svgText(mark.label, { x: x + SWATCH + 4, y, fill: theme.textMuted }) +
+      '</g>'
+    );
+  });
   return `<g class="legend">${parts.join('')}</g>`;
 }

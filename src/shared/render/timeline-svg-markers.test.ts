@@ -16,14 +16,16 @@ describe('marker lines', () => {
     ] as EventMarker[];
     const [peak, oom] = markerLines(markers, markerX, plot, styles);
     expect(peak).toBe(
-      `<path d="M80.5 60v200" stroke="${theme.peakActive}" stroke-width="1" stroke-dasharray="5 3"/>`,
+      `<path d="M80.5 60v200" stroke="${theme.peakActive}" stroke-width="1" stroke-dasharray="5 3" data-mark="peak-active"/>`,
     );
-    expect(oom).toBe(`<path d="M152 60v200" stroke="${theme.oom}" stroke-width="2"/>`);
+    expect(oom).toBe(
+      `<path d="M152 60v200" stroke="${theme.oom}" stroke-width="2" data-mark="oom"/>`,
+    );
   });
 
   it('marks the moment with a crisp line', () => {
     expect(momentLine(99.7, plot, theme)).toBe(
-      `<path d="M100.5 60v200" stroke="${theme.moment}" stroke-width="1"/>`,
+      `<path d="M100.5 60v200" stroke="${theme.moment}" stroke-width="1" data-mark="moment"/>`,
     );
   });
 });

@@ -32,14 +32,14 @@ export function markerLines(
   return markers.map((marker) => {
     const style = styles[marker.kind];
     const x = Math.round(markerX(marker.event)) + (style.width % 2 === 1 ? 0.5 : 0);
-    return `<path d="M${num(x)} ${num(plot.top)}v${num(plot.height)}" stroke="${style.color}" stroke-width="${style.width}"${style.dash === '' ? '' : ` stroke-dasharray="${style.dash}"`}/>`;
+    return `<path d="M${num(x)} ${num(plot.top)}v${num(plot.height)}" stroke="${style.color}" stroke-width="${style.width}"${style.dash === '' ? '' : ` stroke-dasharray="${style.dash}"`} data-mark="${marker.kind}"/>`;
   });
 }
 
 /** The selected moment's line at x (CSS pixels of the document). */
 export function momentLine(x: number, plot: SvgPlot, theme: RenderTheme): string {
   const crisp = Math.round(x) + 0.5;
-  return `<path d="M${num(crisp)} ${num(plot.top)}v${num(plot.height)}" stroke="${theme.moment}" stroke-width="1"/>`;
+  return `<path d="M${num(crisp)} ${num(plot.top)}v${num(plot.height)}" stroke="${theme.moment}" stroke-width="1" data-mark="moment"/>`;
 }
 
 /** Labels of the markers inside the plot's x range, kept within it and stacked where they meet. */

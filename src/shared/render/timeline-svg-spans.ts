@@ -1,15 +1,24 @@
 // record_function spans in the exported timeline, as the app draws them: a faint wash for
 // top-level spans that do not cover the whole view, a 2 px lane per nesting level (up to 3) along
-// the top. Overlapping rectangles are merged, so thousands of short spans stay a handful of path
-// commands.
+// the top, and the names of the spans wide enough to hold them under the lane. Overlapping
+// rectangles are merged, so thousands of short spans stay a handful of path commands.
 
+import { annotationLabels } from '../chart/annotation-labels';
 import { pairAnnotations, placeAnnotationSpans } from '../chart/annotation-spans';
 import type { EventAxis } from '../chart/event-axis';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { fillOf, type RenderTheme } from './render-theme';
-import { num, type SvgPlot } from './svg-markup';
+import { escapeXml, num, textWidth, type SvgPlot } from './svg-markup';
 
-/** The spans' markup; '' when the device has none. */
+/** Where the names sit under the lane bars, as on the canvas (timeline-draw.ts ANNOTATION_LANE). */
+const LABEL_TOP = 10;
+const LABEL_ROW = 12;
+const LABEL_SIZE = 10;
+
+/**
+ * The spans' marks (drawn under the bands) and their names (drawn over them); '' each when the
+ * device has none.
+ */
 export function spansMarkup(
   view: AnalyzedSnapshot,
   device: AnalyzedDevice,
@@ -18,15 +27,33 @@ export function spansMarkup(
   x1: number,
   plot: SvgPlot,
   theme: RenderTheme,
-): string {
+): { marks: string; names: string } {
   const spans = placeAnnotationSpans(
     pairAnnotations(view.annotations, device.device),
     device.timeUs,
     device.traceLength,
     axis.mode,
   );
-  if (spans.length === 0) return '';
+  if (spans.length === 0) return { marks: '', names: '' };
   const xOf = (x: number): number => plot.left + ((x - x0) / (x1 - x0)) * plot.width;
+  const labels = annotationLabels(
+    spans
+      .filter((span) => span.x1 >= x0 && span.x0 <= x1)
+      .map((span) => ({
+        name: span.name,
+        depth: span.depth,
+        x0: xOf(span.x0) - plot.left,
+        x1: xOf(span.x1) - plot.left,
+      })),
+    plot.width,
+    (text) => textWidth(text, LABEL_SIZE),
+  );
+  const names = labels
+    .map(
+      (label) =>
+        `<text x="${num(plot.left + label.x)}" y="${num(plot.top + LABEL_TOP + label.depth * LABEL_ROW + LABEL_SIZE - 1)}">${escapeXml(label.text)}</text>`,
+    )
+    .join('');
   const washes: [number, number][] = [];
   const lanes: [number, number][][] = [[], [], []];
   for (const span of spans) {
@@ -40,12 +67,20 @@ export function spansMarkup(
   const lane = lanes
     .map((rects, depth) => mergedRectsPath(rects, plot.top + depth * 3, 2))
     .join('');
-  return (
-    (wash === '' ? '' : `<path class="annotations" d="${wash}" ${fillOf(theme.annotationFill)}/>`) +
+  const marks =
+    (wash === ''
+      ? ''
+      : `<path class="annotations" d="${wash}" ${fillOf(theme.annotationFill)} data-mark="annotations"/>`) +
     (lane === ''
       ? ''
-      : `<path class="annotation-lanes" d="${lane}" ${fillOf(theme.annotationLane)}/>`)
-  );
+      : `<path class="annotation-lanes" d="${lane}" ${fillOf(theme.annotationLane)} data-mark="annotations"/>`);
+  return {
+    marks,
+    names:
+      names === ''
+        ? ''
+        : `<g class="annotation-names" font-size="${LABEL_SIZE}" fill="${theme.annotationText}" stroke="${theme.background}" stroke-width="3" stroke-linejoin="round" paint-order="stroke" data-mark="annotations">${names}</g>`,
+  };
 }
 
 /**

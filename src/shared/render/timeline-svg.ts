@@ -1,15 +1,20 @@
 // The memory timeline as a standalone SVG document: the app's picture (src/renderer/timeline/
 // timeline-draw.ts) drawn from the same shared layout (layoutTimeline), axis, ticks, colours,
 // markers and annotation spans (src/shared/chart): reserved memory as a light area, the active
-// memory as stacked allocation bands coloured by stack with the smaller allocations merged into
-// one grey area, the active and reserved curves, peak and OOM markers, byte and time/event axes
-// and a title line. Used by `allocscope render` and the app's SVG export.
+// memory as stacked allocation bands coloured by stack or by allocation (those with no recorded
+// stack hatched) with the smaller allocations merged into one grey area, the active and reserved
+// curves, peak and OOM markers, the annotation spans with their names, byte and time/event axes,
+// a title line and a legend naming every kind of mark drawn. Used by `allocscope render` and the
+// app's SVG export.
 //
 // Size stays bounded whatever the trace: curves are column envelopes (one value per pixel
 // column), bands are one <path> each with coordinates rounded to 0.1 px and steps narrower than
 // half a pixel dropped, and at most MAX_BANDS bands (fewer when their outlines get too long).
 
 import { deviceTimesUsable } from '../analyzed/device-times';
+import type { ColorBy } from '../chart/band-colors';
+import { pairAnnotations, placeAnnotationSpans } from '../chart/annotation-spans';
+import { timelineMarks } from '../chart/timeline-marks';
 import { byteTicks } from '../chart/byte-ticks';
 import {
   columnStartEvents,
@@ -23,8 +28,8 @@ import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { fillOf, renderTheme, strokeOf, type ThemeName } from './render-theme';
 import { num, stepPathData, svgOpen, svgText, type SvgPlot } from './svg-markup';
 import { yAxisMarkup, xAxisMarkup } from './timeline-svg-axes';
-import { bandsMarkup, fitBandsToBudget } from './timeline-svg-bands';
-import { timelineLegend } from './timeline-svg-legend';
+import { bandsMarkup, fitBandsToBudget, noStackHatchDef } from './timeline-svg-bands';
+import { LEGEND_ROW, legendRowCount, timelineLegend } from './timeline-svg-legend';
 import { markerLabels, markerLines, markerStyles, momentLine } from './timeline-svg-markers';
 import { spansMarkup } from './timeline-svg-spans';
 import { timelineSvgTitle } from './timeline-svg-title';
@@ -41,6 +46,8 @@ export interface TimelineSvgOptions {
   theme?: ThemeName;
   /** x axis: time since the first event (default where the file has times) or event index. */
   xMode?: XMode;
+  /** What gives a band its colour, as the app's toggle chose (default by stack). */
+  colorBy?: ColorBy;
 }
 
 export const TIMELINE_SVG_MARGIN = { left: 72, right: 20, top: 66, bottom: 46 } as const;
@@ -58,20 +65,40 @@ export function renderTimelineSvg(
   const device = view.devices[deviceIndex];
   if (device === undefined) throw new RangeError(`no device at index ${deviceIndex}`);
   const theme = renderTheme(options.theme);
+  const colorBy = options.colorBy ?? 'stack';
   const width = Math.max(1, options.width);
   const height = Math.max(1, options.height);
   const margin = TIMELINE_SVG_MARGIN;
-  const plot: SvgPlot = {
-    left: margin.left,
-    top: margin.top,
-    width: Math.max(1, width - margin.left - margin.right),
-    height: Math.max(1, height - margin.top - margin.bottom),
-  };
-
   const axis = createEventAxis(
     device,
     options.xMode ?? (deviceTimesUsable(device) ? 'time' : 'event'),
   );
+  const hasSpans =
+    placeAnnotationSpans(
+      pairAnnotations(view.annotations, device.device),
+      device.timeUs,
+      device.traceLength,
+      axis.mode,
+    ).length > 0;
+  const moment = options.moment ?? null;
+  const marks = timelineMarks({
+    colorBy,
+    noStack: device.allocations.stackId.some((stackId) => stackId < 0),
+    trace: device.traceLength > 0,
+    ooms: device.figures.ooms.length > 0,
+    annotations: hasSpans,
+    moment: moment !== null,
+  });
+  // A legend that needs a second row takes its height from the plot.
+  const legendRows = legendRowCount(marks, margin.left, width - margin.right);
+  const bottom = margin.bottom + Math.max(0, legendRows - 1) * LEGEND_ROW;
+  const plot: SvgPlot = {
+    left: margin.left,
+    top: margin.top,
+    width: Math.max(1, width - margin.left - margin.right),
+    height: Math.max(1, height - margin.top - bottom),
+  };
+
   const startEvent = clamp(
     Math.floor(options.startEvent ?? axis.minEvent),
     axis.minEvent,
@@ -108,11 +135,11 @@ export function renderTimelineSvg(
   );
 
   const parts: string[] = [];
-  const title = timelineSvgTitle(view, device, axis, startEvent, endEvent, options.moment ?? null);
+  const title = timelineSvgTitle(view, device, axis, startEvent, endEvent, moment);
   parts.push(svgOpen(width, height, theme.fontFamily, title));
   parts.push(`<rect width="100%" height="100%" ${fillOf(theme.background)}/>`);
   parts.push(
-    `<defs><clipPath id="plot"><rect x="${num(plot.left)}" y="${num(plot.top)}" width="${num(plot.width)}" height="${num(plot.height)}"/></clipPath></defs>`,
+    `<defs><clipPath id="plot"><rect x="${num(plot.left)}" y="${num(plot.top)}" width="${num(plot.width)}" height="${num(plot.height)}"/></clipPath>${noStackHatchDef(theme.bands)}</defs>`,
   );
   parts.push(
     svgText(title, { x: plot.left, y: TITLE_Y, fill: theme.text, size: 13, weight: 'bold' }),
@@ -125,24 +152,24 @@ export function renderTimelineSvg(
 
   parts.push('<g clip-path="url(#plot)">');
   const spans = spansMarkup(view, device, axis, x0, x1, plot, theme);
-  parts.push(spans);
+  parts.push(spans.marks);
   const columnWidth = plot.width / columns;
   const baseY = yOfBytes(0);
   const columnY = (values: Float64Array): Float64Array => values.map((value) => yOfBytes(value));
   const reservedYs = columnY(layout.reservedMax);
   const activeYs = columnY(layout.activeMax);
   parts.push(
-    `<path d="${stepPathData(reservedYs, columnWidth, plot.left, baseY)}" ${fillOf(theme.reservedFill)}/>`,
+    `<path d="${stepPathData(reservedYs, columnWidth, plot.left, baseY)}" ${fillOf(theme.reservedFill)} data-mark="reserved"/>`,
   );
   parts.push(
-    `<path d="${stepPathData(activeYs, columnWidth, plot.left, baseY)}" ${fillOf(theme.otherFill)}/>`,
+    `<path d="${stepPathData(activeYs, columnWidth, plot.left, baseY)}" ${fillOf(theme.otherFill)} data-mark="other"/>`,
   );
-  parts.push(bandsMarkup(layout, outlines.paths, device, theme, top, plot.height));
+  parts.push(bandsMarkup(layout, outlines.paths, device, theme, top, plot.height, colorBy));
   parts.push(
-    `<path d="${stepPathData(activeYs, columnWidth, plot.left, null)}" fill="none" ${strokeOf(theme.activeLine)} stroke-width="1" stroke-linejoin="round"/>`,
+    `<path d="${stepPathData(activeYs, columnWidth, plot.left, null)}" fill="none" ${strokeOf(theme.activeLine)} stroke-width="1" stroke-linejoin="round" data-mark="active"/>`,
   );
   parts.push(
-    `<path d="${stepPathData(reservedYs, columnWidth, plot.left, null)}" fill="none" ${strokeOf(theme.reservedLine)} stroke-width="1.5" stroke-linejoin="round"/>`,
+    `<path d="${stepPathData(reservedYs, columnWidth, plot.left, null)}" fill="none" ${strokeOf(theme.reservedLine)} stroke-width="1.5" stroke-linejoin="round" data-mark="reserved"/>`,
   );
 
   // Markers: the state after the event, at its time or in the middle of its slot.
@@ -150,15 +177,14 @@ export function renderTimelineSvg(
   const markers = device.traceLength === 0 ? [] : eventMarkers(device);
   const styles = markerStyles(theme);
   parts.push(...markerLines(markers, markerX, plot, styles));
-  if (options.moment !== undefined && options.moment !== null) {
-    parts.push(momentLine(markerX(options.moment), plot, theme));
-  }
+  if (moment !== null) parts.push(momentLine(markerX(moment), plot, theme));
+  parts.push(spans.names);
   parts.push('</g>');
 
   parts.push(markerLabels(markers, markerX, plot, styles));
   parts.push(yAxisMarkup(ticks, yOfBytes, plot, theme));
   parts.push(xAxisMarkup(axis, device, x0, x1, plot, theme));
-  parts.push(timelineLegend(theme, plot, height, spans !== ''));
+  parts.push(timelineLegend(theme, marks, plot.left, width - margin.right, height - 10, colorBy));
   parts.push('</svg>');
   return parts.join('\n');
 }

@@ -12,7 +12,7 @@ import {
 } from '../analyzed/device-figures';
 import type { SnapshotModel } from '../snapshot/model';
 import type { StackSource } from '../snapshot/stack-source';
-import { framesOfStack, frameSchema } from './frames';
+import { framesOfStack, frameSchema, stackLabelSchema, topFrameOfStack } from './frames';
 
 export const SUMMARY_SCHEMA_ID = 'allocscope.summary/1';
 
@@ -22,6 +22,7 @@ export const summaryAllocationSchema = z.object({
   address: bytes,
   bytes,
   alloc_event_index: z.number().int().nonnegative().nullable(),
+  top_frame: stackLabelSchema,
   frames: z.array(frameSchema),
 });
 
@@ -115,6 +116,7 @@ function deviceSummaryOf(source: StackSource, figures: DeviceFigures): DeviceSum
       address: allocation.address,
       bytes: allocation.bytes,
       alloc_event_index: allocation.allocEventIndex,
+      top_frame: topFrameOfStack(source, allocation.stackId),
       frames: framesOfStack(source, allocation.stackId),
     })),
   };

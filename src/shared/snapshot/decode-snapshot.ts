@@ -1,12 +1,13 @@
-// Bytes in, model out: sniffs the container (pickle, gzip, the HTML page of _memory_viz), streams
-// the pickle through the unpickler with trace entries going straight into columns, then builds
-// the model. Platform-neutral: the caller supplies the bytes (fs stream, File, fetch body).
+// Bytes in, model out: sniffs the container (pickle, gzip, the HTML page of _memory_viz, the JSON
+// form), streams the pickle through the unpickler with trace entries going straight into columns
+// (JSON: json-snapshot.ts), then builds the model. Platform-neutral: the caller supplies the bytes (fs stream, File, fetch body).
 
 import { UnreadableInputError } from '../errors/unreadable-input';
 import { describeProtocol0Or1 } from '../pickle/text-pickle';
 import { Unpickler } from '../pickle/unpickler';
 import { describeUnreadableFormat, sniffInputFormat } from './input-format';
 import { pickleFromHtml } from './html-payload';
+import { decodeJsonSnapshot } from './json-snapshot';
 import type { SnapshotModel } from './model';
 import { buildSnapshotModel } from './snapshot-builder';
 import { SnapshotFormatError } from './snapshot-error';
@@ -56,7 +57,12 @@ export async function decodeSnapshot(
     }
   })();
 
-  const { chunks, compressed } = await pickleChunksOf(counted, 0);
+  const { chunks, compressed, json } = await pickleChunksOf(counted, 0);
+  if (json) {
+    const model = await decodeJsonSnapshot(chunks);
+    options.onProgress?.({ phase: 'building', bytesRead, totalBytes });
+    return model;
+  }
   const stacks = new StackInterner();
   const expectedRows =
     compressed || totalBytes === null ? 0 : totalBytes / MIN_BYTES_PER_TRACE_ENTRY;
@@ -79,6 +85,8 @@ export async function decodeSnapshot(
 interface PickleChunks {
   chunks: AsyncIterable<Uint8Array>;
   compressed: boolean;
+  /** The JSON form of a snapshot (first non-space byte `{` or `[`), not a pickle. */
+  json: boolean;
 }
 
 async function pickleChunksOf(
@@ -91,12 +99,14 @@ async function pickleChunksOf(
   const format = sniffInputFormat(head);
   switch (format) {
     case 'pickle':
-      return { chunks: all, compressed: depth > 0 };
+      return { chunks: all, compressed: depth > 0, json: false };
+    case 'json':
+      return { chunks: all, compressed: depth > 0, json: true };
     case 'gzip':
       if (depth > 0) break;
       return { ...(await pickleChunksOf(gunzip(all), depth + 1)), compressed: true };
     case 'html':
-      return { chunks: pickleFromHtml(all), compressed: true };
+      return { chunks: pickleFromHtml(all), compressed: true, json: false };
     default:
       break;
   }

@@ -32,8 +32,6 @@ export function describeUnreadableFormat(format: InputFormat): string {
   switch (format) {
     case 'empty':
       return 'the file is empty';
-    case 'json':
-      return 'this is JSON, not a pickle: open the .pickle that torch.cuda.memory._dump_snapshot() wrote';
     case 'zip':
       return 'this is a zip archive (a torch.save checkpoint?), not a memory snapshot pickle';
     default:

@@ -2,7 +2,11 @@
 // columns per device; frames and stacks are interned once and referenced by id; segments and
 // blocks are columns too, so the whole model crosses a worker boundary as transferable buffers.
 
-/** Trace entry actions, in the allocator's own words. Unknown names get codes after these. */
+/**
+ * Trace entry actions, in the allocator's own words. Unknown names get codes after these.
+ * `annotate`, `user_defined` and unknown actions are never rows of a DeviceTrace (see
+ * TraceAnnotation): they change no figure.
+ */
 export const KNOWN_ACTIONS = [
   'alloc',
   'free_requested',
@@ -15,6 +19,7 @@ export const KNOWN_ACTIONS = [
   'snapshot',
   'oom',
   'annotate',
+  'user_defined',
 ] as const;
 
 export type KnownAction = (typeof KNOWN_ACTIONS)[number];
@@ -31,7 +36,14 @@ export const ActionCode = {
   snapshot: 8,
   oom: 9,
   annotate: 10,
+  user_defined: 11,
 } as const satisfies Record<KnownAction, number>;
+
+/**
+ * The pseudo-device of pinned host (CPU) memory (`host_segments` / `host_traces`, PyTorch 2.14+):
+ * analysed like a CUDA device, listed after them, labelled "host (pinned)".
+ */
+export const HOST_DEVICE = -1;
 
 /** No stack recorded (the `frames` key is absent, or the list is empty). */
 export const NO_STACK = -1;
@@ -44,7 +56,32 @@ export interface FrameTable {
   name: string[];
   /** Source line; -1 when the file holds a value that is not an exact integer (2**64-1 occurs). */
   line: number[];
+  /**
+   * The FX keys of frames from `_dump_snapshot(..., augment_with_fx_traces=True)`, per frame id
+   * (null where a frame has none). Absent when no frame of the file has any.
+   */
+  fx?: FrameFxColumns;
 }
+
+export interface FrameFxColumns {
+  nodeOp: (string | null)[];
+  nodeName: (string | null)[];
+  nodeTarget: (string | null)[];
+  /** The model source line a compiled graph node came from. */
+  originalTrace: (string | null)[];
+}
+
+/**
+ * `forward_frames` lists (strings, innermost first, as written) interned like stacks: list l is
+ * strings[stringIds[offsets[l] .. offsets[l + 1])] of SnapshotModel.strings.
+ */
+export interface StringListTable {
+  offsets: Uint32Array;
+  stringIds: Uint32Array;
+}
+
+/** No `forward_frames` (or an empty list). */
+export const NO_LIST = -1;
 
 /** Stacks as compressed rows: frames of stack s are frameIds[offsets[s] .. offsets[s + 1]), innermost first. */
 export interface StackTable {
@@ -69,6 +106,29 @@ export interface DeviceTrace {
   /** Index into SnapshotModel.strings; null when no entry has one. */
   compileContextId: Int32Array | null;
   userMetadataId: Int32Array | null;
+  /** Newest fields, each null when no entry of the file has it. Strings: SnapshotModel.strings. */
+  internalMetadataId?: Int32Array | null;
+  categoryId?: Int32Array | null;
+  /** `pool_id` as an index into SnapshotModel.pools (NO_STRING when the entry has none). */
+  poolIndex?: Int32Array | null;
+  /** `forward_frames`: index into SnapshotModel.forwardFrames (NO_LIST when none). */
+  forwardFramesId?: Int32Array | null;
+  /** `annotate` entries of this trace (they are not rows: they change no figure). */
+  annotations?: TraceAnnotation[];
+}
+
+/**
+ * An `annotate` entry: metadata attached to the allocation at `addr` (its base address) at that
+ * moment. Not a row of the trace, so that event indexes and figures are those of the same file
+ * without it; `afterEvent` is the row it came after (-1: before the first).
+ */
+export interface TraceAnnotation {
+  afterEvent: number;
+  addr: number;
+  /** Index into SnapshotModel.strings (user_metadata, else internal_metadata); NO_STRING when none. */
+  textId: number;
+  stackId: number;
+  timeUs: number;
 }
 
 export type BlockState = 'active_allocated' | 'active_pending_free' | 'inactive';
@@ -111,6 +171,8 @@ export interface BlockTable {
   requestedSizeBytes: Float64Array;
   state: Uint8Array;
   stackId: Int32Array;
+  /** `forward_frames` of the block (index into SnapshotModel.forwardFrames); null when no block has any. */
+  forwardFramesId?: Int32Array | null;
 }
 
 export interface ExternalAnnotation {
@@ -134,8 +196,10 @@ export interface SnapshotModel {
   streams: number[];
   /** Pool ids as written (e.g. "0,0") by pool index; index 0 is the default pool "0,0". */
   pools: string[];
-  /** Interned compile_context / user_metadata strings. */
+  /** Interned compile_context / user_metadata / internal_metadata / category / forward_frames strings. */
   strings: string[];
+  /** Interned `forward_frames` lists (of trace entries and blocks); empty when the file has none. */
+  forwardFrames?: StringListTable;
   /** Device traces in ascending device order; devices whose list is empty are omitted. */
   traces: DeviceTrace[];
   segments: SegmentTable;

@@ -106,6 +106,11 @@ export const rawSegmentSchema = z.looseObject(
   expected('a dict'),
 );
 
+/** host_segments (PyTorch 2.14+): segments of pinned host memory; `device` is not read. */
+export const rawHostSegmentSchema = rawSegmentSchema.extend({
+  device: z.unknown().optional(),
+});
+
 export const rawAnnotationSchema = z.looseObject(
   {
     stage: text,
@@ -135,11 +140,14 @@ export const rawSnapshotDictSchema = z.looseObject(
       .nullable()
       .optional(),
     external_annotations: list.optional(),
+    host_segments: list.optional(),
+    host_traces: list.optional(),
   },
   expected('a dict'),
 );
 
 export type RawSegment = z.infer<typeof rawSegmentSchema>;
+export type RawHostSegment = z.infer<typeof rawHostSegmentSchema>;
 export type RawBlock = z.infer<typeof rawBlockSchema>;
 export type RawHistoryEntry = z.infer<typeof rawHistoryEntrySchema>;
 export type RawAnnotation = z.infer<typeof rawAnnotationSchema>;

@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import {
   BlockStateCode,
+  HOST_DEVICE,
+  NO_LIST,
   NO_STACK,
   type BlockTable,
   type DeviceTrace,
@@ -18,6 +20,7 @@ import {
   rawAnnotationSchema,
   rawBlockSchema,
   rawHistoryEntrySchema,
+  rawHostSegmentSchema,
   rawSegmentSchema,
   rawSnapshotDictSchema,
   type RawBlock,
@@ -28,7 +31,7 @@ import { groupDigits } from '../errors/unreadable-input';
 import { sanitizeAllocatorSettings } from './allocator-settings';
 import { SnapshotFormatError } from './snapshot-error';
 import { StackRef, type StackInterner } from './stack-interner';
-import type { TraceTableBuilder } from './trace-table-builder';
+import type { RowRange, TraceTableBuilder } from './trace-table-builder';
 
 export interface BuildInputs {
   root: unknown;
@@ -49,6 +52,7 @@ export function buildSnapshotModel({
   let traceLists: unknown[] = [];
   let allocatorSettings: Record<string, unknown> | null = null;
   let externalAnnotations: ExternalAnnotation[] = [];
+  let hostTraces: unknown = undefined;
 
   if (Array.isArray(root)) {
     layout = 'segment-list';
@@ -62,6 +66,11 @@ export function buildSnapshotModel({
       );
     }
     rawSegments = parseSegments(dict.segments ?? [], 'segments');
+    if (dict.host_segments !== undefined) {
+      // Pinned host memory: one pseudo-device, whatever `device` the records carry.
+      rawSegments.push(...parseSegments(dict.host_segments, 'host_segments', true));
+    }
+    hostTraces = dict.host_traces;
     traceLists = dict.device_traces ?? dict.traces ?? [];
     allocatorSettings =
       dict.allocator_settings === undefined || dict.allocator_settings === null
@@ -88,12 +97,16 @@ export function buildSnapshotModel({
     );
   }
 
-  const traces = buildDeviceTraces(traceLists, traceTable, warnings);
-  const unknownActions = traceTable.actionNames.slice(11);
-  if (unknownActions.length > 0) {
-    warnings.push(`unknown trace actions ignored by the figures: ${unknownActions.join(', ')}`);
-  }
-  const pools: string[] = ['0,0'];
+  const traces = buildDeviceTraces(
+    traceLists,
+    hostTraces,
+    traceTable,
+    warnings,
+    externalAnnotations,
+  );
+  const ignored = describeIgnored(traceTable);
+  if (ignored !== null) warnings.push(ignored);
+  const pools = traceTable.pools;
   const { segments, blocks } = buildSegmentTables(rawSegments, stacks, traceTable, pools, warnings);
 
   return {
@@ -105,6 +118,7 @@ export function buildSnapshotModel({
     streams: traceTable.streams,
     pools,
     strings: traceTable.strings,
+    forwardFrames: traceTable.stringListTable(),
     traces,
     segments,
     blocks,
@@ -114,54 +128,76 @@ export function buildSnapshotModel({
   };
 }
 
+/**
+ * One warning for what the figures leave out: trace entry keys that are not read, entries of
+ * unknown actions. Never an error: newer PyTorch versions add both.
+ */
+function describeIgnored(table: TraceTableBuilder): string | null {
+  const parts: string[] = [];
+  if (table.unknownKeys.size > 0) {
+    parts.push(`ignored unknown trace keys: ${[...table.unknownKeys].sort().join(', ')}`);
+  }
+  if (table.unknownActionCounts.size > 0) {
+    const actions = [...table.unknownActionCounts]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(
+        ([name, count]) => `${name} (${groupDigits(count)} ${count === 1 ? 'entry' : 'entries'})`,
+      );
+    parts.push(`unknown actions: ${actions.join(', ')}`);
+  }
+  return parts.length === 0 ? null : `${parts.join('; ')} (not in the figures)`;
+}
+
 function buildDeviceTraces(
   traceLists: unknown[],
+  hostTraces: unknown,
   table: TraceTableBuilder,
   warnings: string[],
+  externalAnnotations: ExternalAnnotation[],
 ): DeviceTrace[] {
   const traces: DeviceTrace[] = [];
   const deviceOfList = new Map<unknown, number>();
-  traceLists.forEach((list, device) => {
-    if (!Array.isArray(list)) {
-      throw new SnapshotFormatError(
-        `not a memory snapshot of a known shape: device_traces[${device}]: expected a list of trace entries, found ${describeFound(list)}`,
-      );
-    }
+  const addTrace = (list: unknown[], device: number, where: string): void => {
     const shared = deviceOfList.get(list);
     if (shared !== undefined) {
       throw new SnapshotFormatError(
-        `device_traces[${device}] is the same list as device_traces[${shared}]; a memory snapshot never shares a trace`,
+        `${where} is the same list as ${shared === HOST_DEVICE ? 'host_traces' : `device_traces[${shared}]`}; a memory snapshot never shares a trace`,
       );
     }
     deviceOfList.set(list, device);
     const range = table.ranges.get(list as never);
     if (list.length > 0) {
       throw new SnapshotFormatError(
-        `device_traces[${device}] holds values that are not trace entries (dicts with an 'action'), e.g. ${describeFound(list[0])}`,
+        `${where} holds values that are not trace entries (dicts with an 'action'), e.g. ${describeFound(list[0])}`,
       );
     }
     if (range === undefined) return;
-    const end = range.first + range.count;
-    const deviceFreeBytes = new Map<number, number>();
-    for (const [row, bytes] of table.deviceFreeBytes) {
-      if (row >= range.first && row < end) deviceFreeBytes.set(row - range.first, bytes);
+    // user_defined entries of this list: annotations of this device.
+    for (const entry of table.userDefined) {
+      if (!inRange(range, entry.consumed)) continue;
+      externalAnnotations.push({
+        stage: entry.stage,
+        name: entry.name,
+        device,
+        timeUs: entry.timeUs,
+      });
     }
-    traces.push({
-      device,
-      length: range.count,
-      action: table.action.subarray(range.first, end),
-      addr: table.addr.subarray(range.first, end),
-      sizeBytes: table.sizeBytes.subarray(range.first, end),
-      streamId: table.streamId.subarray(range.first, end),
-      timeUs: table.timeUs.subarray(range.first, end),
-      stackId: table.stackId.subarray(range.first, end),
-      deviceFreeBytes,
-      compileContextId: table.compileContextId?.subarray(range.first, end) ?? null,
-      userMetadataId: table.userMetadataId?.subarray(range.first, end) ?? null,
-    });
+    // A list of nothing but entries set aside is no trace (as the same file without them).
+    if (range.count === 0) return;
+    traces.push(deviceTraceOf(table, range, device));
+  };
+  traceLists.forEach((list, device) => {
+    if (!Array.isArray(list)) {
+      throw new SnapshotFormatError(
+        `not a memory snapshot of a known shape: device_traces[${device}]: expected a list of trace entries, found ${describeFound(list)}`,
+      );
+    }
+    addTrace(list, device, `device_traces[${device}]`);
   });
-  // Entries outside device_traces (a newer key such as host_traces, or a stray record with an
-  // 'action' key) are not in the figures: say so once.
+  if (hostTraces !== undefined && hostTraces !== null)
+    addHostTrace(hostTraces, table, addTrace, warnings);
+  // Entries outside the traces (a newer key, or a stray record with an 'action' key) are not in
+  // the figures: say so once.
   let elsewhere = 0;
   for (const [list, range] of table.ranges) {
     if (!deviceOfList.has(list)) elsewhere += range.count;
@@ -174,11 +210,85 @@ function buildDeviceTraces(
   return traces;
 }
 
+/**
+ * host_traces: the pinned host allocator's trace entries (PyTorch 2.14+). One allocator, so a
+ * list of entries; a list of such lists (shaped like device_traces) is read too, its lists
+ * being the host's one after the other only when at most one holds entries.
+ */
+function addHostTrace(
+  hostTraces: unknown,
+  table: TraceTableBuilder,
+  addTrace: (list: unknown[], device: number, where: string) => void,
+  warnings: string[],
+): void {
+  if (!Array.isArray(hostTraces)) {
+    throw new SnapshotFormatError(
+      `not a memory snapshot of a known shape: host_traces: expected a list of trace entries, found ${describeFound(hostTraces)}`,
+    );
+  }
+  if (hostTraces.length === 0 || table.ranges.has(hostTraces as never)) {
+    addTrace(hostTraces, HOST_DEVICE, 'host_traces');
+    return;
+  }
+  const lists = hostTraces.filter((item): item is unknown[] => Array.isArray(item));
+  if (lists.length !== hostTraces.length) {
+    throw new SnapshotFormatError(
+      `host_traces holds values that are not trace entries (dicts with an 'action'), e.g. ${describeFound(hostTraces.find((item) => !Array.isArray(item)))}`,
+    );
+  }
+  const withEntries = lists.filter((list) => table.ranges.has(list as never));
+  if (withEntries.length > 1) {
+    warnings.push(
+      `host_traces holds ${withEntries.length} lists of entries; only the first is shown as host (pinned) memory`,
+    );
+  }
+  addTrace(withEntries[0] ?? lists[0]!, HOST_DEVICE, 'host_traces[0]');
+}
+
+function inRange(range: RowRange, consumed: number): boolean {
+  return consumed >= range.consumedFirst && consumed < range.consumedFirst + range.consumedCount;
+}
+
+function deviceTraceOf(table: TraceTableBuilder, range: RowRange, device: number): DeviceTrace {
+  const end = range.first + range.count;
+  const deviceFreeBytes = new Map<number, number>();
+  for (const [row, bytes] of table.deviceFreeBytes) {
+    if (row >= range.first && row < end) deviceFreeBytes.set(row - range.first, bytes);
+  }
+  const annotations = table.annotations
+    .filter((entry) => inRange(range, entry.consumed))
+    .map((entry) => ({
+      afterEvent: entry.afterRow - range.first,
+      addr: entry.addr,
+      textId: entry.textId,
+      stackId: entry.stackId,
+      timeUs: entry.timeUs,
+    }));
+  return {
+    device,
+    length: range.count,
+    action: table.action.subarray(range.first, end),
+    addr: table.addr.subarray(range.first, end),
+    sizeBytes: table.sizeBytes.subarray(range.first, end),
+    streamId: table.streamId.subarray(range.first, end),
+    timeUs: table.timeUs.subarray(range.first, end),
+    stackId: table.stackId.subarray(range.first, end),
+    deviceFreeBytes,
+    compileContextId: table.compileContextId?.subarray(range.first, end) ?? null,
+    userMetadataId: table.userMetadataId?.subarray(range.first, end) ?? null,
+    internalMetadataId: table.internalMetadataId?.subarray(range.first, end) ?? null,
+    categoryId: table.categoryId?.subarray(range.first, end) ?? null,
+    poolIndex: table.poolIndex?.subarray(range.first, end) ?? null,
+    forwardFramesId: table.forwardFramesId?.subarray(range.first, end) ?? null,
+    annotations,
+  };
+}
+
 function buildSegmentTables(
   rawSegments: ParsedSegment[],
   stacks: StackInterner,
   traceTable: TraceTableBuilder,
-  pools: string[],
+  _pools: string[],
   warnings: string[],
 ): { segments: SegmentTable; blocks: BlockTable } {
   const overlaps = new ProblemTally();
@@ -210,7 +320,6 @@ function buildSegmentTables(
     state: new Uint8Array(blockCount),
     stackId: new Int32Array(blockCount),
   };
-  const poolIndex = new Map<string, number>(pools.map((pool, index) => [pool, index]));
   let blockRow = 0;
   rawSegments.forEach((segment, s) => {
     segments.device[s] = segment.device;
@@ -219,14 +328,7 @@ function buildSegmentTables(
     segments.streamId[s] = traceTable.internStream(segment.stream ?? 0);
     segments.segmentType[s] =
       segment.segment_type === 'large' ? 0 : segment.segment_type === 'small' ? 1 : 2;
-    const pool = (segment.segment_pool_id ?? [0, 0]).join(',');
-    let poolId = poolIndex.get(pool);
-    if (poolId === undefined) {
-      poolId = pools.length;
-      pools.push(pool);
-      poolIndex.set(pool, poolId);
-    }
-    segments.poolId[s] = poolId;
+    segments.poolId[s] = traceTable.internPool((segment.segment_pool_id ?? [0, 0]).join(','));
     segments.isExpandable[s] = segment.is_expandable === true ? 1 : 0;
     segments.stackId[s] =
       segment.frames === undefined ? NO_STACK : stacks.intern(segment.frames, -1);
@@ -261,6 +363,11 @@ function buildSegmentTables(
       blocks.requestedSizeBytes[blockRow] = requestedSize;
       blocks.state[blockRow] = state;
       blocks.stackId[blockRow] = stacks.intern(blockFrames(block), -1);
+      const forward = traceTable.internStringList(block.forward_frames);
+      if (forward !== NO_LIST) {
+        blocks.forwardFramesId ??= new Int32Array(blockCount).fill(NO_LIST);
+        blocks.forwardFramesId[blockRow] = forward;
+      }
       if (state === BlockStateCode.active_allocated) allocated += block.size;
       if (state !== BlockStateCode.inactive) {
         active += block.size;
@@ -350,7 +457,7 @@ class ProblemTally {
  * and that none is shared. PyTorch writes each segment, blocks list and block once; a file that
  * names one many times would make the work grow with the expanded tree instead of the file.
  */
-function parseSegments(list: unknown[], path: string): ParsedSegment[] {
+function parseSegments(list: unknown[], path: string, host = false): ParsedSegment[] {
   const seen = new Map<unknown, string>();
   const once = (value: unknown, where: string, what: string): void => {
     if (typeof value !== 'object' || value === null) return;
@@ -365,7 +472,9 @@ function parseSegments(list: unknown[], path: string): ParsedSegment[] {
   return list.map((item, s) => {
     const where = `${path}[${s}]`;
     once(item, where, 'object');
-    const segment = parseOrThrow(rawSegmentSchema, item, where);
+    const segment: RawSegment = host
+      ? { ...parseOrThrow(rawHostSegmentSchema, item, where), device: HOST_DEVICE }
+      : parseOrThrow(rawSegmentSchema, item, where);
     once(segment.blocks, `${where}.blocks`, 'list');
     const blocks = segment.blocks.map((block, b): ParsedBlock => {
       const blockWhere = `${where}.blocks[${b}]`;

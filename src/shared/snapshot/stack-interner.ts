@@ -13,6 +13,17 @@ export class StackRef {
   constructor(readonly stackId: number) {}
 }
 
+/** Stands for a `forward_frames` list (strings) interned while streaming: its list id and length. */
+export class StringListRef {
+  constructor(
+    readonly listId: number,
+    readonly length: number,
+  ) {}
+}
+
+/** The FX keys a frame may carry (`_dump_snapshot(..., augment_with_fx_traces=True)`). */
+const FX_KEYS = ['fx_node_op', 'fx_node_name', 'fx_node_target', 'fx_original_trace'] as const;
+
 // Ids kept on the objects themselves: a property read is much cheaper than a Map lookup by object.
 const FRAME_ID = Symbol('allocscope.frameId');
 const STACK_ID = Symbol('allocscope.stackId');
@@ -36,6 +47,11 @@ export class StackInterner {
   /** Stack id of a `frames` value: a list of frame dicts or a StackRef; NO_STACK for an empty list. */
   intern(frames: unknown, offset: number): number {
     if (frames instanceof StackRef) return frames.stackId;
+    // A list of strings the fast path read as forward_frames: what the generic path says of it.
+    if (frames instanceof StringListRef) {
+      if (frames.length === 0) return NO_STACK;
+      throw new SnapshotFormatError('a stack frame is a string, not a dict', offset);
+    }
     if (!Array.isArray(frames)) {
       throw new SnapshotFormatError(`'frames' is not a list`, offset);
     }
@@ -49,7 +65,8 @@ export class StackInterner {
         offset,
       );
     }
-    (frames as TaggedFrames)[STACK_ID] = id;
+    // A tuple (frozen) cannot be tagged; it is interned again if named again.
+    if (Object.isExtensible(frames)) (frames as TaggedFrames)[STACK_ID] = id;
     return id;
   }
 
@@ -95,13 +112,18 @@ export class StackInterner {
     const line = frameLine(record.line);
     // Keyed by small ids of the strings, not by the strings joined: a file may give thousands of
     // frames one huge name, and joining would copy (and hash) it once per frame.
-    const contentKey = `${this.stringId(filename)}:${line}:${this.stringId(name)}`;
+    let contentKey = `${this.stringId(filename)}:${line}:${this.stringId(name)}`;
+    const fx = fxOf(record);
+    if (fx !== null) {
+      contentKey += `:${fx.map((value) => (value === null ? '' : this.stringId(value))).join(':')}`;
+    }
     let id = this.frameByContent.get(contentKey);
     if (id === undefined) {
       id = this.frames.filename.length;
       this.frames.filename.push(filename);
       this.frames.name.push(name);
       this.frames.line.push(line);
+      if (fx !== null || this.frames.fx !== undefined) this.addFx(id, fx);
       this.frameByContent.set(contentKey, id);
     }
     record[FRAME_ID] = id;
@@ -109,6 +131,20 @@ export class StackInterner {
   }
 
   private readonly stringIds = new Map<string, number>();
+
+  /** The FX columns exist once a frame has an FX key; frames before it get nulls. */
+  private addFx(id: number, fx: (string | null)[] | null): void {
+    let columns = this.frames.fx;
+    if (columns === undefined) {
+      const none = (): (string | null)[] => new Array<string | null>(id).fill(null);
+      columns = { nodeOp: none(), nodeName: none(), nodeTarget: none(), originalTrace: none() };
+      this.frames.fx = columns;
+    }
+    columns.nodeOp.push(fx?.[0] ?? null);
+    columns.nodeName.push(fx?.[1] ?? null);
+    columns.nodeTarget.push(fx?.[2] ?? null);
+    columns.originalTrace.push(fx?.[3] ?? null);
+  }
 
   /** A small id per distinct string (the memo hands back one string object, its hash cached). */
   private stringId(text: string): number {
@@ -170,6 +206,18 @@ function describeFrameItem(value: unknown): string {
   if (value instanceof Uint8Array) return 'bytes';
   if (typeof value === 'object') return Object.isExtensible(value) ? 'an object' : 'a trace entry';
   return `a ${typeof value}`;
+}
+
+/** The frame's FX keys (strings; null where absent), or null when it has none. */
+function fxOf(record: Record<string, unknown>): (string | null)[] | null {
+  let found = false;
+  const values = FX_KEYS.map((key) => {
+    const value = record[key];
+    if (typeof value !== 'string' || value === '') return null;
+    found = true;
+    return value;
+  });
+  return found ? values : null;
 }
 
 function frameLine(value: unknown): number {

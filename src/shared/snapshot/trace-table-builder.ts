@@ -5,15 +5,44 @@
 import { SlotKind, type FlatDictConsumer } from '../pickle/flat-dict-reader';
 import type { Memo } from '../pickle/memo';
 import type { DictInterceptor, PickleDict, PickleValue } from '../pickle/unpickler';
-import { ActionCode, KNOWN_ACTIONS, NO_STACK, NO_STRING } from './model';
+import {
+  ActionCode,
+  KNOWN_ACTIONS,
+  NO_LIST,
+  NO_STACK,
+  NO_STRING,
+  type StringListTable,
+} from './model';
 import { describeFound, MAX_BYTE_COUNT } from './raw-schema';
 import { SnapshotFormatError } from './snapshot-error';
 import { NOT_FOUND, SequenceTable } from './sequence-table';
-import { StackRef, type StackInterner } from './stack-interner';
+import { StackRef, StringListRef, type StackInterner } from './stack-interner';
 
 export interface RowRange {
   first: number;
   count: number;
+  /** The entries (dicts) of the list, rows or not: consumedFirst .. consumedFirst + consumedCount. */
+  consumedFirst: number;
+  consumedCount: number;
+}
+
+/** An `annotate` entry, kept aside (see TraceAnnotation); `consumed` says which list holds it. */
+export interface PendingAnnotation {
+  consumed: number;
+  /** The global row before it (rows - 1 at the time). */
+  afterRow: number;
+  addr: number;
+  textId: number;
+  stackId: number;
+  timeUs: number;
+}
+
+/** A `user_defined` entry (mid-2024 files): an annotation like external_annotations' ones. */
+export interface PendingUserDefined {
+  consumed: number;
+  stage: string;
+  name: string;
+  timeUs: number;
 }
 
 const MIN_CAPACITY = 1 << 12;
@@ -30,6 +59,12 @@ const TRACE_ENTRY_KEYS = [
   'device_free',
   'compile_context',
   'user_metadata',
+  'pool_id',
+  'internal_metadata',
+  'category',
+  'forward_frames',
+  'name',
+  'stage',
 ] as const;
 
 const ACTION = 0;
@@ -41,7 +76,19 @@ const FRAMES = 5;
 const DEVICE_FREE = 6;
 const COMPILE_CONTEXT = 7;
 const USER_METADATA = 8;
+const POOL_ID = 9;
+const INTERNAL_METADATA = 10;
+const CATEGORY = 11;
+const FORWARD_FRAMES = 12;
+const NAME = 13;
+const STAGE = 14;
 const OTHER_KEY = -1;
+
+/** Actions that are not rows of the trace (they change no figure): annotate, user_defined, unknown. */
+const FIRST_ASIDE_ACTION = ActionCode.annotate;
+
+// forward_frames handles are offset so that they never meet stack handles (stack id + 1).
+const STRING_LIST_HANDLE_BASE = 1 << 30;
 
 // Actions whose entries must name an address.
 const ADDRESSED_ACTIONS = new Set<number>([
@@ -69,7 +116,11 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
   readonly flatDictKeys: readonly string[] = TRACE_ENTRY_KEYS;
   readonly flatDictRequiredSlot = ACTION;
   readonly flatDictListSlot = FRAMES;
+  readonly flatDictStringListSlot = FORWARD_FRAMES;
+  readonly flatDictTupleSlot = POOL_ID;
   rows = 0;
+  /** Trace entries read, rows or not (annotate, user_defined and unknown actions are not rows). */
+  consumed = 0;
   action: Uint8Array;
   addr: Float64Array;
   sizeBytes: Float64Array;
@@ -78,6 +129,18 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
   stackId: Int32Array;
   compileContextId: Int32Array | null = null;
   userMetadataId: Int32Array | null = null;
+  internalMetadataId: Int32Array | null = null;
+  categoryId: Int32Array | null = null;
+  poolIndex: Int32Array | null = null;
+  forwardFramesId: Int32Array | null = null;
+  /** Pool ids as written ("0,0"), shared with the segments' pools: index 0 is the default pool. */
+  readonly pools: string[] = ['0,0'];
+  readonly annotations: PendingAnnotation[] = [];
+  readonly userDefined: PendingUserDefined[] = [];
+  /** Entries of unknown actions, by name. */
+  readonly unknownActionCounts = new Map<string, number>();
+  /** Keys of trace entries that are not read. */
+  readonly unknownKeys = new Set<string>();
   readonly deviceFreeBytes = new Map<number, number>();
   readonly actionNames: string[] = [...KNOWN_ACTIONS];
   readonly streams: number[] = [];
@@ -91,7 +154,10 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
   );
   private readonly streamIdByValue = new Map<number, number>();
   private readonly stringIdByValue = new Map<string, number>();
+  private readonly poolIndexByValue = new Map<string, number>([['0,0', 0]]);
   private readonly stacks: StackInterner;
+  /** Consumed indexes of entries that are not rows, ascending. */
+  private readonly asideConsumed: number[] = [];
 
   constructor(stacks: StackInterner, expectedRows = 0) {
     this.stacks = stacks;
@@ -124,7 +190,10 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
     kinds.fill(SlotKind.absent);
     for (let i = from, position = 0; i < to; i += 2, position++) {
       const slot = this.slotOf(stack[i], position);
-      if (slot === OTHER_KEY) continue;
+      if (slot === OTHER_KEY) {
+        this.unknownKeys.add(String(stack[i]));
+        continue;
+      }
       const value = stack[i + 1];
       if (typeof value === 'number') {
         numbers[slot] = value;
@@ -146,11 +215,27 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
     kinds: Uint8Array,
     offset: number,
   ): boolean {
-    if (this.rows === this.capacity) this.grow();
-    const row = this.rows++;
     // Read by its kind, as every field is: a memoized number stands in values on the fast path
     // and in numbers on the generic one.
-    const action = this.actionCode(this.slotValue(ACTION, numbers, values, kinds), row, offset);
+    const action = this.actionCode(
+      this.slotValue(ACTION, numbers, values, kinds),
+      this.rows,
+      offset,
+    );
+    // forward_frames first, on every entry: the fast path interns a new list's strings as it
+    // reads the list, before anything else of the entry, and the strings table must come out
+    // in the same order either way.
+    const forward =
+      kinds[FORWARD_FRAMES] === SlotKind.absent
+        ? NO_LIST
+        : this.forwardFramesOfSlot(numbers, values, kinds);
+    if (action >= FIRST_ASIDE_ACTION) {
+      this.setAside(action, numbers, values, kinds, offset);
+      return true;
+    }
+    this.consumed++;
+    if (this.rows === this.capacity) this.grow();
+    const row = this.rows++;
     const addr = this.field(ADDR, numbers, values, kinds, row, offset, BYTE_COUNT);
     if (Number.isNaN(addr) && ADDRESSED_ACTIONS.has(action) && kinds[ADDR] === SlotKind.absent) {
       this.problem(
@@ -167,13 +252,7 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
     const stream = this.field(STREAM, numbers, values, kinds, row, offset, INTEGER);
     this.streamId[row] = this.internStream(Number.isNaN(stream) ? 0 : stream);
     this.timeUs[row] = this.field(TIME_US, numbers, values, kinds, row, offset, FINITE);
-    const framesKind = kinds[FRAMES];
-    this.stackId[row] =
-      framesKind === SlotKind.handle
-        ? stackOfHandle(numbers[FRAMES]!)
-        : framesKind === SlotKind.absent
-          ? NO_STACK
-          : this.stacks.intern(values[FRAMES], offset);
+    this.stackId[row] = this.stackOfSlot(numbers, values, kinds, offset);
     if (kinds[DEVICE_FREE] !== SlotKind.absent) {
       const deviceFree = this.field(DEVICE_FREE, numbers, values, kinds, row, offset, BYTE_COUNT);
       if (!Number.isNaN(deviceFree)) this.deviceFreeBytes.set(row, deviceFree);
@@ -195,7 +274,269 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
       this.userMetadataId ??= this.optionalColumn(row);
       this.userMetadataId[row] = userMetadata;
     }
+    // The newest fields: one check each when absent.
+    if (
+      kinds[POOL_ID] !== SlotKind.absent ||
+      kinds[INTERNAL_METADATA] !== SlotKind.absent ||
+      kinds[CATEGORY] !== SlotKind.absent ||
+      kinds[FORWARD_FRAMES] !== SlotKind.absent ||
+      this.poolIndex !== null ||
+      this.internalMetadataId !== null ||
+      this.categoryId !== null ||
+      this.forwardFramesId !== null
+    ) {
+      this.newestFields(row, values, kinds, forward);
+    }
     return true;
+  }
+
+  /** pool_id, internal_metadata, category, forward_frames of row `row`. */
+  private newestFields(row: number, values: unknown[], kinds: Uint8Array, forward: number): void {
+    const pool = kinds[POOL_ID] === SlotKind.value ? this.poolIndexOf(values[POOL_ID]) : NO_STRING;
+    if (pool !== NO_STRING || this.poolIndex !== null) {
+      this.poolIndex ??= this.optionalColumn(row);
+      this.poolIndex[row] = pool;
+    }
+    const internal =
+      kinds[INTERNAL_METADATA] === SlotKind.value
+        ? this.internOptionalString(values[INTERNAL_METADATA])
+        : NO_STRING;
+    if (internal !== NO_STRING || this.internalMetadataId !== null) {
+      this.internalMetadataId ??= this.optionalColumn(row);
+      this.internalMetadataId[row] = internal;
+    }
+    const category =
+      kinds[CATEGORY] === SlotKind.value ? this.internOptionalString(values[CATEGORY]) : NO_STRING;
+    if (category !== NO_STRING || this.categoryId !== null) {
+      this.categoryId ??= this.optionalColumn(row);
+      this.categoryId[row] = category;
+    }
+    if (forward !== NO_LIST || this.forwardFramesId !== null) {
+      this.forwardFramesId ??= this.optionalColumn(row);
+      this.forwardFramesId[row] = forward;
+    }
+  }
+
+  /** The stack of the frames slot (NO_STACK when absent). */
+  private stackOfSlot(
+    numbers: Float64Array,
+    values: unknown[],
+    kinds: Uint8Array,
+    offset: number,
+  ): number {
+    const framesKind = kinds[FRAMES];
+    if (framesKind === SlotKind.handle) {
+      const handle = numbers[FRAMES]!;
+      // A forward_frames list named as frames: read as the generic path reads that list.
+      if (handle >= STRING_LIST_HANDLE_BASE) {
+        return this.stacks.intern(this.materializeHandle(handle), offset);
+      }
+      return stackOfHandle(handle);
+    }
+    return framesKind === SlotKind.absent ? NO_STACK : this.stacks.intern(values[FRAMES], offset);
+  }
+
+  /** An entry that is not a row: an annotation kept aside, or an unknown action counted. */
+  private setAside(
+    action: number,
+    numbers: Float64Array,
+    values: unknown[],
+    kinds: Uint8Array,
+    offset: number,
+  ): void {
+    const consumed = this.consumed++;
+    this.asideConsumed.push(consumed);
+    // Read leniently: these entries change no figure, so nothing in them refuses the file.
+    const time = this.slotValue(TIME_US, numbers, values, kinds);
+    const timeUs = typeof time === 'number' && Number.isFinite(time) ? time : NaN;
+    if (action === ActionCode.annotate) {
+      const rawAddr = this.slotValue(ADDR, numbers, values, kinds);
+      const addr = typeof rawAddr === 'number' ? rawAddr : NaN;
+      let textId =
+        kinds[USER_METADATA] === SlotKind.value
+          ? this.internOptionalString(values[USER_METADATA])
+          : NO_STRING;
+      if (textId === NO_STRING && kinds[INTERNAL_METADATA] === SlotKind.value) {
+        textId = this.internOptionalString(values[INTERNAL_METADATA]);
+      }
+      let stackId = NO_STACK;
+      try {
+        stackId = this.stackOfSlot(numbers, values, kinds, offset);
+      } catch {
+        // An annotation's stack that is not one is dropped, never an error: it changes no figure.
+      }
+      this.annotations.push({
+        consumed,
+        afterRow: this.rows - 1,
+        addr: Number.isSafeInteger(addr) ? addr : NaN,
+        textId,
+        stackId,
+        timeUs,
+      });
+      return;
+    }
+    if (action === ActionCode.user_defined) {
+      const text = (slot: number): string =>
+        kinds[slot] === SlotKind.value && typeof values[slot] === 'string'
+          ? (values[slot] as string)
+          : '';
+      const name = text(NAME) || text(USER_METADATA);
+      this.userDefined.push({ consumed, stage: text(STAGE), name, timeUs });
+      return;
+    }
+    const name = this.actionNames[action]!;
+    this.unknownActionCounts.set(name, (this.unknownActionCounts.get(name) ?? 0) + 1);
+  }
+
+  /** Index into pools of a pool id tuple; NO_STRING when it is not a tuple of integers. */
+  private poolIndexOf(value: unknown): number {
+    if (value === this.lastPoolValue) return this.lastPoolIndex;
+    if (!Array.isArray(value) || value.length > 8) return NO_STRING;
+    for (const item of value)
+      if (typeof item !== 'number' || !Number.isSafeInteger(item)) return NO_STRING;
+    const pool = value.join(',');
+    let index = this.poolIndexByValue.get(pool);
+    if (index === undefined) {
+      index = this.pools.length;
+      this.pools.push(pool);
+      this.poolIndexByValue.set(pool, index);
+    }
+    this.lastPoolValue = value;
+    this.lastPoolIndex = index;
+    return index;
+  }
+
+  private lastPoolValue: unknown = undefined;
+  private lastPoolIndex = NO_STRING;
+
+  /** Index into pools of a pool id as written ("1,3"), interned like the trace's. */
+  internPool(pool: string): number {
+    let index = this.poolIndexByValue.get(pool);
+    if (index === undefined) {
+      index = this.pools.length;
+      this.pools.push(pool);
+      this.poolIndexByValue.set(pool, index);
+    }
+    return index;
+  }
+
+  private readonly tuplesByKey = new Map<string, readonly number[]>();
+
+  /** One frozen array per distinct tuple of integers the fast path reads (pool ids). */
+  internFlatDictTuple(items: Float64Array, count: number): unknown {
+    // Pool ids are one or two small integers: a key of their digits, looked up once per entry.
+    const key =
+      count === 2 ? `${items[0]},${items[1]}` : Array.from(items.subarray(0, count)).join(',');
+    let tuple = this.tuplesByKey.get(key);
+    if (tuple === undefined) {
+      tuple = Object.freeze(Array.from(items.subarray(0, count)));
+      this.tuplesByKey.set(key, tuple);
+    }
+    return tuple;
+  }
+
+  noteUnknownKeys(names: readonly string[]): void {
+    for (const name of names) this.unknownKeys.add(name);
+  }
+
+  // --- forward_frames: lists of strings, interned like stacks --------------------------------
+
+  private readonly stringListOffsets: number[] = [0];
+  private stringListIds: number[] = [];
+  private readonly stringListsByHash = new Map<number, number | number[]>();
+  private readonly stringListsByMemoIndexes = new SequenceTable();
+  private readonly stringListRefs: StringListRef[] = [];
+  private readonly listIdByObject = new WeakMap<object, number>();
+
+  /** The interned forward_frames lists. */
+  stringListTable(): StringListTable {
+    return {
+      offsets: Uint32Array.from(this.stringListOffsets),
+      stringIds: Uint32Array.from(this.stringListIds),
+    };
+  }
+
+  internFlatDictStringList(
+    itemMemoIndexes: Int32Array,
+    count: number,
+    memoIndexHash: number,
+    memo: Memo,
+  ): number {
+    const known = this.stringListsByMemoIndexes.find(memoIndexHash, itemMemoIndexes, count);
+    if (known !== NOT_FOUND) return STRING_LIST_HANDLE_BASE + known;
+    const ids: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const item = memo.get(itemMemoIndexes[i]!);
+      if (typeof item !== 'string') return -1;
+      ids.push(this.internString(item));
+    }
+    const listId = this.internStringIds(ids);
+    this.stringListsByMemoIndexes.add(memoIndexHash, itemMemoIndexes, count, listId);
+    return STRING_LIST_HANDLE_BASE + listId;
+  }
+
+  /**
+   * The list id of a forward_frames value as the generic path holds it (a list of strings, or the
+   * fast path's stand-in for one); NO_LIST when absent, empty or not a list of strings.
+   */
+  internStringList(value: unknown): number {
+    if (value instanceof StringListRef) return value.length === 0 ? NO_LIST : value.listId;
+    if (!Array.isArray(value) || value.length === 0) return NO_LIST;
+    const known = this.listIdByObject.get(value);
+    if (known !== undefined) return known;
+    const ids: number[] = [];
+    for (const item of value) {
+      if (typeof item !== 'string') return NO_LIST;
+      ids.push(this.internString(item));
+    }
+    const listId = this.internStringIds(ids);
+    this.listIdByObject.set(value, listId);
+    return listId;
+  }
+
+  private forwardFramesOfSlot(numbers: Float64Array, values: unknown[], kinds: Uint8Array): number {
+    const kind = kinds[FORWARD_FRAMES];
+    if (kind === SlotKind.absent) return NO_LIST;
+    if (kind === SlotKind.handle) {
+      const handle = numbers[FORWARD_FRAMES]!;
+      // A frames list named as forward_frames is not a list of strings.
+      if (handle < STRING_LIST_HANDLE_BASE) return NO_LIST;
+      return this.internStringList(this.materializeHandle(handle));
+    }
+    return this.internStringList(values[FORWARD_FRAMES]);
+  }
+
+  private internStringIds(ids: readonly number[]): number {
+    const count = ids.length;
+    let hash = 0x811c9dc5 ^ count;
+    for (const id of ids) hash = Math.imul(hash ^ id, 0x01000193);
+    const bucket = this.stringListsByHash.get(hash);
+    const candidates = bucket === undefined ? [] : typeof bucket === 'number' ? [bucket] : bucket;
+    for (const candidate of candidates) {
+      const start = this.stringListOffsets[candidate]!;
+      if (this.stringListOffsets[candidate + 1]! - start !== count) continue;
+      let same = true;
+      for (let i = 0; i < count && same; i++) same = this.stringListIds[start + i] === ids[i];
+      if (same) return candidate;
+    }
+    const listId = this.stringListOffsets.length - 1;
+    for (const id of ids) this.stringListIds.push(id);
+    this.stringListOffsets.push(this.stringListIds.length);
+    if (bucket === undefined) this.stringListsByHash.set(hash, listId);
+    else if (typeof bucket === 'number') this.stringListsByHash.set(hash, [bucket, listId]);
+    else bucket.push(listId);
+    return listId;
+  }
+
+  /** Interns any string (forward_frames items: "N/A" and empty ones too). */
+  internString(value: string): number {
+    let id = this.stringIdByValue.get(value);
+    if (id === undefined) {
+      id = this.strings.length;
+      this.strings.push(value);
+      this.stringIdByValue.set(value, id);
+    }
+    return id;
   }
 
   // Every entry of a file has the same keys in the same order, and each key is one memoized string
@@ -249,6 +590,11 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
 
   materializeHandle(handle: number): unknown {
     // Frozen: one object is handed out for every reference, so nothing may change it.
+    if (handle >= STRING_LIST_HANDLE_BASE) {
+      const listId = handle - STRING_LIST_HANDLE_BASE;
+      const length = this.stringListOffsets[listId + 1]! - this.stringListOffsets[listId]!;
+      return (this.stringListRefs[listId] ??= Object.freeze(new StringListRef(listId, length)));
+    }
     return (this.stackRefs[handle] ??= Object.freeze(new StackRef(stackOfHandle(handle))));
   }
 
@@ -261,12 +607,23 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
   }
 
   appendConsumed(list: PickleValue[], count: number, offset: number): void {
-    const first = this.rows - count;
+    const consumedFirst = this.consumed - count;
+    // Entries set aside (not rows) among the `count` just appended: counted from the end.
+    let aside = 0;
+    const asideConsumed = this.asideConsumed;
+    for (let i = asideConsumed.length - 1; i >= 0 && asideConsumed[i]! >= consumedFirst; i--)
+      aside++;
+    const rowCount = count - aside;
+    const first = this.rows - rowCount;
     const range = this.ranges.get(list);
     if (range === undefined) {
-      this.ranges.set(list, { first, count });
-    } else if (range.first + range.count === first) {
-      range.count += count;
+      this.ranges.set(list, { first, count: rowCount, consumedFirst, consumedCount: count });
+    } else if (
+      range.first + range.count === first &&
+      range.consumedFirst + range.consumedCount === consumedFirst
+    ) {
+      range.count += rowCount;
+      range.consumedCount += count;
     } else {
       throw new SnapshotFormatError('a trace list is interleaved with another one', offset);
     }
@@ -428,6 +785,16 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
     }
     if (this.userMetadataId !== null) {
       this.userMetadataId = resized(this.userMetadataId, new Int32Array(capacity));
+    }
+    if (this.internalMetadataId !== null) {
+      this.internalMetadataId = resized(this.internalMetadataId, new Int32Array(capacity));
+    }
+    if (this.categoryId !== null) {
+      this.categoryId = resized(this.categoryId, new Int32Array(capacity));
+    }
+    if (this.poolIndex !== null) this.poolIndex = resized(this.poolIndex, new Int32Array(capacity));
+    if (this.forwardFramesId !== null) {
+      this.forwardFramesId = resized(this.forwardFramesId, new Int32Array(capacity));
     }
     this.capacity = capacity;
   }

@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { createEventAxis } from '@shared/chart/event-axis';
-import type { FragmentationSeries } from '@shared/state/fragmentation-series';
-import type { MemoryFigures } from '@shared/state/memory-figures';
+import { createEventAxis } from './event-axis';
+import type { FragmentationSeries } from '../state/fragmentation-series';
+import type { MemoryFigures } from '../state/memory-figures';
 import { testDevice } from '../../../test/support/builders/analyzed-device';
-import { cachedAt, cachedColumns, largestDrawnBytes, samplePoints } from './fragmentation-data';
+import {
+  cachedAt,
+  cachedColumns,
+  largestDrawnBytes,
+  samplePoints,
+  stepXs,
+} from './fragmentation-points';
 
 // testDevice: reserved 4096, 8192, 8192, 8192 over active 3048, 3048, 3560, 1512 (baselines
 // 4096 and 1000).
@@ -86,5 +92,16 @@ describe('largestDrawnBytes', () => {
     const points = [{ moment: 0, x: 0, largest: 70, waste: 90, smallShare: 0 }];
     expect(largestDrawnBytes(Float64Array.from([10, 80]), points)).toBe(90);
     expect(largestDrawnBytes(Float64Array.from([10, 80]), [])).toBe(80);
+  });
+});
+
+describe('stepXs', () => {
+  const point = (moment: number, x: number) => ({ moment, x, largest: 0, waste: 0, smallShare: 0 });
+
+  it('keeps xs just outside the plot and starts the trace’s first moment at the axis’s left end', () => {
+    const points = [point(-1, 5), point(3, 50), point(9, 500)];
+    expect(stepXs(points, 100, { moment: -1, x: 0 })).toEqual([0, 50, 102]);
+    // A window that starts later leaves the first point where it is.
+    expect(stepXs(points.slice(1), 100, { moment: -1, x: 0 })).toEqual([50, 102]);
   });
 });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { createEventAxis } from '@shared/chart/event-axis';
-import { sameWindow, splitPanes, visibleDomain } from './fragmentation-geometry';
+import { createEventAxis } from './event-axis';
+import { testDevice } from '../../../test/support/builders/analyzed-device';
+import {
+  fragmentationByteScale,
+  fragmentationMarkerEvents,
+  sameWindow,
+  splitPanes,
+  visibleDomain,
+} from './fragmentation-layout';
 
 describe('splitPanes', () => {
   it('gives the share pane about 30% below a 12 px gap', () => {
@@ -41,5 +48,35 @@ describe('sameWindow', () => {
     expect(sameWindow({ mode: 'event', x0: 1, x1: 2 }, { mode: 'event', x0: 1, x1: 2 })).toBe(true);
     expect(sameWindow({ mode: 'event', x0: 1, x1: 2 }, { mode: 'time', x0: 1, x1: 2 })).toBe(false);
     expect(sameWindow({ mode: 'event', x0: 1, x1: 2 }, null)).toBe(false);
+  });
+});
+
+describe('fragmentationByteScale', () => {
+  it('puts the largest figure under the top, with room above it, on binary ticks', () => {
+    const max = 3 * 1024 ** 3 + 5;
+    const { ticks, top } = fragmentationByteScale(max, 140);
+    expect(top).toBeGreaterThanOrEqual(max * 1.08);
+    expect(ticks.values[0]).toBe(0);
+    for (const value of ticks.values) expect(value % ticks.stepBytes).toBe(0);
+    expect(ticks.values.at(-1)!).toBeLessThanOrEqual(top);
+  });
+
+  it('keeps a scale for an empty chart', () => {
+    expect(fragmentationByteScale(0, 100).top).toBe(1);
+  });
+});
+
+describe('fragmentationMarkerEvents', () => {
+  it('marks the active peak and every OOM', () => {
+    const device = testDevice();
+    const withOoms = {
+      ...device,
+      ooms: [{ eventIndex: 2 }, { eventIndex: 3 }] as unknown as typeof device.ooms,
+    };
+    expect(fragmentationMarkerEvents(withOoms)).toEqual([
+      { event: device.figures.active.peakEventIndex, kind: 'peak-active' },
+      { event: 2, kind: 'oom' },
+      { event: 3, kind: 'oom' },
+    ]);
   });
 });

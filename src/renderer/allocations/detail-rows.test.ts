@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import {
+  hasDetails,
+  NO_DETAILS,
+  type AllocationDetails,
+} from '@shared/analyzed/allocation-details';
+import { detailRows, forwardFrameLines, metadataText } from './detail-rows';
+
+// Every field the newest snapshots record, as a snapshot with them would give them.
+const DETAILS: AllocationDetails = {
+  userMetadata: '{"step":3,"phase":"backward"}',
+  userMetadataParsed: { step: 3, phase: 'backward' },
+  compileContext: 'Torch-Compiled Region: 0/1',
+  forwardFrames: [
+    'File "/home/me/model.py", line 62, in forward\n    h = self.mlp(x)',
+    'File "/env/lib/python3.11/site-packages/torch/nn/modules/module.py", line 1775, in _call_impl',
+    '/home/me/train.py:40 step',
+  ],
+  poolId: '1,3',
+  internalMetadata: 'cudagraph_trees',
+  category: 'activation',
+  annotations: [
+    { text: 'warmup', parsed: undefined, event: 12, stackId: 4 },
+    { text: '[1,2]', parsed: [1, 2], event: 30, stackId: -1 },
+  ],
+};
+
+const labelOf = (stackId: number): string =>
+  stackId < 0 ? '(no stack recorded)' : `stack ${stackId}`;
+
+describe('detailRows', () => {
+  it('lists every field that is there, in order, JSON pretty-printed', () => {
+    const rows = detailRows(DETAILS, labelOf);
+    expect(rows.map((row) => [row.key, row.label, row.format])).toEqual([
+      ['category', 'category', 'text'],
+      ['pool', 'pool', 'text'],
+      ['user-metadata', 'user metadata', 'json'],
+      ['annotation-0', 'annotation', 'text'],
+      ['annotation-1', 'annotation', 'json'],
+      ['compile-context', 'compile context', 'code'],
+      ['internal-metadata', 'internal metadata', 'code'],
+    ]);
+    const text = Object.fromEntries(rows.map((row) => [row.key, row.text]));
+    expect(text['pool']).toBe('private pool (1,3)');
+    expect(JSON.parse(text['user-metadata']!)).toEqual(DETAILS.userMetadataParsed);
+    expect(text['user-metadata']).toContain('\n  "step": 3');
+    expect(text['annotation-1']).toBe('[\n  1,\n  2\n]');
+    expect(text['compile-context']).toBe(DETAILS.compileContext);
+    expect(rows.find((row) => row.key === 'annotation-0')!.note).toBe('event 12 · stack 4');
+    expect(rows.find((row) => row.key === 'annotation-1')!.note).toBe(
+      'event 30 · (no stack recorded)',
+    );
+  });
+
+  it('lists nothing for a file that records none of them', () => {
+    expect(hasDetails(NO_DETAILS)).toBe(false);
+    expect(detailRows(NO_DETAILS, labelOf)).toEqual([]);
+  });
+
+  it('keeps metadata text that is not a JSON object as written', () => {
+    expect(metadataText('3', 3)).toEqual({ text: '3', json: false });
+    expect(metadataText('not json', undefined)).toEqual({ text: 'not json', json: false });
+  });
+});
+
+describe('forwardFrameLines', () => {
+  it('marks the lines that name the user’s own files', () => {
+    expect(forwardFrameLines(DETAILS)).toEqual([
+      { text: DETAILS.forwardFrames[0], isUser: true },
+      { text: DETAILS.forwardFrames[1], isUser: false },
+      { text: DETAILS.forwardFrames[2], isUser: true },
+    ]);
+  });
+});

@@ -1,0 +1,134 @@
+// Every kind of mark the timeline draws, in the app and in the exported SVG, with the words its
+// legend gives it. The canvas and the SVG legends are both built from this list, and both
+// drawings say which kinds they drew (the canvas in a data attribute, the SVG in data-mark
+// attributes), so a test can hold every drawn mark against the legend.
+
+import type { ColorBy } from './band-colors';
+
+export type TimelineMarkKind =
+  | 'bands'
+  | 'no-stack'
+  | 'other'
+  | 'active'
+  | 'reserved'
+  | 'peak-reserved'
+  | 'peak-active'
+  | 'oom'
+  | 'moment'
+  | 'annotations';
+
+/** What a device's picture holds, deciding which legend entries it needs. */
+export interface TimelineMarkFacts {
+  colorBy: ColorBy;
+  /** The device has allocations with no recorded stack. */
+  noStack: boolean;
+  /** The device has trace entries (the peak markers are drawn). */
+  trace: boolean;
+  ooms: boolean;
+  annotations: boolean;
+  /** A moment is selected (its cursor is drawn). */
+  moment: boolean;
+}
+
+export interface TimelineMark {
+  kind: TimelineMarkKind;
+  label: string;
+  /** A longer explanation, for the legend's tooltip. */
+  title: string;
+}
+
+/** Legend order: the areas bottom to top, then the lines, then the markers. */
+export const TIMELINE_MARK_KINDS: readonly TimelineMarkKind[] = [
+  'bands',
+  'no-stack',
+  'other',
+  'active',
+  'reserved',
+  'peak-reserved',
+  'peak-active',
+  'oom',
+  'moment',
+  'annotations',
+];
+
+function shown(kind: TimelineMarkKind, facts: TimelineMarkFacts): boolean {
+  switch (kind) {
+    case 'no-stack':
+      return facts.noStack;
+    case 'peak-reserved':
+    case 'peak-active':
+      return facts.trace;
+    case 'oom':
+      return facts.ooms;
+    case 'moment':
+      return facts.moment;
+    case 'annotations':
+      return facts.annotations;
+    default:
+      return true;
+  }
+}
+
+export function markLabel(kind: TimelineMarkKind, colorBy: ColorBy): TimelineMark {
+  switch (kind) {
+    case 'bands':
+      return colorBy === 'stack'
+        ? {
+            kind,
+            label: 'allocations (colour = stack)',
+            title: 'Each large allocation as a band; one colour per call stack',
+          }
+        : {
+            kind,
+            label: 'allocations (colour = allocation)',
+            title: 'Each large allocation as a band in its own colour',
+          };
+    case 'no-stack':
+      return {
+        kind,
+        label: 'no stack recorded',
+        title:
+          'Allocations without a recorded stack (made before recording started, or recorded without stacks): hatched',
+      };
+    case 'other':
+      return {
+        kind,
+        label: 'smaller allocations (merged)',
+        title: 'Allocations too small to draw on their own at this zoom, drawn as one area',
+      };
+    case 'active':
+      return {
+        kind,
+        label: 'active',
+        title: 'Requested bytes of the allocations alive (the top of the stacked area)',
+      };
+    case 'reserved':
+      return {
+        kind,
+        label: 'reserved',
+        title:
+          'Bytes in segments reserved from CUDA (memory_reserved); the gap above active is cached',
+      };
+    case 'peak-reserved':
+      return { kind, label: 'reserved peak', title: 'Where reserved is highest (dashed line)' };
+    case 'peak-active':
+      return { kind, label: 'active peak', title: 'Where active is highest (dashed line)' };
+    case 'oom':
+      return { kind, label: 'out of memory', title: 'An allocation that failed (OOM)' };
+    case 'moment':
+      return { kind, label: 'selected moment', title: 'The moment the views below show' };
+    case 'annotations':
+      return {
+        kind,
+        label: 'annotations',
+        title: 'record_function / annotation spans, named in the lane above the plot',
+      };
+  }
+}
+
+/** The legend entries a picture with these facts needs, in legend order. */
+export function timelineMarks(facts: TimelineMarkFacts): TimelineMark[] {
+  return TIMELINE_MARK_KINDS.filter((kind) => shown(kind, facts)).map((kind) =>
+    markLabel(kind, facts.colorBy),
+  );
+}

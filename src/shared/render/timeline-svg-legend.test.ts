@@ -1,0 +1,103 @@
+// Every kind of mark the exported timeline draws is named in its legend, on every real snapshot,
+// coloured by stack and by allocation; and the legend names nothing the picture cannot hold.
+
+import { describe, expect, it } from 'vitest';
+import { analyzeFile } from '../../../test/support/analyzed';
+import { realSnapshotPath, realSnapshotPaths } from '../../../test/support/real-snapshots';
+import { COLOR_BY_VALUES } from '../chart/band-colors';
+import { pairAnnotations } from '../chart/annotation-spans';
+import { TIMELINE_MARK_KINDS, timelineMarks } from '../chart/timeline-marks';
+import { defaultMoment } from '../analyzed/moments';
+import { renderTimelineSvg } from './timeline-svg';
+
+const drawnKinds = (svg: string): Set<string> =>
+  new Set([...svg.matchAll(/data-mark="([a-z-]+)"/g)].map((match) => match[1]!));
+const legendKinds = (svg: string): Set<string> =>
+  new Set([...svg.matchAll(/data-legend="([a-z-]+)"/g)].map((match) => match[1]!));
+
+describe.each(realSnapshotPaths())('the exported timeline of %s', (path) => {
+  it('names every kind of mark it draws in its legend', async () => {
+    const view = await analyzeFile(path);
+    view.devices.forEach((device, index) => {
+      for (const colorBy of COLOR_BY_VALUES) {
+        const svg = renderTimelineSvg(view, index, {
+          width: 1280,
+          height: 600,
+          colorBy,
+          moment: defaultMoment(device),
+        });
+        const drawn = drawnKinds(svg);
+        const legend = legendKinds(svg);
+        for (const kind of drawn) expect(legend, `${kind} (${colorBy})`).toContain(kind);
+        for (const kind of legend) expect(TIMELINE_MARK_KINDS).toContain(kind);
+        // The stackless allocations are named exactly when the device has some.
+        const stackless = device.allocations.stackId.some((stackId) => stackId < 0);
+        expect(legend.has('no-stack')).toBe(stackless);
+        expect(svg.includes('no stack recorded')).toBe(stackless);
+      }
+    });
+  });
+});
+
+describe('the exported timeline', () => {
+  it('names the annotation spans that are wide enough, in the lane above the bands', async () => {
+    const view = await analyzeFile(realSnapshotPath('LINYUN'));
+    const device = view.devices[0]!;
+    const spans = pairAnnotations(view.annotations, device.device);
+    expect(spans.length).toBeGreaterThan(0);
+    const svg = renderTimelineSvg(view, 0, { width: 1600, height: 600, xMode: 'time' });
+    const names = /<g class="annotation-names"[^>]*>(.*?)<\/g>/.exec(svg);
+    expect(names).not.toBeNull();
+    const texts = [...names![1]!.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!);
+    expect(texts.length).toBeGreaterThan(0);
+    // Each label is a span's name, whole or cut with an ellipsis.
+    for (const text of texts) {
+      const stem = text.endsWith('…') ? text.slice(0, -1) : text;
+      expect(
+        spans.some((span) => span.name.startsWith(stem)),
+        text,
+      ).toBe(true);
+    }
+    // The names are drawn after (over) the bands.
+    expect(svg.indexOf('class="annotation-names"')).toBeGreaterThan(svg.indexOf('class="bands"'));
+  });
+
+  it('colours bands by allocation when asked, by stack otherwise', async () => {
+    const view = await analyzeFile(realSnapshotPath('Maphsge4'));
+    const options = { width: 1280, height: 600 };
+    const byStack = renderTimelineSvg(view, 0, options);
+    expect(renderTimelineSvg(view, 0, { ...options, colorBy: 'stack' })).toBe(byStack);
+    const byAllocation = renderTimelineSvg(view, 0, { ...options, colorBy: 'allocation' });
+    expect(byAllocation).not.toBe(byStack);
+    expect(byAllocation).toContain('allocations (colour = allocation)');
+    expect(byStack).toContain('allocations (colour = stack)');
+  });
+});
+
+describe('timelineMarks', () => {
+  it('lists every kind when the picture holds everything, and only what it holds otherwise', () => {
+    const all = {
+      colorBy: 'stack' as const,
+      noStack: true,
+      trace: true,
+      ooms: true,
+      annotations: true,
+      moment: true,
+    };
+    expect(timelineMarks(all).map((mark) => mark.kind)).toEqual([...TIMELINE_MARK_KINDS]);
+    const none = {
+      ...all,
+      noStack: false,
+      trace: false,
+      ooms: false,
+      annotations: false,
+      moment: false,
+    };
+    expect(timelineMarks(none).map((mark) => mark.kind)).toEqual([
+      'bands',
+      'other',
+      'active',
+      'reserved',
+    ]);
+  });
+});

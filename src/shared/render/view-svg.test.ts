@@ -1,0 +1,208 @@
+// The exported fragmentation chart and OOM explainer on real snapshots: well-formed standalone
+// documents (parsed by resvg, a strict XML reader, and drawn at the declared size) that show
+// the figures the state and OOM layers compute for the same moment.
+
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { analyzeFile } from '../../../test/support/analyzed';
+import { realSnapshotPath } from '../../../test/support/real-snapshots';
+import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
+import { fragmentationExportMoments } from '../chart/fragmentation-sampling';
+import { formatBytes, formatExactBytes } from '../format/units';
+import { deviceExplanationsOf } from '../oom/oom-explainer';
+import { allocatorStateIndexOf } from '../state/allocator-state';
+import { fragmentationSeries } from '../state/fragmentation-series';
+import { figuresOfState, smallHoleThreshold } from '../state/memory-figures';
+import { FRAGMENTATION_SVG_CLASS, renderFragmentationSvg } from './fragmentation-svg';
+import { MAX_HOLE_ROWS } from './oom-svg-holes';
+import { OOM_SVG_CLASS, renderOomSvg } from './oom-svg';
+import { escapeXml } from './svg-markup';
+
+const { Resvg } = createRequire(import.meta.url)(
+  '@resvg/resvg-js',
+) as typeof import('@resvg/resvg-js');
+
+/** Parses and draws the document; throws on markup that is not well-formed XML. */
+function drawnSize(svg: string): { width: number; height: number } {
+  const image = new Resvg(svg).render();
+  return { width: image.width, height: image.height };
+}
+
+/** The text of every <text> element, unescaped, in document order. */
+function texts(svg: string): string[] {
+  return [...svg.matchAll(/<text\b[^>]*>([^<]*)<\/text>/g)].map((match) =>
+    match[1]!
+      .replaceAll('&lt;', '<')
+      .replaceAll('&gt;', '>')
+      .replaceAll('&quot;', '"')
+      .replaceAll('&#39;', "'")
+      .replaceAll('&amp;', '&'),
+  );
+}
+
+/** The markup of the first <g> with this class (up to its closing tag, no nested groups). */
+function group(svg: string, className: string): string {
+  const start = svg.indexOf(`<g class="${className}"`);
+  expect(start, className).toBeGreaterThanOrEqual(0);
+  return svg.slice(start, svg.indexOf('</g>', start));
+}
+
+const views = new Map<string, AnalyzedSnapshot>();
+async function viewOf(prefix: string): Promise<AnalyzedSnapshot> {
+  let view = views.get(prefix);
+  if (view === undefined) {
+    view = await analyzeFile(realSnapshotPath(prefix));
+    views.set(prefix, view);
+  }
+  return view;
+}
+
+describe('renderFragmentationSvg', () => {
+  it.each([
+    ['a0kuma', 0],
+    ['Constructor-Sun', 1],
+    ['LINYUN', 0],
+  ])('%s: the chart at the peak, its figures those of the allocator state', async (prefix, i) => {
+    const view = await viewOf(prefix);
+    const device = view.devices[i]!;
+    const moment = device.figures.active.peakEventIndex;
+    const index = allocatorStateIndexOf(view, device);
+    const threshold = smallHoleThreshold(device);
+    const series = fragmentationSeries(
+      index,
+      fragmentationExportMoments(device, null, moment),
+      threshold,
+    );
+    const svg = renderFragmentationSvg(view, i, series, { width: 1000, height: 600, moment });
+    expect(drawnSize(svg)).toEqual({ width: 1000, height: 600 });
+    expect(svg).toContain(`<g class="${FRAGMENTATION_SVG_CLASS}">`);
+    expect(/<title>([^<]*)<\/title>/.exec(svg)![1]).toContain(
+      `device ${device.device} · fragmentation`,
+    );
+
+    // The figures line, against the state at the moment and the curves.
+    const figures = figuresOfState(index.stateAt(moment), threshold);
+    const cached = Math.max(0, device.reservedBytes[moment]! - device.activeBytes[moment]!);
+    const line = texts(svg).find((text) => text.startsWith('At the moment:'))!;
+    expect(line).toContain(`reserved − active ${formatBytes(cached)}`);
+    expect(line).toContain(`largest free block ${formatBytes(figures.largestFreeBytes)}`);
+    expect(line).toContain(`internal waste ${formatBytes(figures.internalWasteBytes)}`);
+    expect(line).toContain(
+      `small holes ${((figures.smallFreeBytes / figures.reservedBytes) * 100).toFixed(1)}% of ${formatBytes(figures.reservedBytes)} reserved`,
+    );
+
+    // Every curve drawn, one marker label per OOM and the active peak.
+    for (const curve of ['frag-cached', 'frag-largest', 'frag-waste', 'frag-small'])
+      expect(svg).toContain(`class="${curve}"`);
+    const labels = texts(svg);
+    expect(labels.filter((text) => text.startsWith('OOM:'))).toHaveLength(device.ooms.length);
+    expect(labels).toContain(`active peak ${formatBytes(device.figures.active.peakBytes)}`);
+    // The share pane's axis and the legend.
+    expect(labels).toEqual(expect.arrayContaining(['0%', '50%', '100%', 'reserved − active']));
+  });
+
+  it('follows the timeline’s window and says which events it shows', async () => {
+    const view = await viewOf('LINYUN');
+    const device = view.devices[0]!;
+    const window = { startEvent: 1000, endEvent: 3000 };
+    const moments = fragmentationExportMoments(device, window, null);
+    // The window's own samples (and the one before it), as the app draws a zoomed chart.
+    expect(moments[0]).toBe(999);
+    expect(moments.at(-1)).toBeLessThan(3000);
+    const series = fragmentationSeries(
+      allocatorStateIndexOf(view, device),
+      moments,
+      smallHoleThreshold(device),
+    );
+    const svg = renderFragmentationSvg(view, 0, series, {
+      width: 800,
+      height: 400,
+      ...window,
+      xMode: 'event',
+    });
+    expect(drawnSize(svg)).toEqual({ width: 800, height: 400 });
+    expect(/<title>([^<]*)<\/title>/.exec(svg)![1]).toContain(
+      `events 1,000–2,999 of ${formatExactBytes(device.traceLength)}`,
+    );
+  });
+});
+
+describe('renderOomSvg', () => {
+  it.each([
+    ['Constructor-Sun', 1],
+    ['a0kuma', 0],
+    ['Yiyi', 0],
+  ])(
+    '%s: the verdict, figures, holes, holders and segments of the explanation',
+    async (prefix, i) => {
+      const view = await viewOf(prefix);
+      const device = view.devices[i]!;
+      const index = allocatorStateIndexOf(view, device);
+      const { ooms, peak } = deviceExplanationsOf(view, i, index);
+      const explanation = ooms[0] ?? peak!;
+      const state = index.stateAt(explanation.event);
+      const ordinal = ooms.length === 0 ? null : { number: 1, count: ooms.length };
+      const svg = renderOomSvg(view, i, explanation, state, { width: 1200 }, ordinal);
+
+      const declared = /<svg[^>]*\sheight="([\d.]+)"/.exec(svg)![1];
+      expect(drawnSize(svg)).toEqual({ width: 1200, height: Number(declared) });
+      expect(svg).toContain(`<g class="${OOM_SVG_CLASS}">`);
+      const title = /<title>([^<]*)<\/title>/.exec(svg)![1]!;
+      expect(title).toContain(
+        ooms.length === 0 ? 'no OOM in this trace: what if' : 'out of memory',
+      );
+
+      // The verdict, word for word (wrapped into lines).
+      const verdict = group(svg, 'oom-verdict');
+      expect(verdict).toContain(`data-verdict="${explanation.verdict}"`);
+      expect(texts(verdict).join(' ')).toBe(explanation.verdictText.replace(/\s+/g, ' '));
+
+      // The figures, in human units and exact bytes.
+      const figures = texts(group(svg, 'oom-figures'));
+      expect(figures).toContain(formatBytes(explanation.reservedBytes));
+      expect(figures.join(' ')).toContain(`${formatExactBytes(explanation.reservedBytes)} B`);
+      expect(figures.join(' ')).toContain(`${formatExactBytes(explanation.largestFreeBytes)} B`);
+      if (explanation.requestedBytes !== null)
+        expect(figures.join(' ')).toContain(`${formatExactBytes(explanation.requestedBytes)} B`);
+
+      // The request's group first, with its largest free block.
+      const holes = [...svg.matchAll(/<g class="(oom-hole(?: oom-hole-request)?)">/g)].map(
+        (m) => m[1],
+      );
+      expect(holes[0]).toBe('oom-hole oom-hole-request');
+      expect(holes.length).toBeLessThanOrEqual(MAX_HOLE_ROWS);
+      expect(texts(group(svg, 'oom-hole oom-hole-request')).join(' ')).toContain(
+        `largest ${formatBytes(explanation.poolLargestFreeBytes)}`,
+      );
+
+      // One row per holder: its label and exact bytes.
+      const rows = svg.split('<g class="oom-holder">').slice(1);
+      expect(rows).toHaveLength(explanation.holders.length);
+      explanation.holders.forEach((holder, h) => {
+        const row = texts(rows[h]!.slice(0, rows[h]!.indexOf('</g>')));
+        if (holder.topFrame !== null) expect(row[0]!).toContain(holder.topFrame.slice(0, 20));
+        expect(row).toContain(formatExactBytes(holder.bytes));
+        expect(row).toContain(formatExactBytes(holder.count));
+      });
+
+      // The segments of that moment, the largest hole outlined when there is one.
+      const segments = svg.slice(svg.indexOf('<g class="oom-segments">'));
+      expect(segments).toContain(`${state.segments.length} segments`);
+      if (figuresOfState(state, 0).largestFreeBytes > 0)
+        expect(segments).toContain('class="largest-hole"');
+      expect(svg).not.toContain(escapeXml('undefined'));
+      expect(svg).not.toContain('NaN');
+    },
+  );
+
+  it('fits a fixed height, as the CLI asks for one', async () => {
+    const view = await viewOf('Yiyi');
+    const index = allocatorStateIndexOf(view, view.devices[0]!);
+    const { peak } = deviceExplanationsOf(view, 0, index);
+    const svg = renderOomSvg(view, 0, peak!, index.stateAt(peak!.event), {
+      width: 900,
+      height: 700,
+    });
+    expect(drawnSize(svg)).toEqual({ width: 900, height: 700 });
+  });
+});
