@@ -51,7 +51,7 @@ export function ColorByToggle(props: {
   const labelId = useId();
   return (
     <span className="tl-color-by">
-      <span className="tl-color-by-label" id={labelId}>
+      <span className="tl-visually-hidden" id={labelId}>
         colour by
       </span>
       <span

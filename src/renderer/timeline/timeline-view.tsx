@@ -161,13 +161,24 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
                 className={`tl-swatch ${SWATCH_CLASS[mark.kind]}${colorBy === 'allocation' && mark.kind === 'no-stack' ? ' tl-swatch-coloured' : ''}`}
                 aria-hidden="true"
               />
-              {mark.label}
+              {mark.kind === 'bands' ? (
+                // The bands' entry holds the colouring toggle: one row of legend and controls
+                // leaves the plot its height on a laptop screen. The label stays for readers.
+                <>
+                  <span className="tl-visually-hidden">{mark.label}</span>
+                  <span aria-hidden="true">allocations by</span>
+                  <ColorByToggle colorBy={colorBy} onChange={setColorBy} />
+                </>
+              ) : (
+                mark.label
+              )}
             </li>
           ))}
         </ul>
         <div className="tl-controls">
-          <ColorByToggle colorBy={colorBy} onChange={setColorBy} />
-          {domain !== null && <span className="tl-range">{describeDomain(domain, device)}</span>}
+          {domain !== null && !domain.full && (
+            <span className="tl-range">{describeDomain(domain, device)}</span>
+          )}
           <span className="tl-help" title={helpText(annotationCount > 0)} aria-hidden="true">
             ?
           </span>
