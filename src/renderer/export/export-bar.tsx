@@ -21,7 +21,8 @@ export interface ExportBarProps {
   moment: number | null;
   /** The chart the PNG/SVG buttons export (exportedViewOf the lower tab shown). */
   activeView: ExportedView;
-  timelineWindow: { startEvent: number; endEvent: number } | null;
+  /** The timeline's visible window now (read when exporting: zooming never re-renders the bar). */
+  timelineWindow: () => { startEvent: number; endEvent: number } | null;
   /** Only the current tab's bar answers File › Export. */
   isActiveTab: boolean;
   /** The timeline's x axis as shown (time or event index); the renderer's default when absent. */
@@ -112,7 +113,7 @@ export function ExportBar(props: ExportBarProps): JSX.Element {
         stateIndex: props.stateIndex,
         moment: props.moment,
         activeView: props.activeView,
-        timelineWindow: props.timelineWindow,
+        timelineWindow: props.timelineWindow(),
         theme: dark ? 'dark' : 'light',
         xMode: props.xMode,
         chartSize: chartSize(),

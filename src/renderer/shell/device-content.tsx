@@ -3,7 +3,16 @@
 // allocation's panel on the right, beside both. The dividers are dragged (or focused and moved
 // with the arrows), the sizes remembered (pane-sizes.ts).
 
-import { useCallback, useMemo, useRef, useState, type Dispatch, type JSX } from 'react';
+import {
+  startTransition,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type Dispatch,
+  type JSX,
+} from 'react';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { smallHoleThreshold } from '@shared/state/memory-figures';
 import type { TimelineDomainInfo } from '../timeline/timeline-chart';
@@ -51,6 +60,10 @@ export function DeviceContent(props: {
   const hasOom = device.ooms.length > 0;
   const moment = clampMoment(device, ui.moment ?? defaultMoment(device));
   const lowerView = shownLowerView(ui.lowerView, hasOom);
+  // The timeline's window: kept in a ref, read by the exports when they run; React state (a render
+  // of this page) only while the fragmentation view, which follows the window, is shown. Zooming on
+  // any other view re-renders nothing here.
+  const timelineWindowRef = useRef<TimelineDomainInfo | null>(null);
   const [timelineWindow, setTimelineWindow] = useState<TimelineDomainInfo | null>(null);
 
   const onSelectRow = (row: number | null): void => dispatch({ type: 'select-row', tabId, row });
@@ -84,10 +97,22 @@ export function DeviceContent(props: {
   const mainWidth = panes.bodyWidth - (sideColumn ? panes.sideWidth + SEPARATOR_PX : 0);
 
   const tableMoment = tableMomentOf(ui.moment, hasOom, moment);
-  const exportWindow =
-    timelineWindow === null
-      ? null
-      : { startEvent: timelineWindow.startEvent, endEvent: timelineWindow.endEvent };
+  const exportWindow = useCallback((): { startEvent: number; endEvent: number } | null => {
+    const window = timelineWindowRef.current;
+    return window === null ? null : { startEvent: window.startEvent, endEvent: window.endEvent };
+  }, []);
+  const followsWindow = lowerView === 'fragmentation';
+  const onWindowChange = useCallback(
+    (window: TimelineDomainInfo): void => {
+      timelineWindowRef.current = window;
+      if (followsWindow) startTransition(() => setTimelineWindow(window));
+    },
+    [followsWindow],
+  );
+  // Switching to the fragmentation view picks up the window the timeline shows now.
+  useEffect(() => {
+    if (followsWindow) setTimelineWindow(timelineWindowRef.current);
+  }, [followsWindow]);
 
   const panel =
     ui.selectedRow === null ? null : (
@@ -121,7 +146,7 @@ export function DeviceContent(props: {
             onSelectRow={onSelectRow}
             moment={moment}
             onMoment={setMoment}
-            onWindowChange={setTimelineWindow}
+            onWindowChange={onWindowChange}
             clickHint={timelineClickHint(lowerView)}
           />
         </div>

@@ -82,6 +82,9 @@ export function usePaneSizes(
       const chrome = Math.round(pane.getBoundingClientRect().height - plotHeight);
       setChartChrome((previous) => (previous === chrome ? previous : chrome));
     };
+    // Before the first paint too: the chart then lays out and draws once, at its final size (a
+    // size settled later by the observer alone costs a second full draw right after opening).
+    measure();
     const observer = new ResizeObserver(measure);
     observer.observe(pane);
     observer.observe(plot);

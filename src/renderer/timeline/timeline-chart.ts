@@ -85,6 +85,8 @@ export class TimelineChart {
   private moment: number | null = null;
   private colorBy: ColorBy = 'stack';
   private drawCount = 0;
+  /** The frame that tells React of the window's latest domain (one render a frame, not an event). */
+  private domainFrame: number | null = null;
   /** Kinds of marks the last frames drew on the plot and on the overlay. */
   private plotMarks = new Set<string>();
   private overlayMarks = new Set<string>();
@@ -152,6 +154,8 @@ export class TimelineChart {
   }
 
   destroy(): void {
+    if (this.domainFrame !== null) cancelAnimationFrame(this.domainFrame);
+    this.domainFrame = null;
     this.host.destroy();
     this.overview.destroy();
     removeTimelineAxes(this.elements.axes);
@@ -219,8 +223,16 @@ export class TimelineChart {
     if (info === null) return;
     const round = (value: number): number => Math.round(value * 100) / 100;
     this.elements.root.dataset['xDomain'] = `${round(info.startEvent)},${round(info.endEvent)}`;
-    this.callbacks.onDomain(info);
-    this.overview.moveBrush();
+    // A wheel or trackpad sends several events a frame, each moving the window; the overview's
+    // brush (SVG) and React (the range, the exports, the fragmentation window) hear of the last
+    // one only, once a frame, so zooming costs one update a frame however fast the events come.
+    if (this.domainFrame !== null) return;
+    this.domainFrame = requestAnimationFrame(() => {
+      this.domainFrame = null;
+      this.overview.moveBrush();
+      const latest = this.window.info();
+      if (latest !== null) this.callbacks.onDomain(latest);
+    });
   }
 
   // ---- frame -----------------------------------------------------------------------------------

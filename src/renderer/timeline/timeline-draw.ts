@@ -138,6 +138,9 @@ export function drawTimeline(
 }
 
 /** The spans' names in rows under the lane bars, each cut to its span, over a halo. */
+const MAX_CACHED_WIDTHS = 20_000;
+const laneTextWidths = { font: '', widths: new Map<string, number>() };
+
 function drawAnnotationNames(
   context: CanvasRenderingContext2D,
   spans: readonly SpanMark[],
@@ -147,7 +150,12 @@ function drawAnnotationNames(
   if (spans.length === 0) return;
   const lane = ANNOTATION_LANE;
   context.font = lane.font;
-  const widths = new Map<string, number>();
+  // Widths outlive a frame: zooming redraws the same names (and their cut versions) every frame.
+  if (laneTextWidths.font !== lane.font || laneTextWidths.widths.size > MAX_CACHED_WIDTHS) {
+    laneTextWidths.font = lane.font;
+    laneTextWidths.widths.clear();
+  }
+  const widths = laneTextWidths.widths;
   const measure = (text: string): number => {
     let measured = widths.get(text);
     if (measured === undefined) {

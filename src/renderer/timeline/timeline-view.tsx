@@ -63,7 +63,11 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
     onWindowChange: props.onWindowChange,
   });
   const [hover, setHover] = useState<TimelineHover | null>(null);
-  const [domain, setDomain] = useState<TimelineDomainInfo | null>(null);
+  // Zooming re-renders this view only when it flips between the whole trace and a part; the range
+  // text follows every frame imperatively (no render of the legend and the toolbar per frame).
+  const [zoomed, setZoomed] = useState(false);
+  const rangeRef = useRef<HTMLSpanElement>(null);
+  const deviceRef = useRef(device);
   const [colorBy, setColorBy] = useColorBy();
 
   const timeExtent = useMemo(() => traceTimeExtent(device.timeUs, device.traceLength), [device]);
@@ -71,6 +75,7 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
   const mode = xMode === 'time' && timesUsable ? 'time' : 'event';
 
   useLayoutEffect(() => {
+    deviceRef.current = device;
     handlersRef.current = {
       onSelectRow: props.onSelectRow,
       onMoment: props.onMoment,
@@ -94,7 +99,9 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
         {
           onHover: setHover,
           onDomain: (info) => {
-            setDomain(info);
+            setZoomed(!info.full);
+            if (rangeRef.current !== null)
+              rangeRef.current.textContent = describeDomain(info, deviceRef.current);
             handlersRef.current.onWindowChange?.(info);
           },
           onSelectRow: (row) => handlersRef.current.onSelectRow(row),
@@ -176,9 +183,7 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
           ))}
         </ul>
         <div className="tl-controls">
-          {domain !== null && !domain.full && (
-            <span className="tl-range">{describeDomain(domain, device)}</span>
-          )}
+          <span ref={rangeRef} className="tl-range" hidden={!zoomed} />
           <span className="tl-help" title={helpText(annotationCount > 0)} aria-hidden="true">
             ?
           </span>
@@ -189,7 +194,7 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
               title="Zoom out (-)"
               aria-label="Zoom out"
               onClick={() => chartRef.current?.zoomBy(1 / 1.5)}
-              disabled={domain?.full ?? true}
+              disabled={!zoomed}
             >
               −
             </button>
@@ -208,7 +213,7 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
               className="tl-button"
               title="Show everything (0)"
               onClick={() => chartRef.current?.resetZoom()}
-              disabled={domain?.full ?? true}
+              disabled={!zoomed}
             >
               Reset
             </button>
