@@ -39,6 +39,7 @@ export default defineConfig({
         'segments.spec.ts',
         'hostile-files.spec.ts',
         'handover.spec.ts',
+        'newest-files.spec.ts',
         'stack-panel.spec.ts',
         'layout.spec.ts',
         'keyboard.spec.ts',

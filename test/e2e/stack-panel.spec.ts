@@ -8,23 +8,13 @@ import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { expect, test, type Locator } from '@playwright/test';
 import { stackLabelOfStack } from '../../src/shared/analysis/user-frame';
-import { frameAt, stackFrameIds, type SourceFrame } from '../../src/shared/snapshot/stack-source';
+import { frameAt, stackFrameIds } from '../../src/shared/snapshot/stack-source';
 import { dumpToBytes } from '../../generators/pickle/pickle-writer';
 import { makeNewestSnapshot } from '../../generators/snapshot/newest-fields-snapshot';
 import { realSnapshotPaths } from '../support/real-snapshots';
+import { writtenByTheUser } from '../support/user-code';
 import { decodeFile, openSnapshot } from './snapshot-pages';
 import { watchPageProblems } from './page-problems';
-
-function writtenByTheUser(frame: SourceFrame): boolean {
-  const path = frame.filename;
-  return (
-    path.endsWith('.py') &&
-    !/\/(site|dist)-packages\//.test(path) &&
-    !/\/lib\/python3\.\d+\//.test(path) &&
-    !path.includes('/torch/') &&
-    !path.includes('/torchinductor_')
-  );
-}
 
 /** `inner` lies wholly inside `outer` (both in view now). */
 async function expectInside(inner: Locator, outer: Locator, what: string): Promise<void> {

@@ -11,21 +11,10 @@ import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { frameAt, stackFrameIds, type SourceFrame } from '@shared/snapshot/stack-source';
 import { analyzeFile } from '../support/analyzed';
 import { realSnapshotPaths } from '../support/real-snapshots';
+import { writtenByTheUser } from '../support/user-code';
 
 function framesOf(view: AnalyzedSnapshot, stackId: number): SourceFrame[] {
   return Array.from(stackFrameIds(view, stackId), (frameId) => frameAt(view.frames, frameId));
-}
-
-/** The user's own code, judged by path alone. */
-function writtenByTheUser(frame: SourceFrame): boolean {
-  const path = frame.filename;
-  return (
-    path.endsWith('.py') &&
-    !/\/(site|dist)-packages\//.test(path) &&
-    !/\/lib\/python3\.\d+\//.test(path) &&
-    !path.includes('/torch/') &&
-    !path.includes('/torchinductor_')
-  );
 }
 
 const NATIVE_BINARY = /\.(o|so(\.\d+)*)$/;
