@@ -11,6 +11,7 @@ import { formatBytes, formatExactBytes } from '../../src/shared/format/units';
 import { assertChromiumInstalled } from './chromium';
 import { watchPageProblems } from './page-problems';
 import { tinySnapshot } from '../support/hostile-files';
+import { realSnapshotPath } from '../support/real-snapshots';
 
 const snapshotsDirectory = resolve('test/fixtures/real');
 const snapshot = (name: string) => join(snapshotsDirectory, name);
@@ -196,6 +197,24 @@ test('a file whose first device is idle opens on the device with the largest pea
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
+});
+
+test('the real Muduard snapshot opens on cuda:1, the device that holds its memory', async ({
+  page,
+}) => {
+  // A bare list of segments (an old format), all on cuda:1: the page must not open on a cuda:0
+  // the file does not have.
+  const path = realSnapshotPath('Muduard_LayoutEditing__memory_snapshot.pickle');
+  const document = cliSummary(path);
+  expect(document.devices.map((device) => device.device)).toEqual([1]);
+  const busy = deviceOf(document, 1);
+  expect(busy.reserved_bytes.final).toBeGreaterThan(0);
+  await page.goto('./');
+  await waitUntilReady(page);
+  await openFiles(page, path);
+  await waitUntilReady(page);
+  await expect(page.getByTestId('device-select')).toHaveValue('1');
+  await expectSummaryMatches(page, busy);
 });
 
 test('tabs of long names that differ in the middle keep the part that differs', async ({
