@@ -43,7 +43,7 @@ export function missingDeviceMessage(
   return `${what} is not in ${fileName} (devices: ${known.length > 0 ? known.map(name).join(', ') : 'none'})`;
 }
 
-/** How CLI text names a device: "device 0" (as ever), "host (pinned)" for pinned host memory. */
+/** How CLI text names a device: as the app does ("cuda:0", "host (pinned)"). */
 export function cliDeviceName(device: number): string {
-  return device === HOST_DEVICE ? deviceLabel(device) : `device ${device}`;
+  return deviceLabel(device);
 }

@@ -22,6 +22,7 @@ import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed
 import { UsageError, type MomentSpec, type RenderCliOptions } from './cli-options';
 import { deviceIndexOf, loadAnalyzedSnapshot, cliDeviceName } from './load-analyzed-snapshot';
 import { rasterizeSvg } from './rasterize-svg';
+import { deviceLabel } from '@shared/format/words';
 
 /** The device a picture shows by default: the shared rule (first OOM, else largest peak). */
 export function defaultDeviceIndex(view: AnalyzedSnapshot): number {
@@ -41,7 +42,7 @@ export function resolveMoment(device: AnalyzedDevice, moment: MomentSpec): numbe
   }
   if (moment > last) {
     throw new UsageError(
-      `--moment ${moment} is past the end of device ${device.device}'s trace (events -1..${last})`,
+      `--moment ${moment} is past the end of ${deviceLabel(device.device)}'s trace (events -1..${last})`,
     );
   }
   return moment;
@@ -156,8 +157,8 @@ function chosenExplanation(
     throw new UsageError(
       `--view oom --moment takes oom, peak or the event of an OOM` +
         (ooms.length === 0
-          ? ` (device ${device.device} has none)`
-          : ` (device ${device.device}: ${events})`),
+          ? ` (${deviceLabel(device.device)} has none)`
+          : ` (${deviceLabel(device.device)}: ${events})`),
     );
   }
   return { explanation: ooms[at]!, ordinal: ordinal(at) };

@@ -316,7 +316,7 @@ test('each tab exports its own chart: the buttons say which', async ({ page }, t
   );
   const fragmentation = await exportedSvg(page);
   expect(fragmentation.text).toContain('<g class="allocscope-fragmentation">');
-  expect(fragmentation.title).toContain('device 1 · fragmentation');
+  expect(fragmentation.title).toContain('cuda:1 · fragmentation');
   const largest = Number(
     await page.getByTestId('frag-moment-largest-free').getAttribute('data-bytes'),
   );

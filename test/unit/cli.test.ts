@@ -39,7 +39,7 @@ describe('allocscope summary', () => {
       devices: { active_bytes: { peak: number } }[];
     };
     const peak = reference.devices[1]!.active_bytes.peak;
-    expect(run.stdout).toMatch(/^device 1: 596 trace entries, 8 segments, 32 blocks$/m);
+    expect(run.stdout).toMatch(/^cuda:1: 596 trace entries, 8 segments, 32 blocks$/m);
     expect(run.stdout).toContain(`(${peak.toLocaleString('en-US')} B)`);
     expect(run.stdout).toMatch(/OOM at event 421: requested 4\.9 GiB/);
     expect(run.stdout).toMatch(/largest allocations alive at the active peak \(requested bytes\):/);

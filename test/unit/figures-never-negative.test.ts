@@ -79,7 +79,7 @@ function patched(name: string, patch: (snapshot: Snapshot) => void, warning?: Re
   return { name, bytes: () => tinySnapshot(patch), ...(warning === undefined ? {} : { warning }) };
 }
 
-const FREED_LIVE = /device 0: 1 block live at the end was freed in the trace/;
+const FREED_LIVE = /cuda:0: 1 block live at the end was freed in the trace/;
 
 const CASES: Case[] = [
   patched('the consistent snapshot itself', () => {}),
@@ -168,7 +168,7 @@ const CASES: Case[] = [
       traceOf(s)[3]!.size = 5 * MiB;
       traceOf(s)[4]!.size = 5 * MiB;
     },
-    /device 0: 1 free of the trace names another size than its alloc/,
+    /cuda:0: 1 free of the trace names another size than its alloc/,
   ),
   patched(
     'a segment_alloc larger than the segment',

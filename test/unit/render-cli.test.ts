@@ -183,7 +183,7 @@ describe('allocscope render', () => {
     ]);
     expect(run.status).toBe(0);
     // Device 1 of Constructor-Sun is the one with the OOM.
-    expect(run.stdout).toMatch(/device 1 timeline/);
+    expect(run.stdout).toMatch(/cuda:1 timeline/);
     const image = decodePng(readFileSync(png));
     expect([image.width, image.height]).toEqual([2400, 1350]);
     expect(pixelStats(image).colors).toBeGreaterThan(20);
@@ -192,7 +192,7 @@ describe('allocscope render', () => {
   it('--view segments shows the OOM moment by default, or the --moment given', () => {
     const path = SNAPSHOTS[0]!;
     const atOom = runCli(['render', path, '--view', 'segments', '--svg', join(outDir, 'oom.svg')]);
-    expect(atOom.stdout).toMatch(/device 1 segments after event 421 /);
+    expect(atOom.stdout).toMatch(/cuda:1 segments after event 421 /);
     const final = runCli([
       'render',
       path,
@@ -258,8 +258,8 @@ describe('allocscope render', () => {
 
   it.each([
     [['--device', '7'], /a0kuma.*device 7 is not in .* \(devices: 0\)/],
-    [['--moment', '100000'], /a0kuma.*--moment 100000 is past the end of device 0's trace/],
-    [['--moment', 'oom'], /a0kuma.*device 0 has no OOM event/],
+    [['--moment', '100000'], /a0kuma.*--moment 100000 is past the end of cuda:0's trace/],
+    [['--moment', 'oom'], /a0kuma.*cuda:0 has no OOM event/],
   ])('bad value for this file %j exits 2 naming the file', (args, message) => {
     const run = runCli(['render', file, '--png', join(outDir, 'bad.png'), ...args]);
     expect(run.status).toBe(2);

@@ -59,7 +59,7 @@ describe('runReport', () => {
 
   it('without --json prints the findings as text, each OOM with its verdict', async () => {
     const stdout = await captureReport({ file: oomSnapshot, device: null, jsonPath: null });
-    expect(stdout).toMatch(/^device 1: 596 trace entries, 8 segments at the end, 1 OOM$/m);
+    expect(stdout).toMatch(/^cuda:1: 596 trace entries, 8 segments at the end, 1 OOM$/m);
     expect(stdout).toMatch(/^ {2}at the active peak \(after event \d+\):$/m);
     expect(stdout).toMatch(
       /^ {2}OOM at event 421: requested 4\.9 GiB \(4\.9 GiB rounded\), device free 91\.3 MiB$/m,

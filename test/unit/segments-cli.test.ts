@@ -104,9 +104,9 @@ function exactBytes(section: string, label: string): number {
 
 function printedFigures(stdout: string): Map<number, { section: string; figures: Figures }> {
   const printed = new Map<number, { section: string; figures: Figures }>();
-  const sections = stdout.split(/^(?=device \d+: )/m).slice(1);
+  const sections = stdout.split(/^(?=cuda:\d+: )/m).slice(1);
   for (const section of sections) {
-    const device = Number(/^device (\d+): /.exec(section)![1]);
+    const device = Number(/^cuda:(\d+): /.exec(section)![1]);
     const segments = [...section.matchAll(/^\s+0x([0-9a-f]+)\s+(.*)$/gm)].map((match) => {
       const [size, allocated, free, largest] = [...match[2]!.matchAll(/\(([\d,]+) B\)/g)].map((m) =>
         Number(m[1]!.replace(/,/g, '')),
@@ -150,7 +150,7 @@ describe('allocscope segments', () => {
         for (const [device, expected] of reference) {
           const found = printed.get(device);
           expect(found, `device ${device}`).toBeDefined();
-          expect(found!.section).toMatch(/^device \d+: final state/);
+          expect(found!.section).toMatch(/^cuda:\d+: final state/);
           const segments = [...expected.segments].sort((a, b) => a.address - b.address);
           if (INCONSISTENT.has(name)) {
             expect(found!.figures.reserved).toBe(expected.reserved);
@@ -173,17 +173,17 @@ describe('allocscope segments', () => {
     const path = realSnapshotPath('Constructor-Sun');
     const run = runCli(['segments', path, '--device', '1', '--moment', 'oom']);
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/^device 1: state after event 421 of 596, 8 segments/m);
-    expect(run.stdout).not.toMatch(/^device 0:/m);
+    expect(run.stdout).toMatch(/^cuda:1: state after event 421 of 596, 8 segments/m);
+    expect(run.stdout).not.toMatch(/^cuda:0:/m);
     expect(run.stdout).toMatch(/^map: 32 cells per segment/m);
     expect(run.stdout).toMatch(/^\s+0x[0-9a-f]+\s+.*\[[#.0-9p]{32}\]$/m);
     const before = runCli(['segments', path, '--device', '1', '--moment', '-1']);
-    expect(before.stdout).toMatch(/^device 1: state before the first event/m);
+    expect(before.stdout).toMatch(/^cuda:1: state before the first event/m);
   });
 
   it.each([
     [['--device', '5'], /device 5 is not in/],
-    [['--moment', '99999'], /--moment 99999 is past the end of device \d's trace/],
+    [['--moment', '99999'], /--moment 99999 is past the end of cuda:\d's trace/],
     [['--moment', 'later'], /--moment takes an event index/],
     [['--json'], /unknown option --json/],
   ])('bad input %j exits 2 with one line', (args, message) => {

@@ -24,7 +24,7 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
       // Raised (clamped) curves count bytes the file does not account for; otherwise exact.
       if (
         summary.warnings.some((warning) =>
-          warning.includes(`device ${device.device}: the trace does not match`),
+          warning.includes(`cuda:${device.device}: the trace does not match`),
         )
       ) {
         expect(total).toBeLessThanOrEqual(device.active_bytes.peak);
@@ -38,9 +38,7 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
 describe('warnings on real snapshots', () => {
   it('clamps the inconsistent drisspg file and says so', async () => {
     const summary = await summarizeFile(realSnapshotPath('drisspg'));
-    expect(summary.warnings.join('\n')).toMatch(
-      /device 0: the trace does not match the final state/,
-    );
+    expect(summary.warnings.join('\n')).toMatch(/cuda:0: the trace does not match the final state/);
     for (const device of summary.devices) {
       expect(device.active_bytes.baseline).toBeGreaterThanOrEqual(0);
       expect(device.reserved_bytes.baseline).toBeGreaterThanOrEqual(0);
@@ -52,7 +50,7 @@ describe('warnings on real snapshots', () => {
     expect(summary.devices[0]!.trace_entries).toBe(10_000);
     expect(summary.devices[0]!.unmatched_frees).toBeGreaterThan(0);
     expect(summary.warnings.join('\n')).toMatch(
-      /device 0: the trace starts mid-run: \d+ frees have no alloc/,
+      /cuda:0: the trace starts mid-run: \d+ frees have no alloc/,
     );
   });
 

@@ -19,7 +19,7 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
       const table = device.allocations;
       const step = Math.max(1, Math.floor(device.traceLength / 40));
       const clamped = view.warnings.some((w) =>
-        w.startsWith(`device ${device.device}: the trace does not match`),
+        w.startsWith(`cuda:${device.device}: the trace does not match`),
       );
       for (let event = -1; event < device.traceLength; event += step) {
         const alive = allocationsAliveAt(table, event);

@@ -4,7 +4,7 @@
 // mapped extent grows or shrinks gets a new row for each extent it had.
 
 import type { DeviceAnalysis } from './snapshot-analysis';
-import { ActionCode, HOST_DEVICE, NO_STACK, type SnapshotModel } from '../snapshot/model';
+import { ActionCode, NO_STACK, type SnapshotModel } from '../snapshot/model';
 import { deviceLabel } from '../format/words';
 
 export const SegmentTypeCode = { large: 0, small: 1, unknown: 2 } as const;
@@ -153,7 +153,7 @@ export function buildSegmentHistory(
   for (const extent of current.values()) rows.close(extent, -1);
   if (misfits > 0) {
     warnings.push(
-      `${device.device === HOST_DEVICE ? deviceLabel(device.device) : `device ${device.device}`}: ${misfits} segment entries of the trace do not fit the segments ` +
+      `${deviceLabel(device.device)}: ${misfits} segment entries of the trace do not fit the segments ` +
         `at the end (the file is trimmed or inconsistent); the segments view skips them`,
     );
   }

@@ -79,7 +79,7 @@ function analyzeDevice(
 ): DeviceAnalysis {
   const device = finalState.device;
   // Warnings name CUDA devices as before ("device 0: …"), host memory by its label.
-  const named = device === HOST_DEVICE ? deviceLabel(device) : `device ${device}`;
+  const named = deviceLabel(device);
   const empty = trace ?? emptyTrace(device);
   const freeing = freeingActionsOf(empty);
   const activeSigns = activeDeltaSigns(freeing);

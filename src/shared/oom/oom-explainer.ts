@@ -35,7 +35,7 @@ import {
 } from '../state/memory-figures';
 import { SegmentTypeCode } from '../analysis/segment-history';
 import { formatBytes } from '../format/units';
-import { NO_STACK_TEXT, poolIdAt, segmentGroupPhrase } from '../format/words';
+import { deviceLabel, NO_STACK_TEXT, poolIdAt, segmentGroupPhrase } from '../format/words';
 import { eventTimeUs } from '../analyzed/device-times';
 import { sameSegmentGroup } from '../state/segment-groups';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
@@ -358,7 +358,7 @@ export function verdictText(e: OomExplanation): string {
     case 'what-if': {
       const where = e.event < 0 ? 'before the first trace entry' : `event ${e.event}`;
       if (e.reservedBytes === 0) {
-        return `What if: at the active peak (${where}) PyTorch held no memory on device ${e.device}.`;
+        return `What if: at the active peak (${where}) PyTorch held no memory on ${deviceLabel(e.device)}.`;
       }
       const growth = e.expandableSegments
         ? 'more pages mapped into an expandable segment'

@@ -5,6 +5,7 @@ import { formatEventTick, timeTickFormatter } from '../chart/axis-format';
 import type { EventAxis } from '../chart/event-axis';
 import { cachedAt } from '../chart/fragmentation-points';
 import { formatBytes } from '../format/units';
+import { deviceLabel } from '../format/words';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import type { FragmentationSeries } from '../state/fragmentation-series';
 import type { FragmentationPalette } from './palette';
@@ -20,7 +21,7 @@ export function fragmentationSvgTitle(
   x1: number,
   moment: number | null,
 ): string {
-  const pieces = [view.fileName, `device ${device.device}`, 'fragmentation'];
+  const pieces = [view.fileName, deviceLabel(device.device), 'fragmentation'];
   if (device.traceLength === 0) pieces.push('no trace entries (final state)');
   else {
     const whole = x0 <= axis.minX && x1 >= axis.maxX;

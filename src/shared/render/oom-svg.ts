@@ -8,6 +8,7 @@ import { eventTimeUs } from '../analyzed/device-times';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { formatEventTick } from '../chart/axis-format';
 import { formatBytes, formatDurationUs } from '../format/units';
+import { deviceLabel } from '../format/words';
 import type { OomExplanation } from '../oom/oom-explanation';
 import type { AllocatorState } from '../state/allocator-state';
 import { figuresByGroup, smallHoleThreshold } from '../state/memory-figures';
@@ -144,7 +145,7 @@ export function oomSvgTitle(
   e: OomExplanation,
   ordinal: OomOrdinal | null,
 ): string {
-  const pieces = [view.fileName, `device ${device.device}`];
+  const pieces = [view.fileName, deviceLabel(device.device)];
   const when = eventWords(device, e);
   if (e.verdict === 'what-if')
     pieces.push(`no OOM in this trace: what if, at the active peak (${when})`);

@@ -24,13 +24,13 @@ const figures = {
 describe('segmentsSvgTitle', () => {
   it('names the moment the state is of', () => {
     expect(segmentsSvgTitle(view, 1, 5000, 4999)).toBe(
-      'run.pickle · device 1 · allocator segments, final state',
+      'run.pickle · cuda:1 · allocator segments, final state',
     );
     expect(segmentsSvgTitle(view, 0, 5000, -1)).toBe(
-      'run.pickle · device 0 · allocator segments, state before the first event',
+      'run.pickle · cuda:0 · allocator segments, state before the first event',
     );
     expect(segmentsSvgTitle(view, 0, 5000, 1234)).toBe(
-      'run.pickle · device 0 · allocator segments, state after event 1,234 of 5,000',
+      'run.pickle · cuda:0 · allocator segments, state after event 1,234 of 5,000',
     );
     expect(segmentsSvgTitle(view, 0, 0, -1)).toContain('final state');
   });

@@ -3,6 +3,7 @@
 
 import type { GroupFigures, MemoryFigures } from '../state/memory-figures';
 import { formatBytes } from '../format/units';
+import { deviceLabel } from '../format/words';
 import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import type { RenderTheme } from './render-theme';
 import { SEGMENTS_SVG_PAD } from './segments-flow';
@@ -19,7 +20,7 @@ export function segmentsSvgTitle(
   else if (event < 0) moment = 'state before the first event';
   else
     moment = `state after event ${event.toLocaleString('en-US')} of ${traceLength.toLocaleString('en-US')}`;
-  return `${view.fileName} · device ${device} · allocator segments, ${moment}`;
+  return `${view.fileName} · ${deviceLabel(device)} · allocator segments, ${moment}`;
 }
 
 export function totalsLine(totals: MemoryFigures): string {

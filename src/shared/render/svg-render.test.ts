@@ -145,7 +145,7 @@ describe('renderTimelineSvg', () => {
     const view = await viewOf(CONSTRUCTOR_SUN);
     const svg = renderTimelineSvg(view, 1, { width: 1200, height: 700 });
     expectStandalone(svg, 1200, 700);
-    expect(svg).toContain('device 1');
+    expect(svg).toContain('cuda:1');
     expect(svg).toMatch(/OOM: 4\.9 GiB requested/);
     expect(svg).toContain(`active peak ${formatBytes(view.devices[1]!.figures.active.peakBytes)}`);
     expect(svg).toMatch(/>\d+ GiB</); // byte ticks in binary units

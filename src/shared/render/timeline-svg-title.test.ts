@@ -12,21 +12,21 @@ describe('timelineSvgTitle', () => {
   it('says what part of the trace is shown, and over how long', () => {
     const events = createEventAxis(device, 'event');
     expect(timelineSvgTitle(view, device, events, 0, 4, null)).toBe(
-      `run.pickle · device 0 · all 4 events · ${peaks}`,
+      `run.pickle · cuda:0 · all 4 events · ${peaks}`,
     );
     expect(timelineSvgTitle(view, device, events, 1, 3, 2)).toBe(
-      `run.pickle · device 0 · events 1–2 of 4 · ${peaks} · moment: after event 2`,
+      `run.pickle · cuda:0 · events 1–2 of 4 · ${peaks} · moment: after event 2`,
     );
     const times = createEventAxis(device, 'time');
     expect(timelineSvgTitle(view, device, times, 0, 2, -1)).toBe(
-      `run.pickle · device 0 · events 0–1 of 4 · 1.0 ms shown · ${peaks} · moment: before the first event`,
+      `run.pickle · cuda:0 · events 0–1 of 4 · 1.0 ms shown · ${peaks} · moment: before the first event`,
     );
   });
 
   it('says when the trace is empty', () => {
     const empty = { ...device, traceLength: 0 };
     expect(timelineSvgTitle(view, empty, createEventAxis(empty, 'event'), -1, 0, null)).toBe(
-      `run.pickle · device 0 · no trace entries (final state) · ${peaks}`,
+      `run.pickle · cuda:0 · no trace entries (final state) · ${peaks}`,
     );
   });
 });

@@ -4,6 +4,7 @@
 import { formatEventTick, timeTickFormatter } from '../chart/axis-format';
 import type { EventAxis } from '../chart/event-axis';
 import { formatBytes } from '../format/units';
+import { deviceLabel } from '../format/words';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 
 export function timelineSvgTitle(
@@ -14,7 +15,7 @@ export function timelineSvgTitle(
   endEvent: number,
   moment: number | null,
 ): string {
-  const pieces = [view.fileName, `device ${device.device}`];
+  const pieces = [view.fileName, deviceLabel(device.device)];
   if (device.traceLength === 0) pieces.push('no trace entries (final state)');
   else {
     const whole = startEvent <= 0 && endEvent >= device.traceLength;

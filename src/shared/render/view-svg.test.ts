@@ -77,7 +77,7 @@ describe('renderFragmentationSvg', () => {
     expect(drawnSize(svg)).toEqual({ width: 1000, height: 600 });
     expect(svg).toContain(`<g class="${FRAGMENTATION_SVG_CLASS}">`);
     expect(/<title>([^<]*)<\/title>/.exec(svg)![1]).toContain(
-      `device ${device.device} · fragmentation`,
+      `cuda:${device.device} · fragmentation`,
     );
 
     // The figures line, against the state at the moment and the curves.
