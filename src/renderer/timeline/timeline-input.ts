@@ -78,9 +78,21 @@ export class TimelineInput {
   }
 
   private canvasPoint(event: MouseEvent): PlotPoint {
-    const rect = this.canvas.getBoundingClientRect();
+    const rect = this.canvasRect();
     return { x: event.clientX - rect.left, y: event.clientY - rect.top };
   }
+
+  /** The canvas's box, read once a frame: a wheel sends several events a frame, and each read
+   *  after the page changed would lay the page out again. */
+  private canvasRect(): DOMRect {
+    if (this.rect === null) {
+      this.rect = this.canvas.getBoundingClientRect();
+      requestAnimationFrame(() => (this.rect = null));
+    }
+    return this.rect;
+  }
+
+  private rect: DOMRect | null = null;
 
   private onPointerDown(event: PointerEvent): void {
     if (event.button !== 0 || !this.target.hasData()) return;
