@@ -3,8 +3,8 @@
 // One row per segment extent and the span of moments it existed; an expandable segment whose
 // mapped extent grows or shrinks gets a new row for each extent it had.
 
-import type { DeviceAnalysis } from './snapshot-analysis';
-import { ActionCode, NO_STACK, type SnapshotModel } from '../snapshot/model';
+import type { FinalState } from './final-state';
+import { ActionCode, NO_STACK, type DeviceTrace, type SnapshotModel } from '../snapshot/model';
 import { deviceLabel } from '../format/words';
 
 export const SegmentTypeCode = { large: 0, small: 1, unknown: 2 } as const;
@@ -90,7 +90,8 @@ class HistoryRows {
  */
 export function buildSegmentHistory(
   model: SnapshotModel,
-  device: Pick<DeviceAnalysis, 'device' | 'trace' | 'finalState'>,
+  // What of a device's analysis the history needs (snapshot-analysis.ts builds it from these).
+  device: { device: number; trace: DeviceTrace | null; finalState: FinalState },
   warnings: string[],
 ): SegmentHistory {
   const { segments } = model;
