@@ -4,7 +4,13 @@ import {
   NO_DETAILS,
   type AllocationDetails,
 } from '@shared/analyzed/allocation-details';
-import { detailRows, forwardFrameLines, metadataText } from './detail-rows';
+import {
+  detailRows,
+  forwardFrameLines,
+  metadataText,
+  tooltipDetailRows,
+  TOOLTIP_DETAIL_CHARS,
+} from './detail-rows';
 
 // Every field the newest snapshots record, as a snapshot with them would give them.
 const DETAILS: AllocationDetails = {
@@ -70,5 +76,26 @@ describe('forwardFrameLines', () => {
       { text: DETAILS.forwardFrames[1], isUser: false },
       { text: DETAILS.forwardFrames[2], isUser: true },
     ]);
+  });
+});
+
+describe('tooltipDetailRows', () => {
+  it('puts each detail on one short line, the user frame of forward_frames second', () => {
+    const rows = tooltipDetailRows(DETAILS, labelOf);
+    expect(rows.map((row) => row.key)).toEqual(['category', 'forward', 'pool', 'user-metadata']);
+    expect(rows[1]!.text).toBe('File "/home/me/model.py", line 62, in forward h = self.mlp(x)');
+    expect(rows[3]!.text).toBe('{"step":3,"phase":"backward"}');
+    for (const row of rows) {
+      expect(row.text).not.toMatch(/\n/);
+      expect(row.text.length).toBeLessThanOrEqual(TOOLTIP_DETAIL_CHARS);
+    }
+  });
+
+  it('cuts long text with an ellipsis and lists nothing for an allocation without details', () => {
+    const long = { ...NO_DETAILS, compileContext: 'x'.repeat(500) };
+    const [row] = tooltipDetailRows(long, labelOf);
+    expect(row!.text).toHaveLength(TOOLTIP_DETAIL_CHARS);
+    expect(row!.text.endsWith('…')).toBe(true);
+    expect(tooltipDetailRows(NO_DETAILS, labelOf)).toEqual([]);
   });
 });

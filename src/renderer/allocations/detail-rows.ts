@@ -94,3 +94,41 @@ export function forwardFrameLines(details: AllocationDetails): ForwardFrameLine[
     return { text, isUser: file !== '' && isUserFrame(file) };
   });
 }
+
+/** Characters of one detail in the timeline's tooltip: a glance, the panel has it whole. */
+export const TOOLTIP_DETAIL_CHARS = 80;
+/** Details in the tooltip, at most. */
+export const TOOLTIP_DETAIL_ROWS = 4;
+
+/**
+ * The details as the timeline's tooltip shows them: the panel's rows (and where autograd created
+ * the tensor, its innermost line of the user's code, else its innermost line), each on one line
+ * (JSON compact, whitespace collapsed) cut to TOOLTIP_DETAIL_CHARS, at most TOOLTIP_DETAIL_ROWS.
+ */
+export function tooltipDetailRows(
+  details: AllocationDetails,
+  stackLabelOf: (stackId: number) => string,
+): { key: string; label: string; text: string }[] {
+  const oneLine = (text: string): string => {
+    const flat = text.replace(/\s+/g, ' ').trim();
+    return flat.length <= TOOLTIP_DETAIL_CHARS
+      ? flat
+      : `${flat.slice(0, TOOLTIP_DETAIL_CHARS - 1)}…`;
+  };
+  const rows = detailRows(details, stackLabelOf).map((row) => ({
+    key: row.key,
+    label: row.label,
+    text: oneLine(
+      row.format === 'json' ? JSON.stringify(JSON.parse(row.text) as unknown) : row.text,
+    ),
+  }));
+  const forward = forwardFrameLines(details);
+  const created = forward.find((line) => line.isUser) ?? forward[0];
+  if (created !== undefined)
+    rows.splice(Math.min(1, rows.length), 0, {
+      key: 'forward',
+      label: 'created in forward at',
+      text: oneLine(created.text),
+    });
+  return rows.slice(0, TOOLTIP_DETAIL_ROWS);
+}

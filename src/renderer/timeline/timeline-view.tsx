@@ -3,11 +3,16 @@
 // timeline-chart.ts; this component mounts it, passes props in and renders the DOM parts
 // (toolbar, tooltip) that React is good at.
 
-import { useLayoutEffect, useMemo, useRef, useState, type JSX } from 'react';
+import { Fragment, useLayoutEffect, useMemo, useRef, useState, type JSX } from 'react';
 import { bandTone } from '@shared/chart/band-colors';
 import { timelineMarks, type TimelineMarkKind } from '@shared/chart/timeline-marks';
 import { FIGURE } from '@shared/format/glossary';
-import { shortFrameLabel, stackLabel, topUserFrameIndex } from '@shared/analysis/user-frame';
+import {
+  describeStack,
+  shortFrameLabel,
+  stackLabel,
+  topUserFrameIndex,
+} from '@shared/analysis/user-frame';
 import { pairAnnotations } from '@shared/chart/annotation-spans';
 import type { TimelineHit } from '@shared/chart/timeline-layout';
 import { formatBytes, formatDurationUs, formatExactBytes } from '@shared/format/units';
@@ -22,6 +27,8 @@ import {
 import { TimelineChart, type TimelineDomainInfo, type TimelineHover } from './timeline-chart';
 import './timeline.css';
 import { AllocationLifetimeRows } from '../allocations/allocation-lifetime-rows';
+import { tooltipDetailRows } from '../allocations/detail-rows';
+import { allocationDetails } from '@shared/analyzed/allocation-details';
 import { countSpansInTrace, traceTimeExtent } from './trace-time-extent';
 import { usePlacedTooltip } from '../ui/use-placed-tooltip';
 import { useMountedChart } from '../canvas/use-mounted-chart';
@@ -327,6 +334,10 @@ function AllocationTooltip(props: {
   const userIndex = topUserFrameIndex(frames);
   const supporting = userIndex < 0 ? [] : supportingFrames(frames, userIndex, TOOLTIP_FRAMES);
   const unlisted = frames.length - 1 - supporting.length;
+  // What the newest snapshots record about it (category, forward frames, metadata), one line each.
+  const details = tooltipDetailRows(allocationDetails(view, device, row), (stackId) =>
+    describeStack(view, stackId),
+  );
   return (
     <>
       <div className="tl-tooltip-title">
@@ -335,7 +346,9 @@ function AllocationTooltip(props: {
       </div>
       <dl className="tl-facts">
         <dt>address</dt>
-        <dd className="tl-mono">{facts.address}</dd>
+        <dd className="tl-mono" data-testid="tooltip-address">
+          {facts.address}
+        </dd>
         {facts.blockSizeBytes !== null && (
           <>
             <dt>rounded</dt>
@@ -343,6 +356,12 @@ function AllocationTooltip(props: {
           </>
         )}
         <AllocationLifetimeRows facts={facts} />
+        {details.map((detail) => (
+          <Fragment key={detail.key}>
+            <dt>{detail.label}</dt>
+            <dd data-testid={`tooltip-detail-${detail.key}`}>{detail.text}</dd>
+          </Fragment>
+        ))}
       </dl>
       {frames.length === 0 ? (
         <div className="tl-tooltip-stack tl-tooltip-muted">{FIGURE.noStack}</div>
