@@ -8,6 +8,8 @@ import { dumpToBytes, type PickleProtocol } from '../../generators/pickle/pickle
 import type { Seed } from './mutators';
 import { Prng } from './prng';
 import { generateSnapshot } from './snapshot-generator';
+import { snapshotToJson } from '../../generators/snapshot/json-form';
+import { makeNewestSnapshot } from '../../generators/snapshot/newest-fields-snapshot';
 
 /** Where the real snapshots are (test/fixtures/real): the only place in the suite that knows. */
 export function realSnapshotDir(): string | null {
@@ -81,6 +83,15 @@ export function generatedSeeds(): Seed[] {
         ],
       },
     ]),
+  });
+  // The newest fields (forward_frames, pool_id, FX frames, annotate, user_defined, unknown keys
+  // and actions, pinned host memory), pickled and in the JSON form: the decoder's newest paths.
+  const newest = makeNewestSnapshot({ seed: 20_261_124 }).value;
+  seeds.push({ name: 'newest fields', bytes: dumpToBytes(newest) });
+  seeds.push({ name: 'newest fields (protocol 5)', bytes: dumpToBytes(newest, { protocol: 5 }) });
+  seeds.push({
+    name: 'newest fields (JSON form)',
+    bytes: new TextEncoder().encode(snapshotToJson(newest)),
   });
   return seeds;
 }

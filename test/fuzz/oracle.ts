@@ -243,7 +243,8 @@ function verdictKey(verdict: RunVerdict): string {
 // ---- the documents: no NaN, no infinity, no negative figure ----
 
 /** Fields whose value is -1 for "none" / "before the first entry". */
-const MINUS_ONE_ALLOWED = new Set(['peak_event_index', 'event', 'moments', 'stackId']);
+// `device` -1 is pinned host memory (HOST_DEVICE).
+const MINUS_ONE_ALLOWED = new Set(['peak_event_index', 'event', 'moments', 'stackId', 'device']);
 /** Fields that are signed by definition (deltas) or raw values copied from the file. */
 const SIGNED = new Set(['internalWasteBytes', 'stream', 'timeUs', 'line']);
 /** Raw values of the file, not figures. */

@@ -10,6 +10,8 @@ import { dumpToBytes } from '../../generators/pickle/pickle-writer';
 import { makeNewestSnapshot } from '../../generators/snapshot/newest-fields-snapshot';
 import { defaultDeviceIndex } from '../../src/shared/analyzed/moments';
 import { deviceLabel } from '../../src/shared/format/words';
+import { reportDocumentSchema } from '../../src/shared/report/report-document';
+import { summaryDocumentSchema } from '../../src/shared/report/summary-report';
 import { HOST_DEVICE } from '../../src/shared/snapshot/model';
 import { analyzeBytes } from '../support/analyzed';
 import { runCli } from '../support/cli';
@@ -85,6 +87,11 @@ describe('pinned host memory', () => {
     expect(run.stderr).toBe('');
     const document = JSON.parse(run.stdout) as { devices: { device: number }[] };
     expect(document.devices.map((d) => d.device)).toEqual([HOST_DEVICE]);
+    // The documents stay valid with the host device in them (-1 is documented).
+    expect(summaryDocumentSchema.safeParse(document).error).toBeUndefined();
+    const report = runCli(['report', path, '--json', '-']);
+    expect(report.status).toBe(0);
+    expect(reportDocumentSchema.safeParse(JSON.parse(report.stdout)).error).toBeUndefined();
     const text = runCli(['summary', path, '--device', 'host']);
     expect(text.stdout).toContain('host (pinned): ');
     const without = join(dir, 'cuda-only.pickle');

@@ -17,6 +17,7 @@ import { firstJsonError, JSON_FORM_PROTOCOL } from '../../src/shared/snapshot/js
 import { analyzeBytes, chunksOf } from '../support/analyzed';
 import { runCli } from '../support/cli';
 import { decodeSnapshot } from '../../src/shared/snapshot/decode-snapshot';
+import { summaryDocumentSchema } from '../../src/shared/report/summary-report';
 
 const made = makeNewestSnapshot({ seed: 3 });
 const pickleBytes = dumpToBytes(made.value);
@@ -129,6 +130,10 @@ describe('the JSON form of a snapshot', () => {
     const fromJson = runCli(['summary', jsonPath, '--json']);
     expect(fromJson.stderr).toBe('');
     expect(fromJson.status).toBe(0);
+    // pickle_protocol 0 says "the JSON form"; the document stays valid.
+    const document = JSON.parse(fromJson.stdout) as { pickle_protocol: number };
+    expect(document.pickle_protocol).toBe(0);
+    expect(summaryDocumentSchema.safeParse(document).error).toBeUndefined();
     const strip = (text: string): unknown => {
       const {
         file: _f,

@@ -102,7 +102,8 @@ export const oomHolderSchema = z.object({
 });
 
 export const oomExplanationSchema = z.object({
-  device: z.number().int().nonnegative(),
+  /** The CUDA ordinal; -1 (HOST_DEVICE) is pinned host memory. */
+  device: z.number().int().min(-1),
   event: moment,
   timeUs: z.number().nullable(),
   requestedBytes: bytes.nullable(),
@@ -125,7 +126,8 @@ export const oomExplanationSchema = z.object({
 });
 
 export const deviceReportSchema = z.object({
-  device: z.number().int().nonnegative(),
+  /** The CUDA ordinal; -1 (HOST_DEVICE) is pinned host memory. */
+  device: z.number().int().min(-1),
   smallHoleThresholdBytes: bytes,
   atPeak: momentFiguresSchema,
   atMoment: momentFiguresSchema.nullable(),

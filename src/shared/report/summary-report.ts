@@ -27,7 +27,8 @@ export const summaryAllocationSchema = z.object({
 });
 
 export const deviceSummarySchema = z.object({
-  device: z.number().int().nonnegative(),
+  /** The CUDA ordinal; -1 (HOST_DEVICE) is pinned host memory. */
+  device: z.number().int().min(-1),
   trace_entries: z.number().int().nonnegative(),
   actions: z.record(z.string(), z.number().int().positive()),
   segments: z.number().int().nonnegative(),
@@ -55,7 +56,8 @@ export const summaryDocumentSchema = z.object({
   schema: z.literal(SUMMARY_SCHEMA_ID),
   file: z.string(),
   bytes,
-  pickle_protocol: z.number().int().min(2).max(5),
+  /** 2..5 from the PROTO opcode; 0 for the JSON form (JSON_FORM_PROTOCOL). */
+  pickle_protocol: z.number().int().min(0).max(5),
   warnings: z.array(z.string()),
   devices: z.array(deviceSummarySchema),
 });
