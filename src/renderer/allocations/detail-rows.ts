@@ -17,6 +17,8 @@ export interface DetailRow {
   format: 'text' | 'json' | 'code';
   /** For annotations: the label of the annotating call's stack. */
   note?: string;
+  /** The parsed value behind a 'json' row (what the tooltip writes back compactly). */
+  json?: unknown;
 }
 
 /** Text as written, or pretty JSON when it parsed to an object or an array. */
@@ -48,6 +50,7 @@ export function detailRows(
       label: 'user metadata',
       text,
       format: json ? 'json' : 'text',
+      ...(json ? { json: details.userMetadataParsed } : {}),
     });
   }
   details.annotations.forEach((annotation, i) => {
@@ -58,6 +61,7 @@ export function detailRows(
       text,
       format: json ? 'json' : 'text',
       note: `event ${annotation.event} · ${stackLabelOf(annotation.stackId)}`,
+      ...(json ? { json: annotation.parsed } : {}),
     });
   });
   if (details.compileContext !== null)
@@ -118,9 +122,7 @@ export function tooltipDetailRows(
   const rows = detailRows(details, stackLabelOf).map((row) => ({
     key: row.key,
     label: row.label,
-    text: oneLine(
-      row.format === 'json' ? JSON.stringify(JSON.parse(row.text) as unknown) : row.text,
-    ),
+    text: oneLine(row.format === 'json' ? JSON.stringify(row.json) : row.text),
   }));
   const forward = forwardFrameLines(details);
   const created = forward.find((line) => line.isUser) ?? forward[0];
