@@ -52,3 +52,28 @@ describe('the fast path on the newest fields', () => {
     expect(refused).toBeLessThan(300);
   });
 });
+
+describe('slots of one trace entry never leak into the next', () => {
+  // The fast path does not clear its value slots between entries (only their kinds): an entry
+  // without a key must read as absent even when the entry before had a value there.
+  it('reads an annotation without a time or text after entries that had both', async () => {
+    const frames = [{ filename: 'train.py', line: 3, name: 'step' }];
+    const entry = (fields: Record<string, unknown>) => ({ stream: 0, frames, ...fields });
+    const snapshot = {
+      segments: [],
+      device_traces: [
+        [
+          entry({ action: 'alloc', addr: 4096, size: 512, time_us: 1000, user_metadata: 'a' }),
+          entry({ action: 'annotate', addr: 4096, size: 0, time_us: 'soon', user_metadata: 'b' }),
+          entry({ action: 'annotate', addr: 4096, size: 0 }),
+        ],
+      ],
+    };
+    const input = dumpToBytes(snapshot as never);
+    const fast = await verdict(input, true);
+    expect(fast.startsWith('refused')).toBe(false);
+    expect(fast).toBe(await verdict(input, false));
+    const model = await decodeBytes(input, { fastTraceEntries: true });
+    expect(model.strings).toEqual(['a', 'b']);
+  });
+});

@@ -4,7 +4,7 @@
 // (toolbar, tooltip) that React is good at.
 
 import { Fragment, useLayoutEffect, useMemo, useRef, useState, type JSX } from 'react';
-import { bandTone } from '@shared/chart/band-colors';
+import { bandColorIndex, NO_STACK_COLOR } from '@shared/chart/band-colors';
 import { timelineMarks, type TimelineMarkKind } from '@shared/chart/timeline-marks';
 import { FIGURE } from '@shared/format/glossary';
 import {
@@ -136,7 +136,7 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
   // Annotations that fall inside this device's trace (others are not drawn, so not in the legend).
   // Allocations without a recorded stack are drawn in their own colour: named in the legend.
   const hasUnrecordedStacks = useMemo(
-    () => device.allocations.stackId.some((stackId) => bandTone(stackId) === null),
+    () => device.allocations.stackId.some((stackId) => bandColorIndex(stackId) === NO_STACK_COLOR),
     [device],
   );
   const annotationCount = useMemo(

@@ -71,6 +71,17 @@ describe('time mode', () => {
     expect(relativeTimes(times([100, 90, 120]), 3)).toEqual(times([0, 0, 20, 20 + 20 / 3]));
   });
 
+  it('builds the relative times of a column once, per length asked for', () => {
+    const column = times([100, 110, 150, 160]);
+    const whole = relativeTimes(column, 4);
+    // The axis and the annotation lane share one array (a pass over 4M events each otherwise).
+    expect(relativeTimes(column, 4)).toBe(whole);
+    expect(relativeTimes(column, 2)).toEqual(times([0, 10, 10 + 10 / 2]));
+    expect(relativeTimes(column, 4)).toEqual(times([0, 10, 50, 60, 60 + 60 / 4]));
+    // An equal column elsewhere is another column.
+    expect(relativeTimes(times([100, 110, 150, 160]), 4)).not.toBe(whole);
+  });
+
   it('finds the last event at or before a time by binary search', () => {
     const t = times([0, 10, 10, 40, 50]);
     expect(lastEventAtOrBefore(t, 4, -1)).toBe(0);

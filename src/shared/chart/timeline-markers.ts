@@ -4,6 +4,7 @@
 
 import { formatBytes } from '../format/units';
 import type { AnalyzedDevice } from '../analyzed/analyzed-snapshot';
+import { derivedKey } from '../analyzed/derived-cache';
 
 export type MarkerKind = 'peak-active' | 'peak-reserved' | 'oom';
 
@@ -14,8 +15,15 @@ export interface EventMarker {
   label: string;
 }
 
+const RESERVED_PEAK_EVENT = derivedKey<number>('reserved peak event');
+
 /** First event at which the reserved curve reaches its maximum; -1 when the baseline is higher. */
 export function reservedPeakEvent(device: AnalyzedDevice): number {
+  // A pass over the whole curve, asked for on every render that rebuilds the markers.
+  return device.derived.get(RESERVED_PEAK_EVENT, () => findReservedPeakEvent(device));
+}
+
+function findReservedPeakEvent(device: AnalyzedDevice): number {
   const reserved = device.reservedBytes;
   let best = -1;
   let bestBytes = device.figures.reserved.baselineBytes;

@@ -77,6 +77,8 @@ export class FlatDictReader {
   private readonly numbers: Float64Array;
   private readonly values: unknown[];
   private readonly kinds: Uint8Array;
+  /** The same bytes as kinds (padded to whole words): cleared four slots per write. */
+  private readonly kindWords: Uint32Array;
   private listItems = new Int32Array(1024);
   private readonly slotByName: Map<string, number>;
   /** Slot of the key string memoized at each index (keys are memoized once, early in the file). */
@@ -94,7 +96,8 @@ export class FlatDictReader {
     const slots = consumer.flatDictKeys.length;
     this.numbers = new Float64Array(slots);
     this.values = new Array<unknown>(slots).fill(undefined);
-    this.kinds = new Uint8Array(slots);
+    this.kindWords = new Uint32Array(Math.ceil(slots / 4));
+    this.kinds = new Uint8Array(this.kindWords.buffer, 0, slots);
     this.slotByName = new Map(consumer.flatDictKeys.map((name, slot) => [name, slot]));
   }
 
@@ -127,7 +130,9 @@ export class FlatDictReader {
   ): number {
     const end = buffer.length;
     const kinds = this.kinds;
-    for (let slot = 0; slot < kinds.length; slot++) kinds[slot] = SlotKind.absent;
+    // SlotKind.absent is 0: a trace entry has 15 slots, cleared in 4 writes instead of 15.
+    const kindWords = this.kindWords;
+    for (let word = 0; word < kindWords.length; word++) kindWords[word] = 0;
     // The dict's own memo entry.
     if (pos >= end) return NOT_FLAT;
     let op = buffer[pos]!;
@@ -677,12 +682,19 @@ export class FlatDictReader {
     return after;
   }
 
-  /** Drops references to values read (a loop: fill() costs more on a handful of slots). */
+  /**
+   * Ends a dict. Values are not cleared per dict (that cost 5% of decoding): a slot's value is
+   * read only where its kind says so, and the kinds are cleared when the next dict starts. The few
+   * references left are dropped by dropValues() when the file is done.
+   */
   private clearValues(): void {
-    const values = this.values;
-    for (let slot = 0; slot < values.length; slot++) values[slot] = undefined;
     this.listCount = -1;
     this.stringListCount = -1;
     this.otherKeyCount = 0;
+  }
+
+  /** Drops the references the last dict left in the slots. */
+  dropValues(): void {
+    this.values.fill(undefined);
   }
 }

@@ -241,6 +241,7 @@ export class Unpickler {
     this.gather = null;
     this.dropOpenDictsFrom(0);
     this.lastEmptyDict = null;
+    this.flatDicts?.dropValues();
   }
 
   /** Call after the last chunk; returns the unpickled value. */

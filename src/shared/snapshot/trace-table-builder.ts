@@ -670,7 +670,8 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
     const kind = kinds[slot];
     if (kind === SlotKind.number) return numbers[slot];
     if (kind === SlotKind.handle) return this.materializeHandle(numbers[slot]!);
-    return values[slot];
+    // An absent slot may still hold an earlier dict's value (the reader does not clear them).
+    return kind === SlotKind.value ? values[slot] : undefined;
   }
 
   /** A boolean (Python's bool is an int), or a value that is not a number of its kind. */
