@@ -1,6 +1,7 @@
 // Command-line parsing: argv in, validated options out (zod at the boundary), or a usage error.
 
 import { z } from 'zod';
+import { GROUP_BYS } from '@shared/holders/group-by';
 
 export const USAGE = `allocscope: where did the GPU memory go? (PyTorch CUDA memory snapshots)
 
@@ -12,6 +13,8 @@ usage:
                     [--width W] [--height H] [--scale S] [--device N] [--moment EVENT]
                     [--theme light|dark]
   allocscope segments FILE [--device N] [--moment EVENT] [--bytes]
+  allocscope top FILE [--moment EVENT] [--by GROUPING] [--grep REGEX] [--rules RULES.json]
+                 [--device N] [--limit K] [--json] [--folded OUT.txt] [--bytes]
 
   FILE        a snapshot from torch.cuda.memory._dump_snapshot(): .pickle / .pkl, its
               JSON form (.json), - for standard input, gzip-compressed (.gz), or the
@@ -35,6 +38,15 @@ usage:
               timeline and the fragmentation chart; the segments view and segments show it
               (default: the first OOM, else the active peak, as in the app)
   --theme     render: light (default) or dark colours
+  --by        top: group the memory alive at the moment by stack, frame (the top user
+              frame, default), file, category, annotation (the span it was made in),
+              stream, pool or metadata (user metadata)
+  --grep      top: only allocations whose stack has a frame ("file:line name") matching
+              the regular expression (case ignored), or whose block holds a hex address
+  --rules     top: categories by this rules file (allocscope.category-rules/1) instead of
+              the built-in rules (docs/categories.md)
+  --limit K   top: list the K largest groups (default 20; the rest are summed)
+  --folded    top: also write the live memory as folded stacks (flamegraph.pl, speedscope)
 
 exit status: 0 ok, 2 bad input or usage, 1 an internal error (a bug: the stack is printed)`;
 
@@ -105,6 +117,20 @@ const segmentsOptionsSchema = z.object({
   bytes: z.boolean(),
 });
 
+const topOptionsSchema = z.object({
+  command: z.literal('top'),
+  file: z.string().min(1),
+  device: deviceSchema,
+  moment: momentSchema.nullable(),
+  by: z.enum(GROUP_BYS),
+  grep: z.string().min(1).max(1000).nullable(),
+  rules: z.string().min(1).nullable(),
+  limit: z.number().int().min(1).max(1_000_000),
+  json: z.boolean(),
+  folded: z.string().min(1).nullable(),
+  bytes: z.boolean(),
+});
+
 const reportOptionsSchema = z.object({
   command: z.literal('report'),
   file: z.string().min(1),
@@ -117,14 +143,16 @@ export type SummaryCliOptions = z.infer<typeof summaryOptionsSchema>;
 export type RenderCliOptions = z.infer<typeof renderOptionsSchema>;
 export type SegmentsCliOptions = z.infer<typeof segmentsOptionsSchema>;
 export type ReportCliOptions = z.infer<typeof reportOptionsSchema>;
+export type TopCliOptions = z.infer<typeof topOptionsSchema>;
 export type CliOptions =
   | SummaryCliOptions
+  | TopCliOptions
   | RenderCliOptions
   | SegmentsCliOptions
   | ReportCliOptions
   | { command: 'help' };
 
-const COMMANDS = ['summary', 'report', 'render', 'segments'] as const;
+const COMMANDS = ['summary', 'report', 'render', 'segments', 'top'] as const;
 type Command = (typeof COMMANDS)[number];
 
 type FlagKind = 'switch' | 'integer' | 'number' | 'text' | 'moment' | 'optional-text' | 'device';
@@ -151,6 +179,17 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
     '--theme': 'text',
   },
   segments: { '--device': 'device', '--moment': 'moment', '--bytes': 'switch' },
+  top: {
+    '--device': 'device',
+    '--moment': 'moment',
+    '--by': 'text',
+    '--grep': 'text',
+    '--rules': 'text',
+    '--limit': 'integer',
+    '--json': 'switch',
+    '--folded': 'text',
+    '--bytes': 'switch',
+  },
 };
 
 const DEFAULTS: Record<Command, Record<string, unknown>> = {
@@ -168,6 +207,17 @@ const DEFAULTS: Record<Command, Record<string, unknown>> = {
     theme: 'light',
   },
   segments: { device: null, moment: null, bytes: false },
+  top: {
+    device: null,
+    moment: null,
+    by: 'frame',
+    grep: null,
+    rules: null,
+    limit: 20,
+    json: false,
+    folded: null,
+    bytes: false,
+  },
 };
 
 const SCHEMAS = {
@@ -175,6 +225,7 @@ const SCHEMAS = {
   report: reportOptionsSchema,
   render: renderOptionsSchema,
   segments: segmentsOptionsSchema,
+  top: topOptionsSchema,
 } as const;
 
 export function parseCliOptions(argv: readonly string[]): CliOptions {

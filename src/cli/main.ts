@@ -13,6 +13,7 @@ import { describeInputError, isInputError } from './describe-input-error';
 import { runRender } from './run-render';
 import { runReport } from './run-report';
 import { runSegments } from './run-segments';
+import { runTop } from './run-top';
 import { missingDeviceMessage } from './load-analyzed-snapshot';
 
 const EXIT_BAD_INPUT = 2;
@@ -82,6 +83,9 @@ async function main(argv: readonly string[]): Promise<number> {
         break;
       case 'segments':
         process.stdout.write(`${await runSegments(options)}\n`);
+        break;
+      case 'top':
+        process.stdout.write(`${await runTop(options)}\n`);
         break;
     }
     return 0;

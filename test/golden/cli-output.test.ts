@@ -27,6 +27,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseCliOptions, USAGE } from '../../src/cli/cli-options';
 import { runRender } from '../../src/cli/run-render';
 import { runReport } from '../../src/cli/run-report';
+import { runTop } from '../../src/cli/run-top';
 import { runSegments } from '../../src/cli/run-segments';
 import { runCli } from '../support/cli';
 
@@ -118,6 +119,12 @@ const TEXT_GOLDENS: Golden[] = [
   {
     file: 'multi/segments-device1-peak.txt',
     args: (f) => ['segments', f, '--device', '1', '--moment', 'peak'],
+  },
+  { file: 'training/top.txt', args: (f) => ['top', f], cli: true },
+  { file: 'training/top-stack.json', args: (f) => ['top', f, '--by', 'stack', '--json'] },
+  {
+    file: 'oom/top-category-oom.txt',
+    args: (f) => ['top', f, '--by', 'category', '--moment', 'oom'],
   },
 ];
 
@@ -211,6 +218,8 @@ async function stdoutInProcess(args: readonly string[]): Promise<string> {
       return `${await runSegments(options)}\n`;
     case 'render':
       return `${await runRender(options)}\n`;
+    case 'top':
+      return `${await runTop(options)}\n`;
   }
 }
 

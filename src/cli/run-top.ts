@@ -1,0 +1,121 @@
+// `allocscope top`: who holds the memory at one moment (default: where every view starts, the
+// first OOM else the active peak), grouped; text, or the allocscope.top/1 document with --json;
+// --folded also writes the live memory as folded stacks.
+
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { defaultDeviceIndex, defaultMoment, firstOomEvent } from '@shared/analyzed/moments';
+import { formatBytes, formatExactBytes } from '@shared/format/units';
+import { aliveRowsAt } from '@shared/holders/alive-rows';
+import {
+  DEFAULT_CATEGORY_RULES,
+  parseCategoryRules,
+  type CategoryRules,
+} from '@shared/holders/category-rules';
+import { foldedStacks } from '@shared/holders/folded-stacks';
+import { GROUP_BY_NAMES } from '@shared/holders/group-by';
+import { compileSearch } from '@shared/holders/search';
+import { topDocumentOf, topResultOf, type TopResult } from '@shared/report/top-document';
+import { alignColumns } from './align-columns';
+import { UsageError, type TopCliOptions } from './cli-options';
+import { cliDeviceName, deviceIndexOf, loadAnalyzedSnapshot } from './load-analyzed-snapshot';
+import { resolveMoment, writeOutput } from './run-render';
+
+/** Longest group key in the text (keys of the stack grouping are whole stacks). */
+const MAX_KEY_TEXT = 120;
+
+export async function runTop(options: TopCliOptions): Promise<string> {
+  // Checked before the file is read: a bad expression or rules file fails at once.
+  if (options.grep !== null) {
+    const search = compileSearch({ text: options.grep, regex: true });
+    if (search.kind === 'invalid') throw new UsageError(`--grep: ${search.message}`);
+  }
+  const rules = options.rules === null ? DEFAULT_CATEGORY_RULES : await readRules(options.rules);
+  const view = await loadAnalyzedSnapshot(options.file);
+  const deviceIndex =
+    options.device === null
+      ? defaultDeviceIndex(view.devices)
+      : deviceIndexOf(view, options.device);
+  const device = view.devices[deviceIndex];
+  if (device === undefined) throw new UsageError(`${view.fileName} has no devices`);
+  const moment =
+    options.moment === null ? defaultMoment(device) : resolveMoment(device, options.moment);
+  const result = topResultOf(view, device, {
+    moment,
+    by: options.by,
+    grep: options.grep,
+    limit: options.limit,
+    rules,
+    rulesSource: options.rules === null ? 'built-in' : basename(options.rules),
+  });
+  if (options.folded !== null) {
+    await writeOutput(options.folded, foldedStacks(view, device, aliveRowsAt(device, moment)));
+  }
+  if (options.json) return JSON.stringify(topDocumentOf(result), null, 2);
+  const momentName =
+    moment === firstOomEvent(device)
+      ? 'the first OOM'
+      : moment === device.figures.active.peakEventIndex
+        ? 'the active peak'
+        : null;
+  return formatTopText(result, { exactBytes: options.bytes, momentName });
+}
+
+async function readRules(path: string): Promise<CategoryRules> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw new UsageError(
+      `--rules ${path}: ${error instanceof SyntaxError ? `not JSON (${error.message})` : 'cannot read it'}`,
+    );
+  }
+  const parsed = parseCategoryRules(json);
+  if (!parsed.ok) throw new UsageError(`--rules ${path}: ${parsed.message}`);
+  return parsed.rules;
+}
+
+export function formatTopText(
+  result: TopResult,
+  options: { exactBytes: boolean; momentName: string | null },
+): string {
+  const bytes = (value: number): string =>
+    options.exactBytes ? `${formatBytes(value)} (${formatExactBytes(value)})` : formatBytes(value);
+  const at = `event ${result.moment}${options.momentName === null ? '' : ` (${options.momentName})`}`;
+  const grouping = GROUP_BY_NAMES[result.by];
+  const lines = [
+    `${result.file} · ${cliDeviceName(result.device)} at ${at}: ${bytes(result.activeBytes)} active`,
+    result.grep === null
+      ? `by ${grouping}${result.by === 'category' ? ` (rules: ${result.rules})` : ''}`
+      : `by ${grouping}, allocations matching /${result.grep}/: ${bytes(result.matchedBytes)} in ${result.matchedAllocations} allocations`,
+    '',
+  ];
+  const share = (value: number): string =>
+    result.activeBytes > 0 ? `${((100 * value) / result.activeBytes).toFixed(1)}%` : '-';
+  const rows = [['bytes', 'share', 'allocations', grouping]];
+  for (const group of result.groups) {
+    rows.push([
+      bytes(group.bytes),
+      share(group.bytes),
+      String(group.allocations),
+      cutKey(group.title),
+    ]);
+  }
+  const { count, bytes: omittedBytes, allocations } = result.omitted;
+  if (count > 0) {
+    rows.push([
+      bytes(omittedBytes),
+      share(omittedBytes),
+      String(allocations),
+      `(${count} more groups)`,
+    ]);
+  }
+  if (result.groups.length === 0) lines.push('no allocations alive at this moment match');
+  else lines.push(...alignColumns(rows));
+  return lines.join('\n');
+}
+
+/** Long keys keep their end: the innermost frames of a stack, the file name of a path. */
+function cutKey(key: string): string {
+  return key.length <= MAX_KEY_TEXT ? key : `…${key.slice(-(MAX_KEY_TEXT - 1))}`;
+}

@@ -1,0 +1,151 @@
+// Rules that put allocations into categories (./categories.ts): an ordered list, the first rule
+// whose conditions all hold decides; no rule, "unknown". The file's own `category` comes first
+// when it has one. The built-in rules (DEFAULT_CATEGORY_RULES, documented in
+// docs/categories.md) are a rules file like the ones users load in the app or pass to the CLI
+// with --rules FILE, read through the same schema.
+
+import { z } from 'zod';
+import { CATEGORIES, type Category } from './categories';
+
+export const CATEGORY_RULES_SCHEMA = 'allocscope.category-rules/1';
+
+const regexText = z
+  .string()
+  .max(1000)
+  .refine((text) => {
+    try {
+      new RegExp(text);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'not a regular expression');
+
+const share = z.number().min(0).max(1);
+const events = z.number().int().min(0);
+
+export const categoryMatchSchema = z.strictObject({
+  /** The file's own `category` text (profile_plot's files). */
+  file_category: regexText.optional(),
+  /** Some frame of the allocation's stack, written "filename:line name". */
+  frame: regexText.optional(),
+  /** The stack's label (the one rule for labels: "model.py:62 forward", "autograd: …"). */
+  label: regexText.optional(),
+  /** The stack runs in autograd's backward pass (an engine, Node or AccumulateGrad frame). */
+  in_backward: z.boolean().optional(),
+  /** Still alive at the end of the trace. */
+  alive_at_end: z.boolean().optional(),
+  /** Made before the trace started (its alloc entry is not in the ring buffer). */
+  made_before_trace: z.boolean().optional(),
+  /** Lifetime in trace entries, and as a share of the trace's entries (alive at the end: until the end). */
+  min_lifetime_events: events.optional(),
+  max_lifetime_events: events.optional(),
+  min_lifetime_share: share.optional(),
+  max_lifetime_share: share.optional(),
+});
+
+export const categoryRuleSchema = z.strictObject({
+  category: z.enum(CATEGORIES),
+  match: categoryMatchSchema,
+  /** Why the rule is there (shown in the docs, ignored by the classifier). */
+  note: z.string().max(1000).optional(),
+});
+
+export const categoryRulesSchema = z.strictObject({
+  schema: z.literal(CATEGORY_RULES_SCHEMA),
+  rules: z.array(categoryRuleSchema).max(1000),
+});
+
+export type CategoryMatch = z.infer<typeof categoryMatchSchema>;
+export type CategoryRule = z.infer<typeof categoryRuleSchema>;
+export type CategoryRules = z.infer<typeof categoryRulesSchema>;
+
+/** Frames of autograd's backward pass: the engine, a Node's apply, AccumulateGrad. */
+export const BACKWARD_FRAME =
+  /torch::autograd::Engine::|torch::autograd::(generated::)?\w*Backward\w*::apply|AccumulateGrad|[\\/]torch[\\/]autograd[\\/]__init__\.py:\d+ backward$|[\\/]torch[\\/]_tensor\.py:\d+ backward$/;
+
+const TORCH_OPTIM = '[\\\\/]torch[\\\\/]optim[\\\\/]';
+const NN_MODULES = '[\\\\/]torch[\\\\/]nn[\\\\/]';
+
+/** The built-in rules, in order (see docs/categories.md for why each is there). */
+export const DEFAULT_CATEGORY_RULES: CategoryRules = {
+  schema: CATEGORY_RULES_SCHEMA,
+  rules: [
+    {
+      category: 'gradient',
+      match: { frame: 'AccumulateGrad' },
+      note: "autograd accumulating a leaf's .grad: a parameter's gradient",
+    },
+    {
+      category: 'temporary',
+      match: { frame: TORCH_OPTIM, max_lifetime_share: 0.01 },
+      note: 'short-lived buffers inside optimizer.step() (foreach temporaries)',
+    },
+    {
+      category: 'optimizer_state',
+      match: { frame: TORCH_OPTIM },
+      note: 'made inside torch/optim (exp_avg, exp_avg_sq, momentum buffers) and kept',
+    },
+    {
+      category: 'parameter',
+      match: {
+        frame: `${NN_MODULES}modules[\\\\/]module\\.py:\\d+ (_apply|to_empty|_load_from_state_dict)$`,
+      },
+      note: 'Module.to()/.cuda()/load_state_dict: moving or loading the weights',
+    },
+    {
+      category: 'parameter',
+      match: {
+        frame: `${NN_MODULES}(modules[\\\\/]\\w+\\.py:\\d+ (__init__|reset_parameters)|parameter\\.py:\\d+ \\w+|init\\.py:\\d+ \\w+)$`,
+      },
+      note: 'made while a module is built (weights created on the GPU)',
+    },
+    {
+      category: 'temporary',
+      match: { max_lifetime_share: 0.002 },
+      note: 'freed again within 0.2% of the trace: a buffer inside one operation',
+    },
+    {
+      category: 'autograd_other',
+      match: { in_backward: true },
+      note: 'other buffers of the backward pass (gradients of intermediate results)',
+    },
+    {
+      category: 'activation',
+      match: { in_backward: false, frame: ' forward$', alive_at_end: false },
+      note: 'made in a forward() and freed later: saved for backward',
+    },
+  ],
+};
+
+/** Reads a rules document (a loaded rules file): the rules, or the first problem in words. */
+export function parseCategoryRules(
+  json: unknown,
+): { ok: true; rules: CategoryRules } | { ok: false; message: string } {
+  const parsed = categoryRulesSchema.safeParse(json);
+  if (parsed.success) return { ok: true, rules: parsed.data };
+  const issue = parsed.error.issues[0]!;
+  const where = issue.path.length === 0 ? 'the document' : issue.path.join('.');
+  return { ok: false, message: `${where}: ${issue.message}` };
+}
+
+/** A rule's conditions compiled once. */
+export interface CompiledRule {
+  readonly category: Category;
+  readonly fileCategory: RegExp | null;
+  readonly frame: RegExp | null;
+  readonly label: RegExp | null;
+  readonly match: CategoryMatch;
+}
+
+export function compileRules(rules: CategoryRules): CompiledRule[] {
+  const regex = (text: string | undefined): RegExp | null =>
+    text === undefined ? null : new RegExp(text);
+  return rules.rules.map((rule) => ({
+    category: rule.category,
+    fileCategory: regex(rule.match.file_category),
+    frame: regex(rule.match.frame),
+    label: regex(rule.match.label),
+    match: rule.match,
+  }));
+}

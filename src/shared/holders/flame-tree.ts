@@ -1,0 +1,133 @@
+// The live memory at a moment as a tree (an icicle / flame graph): the root holds every active
+// byte at that moment (the figure on the timeline), its children the outermost frames of the
+// stacks, down to the innermost. Framework frames are left out by default, as the stack panel
+// folds them: a path keeps the user's own frames and the frame the stack's label names
+// ("autograd: AccumulateGrad", "empty_strided (C++)"), so backward and C++-only stacks still end
+// in a readable node. Allocations without a stack are one node of their own.
+
+import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
+import { isUserFrame, shortFrameLabel, stackLabelOfStack } from '../analysis/user-frame';
+import { NO_STACK_TEXT } from '../format/words';
+import { frameAt, stackFrameIds } from '../snapshot/stack-source';
+
+export interface FlameNode {
+  /** What the node shows: a frame in a short line, the label of a frame, or the root's name. */
+  name: string;
+  /** The frame (an id of the frame table); -1 for the root and the no-stack node. */
+  frameId: number;
+  bytes: number;
+  allocations: number;
+  /** Bytes of allocations whose path ends here. */
+  selfBytes: number;
+  /** Largest first. */
+  children: FlameNode[];
+  /** Rows of the allocation table below this node. */
+  rows: number[];
+}
+
+export const FLAME_ROOT_NAME = 'all active memory';
+
+export interface FlameOptions {
+  /** Keep every frame (the stack panel's "show framework frames"). */
+  showFramework?: boolean;
+}
+
+interface PathStep {
+  frameId: number;
+  name: string;
+}
+
+type StackView = Pick<AnalyzedSnapshot, 'frames' | 'stacks'>;
+
+/** The path of a stack, outermost first. */
+export function flamePath(view: StackView, stackId: number, showFramework = false): PathStep[] {
+  const frameIds = stackFrameIds(view, stackId);
+  if (frameIds.length === 0) return [{ frameId: -1, name: NO_STACK_TEXT }];
+  const label = stackLabelOfStack(view, stackId);
+  const steps: PathStep[] = [];
+  for (let i = frameIds.length - 1; i >= 0; i--) {
+    const frameId = frameIds[i]!;
+    const frame = frameAt(view.frames, frameId);
+    const isLabel = label !== null && i === label.index;
+    if (!showFramework && !isLabel && !isUserFrame(frame.filename)) continue;
+    // The label's frame reads as the label does when it is not the user's code.
+    const name =
+      isLabel && label.kind !== 'user' && label.kind !== 'library' && label.kind !== 'torch'
+        ? label.text
+        : shortFrameLabel(frame);
+    steps.push({ frameId, name });
+  }
+  return steps;
+}
+
+interface BuildNode extends FlameNode {
+  byKey: Map<string, BuildNode>;
+}
+
+function newNode(name: string, frameId: number): BuildNode {
+  return {
+    name,
+    frameId,
+    bytes: 0,
+    allocations: 0,
+    selfBytes: 0,
+    children: [],
+    rows: [],
+    byKey: new Map(),
+  };
+}
+
+/** The tree of `rows` (allocations alive at a moment). */
+export function flameTree(
+  view: StackView,
+  device: Pick<AnalyzedDevice, 'allocations'>,
+  rows: ArrayLike<number>,
+  options: FlameOptions = {},
+): FlameNode {
+  const table = device.allocations;
+  const root = newNode(FLAME_ROOT_NAME, -1);
+  const paths = new Map<number, PathStep[]>();
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    const stackId = table.stackId[row]!;
+    let path = paths.get(stackId);
+    if (path === undefined) {
+      path = flamePath(view, stackId, options.showFramework ?? false);
+      paths.set(stackId, path);
+    }
+    const bytes = table.sizeBytes[row]!;
+    let node = root;
+    node.bytes += bytes;
+    node.allocations++;
+    node.rows.push(row);
+    for (const step of path) {
+      const key = step.frameId < 0 ? `#${step.name}` : String(step.frameId);
+      let child = node.byKey.get(key);
+      if (child === undefined) {
+        child = newNode(step.name, step.frameId);
+        node.byKey.set(key, child);
+      }
+      node = child;
+      node.bytes += bytes;
+      node.allocations++;
+      node.rows.push(row);
+    }
+    node.selfBytes += bytes;
+  }
+  return finish(root);
+}
+
+function finish(node: BuildNode): FlameNode {
+  const children = [...node.byKey.values()]
+    .map(finish)
+    .sort((a, b) => b.bytes - a.bytes || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return {
+    name: node.name,
+    frameId: node.frameId,
+    bytes: node.bytes,
+    allocations: node.allocations,
+    selfBytes: node.selfBytes,
+    children,
+    rows: node.rows,
+  };
+}

@@ -1,0 +1,31 @@
+// The live memory at a moment as folded stacks, the text flamegraph.pl, speedscope and inferno
+// read: one line per distinct stack, its frames outermost first joined by ';', a space, and its
+// bytes as an integer. Full stacks (every frame), so another tool can fold them its own way;
+// allocations without a stack are one line "(no stack recorded) BYTES". The lines' weights add up
+// to the active bytes at that moment.
+
+import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
+import { stackKey } from './group-by';
+
+export function foldedStacks(
+  view: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
+  device: Pick<AnalyzedDevice, 'allocations'>,
+  rows: ArrayLike<number>,
+): string {
+  const table = device.allocations;
+  const bytesByStack = new Map<number, number>();
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    const stackId = table.stackId[row]!;
+    bytesByStack.set(stackId, (bytesByStack.get(stackId) ?? 0) + table.sizeBytes[row]!);
+  }
+  const bytesByLine = new Map<string, number>();
+  for (const [stackId, bytes] of bytesByStack) {
+    const line = stackKey(view, stackId);
+    bytesByLine.set(line, (bytesByLine.get(line) ?? 0) + bytes);
+  }
+  return [...bytesByLine]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .map(([line, bytes]) => `${line} ${bytes}\n`)
+    .join('');
+}

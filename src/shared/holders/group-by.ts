@@ -1,0 +1,236 @@
+// The memory alive at a moment, grouped: by stack, by the stack's label (the top user frame), by
+// the file of that frame, by category, by the annotation span the allocation was made in, by
+// stream, pool or user metadata. Every allocation alive at the moment is in exactly one group, so
+// the groups' bytes add up to the active bytes the timeline shows there. The same code answers
+// the app's table and `allocscope top`.
+
+import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
+import { pairAnnotations, type AnnotationSpan } from '../chart/annotation-spans';
+import { describeStack, stackLabelOfStack } from '../analysis/user-frame';
+import { NO_STACK_TEXT, poolNameAt, streamNameAt } from '../format/words';
+import { NO_STRING } from '../snapshot/model';
+import { frameAt, stackFrameIds } from '../snapshot/stack-source';
+import { CATEGORY_NAMES } from './categories';
+import { flamePath } from './flame-tree';
+import { categoriesOf, categoryAt } from './classify';
+import { DEFAULT_CATEGORY_RULES, type CategoryRules } from './category-rules';
+
+export const GROUP_BYS = [
+  'stack',
+  'frame',
+  'file',
+  'category',
+  'annotation',
+  'stream',
+  'pool',
+  'metadata',
+] as const;
+
+export type GroupBy = (typeof GROUP_BYS)[number];
+
+/** What each grouping is called in tables and texts. */
+export const GROUP_BY_NAMES: Readonly<Record<GroupBy, string>> = {
+  stack: 'stack',
+  frame: 'top user frame',
+  file: 'file',
+  category: 'category',
+  annotation: 'annotation span',
+  stream: 'stream',
+  pool: 'pool',
+  metadata: 'user metadata',
+};
+
+export interface HolderGroup {
+  /** What the group is, in the words of its grouping (unique within one grouping). */
+  key: string;
+  /**
+   * The key as a table shows it: the same, except for a stack, which reads as its path of the
+   * user's frames and its label ("train.py:40 main > model.py:62 forward"), outermost first.
+   */
+  title: string;
+  bytes: number;
+  allocations: number;
+  /** Labels of the stacks inside, largest first (at most TOP_FRAMES). */
+  topFrames: string[];
+  /** Rows of the allocation table in the group. */
+  rows: number[];
+}
+
+/** How many stack labels a group lists. */
+export const TOP_FRAMES = 3;
+
+export const NO_ANNOTATION = '(no annotation span)';
+export const NO_METADATA = '(no user metadata)';
+export const NO_PYTHON_FILE = '(no Python file)';
+
+export interface GroupOptions {
+  rules?: CategoryRules;
+}
+
+type HolderView = Pick<
+  AnalyzedSnapshot,
+  'frames' | 'stacks' | 'strings' | 'streams' | 'pools' | 'annotations'
+>;
+
+/** The key of each row under `by`, for the rows given (a function built once per grouping). */
+export function groupKeyOf(
+  view: HolderView,
+  device: AnalyzedDevice,
+  by: GroupBy,
+  options: GroupOptions = {},
+): (row: number) => string {
+  const table = device.allocations;
+  switch (by) {
+    case 'stack':
+      return (row) => stackKey(view, table.stackId[row]!);
+    case 'frame':
+      return (row) => describeStack(view, table.stackId[row]!);
+    case 'file':
+      return (row) => fileKey(view, table.stackId[row]!);
+    case 'category': {
+      const column = categoriesOf(view, device, options.rules ?? DEFAULT_CATEGORY_RULES);
+      return (row) => CATEGORY_NAMES[categoryAt(column, row)];
+    }
+    case 'annotation':
+      return annotationKeyOf(view, device);
+    case 'stream':
+      return (row) => streamNameAt(view.streams, table.streamId[row]!);
+    case 'pool': {
+      const pools = device.details?.poolIndex ?? null;
+      return (row) => {
+        const start = table.startEvent[row]!;
+        const index = pools === null || start < 0 ? NO_STRING : pools[start]!;
+        return poolNameAt(view.pools, index === NO_STRING ? 0 : index);
+      };
+    }
+    case 'metadata': {
+      const ids = device.details?.userMetadataId ?? null;
+      return (row) => {
+        const start = table.startEvent[row]!;
+        const id = ids === null || start < 0 ? NO_STRING : ids[start]!;
+        return id === NO_STRING ? NO_METADATA : (view.strings?.[id] ?? NO_METADATA);
+      };
+    }
+  }
+}
+
+/** Groups of `rows` under `by`, largest first (then by key, so the order is stable). */
+export function groupRows(
+  view: HolderView,
+  device: AnalyzedDevice,
+  rows: ArrayLike<number>,
+  by: GroupBy,
+  options: GroupOptions = {},
+): HolderGroup[] {
+  const keyOf = groupKeyOf(view, device, by, options);
+  const table = device.allocations;
+  const groups = new Map<string, HolderGroup & { stackBytes: Map<number, number> }>();
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    const key = keyOf(row);
+    let group = groups.get(key);
+    if (group === undefined) {
+      group = {
+        key,
+        title: by === 'stack' ? stackTitle(view, table.stackId[row]!) : key,
+        bytes: 0,
+        allocations: 0,
+        topFrames: [],
+        rows: [],
+        stackBytes: new Map(),
+      };
+      groups.set(key, group);
+    }
+    const bytes = table.sizeBytes[row]!;
+    group.bytes += bytes;
+    group.allocations++;
+    group.rows.push(row);
+    const stackId = table.stackId[row]!;
+    group.stackBytes.set(stackId, (group.stackBytes.get(stackId) ?? 0) + bytes);
+  }
+  const result: HolderGroup[] = [];
+  for (const { stackBytes, ...group } of groups.values()) {
+    // Labels of the stacks inside, merged by label (two stacks may share one).
+    const byLabel = new Map<string, number>();
+    for (const [stackId, bytes] of stackBytes) {
+      const label = describeStack(view, stackId);
+      byLabel.set(label, (byLabel.get(label) ?? 0) + bytes);
+    }
+    group.topFrames = [...byLabel]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, TOP_FRAMES)
+      .map(([label]) => label);
+    result.push(group);
+  }
+  return result.sort((a, b) => b.bytes - a.bytes || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/** A stack as one line: its frames outermost first, "a.py:1 f;b.py:2 g" (the folded format's). */
+export function stackKey(
+  view: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
+  stackId: number,
+): string {
+  const frameIds = stackFrameIds(view, stackId);
+  if (frameIds.length === 0) return NO_STACK_TEXT;
+  const parts: string[] = [];
+  for (let i = frameIds.length - 1; i >= 0; i--) parts.push(foldedFrameText(view, frameIds[i]!));
+  return parts.join(';');
+}
+
+/** One frame in folded-stack text: "file.py:12 name" or the C++ symbol; never a ';'. */
+export function foldedFrameText(view: Pick<AnalyzedSnapshot, 'frames'>, frameId: number): string {
+  const { filename, line, name } = frameAt(view.frames, frameId);
+  const text = filename === '' || filename === '??' ? name : `${filename}:${line} ${name}`;
+  return text.replaceAll(';', ',').replaceAll('\n', ' ');
+}
+
+/** A stack in a line for tables: its flame-graph path (user frames and the label), outermost first. */
+export function stackTitle(
+  view: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
+  stackId: number,
+): string {
+  return flamePath(view, stackId)
+    .map((step) => step.name)
+    .join(' > ');
+}
+
+function fileKey(view: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>, stackId: number): string {
+  const label = stackLabelOfStack(view, stackId);
+  if (label === null) return NO_STACK_TEXT;
+  if (label.kind === 'autograd' || label.kind === 'op' || label.kind === 'native')
+    return NO_PYTHON_FILE;
+  const frameId = stackFrameIds(view, stackId)[label.index]!;
+  return view.frames.filename[frameId]!;
+}
+
+/**
+ * The innermost annotation span (external_annotations: ProfilerStep#3, Optimizer.step) open when
+ * the allocation was made; allocations from before the trace or without times have none.
+ */
+function annotationKeyOf(
+  view: Pick<AnalyzedSnapshot, 'annotations'>,
+  device: AnalyzedDevice,
+): (row: number) => string {
+  const spans = pairAnnotations(view.annotations, device.device);
+  const timeUs = device.timeUs;
+  const table = device.allocations;
+  if (spans.length === 0 || timeUs === null) return () => NO_ANNOTATION;
+  return (row) => {
+    const start = table.startEvent[row]!;
+    if (start < 0) return NO_ANNOTATION;
+    return innermostSpanAt(spans, timeUs[start]!)?.name ?? NO_ANNOTATION;
+  };
+}
+
+/** The open span that started last (the innermost) at `timeUs`; spans are in start order. */
+function innermostSpanAt(spans: readonly AnnotationSpan[], timeUs: number): AnnotationSpan | null {
+  let low = 0;
+  let high = spans.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (spans[middle]!.startUs <= timeUs) low = middle + 1;
+    else high = middle;
+  }
+  for (let i = low - 1; i >= 0; i--) if (timeUs < spans[i]!.endUs) return spans[i]!;
+  return null;
+}

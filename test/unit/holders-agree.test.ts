@@ -1,0 +1,169 @@
+// Who holds the memory at a moment (src/shared/holders), checked against independent code on
+// every real snapshot, at the peak, the OOM, before the first entry, the end and random moments:
+// the alive set is the brute-force one; every grouping puts each alive allocation in exactly one
+// group and adds up to the active bytes of the timeline there; the flame graph's root is that
+// figure and every node is the sum of its children and its own; the folded stacks add up too;
+// search finds what a brute-force filter over the allocation table finds, over time as well.
+
+import { basename } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '../../src/shared/analyzed/analyzed-snapshot';
+import { aliveRowsAt } from '../../src/shared/holders/alive-rows';
+import { flameTree, type FlameNode } from '../../src/shared/holders/flame-tree';
+import { foldedStacks } from '../../src/shared/holders/folded-stacks';
+import { GROUP_BYS, groupRows } from '../../src/shared/holders/group-by';
+import { compileSearch, matchedBytesCurve, matchingRows } from '../../src/shared/holders/search';
+import { activeBytesAt } from '../../src/shared/report/top-document';
+import { Prng } from '../../generators/snapshot/prng';
+import { analyzeFile } from '../support/analyzed';
+import { realSnapshotPaths } from '../support/real-snapshots';
+
+function bruteAlive(device: AnalyzedDevice, moment: number): number[] {
+  const table = device.allocations;
+  const rows: number[] = [];
+  for (let row = 0; row < table.count; row++)
+    if (table.startEvent[row]! <= moment && table.endEvent[row]! > moment) rows.push(row);
+  return rows;
+}
+
+function momentsOf(device: AnalyzedDevice, prng: Prng): number[] {
+  const last = device.traceLength - 1;
+  const moments = new Set([-1, last, Math.min(last, device.figures.active.peakEventIndex)]);
+  for (const oom of device.ooms) moments.add(oom.eventIndex);
+  for (let i = 0; i < 5 && last >= 0; i++) moments.add(prng.int(0, last));
+  return [...moments];
+}
+
+/** The trace does not match the segments (the file says so): the curve is clamped there. */
+function clamped(view: AnalyzedSnapshot): boolean {
+  return view.warnings.some((w) => w.includes('the trace does not match'));
+}
+
+function checkNode(node: FlameNode): void {
+  const childBytes = node.children.reduce((sum, child) => sum + child.bytes, 0);
+  const childCount = node.children.reduce((sum, child) => sum + child.allocations, 0);
+  expect(childBytes + node.selfBytes).toBe(node.bytes);
+  expect(childCount).toBeLessThanOrEqual(node.allocations);
+  expect(node.rows).toHaveLength(node.allocations);
+  node.children.forEach(checkNode);
+}
+
+/** The frames of a stack as the search tests them, read straight from the tables. */
+function stackTexts(view: AnalyzedSnapshot, stackId: number): string[] {
+  if (stackId < 0) return ['(no stack recorded)'];
+  const texts: string[] = [];
+  for (let i = view.stacks.offsets[stackId]!; i < view.stacks.offsets[stackId + 1]!; i++) {
+    const id = view.stacks.frameIds[i]!;
+    texts.push(`${view.frames.filename[id]}:${view.frames.line[id]} ${view.frames.name[id]}`);
+  }
+  return texts;
+}
+
+describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (_name, path) => {
+  let view: AnalyzedSnapshot;
+  beforeAll(async () => {
+    view = await analyzeFile(path);
+  });
+
+  it('groups, the flame graph and folded stacks add up to the active bytes', () => {
+    const prng = new Prng(11);
+    for (const device of view.devices) {
+      for (const moment of momentsOf(device, prng)) {
+        const context = `${device.device} @ ${moment}`;
+        const rows = aliveRowsAt(device, moment);
+        expect(
+          [...rows].sort((a, b) => a - b),
+          context,
+        ).toEqual(bruteAlive(device, moment));
+        let total = 0;
+        for (const row of rows) total += device.allocations.sizeBytes[row]!;
+        if (!clamped(view)) expect(total, context).toBe(activeBytesAt(device, moment));
+        for (const by of GROUP_BYS) {
+          const groups = groupRows(view, device, rows, by);
+          expect(
+            groups.reduce((sum, g) => sum + g.bytes, 0),
+            `${context} by ${by}`,
+          ).toBe(total);
+          const members = groups.flatMap((g) => g.rows).sort((a, b) => a - b);
+          expect(members, `${context} by ${by}: each allocation once`).toEqual(
+            [...rows].sort((a, b) => a - b),
+          );
+          expect(new Set(groups.map((g) => g.key)).size).toBe(groups.length);
+        }
+        for (const showFramework of [false, true]) {
+          const tree = flameTree(view, device, rows, { showFramework });
+          expect(tree.bytes, context).toBe(total);
+          expect(tree.allocations).toBe(rows.length);
+          checkNode(tree);
+        }
+        const folded = foldedStacks(view, device, rows);
+        let weights = 0;
+        for (const line of folded.split('\n').filter((l) => l !== '')) {
+          const match = /^(.+) (\d+)$/.exec(line);
+          expect(match, line).not.toBeNull();
+          weights += Number(match![2]);
+        }
+        expect(weights, context).toBe(total);
+      }
+    }
+  });
+
+  it('search finds what a brute-force filter finds, and its bytes over time', () => {
+    const queries = [
+      { text: 'forward', regex: false },
+      { text: 'model.py', regex: false },
+      { text: 'AccumulateGrad|Backward', regex: true },
+      { text: '^/home/.*\\.py:\\d+ ', regex: true },
+      { text: 'no stack', regex: false },
+      { text: 'matches-nothing-at-all-3f9', regex: false },
+    ];
+    for (const device of view.devices) {
+      const table = device.allocations;
+      for (const query of queries) {
+        const search = compileSearch(query);
+        const mask = matchingRows(view, device, search);
+        const pattern = query.regex
+          ? new RegExp(query.text, 'i')
+          : new RegExp(query.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+        const expected = new Uint8Array(table.count);
+        for (let row = 0; row < table.count; row++)
+          if (stackTexts(view, table.stackId[row]!).some((t) => pattern.test(t))) expected[row] = 1;
+        expect(mask, `${device.device} ${query.text}`).toEqual(expected);
+        const curve = matchedBytesCurve(device, mask);
+        const step = Math.max(1, Math.floor(device.traceLength / 25));
+        for (let event = -1; event < device.traceLength; event += step) {
+          let bytes = 0;
+          for (const row of bruteAlive(device, event))
+            if (expected[row] === 1) bytes += table.sizeBytes[row]!;
+          expect(
+            event < 0 ? curve.baselineBytes : curve.bytes[event],
+            `${query.text} @ ${event}`,
+          ).toBe(bytes);
+        }
+      }
+      // A hex address finds the allocations whose block holds it.
+      if (table.count > 0) {
+        const row = Math.floor(table.count / 2);
+        const inside = table.address[row]! + Math.floor(table.sizeBytes[row]! / 2);
+        const mask = matchingRows(
+          view,
+          device,
+          compileSearch({ text: `0x${inside.toString(16)}`, regex: false }),
+        );
+        expect(mask[row]).toBe(1);
+      }
+    }
+  });
+});
+
+describe('search input', () => {
+  it('says what is wrong with a bad expression, and an empty box matches nothing', () => {
+    const bad = compileSearch({ text: 'model(', regex: true });
+    expect(bad.kind).toBe('invalid');
+    expect(compileSearch({ text: '  ', regex: false }).kind).toBe('none');
+    expect(compileSearch({ text: '0x7f3a00000000', regex: false })).toEqual({
+      kind: 'address',
+      address: 0x7f3a00000000,
+    });
+  });
+});
