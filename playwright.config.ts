@@ -43,6 +43,7 @@ export default defineConfig({
         'stack-panel.spec.ts',
         'layout.spec.ts',
         'keyboard.spec.ts',
+        'holders.spec.ts',
       ],
       use: {
         browserName: 'chromium',

@@ -18,6 +18,7 @@ import { smallHoleThreshold } from '@shared/state/memory-figures';
 import type { TimelineDomainInfo } from '../timeline/timeline-chart';
 import { effectiveXMode, type AppAction, type LowerView, type SnapshotTab } from './app-state';
 import { AllocationPanel } from '../allocations/allocation-panel';
+import { HoldersView } from '../holders/holders-view';
 import { ExportBar, exportedViewOf } from '../export/export-bar';
 import { FragmentationPanel } from '../fragmentation/fragmentation-panel';
 import { LargestAllocationsTable } from '../allocations/largest-allocations-table';
@@ -223,6 +224,7 @@ export function DeviceContent(props: {
                 onMoment={(event) => setMoment(event)}
               />
             )}
+            {lowerView === 'holders' && <HoldersView view={view} device={device} moment={moment} />}
             {lowerView === 'oom' &&
               (stateIndex === null ? (
                 <p className="lower-pending">Reconstructing the allocator state…</p>

@@ -62,14 +62,15 @@ describe('the shortcut table', () => {
     expect(commandOf(key('Escape'), 'chart')).toBe('escape');
   });
 
-  it('goes to the peak and the OOM, picks views with 1-4, opens the help with ?', () => {
+  it('goes to the peak and the OOM, picks views with 1-5, opens the help with ?', () => {
     expect(commandOf(key('p'), 'page')).toBe('moment-peak');
     expect(commandOf(key('o'), 'page')).toBe('moment-oom');
-    expect(['1', '2', '3', '4'].map((digit) => command(key(digit)))).toEqual([
+    expect(['1', '2', '3', '4', '5'].map((digit) => command(key(digit)))).toEqual([
       'view-largest',
       'view-segments',
       'view-fragmentation',
       'view-oom',
+      'view-holders',
     ]);
     expect(commandOf(key('?', { shiftKey: true }), 'app')).toBe('help');
     expect(commandOf(key('?'), 'app')).toBe('help');

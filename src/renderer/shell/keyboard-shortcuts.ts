@@ -14,6 +14,7 @@ export type ShortcutCommand =
   | 'view-segments'
   | 'view-fragmentation'
   | 'view-oom'
+  | 'view-holders'
   | 'moment-previous'
   | 'moment-next'
   | 'moment-back'
@@ -190,6 +191,13 @@ export const SHORTCUTS: readonly Shortcut[] = [
     group: 'Views',
     chords: [{ key: '4' }],
     description: 'OOM',
+  },
+  {
+    command: 'view-holders',
+    scope: 'page',
+    group: 'Views',
+    chords: [{ key: '5' }],
+    description: 'Who holds it (flame graph, group by)',
   },
   {
     command: 'open',

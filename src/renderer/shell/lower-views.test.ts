@@ -15,11 +15,12 @@ describe('lower views', () => {
       'segments',
       'fragmentation',
       'oom',
+      'holders',
     ]);
   });
 
-  it('is shown by the keys 1 to 4, in the order of the tabs', () => {
-    const byKey = ['1', '2', '3', '4'].map((key) => {
+  it('is shown by the keys 1 to 5, in the order of the tabs', () => {
+    const byKey = ['1', '2', '3', '4', '5'].map((key) => {
       const command = commandOf(
         { key, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false },
         'page',

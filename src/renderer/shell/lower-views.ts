@@ -11,7 +11,7 @@ export interface LowerViewTab {
   title: string;
   /** What clicking the timeline does for this view: the hint in the timeline's tooltip. */
   clickHint: string;
-  /** The keyboard command that shows it (keyboard-shortcuts.ts: the keys 1 to 4). */
+  /** The keyboard command that shows it (keyboard-shortcuts.ts: the keys 1 to 5). */
   command: ShortcutCommand;
 }
 
@@ -43,6 +43,14 @@ export const LOWER_VIEWS: readonly LowerViewTab[] = [
     label: 'OOM',
     title: 'Why the allocation failed (or, without an OOM, what the peak left free)',
     clickHint: 'Click to select this moment (the other views show it).',
+  },
+  {
+    id: 'holders',
+    command: 'view-holders',
+    label: 'Who holds it',
+    title:
+      'The memory alive at the selected moment as a flame graph, and grouped by frame, file, category…',
+    clickHint: 'Click to show who holds the memory at this moment.',
   },
 ];
 

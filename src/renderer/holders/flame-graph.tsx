@@ -1,0 +1,84 @@
+// The live memory of one moment as an icicle: the top row is every active byte, each row below
+// splits its parent by frame (outermost first). Hover shows bytes, share and allocations; a click
+// zooms into a node (the path above it stays as buttons to go back up).
+
+import { useMemo, useState, type JSX } from 'react';
+import { formatBytes, formatExactBytes } from '@shared/format/units';
+import type { FlameNode } from '@shared/holders/flame-tree';
+import { layoutFlame, nodeAtPath, PATH_SEPARATOR } from './flame-layout';
+
+/** Nodes narrower than this share of the shown root are not drawn (about a pixel at 1,000 px). */
+const MIN_WIDTH = 0.001;
+const ROW_PX = 20;
+
+export interface FlameGraphProps {
+  tree: FlameNode;
+  /** The moment's active bytes: what shares are of. */
+  totalBytes: number;
+}
+
+export function FlameGraph({ tree, totalBytes }: FlameGraphProps): JSX.Element {
+  const [zoomPath, setZoomPath] = useState<string[]>([]);
+  // A zoomed node that no longer exists (another moment) falls back to the root.
+  const zoomed = nodeAtPath(tree, zoomPath);
+  const root = zoomed ?? tree;
+  const path = zoomed === null ? [] : zoomPath;
+  const rects = useMemo(() => layoutFlame(root, MIN_WIDTH), [root]);
+  const depth = rects.reduce((deepest, rect) => Math.max(deepest, rect.depth), 0);
+  const share = (bytes: number): string =>
+    totalBytes > 0 ? `${((100 * bytes) / totalBytes).toFixed(1)}%` : '–';
+  const crumbs: { name: string; at: string[] }[] = [{ name: tree.name, at: [] }];
+  let node = tree;
+  path.forEach((step, i) => {
+    const child = node.children.find((c) => `${c.frameId}:${c.name}` === step);
+    if (child === undefined) return;
+    node = child;
+    crumbs.push({ name: child.name, at: path.slice(0, i + 1) });
+  });
+  return (
+    <div className="flame" data-testid="flame-graph" data-root-bytes={tree.bytes}>
+      <div className="flame-crumbs">
+        {crumbs.map((crumb, i) => (
+          <button
+            type="button"
+            key={crumb.at.join(PATH_SEPARATOR)}
+            disabled={i === crumbs.length - 1}
+            onClick={() => setZoomPath(crumb.at)}
+          >
+            {crumb.name}
+          </button>
+        ))}
+      </div>
+      <div className="flame-scroll">
+        <div className="flame-canvas" style={{ height: (depth + 1) * ROW_PX }}>
+          {rects.map((rect) => {
+            const relative = rect.path.split(PATH_SEPARATOR).slice(1);
+            return (
+              <button
+                type="button"
+                key={rect.path}
+                className={
+                  rect.node.frameId < 0 && rect.depth > 0 ? 'flame-node no-stack' : 'flame-node'
+                }
+                data-bytes={rect.node.bytes}
+                data-depth={rect.depth}
+                style={{
+                  left: `${rect.x * 100}%`,
+                  width: `${rect.width * 100}%`,
+                  top: rect.depth * ROW_PX,
+                  height: ROW_PX - 1,
+                }}
+                title={`${rect.node.name}\n${formatBytes(rect.node.bytes)} (${formatExactBytes(rect.node.bytes)} bytes), ${share(rect.node.bytes)} of the active memory, ${rect.node.allocations.toLocaleString('en-US')} allocations`}
+                onClick={() =>
+                  setZoomPath(rect.depth === 0 ? path.slice(0, -1) : [...path, ...relative])
+                }
+              >
+                {rect.node.name}
+              </button>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+// The "Who holds it" view (key 5): on real snapshots at 1280x720 the flame graph's root and the
+// group-by table hold every active byte of the moment, as an independent count over the
+// allocation table says; grouping by category lists the categories; a click zooms the flame graph.
+
+import { basename } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { defaultDeviceIndex, defaultMoment } from '../../src/shared/analyzed/moments';
+import { realSnapshotPath } from '../support/real-snapshots';
+import { decodeFile, openSnapshot } from './snapshot-pages';
+import { watchPageProblems } from './page-problems';
+
+test.use({ viewport: { width: 1280, height: 720 } });
+
+for (const prefix of ['LINYUN', 'Maphsge4', 'Yiyi']) {
+  const path = realSnapshotPath(prefix);
+  test(`${basename(path)}: the flame graph and the table hold the moment's active bytes`, async ({
+    page,
+  }) => {
+    const problems = await watchPageProblems(page);
+    const { view } = await decodeFile(path);
+    const device = view.devices[defaultDeviceIndex(view.devices)]!;
+    const moment = defaultMoment(device);
+    // Independent of the holders code: the rows alive after the moment, summed.
+    const table = device.allocations;
+    let expected = 0;
+    for (let row = 0; row < table.count; row++)
+      if (table.startEvent[row]! <= moment && table.endEvent[row]! > moment)
+        expected += table.sizeBytes[row]!;
+
+    await openSnapshot(page, path);
+    await page.keyboard.press('5');
+    const holders = page.getByTestId('holders-view');
+    await expect(holders).toBeVisible();
+    await expect(holders).toHaveAttribute('data-moment', String(moment));
+    await expect(page.getByTestId('flame-graph')).toHaveAttribute(
+      'data-root-bytes',
+      String(expected),
+    );
+    const rowBytes = await page
+      .getByTestId('holders-table')
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-bytes'))));
+    expect(rowBytes.reduce((sum, bytes) => sum + bytes, 0)).toBe(expected);
+
+    await page.getByTestId('holders-group-by').selectOption('category');
+    const categories = await page
+      .getByTestId('holders-table')
+      .locator('tbody td.holders-key')
+      .allTextContents();
+    expect(categories.length).toBeGreaterThan(0);
+    for (const name of categories)
+      expect([
+        'parameters',
+        'gradients',
+        'optimizer state',
+        'activations',
+        'temporaries',
+        'autograd / other',
+        'unknown',
+      ]).toContain(name);
+    expect(await problems()).toEqual([]);
+  });
+}
+
+test('a click zooms the flame graph into a node, and the path leads back', async ({ page }) => {
+  await openSnapshot(page, realSnapshotPath('LINYUN'));
+  await page.keyboard.press('5');
+  const flame = page.getByTestId('flame-graph');
+  const child = flame.locator('.flame-node[data-depth="1"]').nth(1);
+  const childName = (await child.textContent()) ?? '';
+  await child.click();
+  // The node is the root now: a crumb names it, and the top row is it.
+  await expect(flame.locator('.flame-crumbs button')).toHaveCount(2);
+  await expect(flame.locator('.flame-node[data-depth="0"]')).toHaveText(childName);
+  await flame.locator('.flame-crumbs button').first().click();
+  await expect(flame.locator('.flame-crumbs button')).toHaveCount(1);
+});
