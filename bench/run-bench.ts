@@ -18,6 +18,7 @@ import {
 import { checkSummary, parseTimings } from './cli-output';
 import { runMeasured } from './measure-command';
 import { formatStateTable, measureAllocatorState, type StateBenchRow } from './state-bench';
+import { formatHoldersTable, measureHolders, type HoldersBenchRow } from './holders-bench';
 import { formatUiTable } from './ui-bench-report';
 import { runUiBench, type UiBenchRow } from './ui-bench';
 
@@ -148,6 +149,18 @@ async function main(options: BenchOptions): Promise<number> {
     }
   }
 
+  const holdersRows: HoldersBenchRow[] = [];
+  if (!options.generateOnly && (failures.length === 0 || options.keepGoing)) {
+    for (const input of inputs) {
+      log(`who holds it on ${input.size.label} ...`);
+      try {
+        holdersRows.push(await measureHolders(input.size.label, input.path));
+      } catch (error) {
+        if (!fail(`who holds it on ${input.size.label}`, error)) break;
+      }
+    }
+  }
+
   let uiRows: UiBenchRow[] = [];
   if (!options.generateOnly && !options.noUi && (failures.length === 0 || options.keepGoing)) {
     if (!existsSync(join(root, 'out', 'web', 'index.html'))) {
@@ -174,6 +187,7 @@ async function main(options: BenchOptions): Promise<number> {
   if (cliRows.length > 0) log(formatCliTable(cliRows));
   if (pythonRows.length > 0) log(`\n${formatPythonTable(pythonRows)}`);
   if (stateRows.length > 0) log(`\n${formatStateTable(stateRows)}`);
+  if (holdersRows.length > 0) log(`\n${formatHoldersTable(holdersRows)}`);
   if (uiRows.length > 0) log(`\n${formatUiTable(uiRows)}`);
   if (failures.length > 0) {
     log(`\n${failures.length} failure(s):`);

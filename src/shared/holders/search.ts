@@ -6,6 +6,7 @@
 
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { NO_STACK_TEXT } from '../format/words';
+import type { FrameTable } from '../snapshot/model';
 import { frameSearchText } from './classify';
 
 export interface SearchQuery {
@@ -42,18 +43,30 @@ export function compileSearch(query: SearchQuery): CompiledSearch {
   return { kind: 'text', test: (candidate) => candidate.toLowerCase().includes(needle) };
 }
 
+// The text of every frame, built once per frame table: every keystroke tests them all.
+const frameTexts = new WeakMap<FrameTable, readonly string[]>();
+
+function frameTextsOf(frames: FrameTable): readonly string[] {
+  let texts = frameTexts.get(frames);
+  if (texts === undefined) {
+    texts = Array.from(frames.name, (name, id) =>
+      frameSearchText(frames.filename[id]!, frames.line[id]!, name),
+    );
+    frameTexts.set(frames, texts);
+  }
+  return texts;
+}
+
 /** Per stack id: 1 when some frame of the stack matches (no-stack allocations match their words). */
 export function matchingStacks(
   view: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
   test: (text: string) => boolean,
 ): Uint8Array {
-  const { frames, stacks } = view;
-  const frameCount = frames.name.length;
+  const { stacks } = view;
+  const texts = frameTextsOf(view.frames);
+  const frameCount = texts.length;
   const frameMatches = new Uint8Array(frameCount);
-  for (let id = 0; id < frameCount; id++) {
-    if (test(frameSearchText(frames.filename[id]!, frames.line[id]!, frames.name[id]!)))
-      frameMatches[id] = 1;
-  }
+  for (let id = 0; id < frameCount; id++) if (test(texts[id]!)) frameMatches[id] = 1;
   const stackCount = stacks.offsets.length - 1;
   const result = new Uint8Array(stackCount);
   for (let s = 0; s < stackCount; s++) {
@@ -108,7 +121,9 @@ export function matchedBytesCurve(
 ): MatchedCurve {
   const table = device.allocations;
   const length = device.traceLength;
-  const delta = new Float64Array(length + 1);
+  // One array: the changes at each event first, then their running sum in place (a keystroke on
+  // a 4M-event trace allocates 31 MB, not twice that).
+  const bytes = new Float64Array(length);
   let baselineBytes = 0;
   for (let row = 0; row < table.count; row++) {
     if (mask[row] !== 1) continue;
@@ -116,13 +131,12 @@ export function matchedBytesCurve(
     const start = table.startEvent[row]!;
     const end = Math.min(table.endEvent[row]!, length);
     if (start < 0) baselineBytes += size;
-    else delta[start]! += size;
-    if (end < length) delta[end]! -= size;
+    else bytes[start]! += size;
+    if (end < length) bytes[end]! -= size;
   }
-  const bytes = new Float64Array(length);
   let running = baselineBytes;
   for (let event = 0; event < length; event++) {
-    running += delta[event]!;
+    running += bytes[event]!;
     bytes[event] = running;
   }
   return { bytes, baselineBytes };
