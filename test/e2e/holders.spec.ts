@@ -75,3 +75,50 @@ test('a click zooms the flame graph into a node, and the path leads back', async
   await flame.locator('.flame-crumbs button').first().click();
   await expect(flame.locator('.flame-crumbs button')).toHaveCount(1);
 });
+
+test('Ctrl+F searches: the bytes at the moment, the curve on the timeline, a bad expression said', async ({
+  page,
+}) => {
+  const path = realSnapshotPath('LINYUN');
+  const { view } = await decodeFile(path);
+  const device = view.devices[defaultDeviceIndex(view.devices)]!;
+  const moment = defaultMoment(device);
+  // Independent: the live allocations whose stack has a frame naming AccumulateGrad.
+  const table = device.allocations;
+  let expected = 0;
+  let count = 0;
+  for (let row = 0; row < table.count; row++) {
+    if (!(table.startEvent[row]! <= moment && table.endEvent[row]! > moment)) continue;
+    const stackId = table.stackId[row]!;
+    if (stackId < 0) continue;
+    let hit = false;
+    for (let i = view.stacks.offsets[stackId]!; i < view.stacks.offsets[stackId + 1]!; i++)
+      if (/accumulategrad/i.test(view.frames.name[view.stacks.frameIds[i]!]!)) hit = true;
+    if (hit) {
+      expected += table.sizeBytes[row]!;
+      count++;
+    }
+  }
+  expect(expected).toBeGreaterThan(0);
+
+  await openSnapshot(page, path);
+  await page.keyboard.press('Control+f');
+  const box = page.getByTestId('holders-search');
+  await expect(box).toBeFocused();
+  await box.fill('AccumulateGrad');
+  const result = page.getByTestId('holders-search-result');
+  await expect(result).toHaveAttribute('data-bytes', String(expected));
+  await expect(result).toHaveAttribute('data-count', String(count));
+  await expect(page.getByTestId('flame-graph')).toHaveAttribute(
+    'data-root-bytes',
+    String(expected),
+  );
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-search-curve', 'drawn');
+
+  await page.getByTestId('holders-regex').check();
+  await box.fill('model(');
+  await expect(page.locator('.holders-search-error')).toContainText('not a regular expression');
+  await box.press('Escape');
+  await expect(box).toHaveValue('');
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-search-curve', 'none');
+});

@@ -3,12 +3,18 @@
 // frame, file, category, annotation span, stream, pool or user metadata. Both read the shared
 // holders layer that `allocscope top` reads, so the app and the CLI give the same answer.
 
-import { useMemo, useState, type JSX } from 'react';
+import { useEffect, useMemo, useRef, useState, type JSX } from 'react';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { aliveRowsAt } from '@shared/holders/alive-rows';
 import { flameTree } from '@shared/holders/flame-tree';
 import { GROUP_BY_NAMES, GROUP_BYS, groupRows, type GroupBy } from '@shared/holders/group-by';
+import {
+  compileSearch,
+  matchedBytesCurve,
+  matchingRows,
+  type MatchedCurve,
+} from '@shared/holders/search';
 import { activeBytesAt } from '@shared/report/top-document';
 import { FlameGraph } from './flame-graph';
 import { HolderGroupsTable } from './holder-groups-table';
@@ -18,12 +24,48 @@ export interface HoldersViewProps {
   view: AnalyzedSnapshot;
   device: AnalyzedDevice;
   moment: number;
+  /** Bumped when the user asks to search (Ctrl/Cmd+F): the box takes the focus. */
+  findRequest?: number;
+  /** The bytes the search matches over time, for the timeline (null: no search). */
+  onSearchCurve?: (curve: MatchedCurve | null) => void;
 }
 
-export function HoldersView({ view, device, moment }: HoldersViewProps): JSX.Element {
+export function HoldersView(props: HoldersViewProps): JSX.Element {
+  const { view, device, moment, findRequest = 0, onSearchCurve } = props;
   const [by, setBy] = useState<GroupBy>('frame');
   const [showFramework, setShowFramework] = useState(false);
-  const rows = useMemo(() => aliveRowsAt(device, moment), [device, moment]);
+  const [query, setQuery] = useState('');
+  const [regex, setRegex] = useState(false);
+  const searchRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (findRequest > 0) searchRef.current?.select();
+  }, [findRequest]);
+
+  // Frames and stacks are tested (thousands), then allocations looked up: fast on 1M.
+  const search = useMemo(() => compileSearch({ text: query, regex }), [query, regex]);
+  const mask = useMemo(
+    () =>
+      search.kind === 'none' || search.kind === 'invalid'
+        ? null
+        : matchingRows(view, device, search),
+    [view, device, search],
+  );
+  const curve = useMemo(
+    () => (mask === null ? null : matchedBytesCurve(device, mask)),
+    [device, mask],
+  );
+  useEffect(() => {
+    onSearchCurve?.(curve);
+  }, [onSearchCurve, curve]);
+  useEffect(() => () => onSearchCurve?.(null), [onSearchCurve]);
+
+  const alive = useMemo(() => aliveRowsAt(device, moment), [device, moment]);
+  const rows = useMemo(
+    () => (mask === null ? alive : alive.filter((row) => mask[row] === 1)),
+    [alive, mask],
+  );
+  let matchedBytes = 0;
+  for (const row of rows) matchedBytes += device.allocations.sizeBytes[row]!;
   const activeBytes = activeBytesAt(device, moment);
   const groups = useMemo(() => groupRows(view, device, rows, by), [view, device, rows, by]);
   const tree = useMemo(
@@ -34,8 +76,51 @@ export function HoldersView({ view, device, moment }: HoldersViewProps): JSX.Ele
     <div className="holders" data-testid="holders-view" data-moment={moment}>
       <div className="holders-bar">
         <span className="holders-total" title={`${formatExactBytes(activeBytes)} bytes`}>
-          {formatBytes(activeBytes)} active in {rows.length.toLocaleString('en-US')} allocations at
+          {formatBytes(activeBytes)} active in {alive.length.toLocaleString('en-US')} allocations at
           event {moment}
+        </span>
+        <span className="holders-search">
+          <input
+            ref={searchRef}
+            type="search"
+            placeholder="Search frames, files, 0x address"
+            aria-label="Search frames, files or an address"
+            value={query}
+            spellCheck={false}
+            onChange={(event) => setQuery(event.currentTarget.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Escape') setQuery('');
+            }}
+            data-testid="holders-search"
+          />
+          <label title="The search is a regular expression">
+            <input
+              type="checkbox"
+              aria-label="Regular expression"
+              data-testid="holders-regex"
+              checked={regex}
+              onChange={(event) => setRegex(event.currentTarget.checked)}
+            />
+            .*
+          </label>
+          {search.kind === 'invalid' ? (
+            <span className="holders-search-error" role="status">
+              {search.message}
+            </span>
+          ) : mask !== null ? (
+            <span
+              className="holders-search-result"
+              role="status"
+              data-testid="holders-search-result"
+              data-bytes={matchedBytes}
+              data-count={rows.length}
+              title={`${formatExactBytes(matchedBytes)} bytes`}
+            >
+              {rows.length.toLocaleString('en-US')} matching here, {formatBytes(matchedBytes)} (
+              {activeBytes > 0 ? ((100 * matchedBytes) / activeBytes).toFixed(1) : '0.0'}%), the
+              pink line on the timeline
+            </span>
+          ) : null}
         </span>
         <label className="holders-control">
           Group by{' '}

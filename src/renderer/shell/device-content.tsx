@@ -3,6 +3,7 @@
 // allocation's panel on the right, beside both. The dividers are dragged (or focused and moved
 // with the arrows), the sizes remembered (pane-sizes.ts).
 
+import type { MatchedCurve } from '@shared/holders/search';
 import {
   startTransition,
   useCallback,
@@ -81,7 +82,15 @@ export function DeviceContent(props: {
     [dispatch, tabId],
   );
   useMomentKeys(device, moment, stepTo);
+  const [searchCurve, setSearchCurve] = useState<MatchedCurve | null>(null);
+  /** Bumped by Ctrl/Cmd+F: the holders view focuses its search box. */
+  const [findRequest, setFindRequest] = useState(0);
   useShortcuts('page', (command) => {
+    if (command === 'find') {
+      setLowerView('holders');
+      setFindRequest((count) => count + 1);
+      return true;
+    }
     const next = lowerViewOfCommand(command);
     if (next === null) return false;
     setLowerView(next);
@@ -149,6 +158,7 @@ export function DeviceContent(props: {
             onMoment={setMoment}
             onWindowChange={onWindowChange}
             clickHint={timelineClickHint(lowerView)}
+            searchCurve={lowerView === 'holders' ? searchCurve : null}
           />
         </div>
         <PaneSeparator
@@ -224,7 +234,15 @@ export function DeviceContent(props: {
                 onMoment={(event) => setMoment(event)}
               />
             )}
-            {lowerView === 'holders' && <HoldersView view={view} device={device} moment={moment} />}
+            {lowerView === 'holders' && (
+              <HoldersView
+                view={view}
+                device={device}
+                moment={moment}
+                findRequest={findRequest}
+                onSearchCurve={setSearchCurve}
+              />
+            )}
             {lowerView === 'oom' &&
               (stateIndex === null ? (
                 <p className="lower-pending">Reconstructing the allocator state…</p>

@@ -15,6 +15,7 @@ export type ShortcutCommand =
   | 'view-fragmentation'
   | 'view-oom'
   | 'view-holders'
+  | 'find'
   | 'moment-previous'
   | 'moment-next'
   | 'moment-back'
@@ -198,6 +199,13 @@ export const SHORTCUTS: readonly Shortcut[] = [
     group: 'Views',
     chords: [{ key: '5' }],
     description: 'Who holds it (flame graph, group by)',
+  },
+  {
+    command: 'find',
+    scope: 'page',
+    group: 'Views',
+    chords: [{ key: 'f', primary: true }],
+    description: 'Search frames, files or an address (in Who holds it)',
   },
   {
     command: 'open',

@@ -9,6 +9,8 @@
 // (timeline-hit.ts) reads the current plot, never the trace. Input is timeline-input.ts, the
 // window timeline-window.ts, the overview timeline-overview.ts, the axes timeline-axes.ts.
 
+import type { MatchedCurve } from '@shared/holders/search';
+import { searchCurvePoints } from './search-curve';
 import type { ColorBy } from '@shared/chart/band-colors';
 import type { TimelineHit } from '@shared/chart/timeline-layout';
 import { momentCoordinate, type XMode } from '@shared/chart/event-axis';
@@ -181,6 +183,26 @@ export class TimelineChart {
     this.host.invalidate('overlay');
   }
 
+  /** The bytes a search matches over time, drawn over the bands; null clears it. */
+  setSearchCurve(curve: MatchedCurve | null): void {
+    if (curve === this.searchCurve) return;
+    this.searchCurve = curve;
+    this.searchPoints = null;
+    this.elements.root.dataset['searchCurve'] = curve === null ? 'none' : 'drawn';
+    this.host.invalidate('overlay');
+  }
+
+  private searchCurve: MatchedCurve | null = null;
+  /** The curve's points for the plot they were computed for (the overlay redraws on every hover). */
+  private searchPoints: { plot: TimelinePlot; points: Float64Array } | null = null;
+
+  private searchPointsFor(plot: TimelinePlot): Float64Array | null {
+    if (this.searchCurve === null) return null;
+    if (this.searchPoints?.plot !== plot)
+      this.searchPoints = { plot, points: searchCurvePoints(plot, this.searchCurve) };
+    return this.searchPoints.points;
+  }
+
   setColorBy(colorBy: ColorBy): void {
     if (colorBy === this.colorBy) return;
     this.colorBy = colorBy;
@@ -304,6 +326,7 @@ export class TimelineChart {
       selectedRow: this.selectedRow,
       moment: this.moment,
       pointer: this.input.hoverPoint(),
+      searchPoints: this.searchPointsFor(plot),
     });
     const root = this.elements.root;
     if (this.selectedRow === null) {

@@ -302,7 +302,12 @@ export interface OverlayPicture {
   /** Lifetime of a selected allocation that is not drawn as a band (merged into "other"). */
   selectedSpan: { x0: number; x1: number } | null;
   momentX: number | null;
+  /** The search's bytes over time (search-curve.ts), or null without a search. */
+  searchPoints: Float64Array | null;
 }
+
+/** The search curve's colour: apart from the bands, the curves and the markers in both themes. */
+const SEARCH_LINE = '#d6336c';
 
 export function drawOverlay(
   context: CanvasRenderingContext2D,
@@ -355,6 +360,17 @@ export function drawOverlay(
     context.stroke();
     context.strokeStyle = theme.selection;
     context.lineWidth = 1.5;
+    context.stroke();
+  }
+
+  if (picture.searchPoints !== null && picture.searchPoints.length >= 2) {
+    const points = picture.searchPoints;
+    context.beginPath();
+    context.moveTo(points[0]!, points[1]!);
+    for (let i = 2; i < points.length; i += 2) context.lineTo(points[i]!, points[i + 1]!);
+    context.strokeStyle = SEARCH_LINE;
+    context.lineWidth = 2;
+    context.lineJoin = 'round';
     context.stroke();
   }
 

@@ -75,6 +75,8 @@ export interface OverlayState {
   moment: number | null;
   /** The pointer, when the crosshair shows. */
   pointer: PlotPoint | null;
+  /** The search curve's points for this plot (search-curve.ts), or null. */
+  searchPoints: Float64Array | null;
 }
 
 export function overlayPicture(plot: TimelinePlot, state: OverlayState): OverlayPicture {
@@ -97,5 +99,6 @@ export function overlayPicture(plot: TimelinePlot, state: OverlayState): Overlay
     selectedBand,
     selectedSpan,
     momentX: moment === null ? null : markerX(plot, moment),
+    searchPoints: state.searchPoints,
   };
 }
