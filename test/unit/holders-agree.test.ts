@@ -14,6 +14,8 @@ import { foldedStacks } from '../../src/shared/holders/folded-stacks';
 import { GROUP_BYS, groupRows } from '../../src/shared/holders/group-by';
 import { compileSearch, matchedBytesCurve, matchingRows } from '../../src/shared/holders/search';
 import { activeBytesAt } from '../../src/shared/report/top-document';
+import { deviceExplanationsOf } from '../../src/shared/oom/oom-explainer';
+import { categoriesOf, categoryAt } from '../../src/shared/holders/classify';
 import { Prng } from '../../generators/snapshot/prng';
 import { analyzeFile } from '../support/analyzed';
 import { realSnapshotPaths } from '../support/real-snapshots';
@@ -106,6 +108,32 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
         expect(weights, context).toBe(total);
       }
     }
+  });
+
+  it("the OOM explainer's categories add up to the live bytes at its moment", () => {
+    view.devices.forEach((device, index) => {
+      const { ooms, peak } = deviceExplanationsOf(view, index);
+      for (const explanation of [...ooms, ...(peak === null ? [] : [peak])]) {
+        const column = categoriesOf(view, device);
+        const expected = new Map<string, number>();
+        for (const row of bruteAlive(device, explanation.event)) {
+          const category = categoryAt(column, row);
+          expected.set(
+            category,
+            (expected.get(category) ?? 0) + device.allocations.sizeBytes[row]!,
+          );
+        }
+        expect(
+          new Map(explanation.categories.map((entry) => [entry.category, entry.bytes])),
+        ).toEqual(new Map([...expected].filter(([, bytes]) => bytes > 0)));
+        const bytes = explanation.categories.map((entry) => entry.bytes);
+        expect(bytes).toEqual([...bytes].sort((a, b) => b - a));
+        if (!clamped(view))
+          expect(bytes.reduce((sum, b) => sum + b, 0)).toBe(
+            activeBytesAt(device, explanation.event),
+          );
+      }
+    });
   });
 
   it('search finds what a brute-force filter finds, and its bytes over time', () => {

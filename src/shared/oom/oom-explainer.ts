@@ -10,6 +10,9 @@
 //   out-of-memory  otherwise (even one hole made of every cached free byte and all of
 //                  device_free would have been too small: live tensors hold the memory).
 
+import { aliveRowsAt } from '../holders/alive-rows';
+import { CATEGORIES, CATEGORY_NAMES, type Category } from '../holders/categories';
+import { categoriesOf, categoryAt } from '../holders/classify';
 import {
   isFrameworkFrame,
   shortFrameLabel,
@@ -286,6 +289,7 @@ function explanationOf(
     poolLargestFreeBytes: facts.group.largestFreeBytes,
     expandableSegments: view.allocatorSettings?.['expandable_segments'] === true,
     holders: facts.holders,
+    categories: categoriesAt(view, device, event),
     verdict,
     verdictText: '',
   };
@@ -301,6 +305,38 @@ function holdersClause(holders: readonly OomHolder[]): string {
     .slice(0, HOLDERS_IN_TEXT)
     .map((h) => `${h.topFrame ?? NO_STACK_TEXT} (${formatBytes(h.bytes)})`);
   return named.length === 0 ? '' : ` The largest holders are ${named.join(', ')}.`;
+}
+
+/** The live bytes by category after `event` (built-in rules), largest first, none empty. */
+export function categoriesAt(
+  view: AnalyzedSnapshot,
+  device: AnalyzedDevice,
+  event: number,
+): { category: Category; bytes: number }[] {
+  const column = categoriesOf(view, device);
+  const bytes = new Map<Category, number>();
+  for (const row of aliveRowsAt(device, event)) {
+    const category = categoryAt(column, row);
+    bytes.set(category, (bytes.get(category) ?? 0) + device.allocations.sizeBytes[row]!);
+  }
+  return [...bytes]
+    .filter(([, total]) => total > 0)
+    .sort((a, b) => b[1] - a[1] || CATEGORIES.indexOf(a[0]) - CATEGORIES.indexOf(b[0]))
+    .map(([category, total]) => ({ category, bytes: total }));
+}
+
+/**
+ * "Activations hold 41.0 GiB of the 78.0 GiB live at the OOM.": the largest category the rules
+ * could name; nothing when everything is unknown.
+ */
+function categoryClause(e: OomExplanation, at: string): string {
+  const known = e.categories.find((entry) => entry.category !== 'unknown');
+  if (known === undefined) return '';
+  const total = e.categories.reduce((sum, entry) => sum + entry.bytes, 0);
+  const name = CATEGORY_NAMES[known.category];
+  // "Activations hold", "Optimizer state holds".
+  const verb = name.endsWith('s') ? 'hold' : 'holds';
+  return ` ${name[0]!.toUpperCase()}${name.slice(1)} ${verb} ${formatBytes(known.bytes)} of the ${formatBytes(total)} live ${at}.`;
 }
 
 /** The verdict in plain words, with human units; every figure in it comes from the explanation. */
@@ -345,6 +381,7 @@ export function verdictText(e: OomExplanation): string {
           : '';
       return (
         `Out of memory: live tensors hold ${formatBytes(e.activeBytes)} of ${reach}${short}.` +
+        categoryClause(e, 'at the OOM') +
         holdersClause(e.holders)
       );
     }
@@ -378,6 +415,7 @@ export function verdictText(e: OomExplanation): string {
         `of the ${formatBytes(e.reservedBytes)} reserved; ${formatBytes(e.cachedFreeBytes)} is ` +
         `cached free, the largest hole ${formatBytes(e.largestFreeBytes)}. ${next} ` +
         `${growth}${failure}.` +
+        categoryClause(e, 'at the peak') +
         holdersClause(e.holders)
       );
     }

@@ -1,5 +1,7 @@
 // What the OOM explainer says about one failed allocation (or, without one, the active peak).
 
+import type { Category } from '../holders/categories';
+
 export type OomVerdict =
   /** Enough bytes were cached free in the pool, but no single hole was large enough. */
   | 'fragmentation'
@@ -60,6 +62,12 @@ export interface OomExplanation {
   expandableSegments: boolean;
   /** Live allocations grouped by stack, largest total first. */
   holders: OomHolder[];
+  /**
+   * The live memory by category (holders/categories.ts, the built-in rules), largest first:
+   * requested bytes of the allocations alive after `event`, adding up to the timeline's active
+   * bytes there. Categories holding nothing are left out.
+   */
+  categories: { category: Category; bytes: number }[];
   verdict: OomVerdict;
   /** One or two sentences in plain words, with human units. */
   verdictText: string;

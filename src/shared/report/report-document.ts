@@ -3,6 +3,7 @@
 // moment, sampled over the trace) and the OOM explainer's findings. Built from the view alone,
 // so the app (which holds only the view) and `allocscope report --json` write the same document.
 
+import { CATEGORIES } from '../holders/categories';
 import { z } from 'zod';
 import { explainOoms, explainPeak } from '../oom/oom-explainer';
 import type { OomExplanation } from '../oom/oom-explanation';
@@ -121,6 +122,7 @@ export const oomExplanationSchema = z.object({
   poolLargestFreeBytes: bytes,
   expandableSegments: z.boolean(),
   holders: z.array(oomHolderSchema),
+  categories: z.array(z.object({ category: z.enum(CATEGORIES), bytes })),
   verdict: z.enum(['fragmentation', 'out-of-memory', 'fits-in-cache', 'what-if']),
   verdictText: z.string().min(1),
 });
