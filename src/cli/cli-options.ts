@@ -9,7 +9,7 @@ usage:
   allocscope summary FILE [--device N] [--json] [--top K] [--bytes] [--timings]
   allocscope report FILE [--json OUT.json|-] [--device N]
   allocscope render FILE --png OUT.png [--svg OUT.svg]
-                    [--view timeline|segments|fragmentation|oom]
+                    [--view timeline|segments|fragmentation|oom|flame|categories]
                     [--width W] [--height H] [--scale S] [--device N] [--moment EVENT]
                     [--theme light|dark]
   allocscope segments FILE [--device N] [--moment EVENT] [--bytes]
@@ -30,7 +30,9 @@ usage:
   --png, --svg  render: write the chart as a PNG image and/or an SVG document
   --view      render: the memory timeline (default), the allocator's segments at a moment,
               fragmentation over time, or the OOM explainer (the first OOM, or the one at
-              --moment EVENT; without an OOM the active peak as "what if")
+              --moment EVENT; without an OOM the active peak as "what if"), the flame
+              graph of the memory alive at the moment, or the live memory by category
+              over the trace
   --width W, --height H  render: size in CSS pixels (default 1600 x 900)
   --scale S   render: PNG pixels per CSS pixel (default 1; 2 for a sharp 2x image)
   --moment EVENT  the state after trace entry EVENT (-1: before the first), or one of
@@ -76,7 +78,14 @@ const summaryOptionsSchema = z.object({
 export const MAX_IMAGE_PIXELS_SIDE = 16_384;
 
 /** The app's charts `render` draws (the tabs whose PNG/SVG export draws the same picture). */
-export const RENDER_VIEWS = ['timeline', 'segments', 'fragmentation', 'oom'] as const;
+export const RENDER_VIEWS = [
+  'timeline',
+  'segments',
+  'fragmentation',
+  'oom',
+  'flame',
+  'categories',
+] as const;
 export type RenderView = (typeof RENDER_VIEWS)[number];
 
 const renderOptionsSchema = z

@@ -2,6 +2,8 @@
 // Electron or a browser: the timeline, the segments at a moment, fragmentation over time and the
 // OOM explainer, as the app's PNG/SVG export draws them from each tab.
 
+import { renderCategoriesSvg } from '@shared/render/categories-svg';
+import { renderFlameSvg } from '@shared/render/flame-svg';
 import { writeFile } from 'node:fs/promises';
 import { fragmentationExportMoments } from '@shared/chart/fragmentation-sampling';
 import { deviceExplanationsOf, explainPeak } from '@shared/oom/oom-explainer';
@@ -114,6 +116,20 @@ function renderView(
               ? 'segments before the first event'
               : `segments after event ${moment}`,
       };
+    }
+    case 'flame':
+    case 'categories': {
+      const moment =
+        options.moment === null ? defaultMoment(device) : resolveMoment(device, options.moment);
+      return options.view === 'flame'
+        ? {
+            svg: renderFlameSvg(view, deviceIndex, { ...size, moment }),
+            what: `flame graph of the memory alive after event ${moment}`,
+          }
+        : {
+            svg: renderCategoriesSvg(view, deviceIndex, { ...size, moment }),
+            what: `live memory by category (marked: event ${moment})`,
+          };
     }
     case 'oom': {
       const index = allocatorStateIndexOf(view, device);

@@ -142,6 +142,8 @@ function svgGoldens(name: Case): Golden[] {
 
 const SVG_GOLDENS: Golden[] = [
   ...CASES.flatMap(svgGoldens),
+  { file: 'oom/flame-oom.svg', args: (f) => ['render', f, '--view', 'flame', '--moment', 'oom'] },
+  { file: 'training/categories.svg', args: (f) => ['render', f, '--view', 'categories'] },
   {
     file: 'oom/timeline-dark-oom-800x450.svg',
     args: (f) => [
@@ -294,7 +296,7 @@ describe('golden text outputs', () => {
       ['summary', truncated],
       ['report', truncated, '--json', '-'],
       ['render', training],
-      ['render', training, '--svg', join(OUT, 'x.svg'), '--view', 'flame'],
+      ['render', training, '--svg', join(OUT, 'x.svg'), '--view', 'icicle'],
       ['render', training, '--svg', join(OUT, 'x.svg'), '--moment', 'oom'],
       ['segments', training, '--moment', 'oom'],
       ['segments', training, '--moment', '100000'],

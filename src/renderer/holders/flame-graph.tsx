@@ -5,7 +5,7 @@
 import { useMemo, useState, type JSX } from 'react';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import type { FlameNode } from '@shared/holders/flame-tree';
-import { layoutFlame, nodeAtPath, PATH_SEPARATOR } from './flame-layout';
+import { layoutFlame, nodeAtPath, PATH_SEPARATOR } from '@shared/holders/flame-layout';
 
 /** Nodes narrower than this share of the shown root are not drawn (about a pixel at 1,000 px). */
 const MIN_WIDTH = 0.001;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FlameNode } from '@shared/holders/flame-tree';
+import type { FlameNode } from './flame-tree';
 import { layoutFlame, nodeAtPath, PATH_SEPARATOR } from './flame-layout';
 
 function node(name: string, bytes: number, children: FlameNode[] = []): FlameNode {

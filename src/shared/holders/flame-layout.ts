@@ -2,7 +2,7 @@
 // as the root (the one the user zoomed into), depth below it. Nodes too narrow to see are left
 // out (their bytes stay in their parent's width). Pure, unit-tested.
 
-import type { FlameNode } from '@shared/holders/flame-tree';
+import type { FlameNode } from './flame-tree';
 
 /** Joins the steps of a path: never in a frame's name (which may hold '/', ';', spaces). */
 export const PATH_SEPARATOR = '\u0001';
