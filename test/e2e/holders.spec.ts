@@ -122,3 +122,14 @@ test('Ctrl+F searches: the bytes at the moment, the curve on the timeline, a bad
   await expect(box).toHaveValue('');
   await expect(page.getByTestId('timeline')).toHaveAttribute('data-search-curve', 'none');
 });
+
+test('shows the live memory by category over the trace', async ({ page }) => {
+  await openSnapshot(page, realSnapshotPath('LINYUN'));
+  await page.keyboard.press('5');
+  await page.getByTestId('holders-over-time').check();
+  const chart = page.getByTestId('holders-categories').locator('svg g.allocscope-categories');
+  await expect(chart).toBeAttached();
+  // The built-in rules find gradients and optimizer state in this full training step.
+  await expect(chart.locator('path[data-category="gradient"]')).toHaveCount(1);
+  await expect(chart.locator('path[data-category="optimizer_state"]')).toHaveCount(1);
+});

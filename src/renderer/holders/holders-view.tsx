@@ -16,6 +16,7 @@ import {
   type MatchedCurve,
 } from '@shared/holders/search';
 import { activeBytesAt } from '@shared/report/top-document';
+import { CategoriesOverTime } from './categories-over-time';
 import { FlameGraph } from './flame-graph';
 import { HolderGroupsTable } from './holder-groups-table';
 import './holders.css';
@@ -34,6 +35,7 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
   const { view, device, moment, findRequest = 0, onSearchCurve } = props;
   const [by, setBy] = useState<GroupBy>('frame');
   const [showFramework, setShowFramework] = useState(false);
+  const [overTime, setOverTime] = useState(false);
   const [query, setQuery] = useState('');
   const [regex, setRegex] = useState(false);
   const searchRef = useRef<HTMLInputElement>(null);
@@ -142,12 +144,29 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
             checked={showFramework}
             onChange={(event) => setShowFramework(event.currentTarget.checked)}
           />{' '}
-          framework frames in the flame graph
+          framework frames
+        </label>
+        <label className="holders-control">
+          <input
+            type="checkbox"
+            checked={overTime}
+            onChange={(event) => setOverTime(event.currentTarget.checked)}
+            data-testid="holders-over-time"
+          />{' '}
+          by category over time
         </label>
       </div>
       <div className="holders-body">
         <HolderGroupsTable groups={groups} by={by} totalBytes={activeBytes} />
-        <FlameGraph tree={tree} totalBytes={activeBytes} />
+        {overTime ? (
+          <CategoriesOverTime
+            view={view}
+            deviceIndex={view.devices.indexOf(device)}
+            moment={moment}
+          />
+        ) : (
+          <FlameGraph tree={tree} totalBytes={activeBytes} />
+        )}
       </div>
     </div>
   );

@@ -1,0 +1,32 @@
+// The live memory by category over the whole trace, with the selected moment marked: the same
+// picture `allocscope render --view categories` draws (shared SVG renderer), scaled to the pane.
+// The series is one pass over the allocations (holders/category-series.ts), so it is built here.
+
+import { useMemo, useState, useEffect, type JSX } from 'react';
+import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import { renderCategoriesSvg } from '@shared/render/categories-svg';
+import { currentThemeName, onThemeNameChange } from '../canvas/color-scheme';
+
+export interface CategoriesOverTimeProps {
+  view: AnalyzedSnapshot;
+  deviceIndex: number;
+  moment: number;
+}
+
+export function CategoriesOverTime(props: CategoriesOverTimeProps): JSX.Element {
+  const { view, deviceIndex, moment } = props;
+  const [theme, setTheme] = useState(currentThemeName);
+  useEffect(() => onThemeNameChange(setTheme), []);
+  // Markup of our own renderer from the file's data: every text in it is escaped (svg-markup.ts).
+  const svg = useMemo(
+    () => renderCategoriesSvg(view, deviceIndex, { width: 1000, height: 320, moment, theme }),
+    [view, deviceIndex, moment, theme],
+  );
+  return (
+    <div
+      className="holders-categories"
+      data-testid="holders-categories"
+      dangerouslySetInnerHTML={{ __html: svg }}
+    />
+  );
+}
