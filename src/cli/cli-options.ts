@@ -42,7 +42,8 @@ usage:
   --theme     render: light (default) or dark colours
   --by        top: group the memory alive at the moment by stack, frame (the top user
               frame, default), file, category, annotation (the span it was made in),
-              stream, pool or metadata (user metadata)
+              stream, pool, metadata (user metadata), compile_context or forward_frame
+              (where autograd created the tensor in the forward pass)
   --grep      top: only allocations whose stack has a frame ("file:line name") matching
               the regular expression (case ignored), or whose block holds a hex address
   --rules     top: categories by this rules file (allocscope.category-rules/1) instead of

@@ -6,9 +6,10 @@
 
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { pairAnnotations, type AnnotationSpan } from '../chart/annotation-spans';
-import { describeStack, stackLabelOfStack } from '../analysis/user-frame';
+import { describeStack, isUserFrame, stackLabelOfStack } from '../analysis/user-frame';
 import { NO_STACK_TEXT, poolNameAt, streamNameAt } from '../format/words';
-import { NO_STRING } from '../snapshot/model';
+import { NO_LIST, NO_STRING } from '../snapshot/model';
+import { stringList } from '../analyzed/allocation-details';
 import { frameAt, stackFrameIds } from '../snapshot/stack-source';
 import { CATEGORY_NAMES } from './categories';
 import { flamePath } from './flame-tree';
@@ -24,6 +25,8 @@ export const GROUP_BYS = [
   'stream',
   'pool',
   'metadata',
+  'compile_context',
+  'forward_frame',
 ] as const;
 
 export type GroupBy = (typeof GROUP_BYS)[number];
@@ -38,6 +41,8 @@ export const GROUP_BY_NAMES: Readonly<Record<GroupBy, string>> = {
   stream: 'stream',
   pool: 'pool',
   metadata: 'user metadata',
+  compile_context: 'compile context',
+  forward_frame: 'created in forward at',
 };
 
 export interface HolderGroup {
@@ -62,6 +67,8 @@ export const TOP_FRAMES = 3;
 export const NO_ANNOTATION = '(no annotation span)';
 export const NO_METADATA = '(no user metadata)';
 export const NO_PYTHON_FILE = '(no Python file)';
+export const NO_COMPILE_CONTEXT = '(no compile context)';
+export const NO_FORWARD_FRAMES = '(no forward_frames)';
 
 export interface GroupOptions {
   rules?: CategoryRules;
@@ -69,7 +76,7 @@ export interface GroupOptions {
 
 type HolderView = Pick<
   AnalyzedSnapshot,
-  'frames' | 'stacks' | 'strings' | 'streams' | 'pools' | 'annotations'
+  'frames' | 'stacks' | 'strings' | 'streams' | 'pools' | 'annotations' | 'forwardFrames'
 >;
 
 /** The key of each row under `by`, for the rows given (a function built once per grouping). */
@@ -111,7 +118,43 @@ export function groupKeyOf(
         return id === NO_STRING ? NO_METADATA : (view.strings?.[id] ?? NO_METADATA);
       };
     }
+    case 'compile_context': {
+      const ids = device.details?.compileContextId ?? null;
+      return (row) => {
+        const start = table.startEvent[row]!;
+        const id = ids === null || start < 0 ? NO_STRING : ids[start]!;
+        const text = id === NO_STRING ? undefined : view.strings?.[id];
+        return text === undefined || text === '' || text === 'N/A' ? NO_COMPILE_CONTEXT : text;
+      };
+    }
+    case 'forward_frame': {
+      const entryLists = device.details?.forwardFramesId ?? null;
+      const blockLists = device.details?.blockForwardFramesId ?? null;
+      const byList = new Map<number, string>();
+      return (row) => {
+        const start = table.startEvent[row]!;
+        let list = start >= 0 && entryLists !== null ? entryLists[start]! : NO_LIST;
+        if (list === NO_LIST && blockLists !== null) list = blockLists[row]!;
+        if (list === NO_LIST) return NO_FORWARD_FRAMES;
+        let key = byList.get(list);
+        if (key === undefined) {
+          key = forwardFrameKey(stringList(view, list));
+          byList.set(list, key);
+        }
+        return key;
+      };
+    }
   }
+}
+
+/**
+ * The frame of `forward_frames` (strings, innermost first, "model.py:62 in forward") that is the
+ * user's own code, by the label rule's test on its file; else the innermost one.
+ */
+function forwardFrameKey(frames: readonly string[]): string {
+  if (frames.length === 0) return NO_FORWARD_FRAMES;
+  const user = frames.find((frame) => isUserFrame(frame.split(':')[0] ?? ''));
+  return user ?? frames[0]!;
 }
 
 /** Groups of `rows` under `by`, largest first (then by key, so the order is stable). */
