@@ -68,12 +68,25 @@ test('a click zooms the flame graph into a node, and the path leads back', async
   const flame = page.getByTestId('flame-graph');
   const child = flame.locator('.flame-node[data-depth="1"]').nth(1);
   const childName = (await child.textContent()) ?? '';
+  const childBytes = Number(await child.getAttribute('data-bytes'));
   await child.click();
+  // The table and the timeline narrow to the allocations below the node.
+  await expect(page.getByTestId('holders-search-result')).toHaveAttribute(
+    'data-bytes',
+    String(childBytes),
+  );
+  const rowBytes = await page
+    .getByTestId('holders-table')
+    .locator('tbody tr')
+    .evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-bytes'))));
+  expect(rowBytes.reduce((sum, bytes) => sum + bytes, 0)).toBe(childBytes);
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-search-curve', 'drawn');
   // The node is the root now: a crumb names it, and the top row is it.
   await expect(flame.locator('.flame-crumbs button')).toHaveCount(2);
   await expect(flame.locator('.flame-node[data-depth="0"]')).toHaveText(childName);
   await flame.locator('.flame-crumbs button').first().click();
   await expect(flame.locator('.flame-crumbs button')).toHaveCount(1);
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-search-curve', 'none');
 });
 
 test('Ctrl+F searches: the bytes at the moment, the curve on the timeline, a bad expression said', async ({

@@ -9,7 +9,12 @@ import { basename } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../../src/shared/analyzed/analyzed-snapshot';
 import { aliveRowsAt } from '../../src/shared/holders/alive-rows';
-import { flameTree, type FlameNode } from '../../src/shared/holders/flame-tree';
+import {
+  flameStepKey,
+  flameTree,
+  rowsBelowNode,
+  type FlameNode,
+} from '../../src/shared/holders/flame-tree';
 import { foldedStacks } from '../../src/shared/holders/folded-stacks';
 import { GROUP_BYS, groupRows } from '../../src/shared/holders/group-by';
 import { compileSearch, matchedBytesCurve, matchingRows } from '../../src/shared/holders/search';
@@ -94,6 +99,14 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
         }
         for (const showFramework of [false, true]) {
           const tree = flameTree(view, device, rows, { showFramework });
+          // The allocations below a node, over the whole trace, are at this moment its rows.
+          for (const child of tree.children.slice(0, 3)) {
+            const grandchild = child.children[0];
+            const steps = [child, ...(grandchild === undefined ? [] : [grandchild])];
+            const mask = rowsBelowNode(view, device, steps.map(flameStepKey), showFramework);
+            const below = [...rows].filter((row) => mask[row] === 1).sort((a, b) => a - b);
+            expect(below).toEqual([...steps.at(-1)!.rows].sort((a, b) => a - b));
+          }
           expect(tree.bytes, context).toBe(total);
           expect(tree.allocations).toBe(rows.length);
           checkNode(tree);

@@ -2,7 +2,7 @@
 // splits its parent by frame (outermost first). Hover shows bytes, share and allocations; a click
 // zooms into a node (the path above it stays as buttons to go back up).
 
-import { useMemo, useState, type JSX } from 'react';
+import { useMemo, type JSX } from 'react';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import type { FlameNode } from '@shared/holders/flame-tree';
 import { layoutFlame, nodeAtPath, PATH_SEPARATOR } from '@shared/holders/flame-layout';
@@ -15,10 +15,13 @@ export interface FlameGraphProps {
   tree: FlameNode;
   /** The moment's active bytes: what shares are of. */
   totalBytes: number;
+  /** The node shown as the root (steps "frameId:name" from the tree's root); [] for the root. */
+  zoomPath: readonly string[];
+  onZoom: (path: string[]) => void;
 }
 
-export function FlameGraph({ tree, totalBytes }: FlameGraphProps): JSX.Element {
-  const [zoomPath, setZoomPath] = useState<string[]>([]);
+export function FlameGraph({ tree, totalBytes, zoomPath, onZoom }: FlameGraphProps): JSX.Element {
+  const setZoomPath = onZoom;
   // A zoomed node that no longer exists (another moment) falls back to the root.
   const zoomed = nodeAtPath(tree, zoomPath);
   const root = zoomed ?? tree;

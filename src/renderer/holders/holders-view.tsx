@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef, useState, type JSX } from 'react';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { aliveRowsAt } from '@shared/holders/alive-rows';
-import { flameTree } from '@shared/holders/flame-tree';
+import { flameTree, rowsBelowNode } from '@shared/holders/flame-tree';
 import { GROUP_BY_NAMES, GROUP_BYS, groupRows, type GroupBy } from '@shared/holders/group-by';
 import {
   compileSearch,
@@ -45,13 +45,21 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
 
   // Frames and stacks are tested (thousands), then allocations looked up: fast on 1M.
   const search = useMemo(() => compileSearch({ text: query, regex }), [query, regex]);
-  const mask = useMemo(
+  const searchMask = useMemo(
     () =>
       search.kind === 'none' || search.kind === 'invalid'
         ? null
         : matchingRows(view, device, search),
     [view, device, search],
   );
+  // The flame graph's zoomed node (steps "frameId:name" from the root): the table, the count and
+  // the timeline's curve narrow to the allocations below it.
+  const [zoomPath, setZoomPath] = useState<string[]>([]);
+  const nodeMask = useMemo(
+    () => (zoomPath.length === 0 ? null : rowsBelowNode(view, device, zoomPath, showFramework)),
+    [view, device, zoomPath, showFramework],
+  );
+  const mask = useMemo(() => bothMasks(searchMask, nodeMask), [searchMask, nodeMask]);
   const curve = useMemo(
     () => (mask === null ? null : matchedBytesCurve(device, mask)),
     [device, mask],
@@ -70,9 +78,14 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
   for (const row of rows) matchedBytes += device.allocations.sizeBytes[row]!;
   const activeBytes = activeBytesAt(device, moment);
   const groups = useMemo(() => groupRows(view, device, rows, by), [view, device, rows, by]);
+  // The flame graph shows the searched rows whole, zoomed to its node.
+  const searchedRows = useMemo(
+    () => (searchMask === null ? alive : alive.filter((row) => searchMask[row] === 1)),
+    [alive, searchMask],
+  );
   const tree = useMemo(
-    () => flameTree(view, device, rows, { showFramework }),
-    [view, device, rows, showFramework],
+    () => flameTree(view, device, searchedRows, { showFramework }),
+    [view, device, searchedRows, showFramework],
   );
   return (
     <div className="holders" data-testid="holders-view" data-moment={moment}>
@@ -109,7 +122,7 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
             <span className="holders-search-error" role="status">
               {search.message}
             </span>
-          ) : mask !== null ? (
+          ) : searchMask !== null || nodeMask !== null ? (
             <span
               className="holders-search-result"
               role="status"
@@ -165,9 +178,23 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
             moment={moment}
           />
         ) : (
-          <FlameGraph tree={tree} totalBytes={activeBytes} />
+          <FlameGraph
+            tree={tree}
+            totalBytes={activeBytes}
+            zoomPath={zoomPath}
+            onZoom={setZoomPath}
+          />
         )}
       </div>
     </div>
   );
+}
+
+/** Allocations both filters keep (either may be absent). */
+function bothMasks(a: Uint8Array | null, b: Uint8Array | null): Uint8Array | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  const both = new Uint8Array(a.length);
+  for (let row = 0; row < a.length; row++) both[row] = a[row]! & b[row]!;
+  return both;
 }

@@ -131,3 +131,35 @@ function finish(node: BuildNode): FlameNode {
     rows: node.rows,
   };
 }
+
+/** A step of a path from the root, as flame-layout.ts names them: "frameId:name". */
+export function flameStepKey(step: { frameId: number; name: string }): string {
+  return `${step.frameId}:${step.name}`;
+}
+
+/**
+ * Per allocation row: 1 when its stack's path begins with `steps` (the allocation is below that
+ * node of the flame graph, at any moment); tested once per stack.
+ */
+export function rowsBelowNode(
+  view: StackView,
+  device: Pick<AnalyzedDevice, 'allocations'>,
+  steps: readonly string[],
+  showFramework = false,
+): Uint8Array {
+  const table = device.allocations;
+  const mask = new Uint8Array(table.count);
+  const below = new Map<number, boolean>();
+  for (let row = 0; row < table.count; row++) {
+    const stackId = table.stackId[row]!;
+    let hit = below.get(stackId);
+    if (hit === undefined) {
+      const path = flamePath(view, stackId, showFramework);
+      hit =
+        steps.length <= path.length && steps.every((step, i) => flameStepKey(path[i]!) === step);
+      below.set(stackId, hit);
+    }
+    if (hit) mask[row] = 1;
+  }
+  return mask;
+}
