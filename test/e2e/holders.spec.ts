@@ -2,6 +2,7 @@
 // group-by table hold every active byte of the moment, as an independent count over the
 // allocation table says; grouping by category lists the categories; a click zooms the flame graph.
 
+import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { defaultDeviceIndex, defaultMoment } from '../../src/shared/analyzed/moments';
@@ -145,4 +146,43 @@ test('shows the live memory by category over the trace', async ({ page }) => {
   // The built-in rules find gradients and optimizer state in this full training step.
   await expect(chart.locator('path[data-category="gradient"]')).toHaveCount(1);
   await expect(chart.locator('path[data-category="optimizer_state"]')).toHaveCount(1);
+});
+
+test('a rules file changes the categories, is remembered, and a bad one is refused by name', async ({
+  page,
+}, testInfo) => {
+  const rules = testInfo.outputPath('my-rules.json');
+  const bad = testInfo.outputPath('bad-rules.json');
+  writeFileSync(
+    rules,
+    JSON.stringify({
+      schema: 'allocscope.category-rules/1',
+      rules: [{ category: 'activation', match: { frame: '.' } }],
+    }),
+  );
+  writeFileSync(bad, JSON.stringify({ schema: 'allocscope.category-rules/1', rules: [{}] }));
+  const path = realSnapshotPath('LINYUN');
+  await openSnapshot(page, path);
+  await page.keyboard.press('5');
+  await page.getByTestId('holders-group-by').selectOption('category');
+  const keys = page.getByTestId('holders-table').locator('tbody td.holders-key');
+  await expect(keys).toContainText(['unknown', 'gradients']);
+  await page.getByTestId('holders-rules-input').setInputFiles(rules);
+  await expect(page.getByTestId('holders-rules')).toContainText('rules: my-rules.json');
+  await expect(keys).toHaveText(['unknown', 'activations']);
+
+  await page.getByTestId('holders-rules-input').setInputFiles(bad);
+  await expect(page.getByTestId('holders-rules').getByRole('alert')).toContainText(
+    'bad-rules.json: rules.0.category',
+  );
+  // The rules in use stay the last good ones, and come back after a reload.
+  await expect(page.getByTestId('holders-rules')).toContainText('rules: my-rules.json');
+  await page.reload();
+  await openSnapshot(page, path);
+  await page.keyboard.press('5');
+  await page.getByTestId('holders-group-by').selectOption('category');
+  await expect(page.getByTestId('holders-rules')).toContainText('rules: my-rules.json');
+  await page.getByTestId('holders-rules').getByRole('button', { name: 'Built-in' }).click();
+  await expect(page.getByTestId('holders-rules')).toContainText('rules: built-in');
+  await expect(keys).toContainText(['unknown', 'gradients']);
 });

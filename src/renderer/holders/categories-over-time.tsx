@@ -4,6 +4,7 @@
 
 import { useMemo, useState, useEffect, type JSX } from 'react';
 import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import type { CategoryRules } from '@shared/holders/category-rules';
 import { renderCategoriesSvg } from '@shared/render/categories-svg';
 import { currentThemeName, onThemeNameChange } from '../canvas/color-scheme';
 
@@ -11,16 +12,18 @@ export interface CategoriesOverTimeProps {
   view: AnalyzedSnapshot;
   deviceIndex: number;
   moment: number;
+  rules: CategoryRules;
 }
 
 export function CategoriesOverTime(props: CategoriesOverTimeProps): JSX.Element {
-  const { view, deviceIndex, moment } = props;
+  const { view, deviceIndex, moment, rules } = props;
   const [theme, setTheme] = useState(currentThemeName);
   useEffect(() => onThemeNameChange(setTheme), []);
   // Markup of our own renderer from the file's data: every text in it is escaped (svg-markup.ts).
   const svg = useMemo(
-    () => renderCategoriesSvg(view, deviceIndex, { width: 1000, height: 320, moment, theme }),
-    [view, deviceIndex, moment, theme],
+    () =>
+      renderCategoriesSvg(view, deviceIndex, { width: 1000, height: 320, moment, theme, rules }),
+    [view, deviceIndex, moment, theme, rules],
   );
   return (
     <div

@@ -17,6 +17,7 @@ import {
 } from '@shared/holders/search';
 import { activeBytesAt } from '@shared/report/top-document';
 import { CategoriesOverTime } from './categories-over-time';
+import { loadRulesFile, restoreBuiltInRules, useCategoryRules } from './category-rules-setting';
 import { FlameGraph } from './flame-graph';
 import { HolderGroupsTable } from './holder-groups-table';
 import './holders.css';
@@ -77,7 +78,13 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
   let matchedBytes = 0;
   for (const row of rows) matchedBytes += device.allocations.sizeBytes[row]!;
   const activeBytes = activeBytesAt(device, moment);
-  const groups = useMemo(() => groupRows(view, device, rows, by), [view, device, rows, by]);
+  const { rules, source: rulesSource } = useCategoryRules();
+  const [rulesError, setRulesError] = useState<string | null>(null);
+  const rulesInputRef = useRef<HTMLInputElement>(null);
+  const groups = useMemo(
+    () => groupRows(view, device, rows, by, { rules }),
+    [view, device, rows, by, rules],
+  );
   // The flame graph shows the searched rows whole, zoomed to its node.
   const searchedRows = useMemo(
     () => (searchMask === null ? alive : alive.filter((row) => searchMask[row] === 1)),
@@ -168,11 +175,43 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
           />{' '}
           by category over time
         </label>
+        {(by === 'category' || overTime) && (
+          <span className="holders-control holders-rules" data-testid="holders-rules">
+            rules: {rulesSource ?? 'built-in'}{' '}
+            <button type="button" onClick={() => rulesInputRef.current?.click()}>
+              Load rules…
+            </button>
+            {rulesSource !== null && (
+              <button type="button" onClick={restoreBuiltInRules}>
+                Built-in
+              </button>
+            )}
+            <input
+              ref={rulesInputRef}
+              type="file"
+              accept=".json,application/json"
+              hidden
+              data-testid="holders-rules-input"
+              onChange={(event) => {
+                const file = event.currentTarget.files?.[0];
+                event.currentTarget.value = '';
+                if (file === undefined) return;
+                void loadRulesFile(file).then(setRulesError);
+              }}
+            />
+            {rulesError !== null && (
+              <span className="holders-search-error" role="alert">
+                {rulesError}
+              </span>
+            )}
+          </span>
+        )}
       </div>
       <div className="holders-body">
         <HolderGroupsTable groups={groups} by={by} totalBytes={activeBytes} />
         {overTime ? (
           <CategoriesOverTime
+            rules={rules}
             view={view}
             deviceIndex={view.devices.indexOf(device)}
             moment={moment}

@@ -1,0 +1,86 @@
+// The categories' rules the user loaded (a rules file, docs/categories.md), kept with the page's
+// settings (localStorage) and shared by every open snapshot; none: the built-in rules. What is
+// stored is read back through the same schema as a file, so a stored document that no longer
+// reads (edited by hand, an older schema) falls back to the built-in rules.
+
+import { useSyncExternalStore } from 'react';
+import {
+  DEFAULT_CATEGORY_RULES,
+  parseCategoryRules,
+  type CategoryRules,
+} from '@shared/holders/category-rules';
+
+const STORAGE_KEY = 'allocscope.categoryRules';
+/** Rules files are small; a larger one is refused rather than kept in settings. */
+export const MAX_RULES_FILE_BYTES = 256 * 1024;
+
+export interface RulesSetting {
+  rules: CategoryRules;
+  /** The file's name, or null for the built-in rules. */
+  source: string | null;
+}
+
+const BUILT_IN: RulesSetting = { rules: DEFAULT_CATEGORY_RULES, source: null };
+let current: RulesSetting = readStored();
+const listeners = new Set<() => void>();
+
+function readStored(): RulesSetting {
+  try {
+    const text = globalThis.localStorage?.getItem(STORAGE_KEY);
+    if (text === null || text === undefined) return BUILT_IN;
+    const stored = JSON.parse(text) as { source?: unknown; rules?: unknown };
+    const parsed = parseCategoryRules(stored.rules);
+    if (!parsed.ok || typeof stored.source !== 'string') return BUILT_IN;
+    return { rules: parsed.rules, source: stored.source };
+  } catch {
+    return BUILT_IN;
+  }
+}
+
+function publish(next: RulesSetting): void {
+  current = next;
+  try {
+    if (next.source === null) globalThis.localStorage?.removeItem(STORAGE_KEY);
+    else
+      globalThis.localStorage?.setItem(
+        STORAGE_KEY,
+        JSON.stringify({ source: next.source, rules: next.rules }),
+      );
+  } catch {
+    // Storage refused: the rules hold for this page only.
+  }
+  for (const listener of listeners) listener();
+}
+
+/**
+ * Reads a rules file the user picked: null when it is taken, else one line saying what is wrong
+ * with it (naming the file).
+ */
+export async function loadRulesFile(file: File): Promise<string | null> {
+  if (file.size > MAX_RULES_FILE_BYTES)
+    return `${file.name}: a rules file is at most ${MAX_RULES_FILE_BYTES / 1024} KiB`;
+  let json: unknown;
+  try {
+    json = JSON.parse(await file.text());
+  } catch (error) {
+    return `${file.name}: not JSON (${error instanceof Error ? error.message : String(error)})`;
+  }
+  const parsed = parseCategoryRules(json);
+  if (!parsed.ok) return `${file.name}: ${parsed.message}`;
+  publish({ rules: parsed.rules, source: file.name });
+  return null;
+}
+
+export function restoreBuiltInRules(): void {
+  publish(BUILT_IN);
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The rules in use, re-rendering when they change. */
+export function useCategoryRules(): RulesSetting {
+  return useSyncExternalStore(subscribe, () => current);
+}
