@@ -42,6 +42,10 @@ for (const prefix of ['LINYUN', 'Maphsge4', 'Yiyi']) {
       .locator('tbody tr')
       .evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-bytes'))));
     expect(rowBytes.reduce((sum, bytes) => sum + bytes, 0)).toBe(expected);
+    // Each group has its bytes over time beside it.
+    await expect(
+      page.getByTestId('holders-table').locator('tbody tr').first().locator('polyline'),
+    ).toHaveCount(1);
 
     await page.getByTestId('holders-group-by').selectOption('category');
     const categories = await page

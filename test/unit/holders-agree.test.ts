@@ -17,6 +17,8 @@ import {
 } from '../../src/shared/holders/flame-tree';
 import { foldedStacks } from '../../src/shared/holders/folded-stacks';
 import { GROUP_BYS, groupRows } from '../../src/shared/holders/group-by';
+import { groupSeries } from '../../src/shared/holders/group-series';
+import { seriesMoments } from '../../src/shared/holders/category-series';
 import { compileSearch, matchedBytesCurve, matchingRows } from '../../src/shared/holders/search';
 import { activeBytesAt } from '../../src/shared/report/top-document';
 import { deviceExplanationsOf } from '../../src/shared/oom/oom-explainer';
@@ -119,6 +121,26 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
           weights += Number(match![2]);
         }
         expect(weights, context).toBe(total);
+      }
+    }
+  });
+
+  it("each group's bytes over time are its bytes at every sampled moment", () => {
+    for (const device of view.devices) {
+      const moments = seriesMoments(device.traceLength, 12, [device.figures.active.peakEventIndex]);
+      for (const by of GROUP_BYS) {
+        const keys = groupRows(view, device, aliveRowsAt(device, moments.at(-1)!), by)
+          .slice(0, 5)
+          .map((group) => group.key);
+        const series = groupSeries(view, device, by, keys, moments);
+        moments.forEach((moment, i) => {
+          const atMoment = new Map(
+            groupRows(view, device, bruteAlive(device, moment), by).map((g) => [g.key, g.bytes]),
+          );
+          keys.forEach((key, k) =>
+            expect(series[k]![i], `${by} ${key} @ ${moment}`).toBe(atMoment.get(key) ?? 0),
+          );
+        });
       }
     }
   });

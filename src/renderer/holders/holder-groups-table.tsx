@@ -11,9 +11,14 @@ export interface HolderGroupsTableProps {
   groups: readonly HolderGroup[];
   by: GroupBy;
   totalBytes: number;
+  /** Each listed group's bytes over the trace (sampled), by key; groups without one show none. */
+  sparks: ReadonlyMap<string, Float64Array>;
+  /** Index of the selected moment among the samples (-1: none). */
+  momentIndex: number;
 }
 
-export function HolderGroupsTable({ groups, by, totalBytes }: HolderGroupsTableProps): JSX.Element {
+export function HolderGroupsTable(props: HolderGroupsTableProps): JSX.Element {
+  const { groups, by, totalBytes, sparks, momentIndex } = props;
   const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({
     key: 'bytes',
     descending: true,
@@ -58,6 +63,7 @@ export function HolderGroupsTable({ groups, by, totalBytes }: HolderGroupsTableP
               {header('bytes', 'Bytes', true)}
               <th className="numeric">Share</th>
               {header('allocations', 'Allocations', true)}
+              <th className="holders-spark-heading">Over time</th>
               {header(
                 'key',
                 GROUP_BY_NAMES[by].replace(/^./, (c) => c.toUpperCase()),
@@ -73,6 +79,9 @@ export function HolderGroupsTable({ groups, by, totalBytes }: HolderGroupsTableP
                 </td>
                 <td className="numeric">{share(group.bytes)}</td>
                 <td className="numeric">{group.allocations.toLocaleString('en-US')}</td>
+                <td className="holders-spark">
+                  <Sparkline values={sparks.get(group.key)} momentIndex={momentIndex} />
+                </td>
                 <td
                   className="holders-key"
                   title={
@@ -90,5 +99,28 @@ export function HolderGroupsTable({ groups, by, totalBytes }: HolderGroupsTableP
         {groups.length === 0 && <p className="holders-empty">Nothing is alive at this moment.</p>}
       </div>
     </div>
+  );
+}
+
+const SPARK_WIDTH = 72;
+const SPARK_HEIGHT = 16;
+
+/** A group's bytes over the trace as a small line, the selected moment as a dot. */
+function Sparkline(props: { values: Float64Array | undefined; momentIndex: number }): JSX.Element {
+  const { values, momentIndex } = props;
+  if (values === undefined || values.length < 2) return <span aria-hidden="true" />;
+  let most = 0;
+  for (const value of values) if (value > most) most = value;
+  const x = (i: number): number => (i / (values.length - 1)) * (SPARK_WIDTH - 2) + 1;
+  const y = (value: number): number =>
+    SPARK_HEIGHT - 1 - (most > 0 ? (value / most) * (SPARK_HEIGHT - 2) : 0);
+  const points = Array.from(values, (value, i) => `${x(i).toFixed(1)},${y(value).toFixed(1)}`);
+  return (
+    <svg width={SPARK_WIDTH} height={SPARK_HEIGHT} aria-hidden="true">
+      <polyline points={points.join(' ')} fill="none" stroke="currentColor" strokeWidth="1" />
+      {momentIndex >= 0 && momentIndex < values.length && (
+        <circle cx={x(momentIndex)} cy={y(values[momentIndex]!)} r="2" fill="#d6336c" />
+      )}
+    </svg>
   );
 }

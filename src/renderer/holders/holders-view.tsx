@@ -16,11 +16,17 @@ import {
   type MatchedCurve,
 } from '@shared/holders/search';
 import { activeBytesAt } from '@shared/report/top-document';
+import { seriesMoments } from '@shared/holders/category-series';
+import { groupSeries } from '@shared/holders/group-series';
 import { CategoriesOverTime } from './categories-over-time';
 import { loadRulesFile, restoreBuiltInRules, useCategoryRules } from './category-rules-setting';
 import { FlameGraph } from './flame-graph';
 import { HolderGroupsTable } from './holder-groups-table';
 import './holders.css';
+
+/** Points per sparkline, and how many groups get one (the largest). */
+const SPARK_SAMPLES = 80;
+const SPARK_GROUPS = 200;
 
 export interface HoldersViewProps {
   view: AnalyzedSnapshot;
@@ -85,6 +91,16 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
     () => groupRows(view, device, rows, by, { rules }),
     [view, device, rows, by, rules],
   );
+  // Sparklines: the listed groups' bytes over the trace (one pass over the allocations).
+  const sparkMoments = useMemo(
+    () => seriesMoments(device.traceLength, SPARK_SAMPLES, [moment]),
+    [device, moment],
+  );
+  const sparks = useMemo(() => {
+    const keys = groups.slice(0, SPARK_GROUPS).map((group) => group.key);
+    const series = groupSeries(view, device, by, keys, sparkMoments, { rules }, mask);
+    return new Map(keys.map((key, i) => [key, series[i]!]));
+  }, [view, device, by, groups, sparkMoments, rules, mask]);
   // The flame graph shows the searched rows whole, zoomed to its node.
   const searchedRows = useMemo(
     () => (searchMask === null ? alive : alive.filter((row) => searchMask[row] === 1)),
@@ -208,7 +224,13 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
         )}
       </div>
       <div className="holders-body">
-        <HolderGroupsTable groups={groups} by={by} totalBytes={activeBytes} />
+        <HolderGroupsTable
+          groups={groups}
+          by={by}
+          totalBytes={activeBytes}
+          sparks={sparks}
+          momentIndex={sparkMoments.indexOf(moment)}
+        />
         {overTime ? (
           <CategoriesOverTime
             rules={rules}

@@ -74,7 +74,7 @@ export interface GroupOptions {
   rules?: CategoryRules;
 }
 
-type HolderView = Pick<
+export type HolderView = Pick<
   AnalyzedSnapshot,
   'frames' | 'stacks' | 'strings' | 'streams' | 'pools' | 'annotations' | 'forwardFrames'
 >;
