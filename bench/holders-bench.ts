@@ -8,6 +8,8 @@ import { defaultMoment } from '../src/shared/analyzed/moments';
 import { aliveRowsAt } from '../src/shared/holders/alive-rows';
 import { flameTree } from '../src/shared/holders/flame-tree';
 import { groupRows } from '../src/shared/holders/group-by';
+import { groupSeries } from '../src/shared/holders/group-series';
+import { seriesMoments } from '../src/shared/holders/category-series';
 import { compileSearch, matchedBytesCurve, matchingRows } from '../src/shared/holders/search';
 import { loadAnalyzedSnapshot } from '../src/cli/load-analyzed-snapshot';
 import { Prng } from '../generators/snapshot/prng';
@@ -46,8 +48,11 @@ export async function measureHolders(label: string, path: string): Promise<Holde
   const device = [...view.devices].sort((a, b) => b.traceLength - a.traceLength)[0]!;
   const momentWork = (moment: number): number => {
     const rows = aliveRowsAt(device, moment);
-    groupRows(view, device, rows, 'frame');
+    const groups = groupRows(view, device, rows, 'frame');
     flameTree(view, device, rows);
+    // The table's sparklines (as the app: 80 samples, the 200 largest groups).
+    const keys = groups.slice(0, 200).map((group) => group.key);
+    groupSeries(view, device, 'frame', keys, seriesMoments(device.traceLength, 80, [moment]));
     return rows.length;
   };
   // Built once per device after the first paint for the allocator state (segments view) as well.
@@ -89,7 +94,7 @@ export async function measureHolders(label: string, path: string): Promise<Holde
 
 export function formatHoldersTable(rows: readonly HoldersBenchRow[]): string {
   const lines = [
-    'who holds it (groups + flame graph of a moment; search per keystroke): one device, in-process',
+    'who holds it (groups, sparklines, flame graph of a moment; search per keystroke): one device, in-process',
     'input    allocations  alive   checkpoints  first     moment p50  moment p95  search p50  search max  targets',
   ];
   for (const row of rows) {
