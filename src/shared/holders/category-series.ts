@@ -6,6 +6,7 @@ import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snap
 import { CATEGORIES } from './categories';
 import { DEFAULT_CATEGORY_RULES, type CategoryRules } from './category-rules';
 import { categoriesOf } from './classify';
+import { sampledSeries } from './sampled-series';
 
 export interface CategorySeries {
   /** The moments sampled, ascending (-1: before the first entry). */
@@ -35,31 +36,11 @@ export function categorySeries(
   rules: CategoryRules = DEFAULT_CATEGORY_RULES,
 ): CategorySeries {
   const column = categoriesOf(view, device, rules);
-  const table = device.allocations;
-  const count = moments.length;
-  // One pass over the allocations: each adds its bytes from the first sampled moment at or after
-  // its start to the first at or after its end (alive after m: start <= m < end), then running
-  // sums. ~30 ms for 1.3M allocations, where a state per sample would cost seconds.
-  const bytes = CATEGORIES.map(() => new Float64Array(count + 1));
-  const firstAtOrAfter = (event: number): number => {
-    let low = 0;
-    let high = count;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (moments[middle]! < event) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  };
-  for (let row = 0; row < table.count; row++) {
-    const from = firstAtOrAfter(table.startEvent[row]!);
-    const to = firstAtOrAfter(table.endEvent[row]!);
-    if (from >= to) continue;
-    const delta = bytes[column[row]!]!;
-    const size = table.sizeBytes[row]!;
-    delta[from]! += size;
-    delta[to]! -= size;
-  }
-  for (const series of bytes) for (let i = 1; i < count; i++) series[i]! += series[i - 1]!;
-  return { moments: [...moments], bytes: bytes.map((series) => series.subarray(0, count)) };
+  const bytes = sampledSeries(
+    device.allocations,
+    moments,
+    CATEGORIES.length,
+    (row) => column[row]!,
+  );
+  return { moments: [...moments], bytes };
 }
