@@ -92,6 +92,7 @@ test('a click zooms the flame graph into a node, and the path leads back', async
   await flame.locator('.flame-crumbs button').first().click();
   await expect(flame.locator('.flame-crumbs button')).toHaveCount(1);
   await expect(page.getByTestId('timeline')).toHaveAttribute('data-search-curve', 'none');
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-dimmed-bands', '0');
 });
 
 test('Ctrl+F searches: the bytes at the moment, the curve on the timeline, a bad expression said', async ({
@@ -132,6 +133,12 @@ test('Ctrl+F searches: the bytes at the moment, the curve on the timeline, a bad
     String(expected),
   );
   await expect(page.getByTestId('timeline')).toHaveAttribute('data-search-curve', 'drawn');
+  // The bands of other allocations are drawn faint; at least one band stays lit.
+  const timeline = page.getByTestId('timeline');
+  await expect(timeline).not.toHaveAttribute('data-dimmed-bands', '0');
+  const bands = Number(await timeline.getAttribute('data-bands'));
+  const dimmed = Number(await timeline.getAttribute('data-dimmed-bands'));
+  expect(dimmed).toBeLessThan(bands);
 
   await page.getByTestId('holders-regex').check();
   await box.fill('model(');

@@ -9,17 +9,13 @@ import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { aliveRowsAt } from '@shared/holders/alive-rows';
 import { flameTree, rowsBelowNode } from '@shared/holders/flame-tree';
 import { GROUP_BY_NAMES, GROUP_BYS, groupRows, type GroupBy } from '@shared/holders/group-by';
-import {
-  compileSearch,
-  matchedBytesCurve,
-  matchingRows,
-  type MatchedCurve,
-} from '@shared/holders/search';
+import { compileSearch, matchedBytesCurve, matchingRows } from '@shared/holders/search';
 import { activeBytesAt } from '@shared/report/top-document';
 import { seriesMoments } from '@shared/holders/category-series';
 import { groupSeries } from '@shared/holders/group-series';
 import { CategoriesOverTime } from './categories-over-time';
 import { loadRulesFile, restoreBuiltInRules, useCategoryRules } from './category-rules-setting';
+import type { TimelineSearch } from '../timeline/search-curve';
 import { FlameGraph } from './flame-graph';
 import { HolderGroupsTable } from './holder-groups-table';
 import './holders.css';
@@ -35,11 +31,11 @@ export interface HoldersViewProps {
   /** Bumped when the user asks to search (Ctrl/Cmd+F): the box takes the focus. */
   findRequest?: number;
   /** The bytes the search matches over time, for the timeline (null: no search). */
-  onSearchCurve?: (curve: MatchedCurve | null) => void;
+  onSearch?: (search: TimelineSearch | null) => void;
 }
 
 export function HoldersView(props: HoldersViewProps): JSX.Element {
-  const { view, device, moment, findRequest = 0, onSearchCurve } = props;
+  const { view, device, moment, findRequest = 0, onSearch } = props;
   const [by, setBy] = useState<GroupBy>('frame');
   const [showFramework, setShowFramework] = useState(false);
   const [overTime, setOverTime] = useState(false);
@@ -72,9 +68,9 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
     [device, mask],
   );
   useEffect(() => {
-    onSearchCurve?.(curve);
-  }, [onSearchCurve, curve]);
-  useEffect(() => () => onSearchCurve?.(null), [onSearchCurve]);
+    onSearch?.(curve === null || mask === null ? null : { curve, mask });
+  }, [onSearch, curve, mask]);
+  useEffect(() => () => onSearch?.(null), [onSearch]);
 
   const alive = useMemo(() => aliveRowsAt(device, moment), [device, moment]);
   const rows = useMemo(

@@ -3,7 +3,7 @@
 // allocation's panel on the right, beside both. The dividers are dragged (or focused and moved
 // with the arrows), the sizes remembered (pane-sizes.ts).
 
-import type { MatchedCurve } from '@shared/holders/search';
+import type { TimelineSearch } from '../timeline/search-curve';
 import {
   startTransition,
   useCallback,
@@ -82,7 +82,7 @@ export function DeviceContent(props: {
     [dispatch, tabId],
   );
   useMomentKeys(device, moment, stepTo);
-  const [searchCurve, setSearchCurve] = useState<MatchedCurve | null>(null);
+  const [search, setSearch] = useState<TimelineSearch | null>(null);
   /** Bumped by Ctrl/Cmd+F: the holders view focuses its search box. */
   const [findRequest, setFindRequest] = useState(0);
   useShortcuts('page', (command) => {
@@ -158,7 +158,7 @@ export function DeviceContent(props: {
             onMoment={setMoment}
             onWindowChange={onWindowChange}
             clickHint={timelineClickHint(lowerView)}
-            searchCurve={lowerView === 'holders' ? searchCurve : null}
+            search={lowerView === 'holders' ? search : null}
           />
         </div>
         <PaneSeparator
@@ -240,7 +240,7 @@ export function DeviceContent(props: {
                 device={device}
                 moment={moment}
                 findRequest={findRequest}
-                onSearchCurve={setSearchCurve}
+                onSearch={setSearch}
               />
             )}
             {lowerView === 'oom' &&

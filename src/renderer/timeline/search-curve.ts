@@ -8,6 +8,13 @@ import { eventAtPixel, plotCoordinates, type TimelinePlot } from './timeline-plo
 
 const SAMPLES_PER_COLUMN = 256;
 
+/** What a search (or a flame graph node) shows on the timeline: its curve, and which bands stay lit. */
+export interface TimelineSearch {
+  curve: MatchedCurve;
+  /** Per allocation row: 1 when it matches (others are drawn dimmed). */
+  mask: Uint8Array;
+}
+
 /** Points (x, y) in CSS pixels, one per column, left to right. */
 export function searchCurvePoints(plot: TimelinePlot, curve: MatchedCurve): Float64Array {
   const width = Math.max(1, Math.round(plot.size.width));

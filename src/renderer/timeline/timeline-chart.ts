@@ -9,8 +9,7 @@
 // (timeline-hit.ts) reads the current plot, never the trace. Input is timeline-input.ts, the
 // window timeline-window.ts, the overview timeline-overview.ts, the axes timeline-axes.ts.
 
-import type { MatchedCurve } from '@shared/holders/search';
-import { searchCurvePoints } from './search-curve';
+import { searchCurvePoints, type TimelineSearch } from './search-curve';
 import type { ColorBy } from '@shared/chart/band-colors';
 import type { TimelineHit } from '@shared/chart/timeline-layout';
 import { momentCoordinate, type XMode } from '@shared/chart/event-axis';
@@ -184,22 +183,22 @@ export class TimelineChart {
   }
 
   /** The bytes a search matches over time, drawn over the bands; null clears it. */
-  setSearchCurve(curve: MatchedCurve | null): void {
-    if (curve === this.searchCurve) return;
-    this.searchCurve = curve;
+  setSearch(search: TimelineSearch | null): void {
+    if (search === this.search) return;
+    this.search = search;
     this.searchPoints = null;
-    this.elements.root.dataset['searchCurve'] = curve === null ? 'none' : 'drawn';
-    this.host.invalidate('overlay');
+    this.elements.root.dataset['searchCurve'] = search === null ? 'none' : 'drawn';
+    this.host.invalidate('plot', 'overlay');
   }
 
-  private searchCurve: MatchedCurve | null = null;
+  private search: TimelineSearch | null = null;
   /** The curve's points for the plot they were computed for (the overlay redraws on every hover). */
   private searchPoints: { plot: TimelinePlot; points: Float64Array } | null = null;
 
   private searchPointsFor(plot: TimelinePlot): Float64Array | null {
-    if (this.searchCurve === null) return null;
+    if (this.search === null) return null;
     if (this.searchPoints?.plot !== plot)
-      this.searchPoints = { plot, points: searchCurvePoints(plot, this.searchCurve) };
+      this.searchPoints = { plot, points: searchCurvePoints(plot, this.search.curve) };
     return this.searchPoints.points;
   }
 
@@ -298,13 +297,17 @@ export class TimelineChart {
     theme: TimelineTheme,
   ): void {
     const plot = this.plot!;
-    const picture = plotPicture(plot, theme, this.colorBy);
+    const picture = plotPicture(plot, theme, this.colorBy, this.search?.mask ?? null);
     const marks = drawTimeline(context, size, plotCoordinates(plot), picture, theme);
     renderMarkerLabels(this.elements.axes, plot, theme);
     this.drawCount++;
     const root = this.elements.root;
     root.dataset['drawn'] = String(this.drawCount);
     root.dataset['bands'] = String(plot.layout.bands.length);
+    // Bands a search leaves out (drawn faint), for tests and for anyone reading the page.
+    let dimmed = 0;
+    for (const flag of picture.bandDimmed ?? []) dimmed += flag;
+    root.dataset['dimmedBands'] = String(dimmed);
     this.plotMarks = marks;
     this.writeMarks();
     const largest = largestBandAtPeak(plot);

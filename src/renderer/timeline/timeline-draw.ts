@@ -40,10 +40,15 @@ export interface TimelinePicture {
   bandColors: Int16Array;
   /** Per band: 1 when its allocation has no recorded stack (drawn hatched). */
   bandNoStack: Uint8Array;
+  /** Per band: 1 when a search leaves it out (drawn faint); null without a search. */
+  bandDimmed: Uint8Array | null;
   gridBytes: readonly number[];
   spans: readonly SpanMark[];
   markers: readonly (VerticalMarker & { kind: TimelineMarkKind })[];
 }
+
+/** How faint the bands a search leaves out are drawn. */
+const DIMMED_ALPHA = 0.22;
 
 /** Draws the plot; returns the kinds of marks it drew (the legend must name each). */
 export function drawTimeline(
@@ -112,6 +117,7 @@ export function drawTimeline(
   context.strokeStyle = theme.bandSeparator;
   context.lineWidth = 1 / size.devicePixelRatio;
   layout.bands.forEach((band, index) => {
+    context.globalAlpha = picture.bandDimmed?.[index] === 1 ? DIMMED_ALPHA : 1;
     context.fillStyle = theme.colorOfIndex(picture.bandColors[index]!);
     context.beginPath();
     traceBand(context, band, coordinates, snap);
@@ -123,6 +129,7 @@ export function drawTimeline(
     } else drawn.add('bands');
     if (band.sizeBytes * pixelsPerByte >= 4) context.stroke();
   });
+  context.globalAlpha = 1;
 
   strokeEnvelope(context, layout.activeMax, columnWidth, coordinates, theme.activeLine, 1);
   strokeEnvelope(context, layout.reservedMax, columnWidth, coordinates, theme.reservedLine, 1.5);

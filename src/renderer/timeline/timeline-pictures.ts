@@ -38,6 +38,8 @@ export function plotPicture(
   plot: TimelinePlot,
   theme: TimelineTheme,
   colorBy: ColorBy,
+  /** A search's matches (others dimmed), or null. */
+  highlight: Uint8Array | null = null,
 ): TimelinePicture {
   const { data, layout, domain } = plot;
   const stackIds = data.device.allocations.stackId;
@@ -51,6 +53,10 @@ export function plotPicture(
     layout,
     bandColors: plotBandColors(plot, colorBy),
     bandNoStack: Uint8Array.from(layout.bands, (band) => (stackIds[band.row]! < 0 ? 1 : 0)),
+    bandDimmed:
+      highlight === null
+        ? null
+        : Uint8Array.from(layout.bands, (band) => (highlight[band.row] === 1 ? 0 : 1)),
     gridBytes: plot.gridBytes,
     spans: data.spans
       .filter((span) => span.x1 >= domain.x0 && span.x0 <= domain.x1)

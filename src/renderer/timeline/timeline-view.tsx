@@ -3,7 +3,7 @@
 // timeline-chart.ts; this component mounts it, passes props in and renders the DOM parts
 // (toolbar, tooltip) that React is good at.
 
-import type { MatchedCurve } from '@shared/holders/search';
+import type { TimelineSearch } from './search-curve';
 import { Fragment, useLayoutEffect, useMemo, useRef, useState, type JSX } from 'react';
 import { bandColorIndex, NO_STACK_COLOR } from '@shared/chart/band-colors';
 import { timelineMarks, type TimelineMarkKind } from '@shared/chart/timeline-marks';
@@ -50,8 +50,8 @@ export interface TimelineViewProps {
   onWindowChange?: (window: TimelineDomainInfo) => void;
   /** What a click does for the view below the timeline, said in the tooltip. */
   clickHint: string;
-  /** The bytes a search matches over time (the "Who holds it" view's search), or null. */
-  searchCurve?: MatchedCurve | null;
+  /** A search's bytes over time and its matches (the "Who holds it" view's search), or null. */
+  search?: TimelineSearch | null;
 }
 
 /** Frames listed in the tooltip under the top user frame; the panel shows them all. */
@@ -136,10 +136,10 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
     chartRef.current?.setColorBy(colorBy);
   }, [chartRef, colorBy]);
 
-  const searchCurve = props.searchCurve ?? null;
+  const search = props.search ?? null;
   useLayoutEffect(() => {
-    chartRef.current?.setSearchCurve(searchCurve);
-  }, [chartRef, searchCurve]);
+    chartRef.current?.setSearch(search);
+  }, [chartRef, search]);
 
   // Annotations that fall inside this device's trace (others are not drawn, so not in the legend).
   // Allocations without a recorded stack are drawn in their own colour: named in the legend.
