@@ -197,3 +197,26 @@ test('a rules file changes the categories, is remembered, and a bad one is refus
   await expect(page.getByTestId('holders-rules')).toContainText('rules: built-in');
   await expect(keys).toContainText(['unknown', 'gradients']);
 });
+
+test('the search holds in the Allocations table until "Show all"', async ({ page }) => {
+  await openSnapshot(page, realSnapshotPath('LINYUN'));
+  await page.keyboard.press('Control+f');
+  await page.getByTestId('holders-search').fill('AccumulateGrad');
+  const result = page.getByTestId('holders-search-result');
+  await expect(result).toHaveAttribute('data-count', /\d+/);
+  const count = Number(await result.getAttribute('data-count'));
+  await page.getByTestId('holders-search').blur();
+  await page.keyboard.press('1');
+  await expect(page.getByTestId('largest-filter')).toContainText('matching “AccumulateGrad”');
+  await expect(page.getByTestId('largest-row')).toHaveCount(Math.min(100, count));
+  await expect(page.getByTestId('largest-table')).toContainText(
+    `${count.toLocaleString('en-US')} alive`,
+  );
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-search-curve', 'drawn');
+  await page.getByTestId('largest-filter').getByRole('button', { name: 'Show all' }).click();
+  await expect(page.getByTestId('largest-filter')).toHaveCount(0);
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-search-curve', 'none');
+  await expect(page.getByTestId('largest-table')).not.toContainText(
+    `${count.toLocaleString('en-US')} alive`,
+  );
+});

@@ -10,6 +10,7 @@ import { describeEvent } from './allocation-facts';
 import { largestTableRow, type LargestTableRow } from './largest-table-rows';
 import { bandColorCss } from '../timeline/band-color-css';
 import { LARGEST_TABLE_ROWS, tableEvent } from '../export/allocations-csv';
+import type { HolderFilter } from '../holders/use-holder-filter';
 import '../timeline/timeline.css';
 
 export interface LargestAllocationsTableProps {
@@ -19,6 +20,8 @@ export interface LargestAllocationsTableProps {
   moment: number | null;
   selectedRow: number | null;
   onSelectRow: (row: number | null) => void;
+  /** The search or flame graph node of "Who holds it": only the allocations it keeps are listed. */
+  filter?: Pick<HolderFilter, 'mask' | 'query' | 'zoomPath' | 'clear'>;
 }
 
 type SortKey = 'size' | 'lifetime' | 'alloc' | 'frame';
@@ -38,12 +41,16 @@ const COLUMNS: { key: SortKey; label: string; numeric: boolean; firstDescending:
 ];
 
 export function LargestAllocationsTable(props: LargestAllocationsTableProps): JSX.Element {
-  const { view, device, moment, selectedRow, onSelectRow } = props;
+  const { view, device, moment, selectedRow, onSelectRow, filter } = props;
+  const mask = filter?.mask ?? null;
   const event = tableEvent(device, moment);
   const [order, setOrder] = useState<SortOrder>({ key: 'size', descending: true });
   const bodyRef = useRef<HTMLTableSectionElement>(null);
 
-  const alive = useMemo(() => allocationsAliveAt(device.allocations, event), [device, event]);
+  const alive = useMemo(() => {
+    const all = allocationsAliveAt(device.allocations, event);
+    return mask === null ? all : all.filter((row) => mask[row] === 1);
+  }, [device, event, mask]);
   const aliveBytes = useMemo(() => {
     let total = 0;
     for (const row of alive) total += device.allocations.sizeBytes[row]!;
@@ -119,6 +126,17 @@ export function LargestAllocationsTable(props: LargestAllocationsTableProps): JS
           {alive.length > LARGEST_TABLE_ROWS ? ` · top ${LARGEST_TABLE_ROWS}` : ''})
         </span>
       </h3>
+      {filter !== undefined && mask !== null && (
+        <p className="largest-table-filter" data-testid="largest-filter">
+          Only the allocations{' '}
+          {filter.query.trim() !== '' ? `matching “${filter.query.trim()}”` : ''}
+          {filter.query.trim() !== '' && filter.zoomPath.length > 0 ? ' and ' : ''}
+          {filter.zoomPath.length > 0 ? 'below the flame graph’s node' : ''} (Who holds it).{' '}
+          <button type="button" onClick={filter.clear}>
+            Show all
+          </button>
+        </p>
+      )}
       <div className="largest-table-scroll">
         <table role="grid" aria-label={`Largest allocations ${where}`}>
           <thead>

@@ -7,17 +7,16 @@ import { useEffect, useMemo, useRef, useState, type JSX } from 'react';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { aliveRowsAt } from '@shared/holders/alive-rows';
-import { flameTree, rowsBelowNode } from '@shared/holders/flame-tree';
+import { flameTree } from '@shared/holders/flame-tree';
 import { GROUP_BY_NAMES, GROUP_BYS, groupRows, type GroupBy } from '@shared/holders/group-by';
-import { compileSearch, matchedBytesCurve, matchingRows } from '@shared/holders/search';
 import { activeBytesAt } from '@shared/report/top-document';
 import { seriesMoments } from '@shared/holders/category-series';
 import { groupSeries } from '@shared/holders/group-series';
 import { CategoriesOverTime } from './categories-over-time';
 import { loadRulesFile, restoreBuiltInRules, useCategoryRules } from './category-rules-setting';
-import type { TimelineSearch } from '../timeline/search-curve';
 import { FlameGraph } from './flame-graph';
 import { HolderGroupsTable } from './holder-groups-table';
+import type { HolderFilter } from './use-holder-filter';
 import './holders.css';
 
 /** Points per sparkline, and how many groups get one (the largest). */
@@ -30,47 +29,20 @@ export interface HoldersViewProps {
   moment: number;
   /** Bumped when the user asks to search (Ctrl/Cmd+F): the box takes the focus. */
   findRequest?: number;
-  /** The bytes the search matches over time, for the timeline (null: no search). */
-  onSearch?: (search: TimelineSearch | null) => void;
+  /** The search and the flame graph's zoom (held above the tabs: the other views follow it). */
+  filter: HolderFilter;
 }
 
 export function HoldersView(props: HoldersViewProps): JSX.Element {
-  const { view, device, moment, findRequest = 0, onSearch } = props;
+  const { view, device, moment, findRequest = 0, filter } = props;
+  const { query, setQuery, regex, setRegex, search, searchMask, nodeMask, mask } = filter;
+  const { zoomPath, setZoomPath, showFramework, setShowFramework } = filter;
   const [by, setBy] = useState<GroupBy>('frame');
-  const [showFramework, setShowFramework] = useState(false);
   const [overTime, setOverTime] = useState(false);
-  const [query, setQuery] = useState('');
-  const [regex, setRegex] = useState(false);
   const searchRef = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (findRequest > 0) searchRef.current?.select();
   }, [findRequest]);
-
-  // Frames and stacks are tested (thousands), then allocations looked up: fast on 1M.
-  const search = useMemo(() => compileSearch({ text: query, regex }), [query, regex]);
-  const searchMask = useMemo(
-    () =>
-      search.kind === 'none' || search.kind === 'invalid'
-        ? null
-        : matchingRows(view, device, search),
-    [view, device, search],
-  );
-  // The flame graph's zoomed node (steps "frameId:name" from the root): the table, the count and
-  // the timeline's curve narrow to the allocations below it.
-  const [zoomPath, setZoomPath] = useState<string[]>([]);
-  const nodeMask = useMemo(
-    () => (zoomPath.length === 0 ? null : rowsBelowNode(view, device, zoomPath, showFramework)),
-    [view, device, zoomPath, showFramework],
-  );
-  const mask = useMemo(() => bothMasks(searchMask, nodeMask), [searchMask, nodeMask]);
-  const curve = useMemo(
-    () => (mask === null ? null : matchedBytesCurve(device, mask)),
-    [device, mask],
-  );
-  useEffect(() => {
-    onSearch?.(curve === null || mask === null ? null : { curve, mask });
-  }, [onSearch, curve, mask]);
-  useEffect(() => () => onSearch?.(null), [onSearch]);
 
   const alive = useMemo(() => aliveRowsAt(device, moment), [device, moment]);
   const rows = useMemo(
@@ -245,13 +217,4 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
       </div>
     </div>
   );
-}
-
-/** Allocations both filters keep (either may be absent). */
-function bothMasks(a: Uint8Array | null, b: Uint8Array | null): Uint8Array | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  const both = new Uint8Array(a.length);
-  for (let row = 0; row < a.length; row++) both[row] = a[row]! & b[row]!;
-  return both;
 }

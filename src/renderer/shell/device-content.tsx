@@ -3,7 +3,7 @@
 // allocation's panel on the right, beside both. The dividers are dragged (or focused and moved
 // with the arrows), the sizes remembered (pane-sizes.ts).
 
-import type { TimelineSearch } from '../timeline/search-curve';
+import { useHolderFilter } from '../holders/use-holder-filter';
 import {
   startTransition,
   useCallback,
@@ -82,7 +82,8 @@ export function DeviceContent(props: {
     [dispatch, tabId],
   );
   useMomentKeys(device, moment, stepTo);
-  const [search, setSearch] = useState<TimelineSearch | null>(null);
+  // The search and the flame graph's zoom hold across the views below the timeline.
+  const filter = useHolderFilter(view, device);
   /** Bumped by Ctrl/Cmd+F: the holders view focuses its search box. */
   const [findRequest, setFindRequest] = useState(0);
   useShortcuts('page', (command) => {
@@ -158,7 +159,7 @@ export function DeviceContent(props: {
             onMoment={setMoment}
             onWindowChange={onWindowChange}
             clickHint={timelineClickHint(lowerView)}
-            search={lowerView === 'holders' ? search : null}
+            search={filter.timelineSearch}
           />
         </div>
         <PaneSeparator
@@ -207,6 +208,7 @@ export function DeviceContent(props: {
                 view={view}
                 device={device}
                 moment={tableMoment}
+                filter={filter}
                 selectedRow={ui.selectedRow}
                 onSelectRow={onSelectRow}
               />
@@ -240,7 +242,7 @@ export function DeviceContent(props: {
                 device={device}
                 moment={moment}
                 findRequest={findRequest}
-                onSearch={setSearch}
+                filter={filter}
               />
             )}
             {lowerView === 'oom' &&
