@@ -26,8 +26,9 @@ const SHARED_LAYERS = [
   { name: 'analysis' },
   { name: 'analyzed' },
   { name: 'state' },
-  { name: 'oom' },
   { name: 'chart' },
+  { name: 'holders' },
+  { name: 'oom' },
   { name: 'report' },
   // Pictures and documents are siblings at the top: neither is built from the other.
   { name: 'render', notFrom: ['report'] },
@@ -38,8 +39,9 @@ function sharedImportRestrictions(forbiddenFolders, layer) {
     group: [`../${folder}`, `../${folder}/**`, `@shared/${folder}`, `@shared/${folder}/**`],
     message:
       `src/shared/${layer?.name} may not import from src/shared/${folder}: the layers of ` +
-      'src/shared are errors, format → pickle → snapshot → analysis → analyzed → state → oom → ' +
-      'chart → report, render, and a layer imports only from the layers before it (src/README.md).',
+      'src/shared are errors, format → pickle → snapshot → analysis → analyzed → state → chart → ' +
+      'holders → oom → report, render, and a layer imports only from the layers before it ' +
+      '(src/README.md).',
   }));
   return {
     paths: ['electron', 'react', 'react-dom', ...nodeBuiltins].map((name) => ({

@@ -41,6 +41,21 @@ describe('the layers of src/shared', () => {
     ).toHaveLength(1);
   });
 
+  it('keeps who-holds-it below the OOM explainer and above the chart geometry', async () => {
+    expect(
+      await restrictedImports(
+        'src/shared/holders/group-by.ts',
+        "import { verdictText } from '../oom/oom-explainer';\nexport const v = verdictText;\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      await restrictedImports(
+        'src/shared/oom/oom-explainer.ts',
+        "import { aliveRowsAt } from '../holders/alive-rows';\nexport const a = aliveRowsAt;\n",
+      ),
+    ).toEqual([]);
+  });
+
   it('accepts imports of earlier layers', async () => {
     expect(
       await restrictedImports(
