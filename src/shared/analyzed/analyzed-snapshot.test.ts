@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeFile } from '../../../test/support/analyzed';
 import { realSnapshotPath } from '../../../test/support/real-snapshots';
 import { transferablesOf } from './analyzed-snapshot';
+import { traceTimeSpanUs } from './device-times';
 
 /** Every ArrayBuffer under a value, found by walking all of it. */
 function buffersUnder(value: unknown, found = new Set<ArrayBuffer>(), seen = new Set<object>()) {
@@ -21,5 +22,25 @@ describe('transferablesOf', () => {
     const listed = transferablesOf(view);
     expect(new Set(listed).size).toBe(listed.length);
     expect(new Set(listed)).toEqual(buffersUnder(view));
+  });
+});
+
+describe('the time span measured while building', () => {
+  it('is the span of the times the page receives, and the page does not measure it again', async () => {
+    for (const prefix of ['LINYUN', 'Maphsge4', 'Constructor-Sun']) {
+      const view = await analyzeFile(realSnapshotPath(prefix));
+      for (const device of view.devices) {
+        if (device.timeUs === null) {
+          expect(device.timeSpanUs ?? null).toBeNull();
+          continue;
+        }
+        // Measured afresh on a copy (another column: nothing remembered for it).
+        const copy = new Float64Array(device.timeUs);
+        expect(device.timeSpanUs).toBe(traceTimeSpanUs(copy, device.traceLength));
+        expect(device.timeSpanUs).toBeGreaterThan(0);
+        // The adopted column answers from what was remembered.
+        expect(traceTimeSpanUs(device.timeUs, device.traceLength)).toBe(device.timeSpanUs);
+      }
+    }
   });
 });

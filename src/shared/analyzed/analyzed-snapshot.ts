@@ -20,7 +20,7 @@ import type {
   StringListTable,
 } from '../snapshot/model';
 import { DerivedCache, type HasDerivedCache } from './derived-cache';
-import { traceTimesUsable } from './device-times';
+import { rememberTraceTimeSpan, traceTimeSpanUs } from './device-times';
 import {
   DEFAULT_TOP_ALLOCATIONS,
   deviceFiguresOf,
@@ -34,6 +34,11 @@ export interface AnalyzedDeviceData {
   traceLength: number;
   /** time_us of each event; null when the times are not usable (device-times.ts). */
   timeUs: Float64Array | null;
+  /**
+   * Microseconds from the first event to the latest (device-times.ts traceTimeSpanUs), measured
+   * while the snapshot was built; absent in data built before it was recorded.
+   */
+  timeSpanUs?: number | null;
   /** Action code of each event (AnalyzedSnapshot.actionNames). */
   action: Uint8Array;
   /** Active (allocated) bytes after each event. */
@@ -109,7 +114,8 @@ export function buildAnalyzedSnapshotData(
     const trace = device.trace;
     const length = trace?.length ?? 0;
     // The one rule for usable times (device-times.ts): otherwise the device has none.
-    const hasTimes = trace !== null && traceTimesUsable(trace.timeUs, length);
+    const timeSpanUs = trace === null ? null : traceTimeSpanUs(trace.timeUs, length);
+    const hasTimes = timeSpanUs !== null;
     const events = trace ?? emptyTrace(device.device);
     const curves = materializeCurves(
       events,
@@ -123,7 +129,8 @@ export function buildAnalyzedSnapshotData(
       device: device.device,
       traceLength: length,
       // Copies: the model's columns are views into one large buffer shared by all devices.
-      timeUs: hasTimes ? trace.timeUs.slice() : null,
+      timeUs: hasTimes ? trace!.timeUs.slice() : null,
+      timeSpanUs,
       action: events.action.slice(),
       activeBytes: curves.active,
       reservedBytes: curves.reserved,
@@ -162,6 +169,9 @@ export function adoptAnalyzedSnapshot(data: AnalyzedSnapshotData): AnalyzedSnaps
 }
 
 export function adoptAnalyzedDevice(data: AnalyzedDeviceData): AnalyzedDevice {
+  // The span the worker measured: the timeline's extent and axis need not pass over 4M times again.
+  if (data.timeUs !== null && data.timeSpanUs !== undefined)
+    rememberTraceTimeSpan(data.timeUs, data.traceLength, data.timeSpanUs);
   return { ...data, derived: new DerivedCache() };
 }
 

@@ -28,6 +28,18 @@ export function traceTimeSpanUs(timeUs: Float64Array | null, length: number): nu
   return span;
 }
 
+/**
+ * Records the span of a column measured elsewhere (the worker measured it while building the
+ * analyzed snapshot; the page receives a copy of the column and need not pass over it again).
+ */
+export function rememberTraceTimeSpan(
+  timeUs: Float64Array,
+  length: number,
+  span: number | null,
+): void {
+  spanCache.set(timeUs, { length, span });
+}
+
 function measureSpan(timeUs: Float64Array, length: number): number | null {
   if (length === 0 || timeUs.length < length) return null;
   const first = timeUs[0]!;
