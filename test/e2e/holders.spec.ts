@@ -220,3 +220,21 @@ test('the search holds in the Allocations table until "Show all"', async ({ page
     `${count.toLocaleString('en-US')} alive`,
   );
 });
+
+test('a zoomed node with nothing alive at another moment keeps its path and says so', async ({
+  page,
+}) => {
+  await openSnapshot(page, realSnapshotPath('LINYUN'));
+  await page.keyboard.press('5');
+  const flame = page.getByTestId('flame-graph');
+  // AccumulateGrad's node: the gradients do not exist yet before the first entry of this trace.
+  const node = flame.locator('.flame-node[data-depth="1"]', { hasText: 'AccumulateGrad' });
+  await node.click();
+  await expect(flame.locator('.flame-crumbs button')).toHaveCount(2);
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Home');
+  await expect(page.getByTestId('holders-view')).toHaveAttribute('data-moment', '-1');
+  await expect(flame.locator('.flame-crumbs button')).toHaveCount(2);
+  await expect(page.getByTestId('flame-missing')).toBeVisible();
+  await expect(page.getByTestId('holders-search-result')).toHaveAttribute('data-count', '0');
+});

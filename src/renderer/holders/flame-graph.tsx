@@ -22,11 +22,13 @@ export interface FlameGraphProps {
 
 export function FlameGraph({ tree, totalBytes, zoomPath, onZoom }: FlameGraphProps): JSX.Element {
   const setZoomPath = onZoom;
-  // A zoomed node that no longer exists (another moment) falls back to the root.
+  // A zoomed node with nothing alive below it at this moment keeps its path (the filter holds);
+  // the graph then says so instead of drawing.
   const zoomed = nodeAtPath(tree, zoomPath);
+  const missing = zoomed === null && zoomPath.length > 0;
   const root = zoomed ?? tree;
-  const path = zoomed === null ? [] : zoomPath;
-  const rects = useMemo(() => layoutFlame(root, MIN_WIDTH), [root]);
+  const path = zoomPath;
+  const rects = useMemo(() => (missing ? [] : layoutFlame(root, MIN_WIDTH)), [root, missing]);
   const depth = rects.reduce((deepest, rect) => Math.max(deepest, rect.depth), 0);
   const share = (bytes: number): string =>
     totalBytes > 0 ? `${((100 * bytes) / totalBytes).toFixed(1)}%` : '–';
@@ -34,9 +36,10 @@ export function FlameGraph({ tree, totalBytes, zoomPath, onZoom }: FlameGraphPro
   let node = tree;
   path.forEach((step, i) => {
     const child = node.children.find((c) => `${c.frameId}:${c.name}` === step);
-    if (child === undefined) return;
-    node = child;
-    crumbs.push({ name: child.name, at: path.slice(0, i + 1) });
+    if (child !== undefined) node = child;
+    // A step no longer in the tree is named from its key ("frameId:name").
+    const name = child?.name ?? step.slice(step.indexOf(':') + 1);
+    crumbs.push({ name, at: path.slice(0, i + 1) });
   });
   return (
     <div className="flame" data-testid="flame-graph" data-root-bytes={tree.bytes}>
@@ -52,6 +55,11 @@ export function FlameGraph({ tree, totalBytes, zoomPath, onZoom }: FlameGraphPro
           </button>
         ))}
       </div>
+      {missing && (
+        <p className="holders-empty" data-testid="flame-missing">
+          Nothing below this node is alive at this moment.
+        </p>
+      )}
       <div className="flame-scroll">
         <div className="flame-canvas" style={{ height: (depth + 1) * ROW_PX }}>
           {rects.map((rect) => {
