@@ -3,6 +3,7 @@
 
 import { useEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent } from 'react';
 import { allocationsAliveAt } from '@shared/analysis/allocation-table';
+import { bytesOfRows } from '@shared/holders/alive-rows';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { deviceTimesUsable } from '@shared/analyzed/device-times';
@@ -51,11 +52,7 @@ export function LargestAllocationsTable(props: LargestAllocationsTableProps): JS
     const all = allocationsAliveAt(device.allocations, event);
     return mask === null ? all : all.filter((row) => mask[row] === 1);
   }, [device, event, mask]);
-  const aliveBytes = useMemo(() => {
-    let total = 0;
-    for (const row of alive) total += device.allocations.sizeBytes[row]!;
-    return total;
-  }, [alive, device]);
+  const aliveBytes = useMemo(() => bytesOfRows(device, alive), [alive, device]);
 
   const rows = useMemo((): TableRow[] => {
     const useTimes = deviceTimesUsable(device);

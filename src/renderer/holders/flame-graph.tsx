@@ -4,7 +4,7 @@
 
 import { useMemo, type JSX } from 'react';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
-import type { FlameNode } from '@shared/holders/flame-tree';
+import { flameStepKey, type FlameNode } from '@shared/holders/flame-tree';
 import { layoutFlame, nodeAtPath, PATH_SEPARATOR } from '@shared/holders/flame-layout';
 
 /** Nodes narrower than this share of the shown root are not drawn (about a pixel at 1,000 px). */
@@ -35,7 +35,7 @@ export function FlameGraph({ tree, totalBytes, zoomPath, onZoom }: FlameGraphPro
   const crumbs: { name: string; at: string[] }[] = [{ name: tree.name, at: [] }];
   let node = tree;
   path.forEach((step, i) => {
-    const child = node.children.find((c) => `${c.frameId}:${c.name}` === step);
+    const child = node.children.find((c) => flameStepKey(c) === step);
     if (child !== undefined) node = child;
     // A step no longer in the tree is named from its key ("frameId:name").
     const name = child?.name ?? step.slice(step.indexOf(':') + 1);

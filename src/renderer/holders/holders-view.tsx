@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useRef, useState, type JSX } from 'react';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
-import { aliveRowsAt } from '@shared/holders/alive-rows';
+import { aliveRowsAt, bytesOfRows } from '@shared/holders/alive-rows';
 import { flameTree } from '@shared/holders/flame-tree';
 import { GROUP_BY_NAMES, GROUP_BYS, groupRows, type GroupBy } from '@shared/holders/group-by';
 import { activeBytesAt } from '@shared/report/top-document';
@@ -49,8 +49,7 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
     () => (mask === null ? alive : alive.filter((row) => mask[row] === 1)),
     [alive, mask],
   );
-  let matchedBytes = 0;
-  for (const row of rows) matchedBytes += device.allocations.sizeBytes[row]!;
+  const matchedBytes = bytesOfRows(device, rows);
   const activeBytes = activeBytesAt(device, moment);
   const { rules, source: rulesSource } = useCategoryRules();
   const [rulesError, setRulesError] = useState<string | null>(null);

@@ -2,7 +2,7 @@
 // as the root (the one the user zoomed into), depth below it. Nodes too narrow to see are left
 // out (their bytes stay in their parent's width). Pure, unit-tested.
 
-import type { FlameNode } from './flame-tree';
+import { flameStepKey, type FlameNode } from './flame-tree';
 
 /** Joins the steps of a path: never in a frame's name (which may hold '/', ';', spaces). */
 export const PATH_SEPARATOR = '\u0001';
@@ -32,7 +32,7 @@ export function layoutFlame(root: FlameNode, minWidth: number, maxDepth = 64): F
           childX,
           childWidth,
           depth + 1,
-          `${path}${PATH_SEPARATOR}${child.frameId}:${child.name}`,
+          `${path}${PATH_SEPARATOR}${flameStepKey(child)}`,
         );
       childX += childWidth;
     }
@@ -45,7 +45,7 @@ export function layoutFlame(root: FlameNode, minWidth: number, maxDepth = 64): F
 export function nodeAtPath(root: FlameNode, path: readonly string[]): FlameNode | null {
   let node: FlameNode = root;
   for (const step of path) {
-    const next = node.children.find((child) => `${child.frameId}:${child.name}` === step);
+    const next = node.children.find((child) => flameStepKey(child) === step);
     if (next === undefined) return null;
     node = next;
   }
