@@ -17,5 +17,5 @@ const result = generateLargeSnapshot(DEMO_SNAPSHOT_PATH, DEMO_BYTES, {
   stacks: 120,
 });
 process.stdout.write(
-  `wrote ${result.path}: ${result.bytes} bytes, ${result.devices.map((d) => `device ${d.device}: ${d.traceEntries} entries`).join(', ')}\n`,
+  `wrote ${result.path}: ${result.bytes} bytes, ${result.devices.map((d) => `device ${d.device}: ${d.traceEntries} entries ${JSON.stringify(d.actions)}`).join(', ')}\n`,
 );

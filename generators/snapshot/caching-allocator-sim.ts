@@ -21,6 +21,8 @@ export interface SimContext {
   memoIndex: number;
   /** Byte estimate bookkeeping: its list has been counted once. */
   counted: boolean;
+  /** What an allocation made in this context truly is (for tests; never written to the file). */
+  readonly category?: string;
 }
 
 export type TraceAction =

@@ -72,12 +72,13 @@ export function simulateDevice(options: DeviceSimulationOptions): AllocatorSim {
     },
   });
 
-  const newContext = (stack: Stack): SimContext => ({
+  const newContext = (stack: Stack, category?: string): SimContext => ({
     id: contextIds++,
     stack,
     shared: prng.chance(SHARED_CONTEXT_CHANCE),
     memoIndex: -1,
     counted: false,
+    ...(category === undefined ? {} : { category }),
   });
   const workload = new TrainingWorkload(
     options.plan,

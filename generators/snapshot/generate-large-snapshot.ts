@@ -10,8 +10,13 @@
 
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { AllocatorSim, TraceAction } from './caching-allocator-sim';
-import { simulateDevice } from './device-simulation';
+import {
+  BLOCK_ALLOCATED,
+  type AllocatorSim,
+  type SimBlock,
+  type TraceAction,
+} from './caching-allocator-sim';
+import { simulateDevice, type TraceRecorder } from './device-simulation';
 import { Prng } from './prng';
 import { writeSegments } from './segments-writer';
 import { buildStackCatalog, type Stack } from './stack-catalog';
@@ -22,7 +27,7 @@ import { pyFloat, type PickleKey, type PickleValue } from '../pickle/pickle-valu
 import { PickleWriter, type PickleProtocol } from '../pickle/pickle-writer';
 
 /** Bump when the generated content changes, so that cached benchmark inputs get regenerated. */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 
 export interface GenerateOptions {
   seed?: number;
@@ -32,6 +37,21 @@ export interface GenerateOptions {
   protocol?: PickleProtocol;
   /** Distinct call stacks; default 400. */
   stacks?: number;
+  /** Also return what each allocation truly is (GenerateResult.truth), for tests. */
+  truth?: boolean;
+  /** Bytes the training loop leaks every step (a planted leak at train.py:88); default 0. */
+  leakBytesPerStep?: number;
+  /** How many external_annotations marks to keep, the newest (default 12; 0: none). */
+  maxAnnotations?: number;
+}
+
+/** What the allocations of one device truly are (the workload knows; the file does not say). */
+export interface DeviceTruth {
+  device: number;
+  /** Per trace entry: the true category of an `alloc` entry, else null. */
+  entryCategories: (string | null)[];
+  /** The true category of each block allocated in the final state, by address. */
+  blockCategories: Map<number, string>;
 }
 
 export interface GeneratedDevice {
@@ -49,6 +69,8 @@ export interface GenerateResult {
   blocks: number;
   stacks: number;
   distinctFrames: number;
+  /** With options.truth. */
+  truth?: DeviceTruth[];
 }
 
 /** Device 0 (the one with the OOM) gets a bit more of the trace. */
@@ -67,7 +89,7 @@ export function generateLargeSnapshot(
   const seed = options.seed ?? 1;
   const deviceCount = options.devices ?? 2;
   const catalog = buildStackCatalog(new Prng(seed), options.stacks ?? 400);
-  const plan = buildModelPlan(new Prng(seed + 1), catalog);
+  const plan = buildModelPlan(new Prng(seed + 1), catalog, 24, options.leakBytesPerStep ?? 0);
 
   const probe = probeSegments(seed, plan, deviceCount, options.protocol ?? 4);
   const traceBudget = Math.max(targetBytes - probe.segmentsBytes, targetBytes / 2);
@@ -94,6 +116,13 @@ export function generateLargeSnapshot(
   try {
     const w = new PickleWriter((chunk) => writeAll(fd, chunk), { protocol: options.protocol ?? 4 });
     const written = firstPass.map(() => new Map<number, number>());
+    const truth: DeviceTruth[] | undefined = options.truth
+      ? finalStates.map((state, device) => ({
+          device,
+          entryCategories: [],
+          blockCategories: allocatedBlockCategories(state),
+        }))
+      : undefined;
     w.start();
     w.beginDict(4);
     w.key('segments');
@@ -107,8 +136,22 @@ export function generateLargeSnapshot(
     const annotations: Annotation[] = [];
     firstPass.forEach(({ events, oomAt }, device) => {
       w.beginList(events);
-      const recorder = new TraceEntryWriter(w, device, events, oomAt, written[device]!);
-      if (events > 0) simulateDevice({ device, seed, plan, recorder });
+      const recorder = new TraceEntryWriter(
+        w,
+        device,
+        events,
+        oomAt,
+        written[device]!,
+        options.maxAnnotations,
+      );
+      const categories = truth?.[device]?.entryCategories;
+      if (events > 0)
+        simulateDevice({
+          device,
+          seed,
+          plan,
+          recorder: categories === undefined ? recorder : noteCategories(recorder, categories),
+        });
       w.endList();
       if (recorder.events !== events)
         throw new Error(`internal: pass 2 wrote ${recorder.events} of ${events} events`);
@@ -134,6 +177,7 @@ export function generateLargeSnapshot(
       blocks: layout.blocks,
       stacks: catalog.stacks.length,
       distinctFrames: catalog.frameCount,
+      ...(truth === undefined ? {} : { truth }),
     };
   } catch (error) {
     try {
@@ -178,6 +222,27 @@ function probeSegments(
     costs: entryCostsFromMemo((value) => w.memoIndexOf(value)),
     segmentsBytes: w.bytesWritten,
   };
+}
+
+/** The recorder, noting the true category of every entry it is given (null but for allocs). */
+function noteCategories(recorder: TraceRecorder, categories: (string | null)[]): TraceRecorder {
+  return {
+    record(action, addr, size, stream, ctx, timeUs) {
+      recorder.record(action, addr, size, stream, ctx, timeUs);
+      categories.push(action === 'alloc' ? (ctx.category ?? null) : null);
+    },
+    oomNow: () => recorder.oomNow(),
+    annotate: (stage, name, timeUs) => recorder.annotate(stage, name, timeUs),
+  };
+}
+
+function allocatedBlockCategories(state: AllocatorSim): Map<number, string> {
+  const categories = new Map<number, string>();
+  for (const segment of state.listSegments())
+    for (let block: SimBlock | null = segment.head; block !== null; block = block.next)
+      if (block.state === BLOCK_ALLOCATED && block.ctx?.category !== undefined)
+        categories.set(block.addr, block.ctx.category);
+  return categories;
 }
 
 function writeAll(fd: number, chunk: Uint8Array): void {

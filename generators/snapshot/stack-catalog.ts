@@ -15,7 +15,23 @@ export type Frame = {
   readonly line: number | bigint;
 };
 
-export type StackKind = 'forward' | 'backward' | 'optimizer' | 'free' | 'misc';
+/** What code a stack is from: the generator gives each allocation a stack of its kind. */
+export type StackKind =
+  | 'forward'
+  | 'backward'
+  | 'optimizer'
+  | 'free'
+  /** A module's weights made on the GPU, or moved there by Module.to(). */
+  | 'param'
+  /** AccumulateGrad making a leaf's .grad. */
+  | 'grad'
+  /** DDP's gradient buckets, on the communication stream. */
+  | 'bucket'
+  /** The input batch copied to the GPU. */
+  | 'input'
+  /** A tensor the training loop keeps every step (loss_history.append(loss)): a leak. */
+  | 'leak'
+  | 'empty-cache';
 
 export interface Stack {
   readonly id: number;
@@ -494,59 +510,111 @@ export function buildStackCatalog(prng: Prng, count = 400): StackCatalog {
         ...script(prng.pick([299, 314, 318])),
       ];
     },
-    misc: () => {
-      const what = prng.int(0, 2);
-      if (what === 0) {
-        return [
-          cpp(
-            'c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::emptyCache()',
-            `${CSRC}/c10/cuda/CUDACachingAllocator.cpp`,
-            1560,
-          ),
-          cpp(
-            'c10::cuda::CUDACachingAllocator::Native::NativeCachingAllocator::emptyCache()',
-            `${CSRC}/c10/cuda/CUDACachingAllocator.cpp`,
-            3330,
-          ),
-          py('empty_cache', `${TORCH}/cuda/memory.py`, 192),
-          ...script(prng.pick([321, 333])),
-        ];
-      }
-      if (what === 1) {
-        // DDP's gradient buckets, allocated on the communication stream.
+    'empty-cache': () => [
+      cpp(
+        'c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::emptyCache()',
+        `${CSRC}/c10/cuda/CUDACachingAllocator.cpp`,
+        1560,
+      ),
+      cpp(
+        'c10::cuda::CUDACachingAllocator::Native::NativeCachingAllocator::emptyCache()',
+        `${CSRC}/c10/cuda/CUDACachingAllocator.cpp`,
+        3330,
+      ),
+      py('empty_cache', `${TORCH}/cuda/memory.py`, 192),
+      ...script(prng.pick([321, 333])),
+    ],
+    bucket: () => [
+      ...allocChain(),
+      ...opFrames('empty', 'TensorFactories.cpp'),
+      cpp(
+        'c10d::Reducer::initialize_buckets(std::vector<std::vector<unsigned long> >)',
+        `${CSRC}/torch/csrc/distributed/c10d/reducer.cpp`,
+        1080,
+      ),
+      cpp(
+        'c10d::Reducer::mark_variable_ready(unsigned long)',
+        `${CSRC}/torch/csrc/distributed/c10d/reducer.cpp`,
+        870,
+      ),
+      ...autogradThread(),
+    ],
+    input: () => [
+      ...allocChain(),
+      ...opFrames('_to_copy', 'Copy.cu'),
+      ...pythonToCpp('to'),
+      py('to', `${TORCH}/_tensor.py`, 1401),
+      py('get_batch', `${USER}/train.py`, prng.pick([131, 132, 140])),
+      ...script(298),
+    ],
+    leak: () => [
+      ...allocChain(),
+      ...opFrames('clone', 'Copy.cu'),
+      ...pythonToCpp('clone'),
+      py('train_step', `${USER}/train.py`, 88),
+      ...script(prng.pick([302, 304])),
+    ],
+    param: () => {
+      const [cls, line] = prng.pick(FORWARD_SITES);
+      if (prng.chance(0.5)) {
+        // Built on the GPU (torch.device('cuda') as default device): the module's __init__.
+        const [module, initLine] = prng.pick([
+          ['linear', 106],
+          ['sparse', 167],
+          ['normalization', 203],
+        ] as const);
         return [
           ...allocChain(),
           ...opFrames('empty', 'TensorFactories.cpp'),
-          cpp(
-            'c10d::Reducer::initialize_buckets(std::vector<std::vector<unsigned long> >)',
-            `${CSRC}/torch/csrc/distributed/c10d/reducer.cpp`,
-            1080,
-          ),
-          cpp(
-            'c10d::Reducer::mark_variable_ready(unsigned long)',
-            `${CSRC}/torch/csrc/distributed/c10d/reducer.cpp`,
-            870,
-          ),
-          ...autogradThread(),
+          ...pythonToCpp('empty'),
+          py('__init__', `${TORCH}/nn/modules/${module}.py`, initLine),
+          py('__init__', `${USER}/model.py`, line - 20),
+          py(`${cls}.__init__`, `${USER}/model.py`, prng.int(20, 60)),
+          ...script(prng.pick([262, 264])),
         ];
       }
+      // Built on the CPU and moved: model.to('cuda').
       return [
         ...allocChain(),
         ...opFrames('_to_copy', 'Copy.cu'),
         ...pythonToCpp('to'),
-        py('to', `${TORCH}/_tensor.py`, 1401),
-        py('get_batch', `${USER}/train.py`, prng.pick([131, 132, 140])),
-        ...script(298),
+        py('convert', `${TORCH}/nn/modules/module.py`, 1340),
+        py('_apply', `${TORCH}/nn/modules/module.py`, 927),
+        py('_apply', `${TORCH}/nn/modules/module.py`, 900),
+        py('_apply', `${TORCH}/nn/modules/module.py`, 900),
+        py('to', `${TORCH}/nn/modules/module.py`, 1355),
+        ...script(prng.pick([266, 268])),
+      ];
+    },
+    grad: () => {
+      const [op, file] = prng.pick([
+        ['clone', 'Copy.cu'],
+        ['zeros_like', 'TensorFactories.cpp'],
+      ] as const);
+      return [
+        ...allocChain(),
+        ...opFrames(op, file),
+        cpp(
+          'torch::autograd::AccumulateGrad::apply(std::vector<at::Tensor, std::allocator<at::Tensor> >&&)',
+          `${CSRC}/torch/csrc/autograd/functions/accumulate_grad.cpp`,
+          prng.pick([44, 61, 77]),
+        ),
+        ...autogradThread(),
       ];
     },
   };
 
   const shares: readonly (readonly [StackKind, number])[] = [
-    ['forward', 0.4],
-    ['backward', 0.25],
+    ['forward', 0.38],
+    ['backward', 0.24],
     ['free', 0.2],
     ['optimizer', 0.08],
-    ['misc', 0.07],
+    ['param', 0.04],
+    ['grad', 0.03],
+    ['bucket', 0.01],
+    ['input', 0.01],
+    ['leak', 0.005],
+    ['empty-cache', 0.01],
   ];
   const stacks: Stack[] = [];
   const seen = new Set<string>();

@@ -16,7 +16,8 @@ export type Annotation = {
 };
 
 /** Only the newest annotations are kept, like a ring buffer. */
-const MAX_ANNOTATIONS = 12;
+/** How many annotation marks a file keeps by default (the newest). */
+export const MAX_ANNOTATIONS = 12;
 
 export class TraceEntryWriter implements TraceRecorder {
   events = 0;
@@ -30,6 +31,8 @@ export class TraceEntryWriter implements TraceRecorder {
     private readonly stopAfter: number,
     private readonly oomAt: number,
     private readonly written: Map<number, number>,
+    /** The annotations kept: the last this many (0: none). */
+    private readonly maxAnnotations = MAX_ANNOTATIONS,
   ) {}
 
   record(
@@ -63,6 +66,6 @@ export class TraceEntryWriter implements TraceRecorder {
 
   annotate(stage: 'START' | 'END', name: string, timeUs: number): void {
     this.annotations.push({ stage, name, device: this.device, time_us: timeUs });
-    if (this.annotations.length > MAX_ANNOTATIONS) this.annotations.shift();
+    if (this.annotations.length > this.maxAnnotations) this.annotations.shift();
   }
 }

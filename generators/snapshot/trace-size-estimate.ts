@@ -61,6 +61,7 @@ export class EstimatingRecorder implements TraceRecorder {
   bytes = 0;
   /** Recorded events before the OOM step's check; -1 when none happened. */
   oomAt = -1;
+  private oomRecorded = false;
 
   /** countedStacks: stacks whose shared list was already counted (shared by all devices). */
   constructor(
@@ -70,15 +71,18 @@ export class EstimatingRecorder implements TraceRecorder {
     private readonly countedStacks: Set<Stack>,
   ) {}
 
-  record(_action: TraceAction, addr: number, size: number, stream: number, ctx: SimContext): void {
+  record(action: TraceAction, addr: number, size: number, stream: number, ctx: SimContext): void {
     this.events++;
+    if (action === 'oom') this.oomRecorded = true;
     this.bytes +=
       this.costs.entryFixedBytes +
       pickledIntBytes(addr) +
       pickledIntBytes(size) +
       pickledIntBytes(stream) +
       this.framesBytes(ctx);
-    if (this.bytes >= this.budgetBytes && (!this.wantOom || this.oomAt >= 0))
+    // With an OOM wanted, the trace goes on to the `oom` entry itself: the failing call first
+    // releases cached segments (segment_free entries), and the trace must not end between.
+    if (this.bytes >= this.budgetBytes && (!this.wantOom || this.oomRecorded))
       throw new StopSimulation();
   }
 

@@ -7,7 +7,14 @@
 
 import type { AllocatorSim, SimBlock, SimContext } from './caching-allocator-sim';
 import type { Prng } from './prng';
-import type { Stack, StackCatalog } from './stack-catalog';
+import type { Stack, StackCatalog, StackKind } from './stack-catalog';
+
+/**
+ * What an allocation truly is, in the categories allocscope classifies into (docs/categories.md):
+ * the generator knows, so tests can hold the classification to it.
+ */
+export type TrueCategory =
+  'parameter' | 'gradient' | 'optimizer_state' | 'activation' | 'temporary' | 'autograd_other';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -20,10 +27,13 @@ interface Site {
   readonly freeStack: Stack;
   /** Used by the communication stream too, so its free completes later. */
   readonly deferred: boolean;
+  readonly category: TrueCategory;
 }
 
 interface LayerPlan {
   readonly params: readonly Site[];
+  /** The parameters' gradients (same sizes), made by AccumulateGrad in the first backward. */
+  readonly grads: readonly Site[];
   readonly activations: readonly Site[];
   readonly temporaries: readonly Site[];
   readonly backward: readonly Site[];
@@ -32,6 +42,7 @@ interface LayerPlan {
 export interface ModelPlan {
   readonly layers: readonly LayerPlan[];
   readonly embeddings: readonly Site[];
+  readonly embeddingGrads: readonly Site[];
   readonly input: readonly Site[];
   readonly logits: Site;
   readonly lossUpcast: Site;
@@ -39,6 +50,8 @@ export interface ModelPlan {
   readonly optimizerTemps: readonly Site[];
   readonly emptyCacheStack: Stack;
   readonly unwindStack: Stack;
+  /** Allocated at the end of every step and never freed (a planted leak), or null. */
+  readonly leak: Site | null;
 }
 
 const ACTIVATIONS = [
@@ -75,41 +88,57 @@ const OPTIMIZER_TEMPS = [24 * MiB, 96 * MiB, 4 * MiB, 48 * MiB, 12 * KiB, 8 * Ki
 /** Batch shapes as multiples of the base token count; a step keeps the previous one mostly. */
 const SCALES = [0.5, 0.625, 0.75, 0.875, 1, 1.125, 1.25];
 
-export function buildModelPlan(prng: Prng, catalog: StackCatalog, layerCount = 24): ModelPlan {
+export function buildModelPlan(
+  prng: Prng,
+  catalog: StackCatalog,
+  layerCount = 24,
+  /** Bytes leaked every step (0: none). */
+  leakBytesPerStep = 0,
+): ModelPlan {
   const site = (
     bytes: number,
-    kind: 'forward' | 'backward' | 'optimizer' | 'misc',
+    kind: StackKind,
+    category: TrueCategory,
     deferredChance = 0,
   ): Site => ({
     bytes,
     stack: prng.pick(catalog.ofKind(kind)),
     freeStack: prng.pick(catalog.ofKind('free')),
     deferred: prng.chance(deferredChance),
+    category,
   });
   const layers: LayerPlan[] = [];
   for (let i = 0; i < layerCount; i++) {
     layers.push({
-      params: PARAMS.map((b) => site(b, 'misc')),
-      activations: ACTIVATIONS.map((b) => site(b, 'forward', 0.08)),
-      temporaries: TEMPORARIES.map((b) => site(b, 'forward')),
-      backward: BACKWARD.map((b) => site(b, 'backward')),
+      params: PARAMS.map((b) => site(b, 'param', 'parameter')),
+      grads: PARAMS.map((b) => site(b, 'grad', 'gradient')),
+      activations: ACTIVATIONS.map((b) => site(b, 'forward', 'activation', 0.08)),
+      temporaries: TEMPORARIES.map((b) => site(b, 'forward', 'temporary')),
+      backward: BACKWARD.map((b) => site(b, 'backward', 'autograd_other')),
     });
   }
+  const embeddingBytes = [50304 * 1024 * 2, 1024 * 1024 * 2];
   return {
     layers,
-    embeddings: [site(50304 * 1024 * 2, 'misc'), site(1024 * 1024 * 2, 'misc')],
-    input: [site(64 * KiB, 'misc'), site(64 * KiB, 'misc')],
-    logits: site(8192 * 50304 * 2, 'forward'),
-    lossUpcast: site(8192 * 50304 * 4, 'forward'),
-    gradBucket: site(25 * MiB, 'misc'),
-    optimizerTemps: OPTIMIZER_TEMPS.map((b) => site(b, 'optimizer')),
-    emptyCacheStack: prng.pick(catalog.ofKind('misc')),
+    embeddings: embeddingBytes.map((b) => site(b, 'param', 'parameter')),
+    embeddingGrads: embeddingBytes.map((b) => site(b, 'grad', 'gradient')),
+    // The input batch: PyTorch's profiler calls it INPUT, which is "autograd / other" here.
+    input: [site(64 * KiB, 'input', 'autograd_other'), site(64 * KiB, 'input', 'autograd_other')],
+    // The logits are kept for the loss's backward; the fp32 upcast is dropped at once.
+    logits: site(8192 * 50304 * 2, 'forward', 'activation'),
+    lossUpcast: site(8192 * 50304 * 4, 'forward', 'temporary'),
+    gradBucket: site(25 * MiB, 'bucket', 'autograd_other'),
+    optimizerTemps: OPTIMIZER_TEMPS.map((b) => site(b, 'optimizer', 'temporary')),
+    emptyCacheStack: prng.pick(catalog.ofKind('empty-cache')),
     unwindStack: prng.pick(catalog.ofKind('free')),
+    // Drawn last, so that a plan with a leak is the same plan plus the leak.
+    leak: leakBytesPerStep > 0 ? site(leakBytesPerStep, 'leak', 'activation') : null,
   };
 }
 
 export interface WorkloadHooks {
-  newContext(stack: Stack): SimContext;
+  /** The context of an allocator call; an allocation's says what it truly is. */
+  newContext(stack: Stack, category?: TrueCategory): SimContext;
   annotate(stage: 'START' | 'END', name: string): void;
   /** Asked once per step, after the forward pass: make this step hit an OOM. */
   oomNow(): boolean;
@@ -188,6 +217,8 @@ export class TrainingWorkload {
 
     this.backward();
     this.optimizerStep();
+    // loss_history.append(loss) on a tensor that holds its memory: kept for good.
+    if (this.plan.leak !== null) this.alloc(this.plan.leak, 1);
     this.hooks.annotate('END', name);
     if (this.prng.chance(0.02))
       this.allocator.emptyCache(this.hooks.newContext(this.plan.emptyCacheStack));
@@ -202,7 +233,7 @@ export class TrainingWorkload {
       const layer = layers[i]!;
       const bucket = scratch.length > 0 ? scratch[0]! : null; // kept across layers
       for (const s of layer.backward) scratch.push({ block: this.alloc(s, this.scale), site: s });
-      if (firstTime) for (const s of layer.params) this.grads.push(this.alloc(s, 1));
+      if (firstTime) for (const s of layer.grads) this.grads.push(this.alloc(s, 1));
       // This layer's saved activations are the last ones on the live list.
       const first = this.live.length - layer.activations.length;
       for (let j = this.live.length - 1; j >= first; j--) this.freeLive(j);
@@ -218,7 +249,7 @@ export class TrainingWorkload {
       }
     }
     while (scratch.length > 0) this.free(scratch.pop()!.block, this.plan.gradBucket);
-    if (firstTime) for (const s of this.plan.embeddings) this.grads.push(this.alloc(s, 1));
+    if (firstTime) for (const s of this.plan.embeddingGrads) this.grads.push(this.alloc(s, 1));
   }
 
   private optimizerStep(): void {
@@ -227,8 +258,8 @@ export class TrainingWorkload {
       // exp_avg and exp_avg_sq in fp32 for every parameter, kept forever.
       for (const g of this.grads) {
         const site = this.plan.optimizerTemps[0]!;
-        this.rawAlloc(g.requested * 2, site.stack, 0);
-        this.rawAlloc(g.requested * 2, site.stack, 0);
+        this.rawAlloc(g.requested * 2, site.stack, 0, 'optimizer_state');
+        this.rawAlloc(g.requested * 2, site.stack, 0, 'optimizer_state');
       }
       this.persistentReady = true;
     }
@@ -256,11 +287,11 @@ export class TrainingWorkload {
   private alloc(site: Site, scale: number, stream = 0): SimBlock {
     const bytes =
       site.bytes < KiB ? site.bytes : Math.max(2, Math.round((site.bytes * scale) / 2) * 2);
-    return this.rawAlloc(bytes, site.stack, stream);
+    return this.rawAlloc(bytes, site.stack, stream, site.category);
   }
 
-  private rawAlloc(bytes: number, stack: Stack, stream: number): SimBlock {
-    const block = this.allocator.malloc(bytes, stream, this.hooks.newContext(stack));
+  private rawAlloc(bytes: number, stack: Stack, stream: number, category: TrueCategory): SimBlock {
+    const block = this.allocator.malloc(bytes, stream, this.hooks.newContext(stack, category));
     if (block === null) throw new StepAborted();
     return block;
   }

@@ -2,6 +2,7 @@
 
 import { z } from 'zod';
 import { GROUP_BYS } from '@shared/holders/group-by';
+import { COLOR_BYS } from '@shared/holders/band-coloring';
 
 export const USAGE = `allocscope: where did the GPU memory go? (PyTorch CUDA memory snapshots)
 
@@ -11,7 +12,7 @@ usage:
   allocscope render FILE --png OUT.png [--svg OUT.svg]
                     [--view timeline|segments|fragmentation|oom|flame|categories]
                     [--width W] [--height H] [--scale S] [--device N] [--moment EVENT]
-                    [--theme light|dark]
+                    [--theme light|dark] [--color-by COLOURING] [--rules RULES.json]
   allocscope segments FILE [--device N] [--moment EVENT] [--bytes]
   allocscope top FILE [--moment EVENT] [--by GROUPING] [--grep REGEX] [--rules RULES.json]
                  [--device N] [--limit K] [--json] [--folded OUT.txt] [--bytes]
@@ -40,13 +41,16 @@ usage:
               timeline and the fragmentation chart; the segments view and segments show it
               (default: the first OOM, else the active peak, as in the app)
   --theme     render: light (default) or dark colours
+  --color-by  render: colour the timeline's allocations by stack (default), allocation, or
+              one of top's groupings (category, frame, file, annotation, ...); a grouping
+              gives its largest groups at the active peak a colour each, named in the legend
   --by        top: group the memory alive at the moment by stack, frame (the top user
               frame, default), file, category, annotation (the span it was made in),
               stream, pool, metadata (user metadata), compile_context or forward_frame
               (where autograd created the tensor in the forward pass)
   --grep      top: only allocations whose stack has a frame ("file:line name") matching
               the regular expression (case ignored), or whose block holds a hex address
-  --rules     top: categories by this rules file (allocscope.category-rules/1) instead of
+  --rules     top, render: categories by this rules file (allocscope.category-rules/1) instead of
               the built-in rules (docs/categories.md)
   --limit K   top: list the K largest groups (default 20; the rest are summed)
   --folded    top: also write the live memory as folded stacks (flamegraph.pl, speedscope)
@@ -102,6 +106,8 @@ const renderOptionsSchema = z
     device: deviceSchema,
     moment: momentSchema.nullable(),
     theme: z.enum(['light', 'dark']),
+    colorBy: z.enum(COLOR_BYS),
+    rules: z.string().min(1).nullable(),
   })
   .superRefine((options, context) => {
     if (options.png === null && options.svg === null)
@@ -187,6 +193,8 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
     '--device': 'device',
     '--moment': 'moment',
     '--theme': 'text',
+    '--color-by': 'text',
+    '--rules': 'text',
   },
   segments: { '--device': 'device', '--moment': 'moment', '--bytes': 'switch' },
   top: {
@@ -215,6 +223,8 @@ const DEFAULTS: Record<Command, Record<string, unknown>> = {
     device: null,
     moment: null,
     theme: 'light',
+    colorBy: 'stack',
+    rules: null,
   },
   segments: { device: null, moment: null, bytes: false },
   top: {
@@ -259,7 +269,8 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
       positional.push(arg);
       continue;
     }
-    const key = flag.slice(2);
+    // --color-by is the option colorBy.
+    const key = flag.slice(2).replace(/-([a-z])/g, (_m, letter: string) => letter.toUpperCase());
     if (kind === 'switch') {
       if (inlineValue !== undefined) throw new UsageError(`${flag} takes no value`);
       raw[key] = true;
@@ -286,7 +297,8 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
     const issue = parsed.error.issues[0];
     const path = issue?.path[0];
     const message = issue?.message ?? 'invalid';
-    throw new UsageError(path === undefined ? message : `--${String(path)}: ${message}`);
+    const flagName = String(path).replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+    throw new UsageError(path === undefined ? message : `--${flagName}: ${message}`);
   }
   return parsed.data;
 }

@@ -25,6 +25,9 @@ import { UsageError, type MomentSpec, type RenderCliOptions } from './cli-option
 import { deviceIndexOf, loadAnalyzedSnapshot, cliDeviceName } from './load-analyzed-snapshot';
 import { rasterizeSvg } from './rasterize-svg';
 import { deviceLabel } from '@shared/format/words';
+import { COLOR_BY_NAMES } from '@shared/holders/band-coloring';
+import { DEFAULT_CATEGORY_RULES, type CategoryRules } from '@shared/holders/category-rules';
+import { readRules } from './read-rules';
 
 /** The device a picture shows by default: the shared rule (first OOM, else largest peak). */
 export function defaultDeviceIndex(view: AnalyzedSnapshot): number {
@@ -59,12 +62,14 @@ export async function writeOutput(path: string, data: string | Uint8Array): Prom
 }
 
 export async function runRender(options: RenderCliOptions): Promise<string> {
+  // Checked before the file is read: a bad rules file fails at once.
+  const rules = options.rules === null ? DEFAULT_CATEGORY_RULES : await readRules(options.rules);
   const view = await loadAnalyzedSnapshot(options.file);
   const deviceIndex =
     options.device === null ? defaultDeviceIndex(view) : deviceIndexOf(view, options.device);
   const device = view.devices[deviceIndex]!;
   const size = { width: options.width, height: options.height, theme: options.theme };
-  const { svg, what } = renderView(view, deviceIndex, options);
+  const { svg, what } = renderView(view, deviceIndex, options, rules);
   const written: string[] = [];
   if (options.svg !== null) {
     await writeOutput(options.svg, svg);
@@ -83,13 +88,22 @@ function renderView(
   view: AnalyzedSnapshot,
   deviceIndex: number,
   options: RenderCliOptions,
+  rules: CategoryRules,
 ): { svg: string; what: string } {
   const device = view.devices[deviceIndex]!;
   const size = { width: options.width, height: options.height, theme: options.theme };
   switch (options.view) {
     case 'timeline': {
       const moment = options.moment === null ? null : resolveMoment(device, options.moment);
-      return { svg: renderTimelineSvg(view, deviceIndex, { ...size, moment }), what: 'timeline' };
+      return {
+        svg: renderTimelineSvg(view, deviceIndex, {
+          ...size,
+          moment,
+          colorBy: options.colorBy,
+          rules,
+        }),
+        what: `timeline (colour = ${COLOR_BY_NAMES[options.colorBy]})`,
+      };
     }
     case 'fragmentation': {
       const moment = options.moment === null ? null : resolveMoment(device, options.moment);
@@ -127,7 +141,7 @@ function renderView(
             what: `flame graph of the memory alive after event ${moment}`,
           }
         : {
-            svg: renderCategoriesSvg(view, deviceIndex, { ...size, moment }),
+            svg: renderCategoriesSvg(view, deviceIndex, { ...size, moment, rules }),
             what: `live memory by category (marked: event ${moment})`,
           };
     }

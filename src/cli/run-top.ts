@@ -2,16 +2,11 @@
 // first OOM else the active peak), grouped; text, or the allocscope.top/1 document with --json;
 // --folded also writes the live memory as folded stacks.
 
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { defaultDeviceIndex, defaultMoment, firstOomEvent } from '@shared/analyzed/moments';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { aliveRowsAt } from '@shared/holders/alive-rows';
-import {
-  DEFAULT_CATEGORY_RULES,
-  parseCategoryRules,
-  type CategoryRules,
-} from '@shared/holders/category-rules';
+import { DEFAULT_CATEGORY_RULES } from '@shared/holders/category-rules';
 import { foldedStacks } from '@shared/holders/folded-stacks';
 import { GROUP_BY_NAMES } from '@shared/holders/group-by';
 import { compileSearch } from '@shared/holders/search';
@@ -19,6 +14,7 @@ import { topDocumentOf, topResultOf, type TopResult } from '@shared/report/top-d
 import { alignColumns } from './align-columns';
 import { UsageError, type TopCliOptions } from './cli-options';
 import { cliDeviceName, deviceIndexOf, loadAnalyzedSnapshot } from './load-analyzed-snapshot';
+import { readRules } from './read-rules';
 import { resolveMoment, writeOutput } from './run-render';
 
 /** Longest group key in the text (keys of the stack grouping are whole stacks). */
@@ -59,20 +55,6 @@ export async function runTop(options: TopCliOptions): Promise<string> {
         ? 'the active peak'
         : null;
   return formatTopText(result, { exactBytes: options.bytes, momentName });
-}
-
-async function readRules(path: string): Promise<CategoryRules> {
-  let json: unknown;
-  try {
-    json = JSON.parse(await readFile(path, 'utf8'));
-  } catch (error) {
-    throw new UsageError(
-      `--rules ${path}: ${error instanceof SyntaxError ? `not JSON (${error.message})` : 'cannot read it'}`,
-    );
-  }
-  const parsed = parseCategoryRules(json);
-  if (!parsed.ok) throw new UsageError(`--rules ${path}: ${parsed.message}`);
-  return parsed.rules;
 }
 
 export function formatTopText(

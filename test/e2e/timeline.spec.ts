@@ -8,6 +8,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { allocationsAliveAt } from '../../src/shared/analysis/allocation-table';
 import { isFrameworkFrame, topUserFrameId } from '../../src/shared/analysis/user-frame';
 import { NO_STACK } from '../../src/shared/snapshot/model';
+import { bandColoring, coloringLegend } from '../../src/shared/holders/band-coloring';
 import { realSnapshotPaths } from '../support/real-snapshots';
 import { assertChromiumInstalled } from './chromium';
 import { watchPageProblems } from './page-problems';
@@ -342,7 +343,7 @@ test('colour by: stack or allocation, remembered, redraws the bands', async ({ p
     });
   const byStack = await snapshotPixels();
   const drawn = Number(await timeline.getAttribute('data-drawn'));
-  await toggle.locator('button[data-value="allocation"]').click();
+  await toggle.selectOption('allocation');
   await expect(toggle).toHaveAttribute('data-value', 'allocation');
   await expect(timeline).toHaveAttribute('data-drawn', String(drawn + 1));
   const byAllocation = await snapshotPixels();
@@ -355,6 +356,51 @@ test('colour by: stack or allocation, remembered, redraws the bands', async ({ p
   await openSnapshot(page, path);
   await expect(page.getByTestId('color-by')).toHaveAttribute('data-value', 'allocation');
   await expect(page.getByTestId('timeline')).toHaveAttribute('data-color-by', 'allocation');
+});
+
+test('colour by a grouping: the legend names its groups and the bands take their colours', async ({
+  page,
+}) => {
+  const path = realSnapshotPaths().find((file) => basename(file).startsWith('a0kuma'))!;
+  const { view } = await decodeFile(path);
+  const device = view.devices[0]!;
+  await openSnapshot(page, path);
+  const timeline = page.getByTestId('timeline');
+  const canvas = page.getByTestId('timeline-canvas');
+  await expect(page.getByTestId('color-legend')).toHaveCount(0);
+  for (const colorBy of ['category', 'frame'] as const) {
+    const drawn = Number(await timeline.getAttribute('data-drawn'));
+    await page.getByTestId('color-by').selectOption(colorBy);
+    await expect(timeline).toHaveAttribute('data-color-by', colorBy);
+    await expect
+      .poll(async () => Number(await timeline.getAttribute('data-drawn')))
+      .toBeGreaterThan(drawn);
+    // The legend is the colouring's (the groups and their order are checked against an
+    // independent count in test/unit/band-coloring.test.ts).
+    const expected = coloringLegend(bandColoring(view, device, colorBy))!;
+    const legend = page.getByTestId('color-legend');
+    await expect(legend.locator('li')).toHaveCount(expected.length);
+    expect(
+      await legend.locator('li').evaluateAll((items) => items.map((item) => item.dataset['group'])),
+    ).toEqual(expected.map((entry) => entry.name));
+    await expect(page.getByRole('list', { name: 'Legend' })).toContainText(
+      `allocations (colour = ${bandColoring(view, device, colorBy).name})`,
+    );
+    // The largest band at the peak is drawn in one of the legend's colours (once the plot has
+    // been redrawn at the height the legend's row leaves it).
+    const swatches = await legend
+      .locator('.tl-swatch')
+      .evaluateAll((items) => items.map((item) => getComputedStyle(item).backgroundColor));
+    const nearestSwatch = async (): Promise<number> => {
+      const [x, y] = (await timeline.getAttribute('data-largest-band'))!.split(',').map(Number);
+      const pixel = await pixelAt(canvas, x!, y!);
+      return Math.min(...swatches.map((css) => distance(rgbOf(css), pixel)));
+    };
+    await expect.poll(nearestSwatch, { message: colorBy }).toBeLessThan(6);
+  }
+  // Back to stack: no colour legend.
+  await page.getByTestId('color-by').selectOption('stack');
+  await expect(page.getByTestId('color-legend')).toHaveCount(0);
 });
 
 test('annotation spans are named in a lane above the plot', async ({ page }) => {

@@ -18,6 +18,7 @@ import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { defaultMoment } from '@shared/analyzed/moments';
 import type { ExportFile, ExportFormat } from '../api/export-saver';
 import { rememberedColorBy } from '../timeline/color-by';
+import { currentCategoryRules } from '../holders/category-rules-setting';
 import { buildAllocationsCsv } from './allocations-csv';
 import { PAGE_SLICING, type Slicing } from './slicing';
 import { slicedFragmentationSeries } from './fragmentation-export';
@@ -110,8 +111,10 @@ export async function chartSvg(context: ExportContext): Promise<string> {
         moment: context.moment,
         theme,
         ...xMode,
-        // The timeline's "colour by" toggle, as remembered (../timeline/color-by.tsx).
+        // The timeline's "colour by" choice, as remembered (../timeline/color-by.tsx), and the
+        // category rules it colours by category with.
         colorBy: rememberedColorBy(),
+        rules: currentCategoryRules(),
       });
   }
 }

@@ -80,6 +80,11 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+/** The rules in use now (for code outside React: the exports). */
+export function currentCategoryRules(): CategoryRules {
+  return current.rules;
+}
+
 /** The rules in use, re-rendering when they change. */
 export function useCategoryRules(): RulesSetting {
   return useSyncExternalStore(subscribe, () => current);

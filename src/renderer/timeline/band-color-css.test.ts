@@ -6,6 +6,7 @@ const palette: BandPalette = {
   saturation: 46,
   lightness: [74, 63],
   noStack: '#aaa',
+  neutral: '#999999',
   noStackHatch: { color: '#000000', opacity: 0.3 },
 };
 

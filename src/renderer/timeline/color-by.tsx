@@ -1,9 +1,11 @@
-// "Colour by: stack | allocation" in the timeline's toolbar, remembered across sessions: by stack
-// one call site keeps one colour; by allocation every allocation gets its own (as MemoryViz
-// draws them). The SVG/PNG export reads the same remembered choice (rememberedColorBy).
+// "Colour allocations by" in the timeline's toolbar, remembered across sessions: by stack one call
+// site keeps one colour; by allocation every allocation gets its own (as MemoryViz draws them); by
+// a grouping of the holders (category, top user frame, file, annotation span, ...) each named group
+// its own colour, with a legend (holders/band-coloring.ts). The SVG/PNG export reads the same
+// remembered choice (rememberedColorBy).
 
-import { useCallback, useId, useState, type JSX } from 'react';
-import { COLOR_BY_VALUES, type ColorBy } from '@shared/chart/band-colors';
+import { useCallback, useState, type JSX } from 'react';
+import { COLOR_BY_NAMES, COLOR_BYS, type ColorBy } from '@shared/holders/band-coloring';
 
 const STORAGE_KEY = 'allocscope.timeline.colorBy';
 
@@ -11,7 +13,7 @@ const STORAGE_KEY = 'allocscope.timeline.colorBy';
 export function rememberedColorBy(): ColorBy {
   try {
     const value = globalThis.localStorage?.getItem(STORAGE_KEY);
-    return COLOR_BY_VALUES.find((option) => option === value) ?? 'stack';
+    return COLOR_BYS.find((option) => option === value) ?? 'stack';
   } catch {
     return 'stack';
   }
@@ -35,46 +37,37 @@ export function useColorBy(): [ColorBy, (colorBy: ColorBy) => void] {
   return [colorBy, choose];
 }
 
-const OPTIONS: Record<ColorBy, { label: string; title: string }> = {
-  stack: { label: 'stack', title: 'One colour per call stack: what one line of code holds' },
-  allocation: {
-    label: 'allocation',
-    title: 'Each allocation its own colour (as PyTorch’s MemoryViz draws them)',
-  },
+const TITLES: Partial<Record<ColorBy, string>> = {
+  stack: 'One colour per call stack: what one line of code holds',
+  allocation: 'Each allocation its own colour (as PyTorch’s MemoryViz draws them)',
+  category: 'Parameters, gradients, optimizer state, activations, … (docs/categories.md)',
 };
 
-export function ColorByToggle(props: {
+export function ColorBySelect(props: {
   colorBy: ColorBy;
   onChange: (colorBy: ColorBy) => void;
 }): JSX.Element {
   const { colorBy, onChange } = props;
-  const labelId = useId();
   return (
-    <span className="tl-color-by">
-      <span className="tl-visually-hidden" id={labelId}>
-        colour by
-      </span>
-      <span
-        className="segmented"
-        role="radiogroup"
-        aria-labelledby={labelId}
-        data-testid="color-by"
-        data-value={colorBy}
-      >
-        {COLOR_BY_VALUES.map((value) => (
-          <button
-            key={value}
-            type="button"
-            role="radio"
-            aria-checked={colorBy === value}
-            data-value={value}
-            title={OPTIONS[value].title}
-            onClick={() => onChange(value)}
-          >
-            {OPTIONS[value].label}
-          </button>
-        ))}
-      </span>
-    </span>
+    <select
+      className="tl-color-by"
+      data-testid="color-by"
+      data-value={colorBy}
+      aria-label="Colour allocations by"
+      title={
+        TITLES[colorBy] ?? `One colour per ${COLOR_BY_NAMES[colorBy]}, named below the toolbar`
+      }
+      value={colorBy}
+      onChange={(event) => {
+        const next = COLOR_BYS.find((option) => option === event.target.value);
+        if (next !== undefined) onChange(next);
+      }}
+    >
+      {COLOR_BYS.map((value) => (
+        <option key={value} value={value}>
+          {COLOR_BY_NAMES[value]}
+        </option>
+      ))}
+    </select>
   );
 }

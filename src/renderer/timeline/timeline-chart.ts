@@ -10,7 +10,7 @@
 // window timeline-window.ts, the overview timeline-overview.ts, the axes timeline-axes.ts.
 
 import { searchCurvePoints, type TimelineSearch } from './search-curve';
-import type { ColorBy } from '@shared/chart/band-colors';
+import type { BandColoring } from '@shared/chart/band-colors';
 import type { TimelineHit } from '@shared/chart/timeline-layout';
 import { momentCoordinate, type XMode } from '@shared/chart/event-axis';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
@@ -84,7 +84,8 @@ export class TimelineChart {
   private hoverHit: TimelineHit | null = null;
   private selectedRow: number | null = null;
   private moment: number | null = null;
-  private colorBy: ColorBy = 'stack';
+  /** How the bands are coloured; null: by stack. */
+  private coloring: BandColoring | null = null;
   private drawCount = 0;
   /** The frame that tells React of the window's latest domain (one render a frame, not an event). */
   private domainFrame: number | null = null;
@@ -202,10 +203,9 @@ export class TimelineChart {
     return this.searchPoints.points;
   }
 
-  setColorBy(colorBy: ColorBy): void {
-    if (colorBy === this.colorBy) return;
-    this.colorBy = colorBy;
-    this.elements.root.dataset['colorBy'] = colorBy;
+  setColoring(coloring: BandColoring): void {
+    if (coloring === this.coloring) return;
+    this.coloring = coloring;
     this.host.invalidate('plot');
   }
 
@@ -297,7 +297,7 @@ export class TimelineChart {
     theme: TimelineTheme,
   ): void {
     const plot = this.plot!;
-    const picture = plotPicture(plot, theme, this.colorBy, this.search?.mask ?? null);
+    const picture = plotPicture(plot, theme, this.coloring, this.search?.mask ?? null);
     const marks = drawTimeline(context, size, plotCoordinates(plot), picture, theme);
     renderMarkerLabels(this.elements.axes, plot, theme);
     this.drawCount++;

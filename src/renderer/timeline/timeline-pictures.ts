@@ -2,7 +2,8 @@
 // theme and the chart's state: marker lines, annotation spans in pixels, the selection (a band,
 // or the lifetime of an allocation merged into "smaller allocations"), hover and moment.
 
-import { resolveBandColors, type ColorBy } from '@shared/chart/band-colors';
+import { resolveBandColors, stackColoring, type BandColoring } from '@shared/chart/band-colors';
+import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import type { TimelineHit } from '@shared/chart/timeline-layout';
 import { BAND_CLASHES } from '@shared/render/palette';
 import type { MarkerKind } from '@shared/chart/timeline-markers';
@@ -13,23 +14,29 @@ import { markerX, plotCoordinates, type TimelinePlot } from './timeline-plot';
 import type { TimelineTheme } from './timeline-theme';
 
 /** Band colours of a laid-out plot per colouring, kept while the plot lives (redraws, themes). */
-const bandColorsOfPlot = new WeakMap<TimelinePlot, Map<ColorBy, Int16Array>>();
+const bandColorsOfPlot = new WeakMap<TimelinePlot, WeakMap<BandColoring, Int16Array>>();
+/** The colouring by stack of each device, for a chart not told another. */
+const stackColorings = new WeakMap<AnalyzedDevice, BandColoring>();
 
-export function plotBandColors(plot: TimelinePlot, colorBy: ColorBy): Int16Array {
+function stackColoringOf(device: AnalyzedDevice): BandColoring {
+  let coloring = stackColorings.get(device);
+  if (coloring === undefined) {
+    coloring = stackColoring(device.allocations.stackId);
+    stackColorings.set(device, coloring);
+  }
+  return coloring;
+}
+
+export function plotBandColors(plot: TimelinePlot, coloring: BandColoring): Int16Array {
   let byColoring = bandColorsOfPlot.get(plot);
   if (byColoring === undefined) {
-    byColoring = new Map();
+    byColoring = new WeakMap();
     bandColorsOfPlot.set(plot, byColoring);
   }
-  let colors = byColoring.get(colorBy);
+  let colors = byColoring.get(coloring);
   if (colors === undefined) {
-    colors = resolveBandColors(
-      plot.layout,
-      plot.data.device.allocations.stackId,
-      colorBy,
-      BAND_CLASHES,
-    );
-    byColoring.set(colorBy, colors);
+    colors = resolveBandColors(plot.layout, coloring, BAND_CLASHES);
+    byColoring.set(coloring, colors);
   }
   return colors;
 }
@@ -37,7 +44,8 @@ export function plotBandColors(plot: TimelinePlot, colorBy: ColorBy): Int16Array
 export function plotPicture(
   plot: TimelinePlot,
   theme: TimelineTheme,
-  colorBy: ColorBy,
+  /** How the bands are coloured; null: by stack. */
+  coloring: BandColoring | null,
   /** A search's matches (others dimmed), or null. */
   highlight: Uint8Array | null = null,
 ): TimelinePicture {
@@ -51,7 +59,7 @@ export function plotPicture(
   const xOfSpan = (x: number): number => plot.xScale(x);
   return {
     layout,
-    bandColors: plotBandColors(plot, colorBy),
+    bandColors: plotBandColors(plot, coloring ?? stackColoringOf(data.device)),
     bandNoStack: Uint8Array.from(layout.bands, (band) => (stackIds[band.row]! < 0 ? 1 : 0)),
     bandDimmed:
       highlight === null

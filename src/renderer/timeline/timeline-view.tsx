@@ -33,7 +33,10 @@ import { allocationDetails } from '@shared/analyzed/allocation-details';
 import { countSpansInTrace, traceTimeExtent } from './trace-time-extent';
 import { usePlacedTooltip } from '../ui/use-placed-tooltip';
 import { useMountedChart } from '../canvas/use-mounted-chart';
-import { ColorByToggle, useColorBy } from './color-by';
+import { ColorBySelect, useColorBy } from './color-by';
+import { bandColoring, coloringLegend } from '@shared/holders/band-coloring';
+import { useCategoryRules } from '../holders/category-rules-setting';
+import { ColorLegend } from './color-legend';
 import { deviceLabel } from '@shared/format/words';
 
 export interface TimelineViewProps {
@@ -79,6 +82,12 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
   const rangeRef = useRef<HTMLSpanElement>(null);
   const deviceRef = useRef(device);
   const [colorBy, setColorBy] = useColorBy();
+  const { rules } = useCategoryRules();
+  const coloring = useMemo(
+    () => bandColoring(view, device, colorBy, rules),
+    [view, device, colorBy, rules],
+  );
+  const colorLegend = coloringLegend(coloring);
 
   const timeExtent = useMemo(() => traceTimeExtent(device.timeUs, device.traceLength), [device]);
   const timesUsable = timeExtent !== null;
@@ -133,8 +142,8 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
   }, [chartRef, moment]);
 
   useLayoutEffect(() => {
-    chartRef.current?.setColorBy(colorBy);
-  }, [chartRef, colorBy]);
+    chartRef.current?.setColoring(coloring);
+  }, [chartRef, coloring]);
 
   const search = props.search ?? null;
   useLayoutEffect(() => {
@@ -152,7 +161,7 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
     [view, device, timeExtent],
   );
   const marks = timelineMarks({
-    colorBy,
+    coloring,
     noStack: hasUnrecordedStacks,
     trace: device.traceLength > 0,
     ooms: device.figures.ooms.length > 0,
@@ -166,6 +175,7 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
       className="tl"
       data-testid="timeline"
       data-allocations={device.allocations.count}
+      data-color-by={colorBy}
       tabIndex={0}
       role="figure"
       aria-label={`Memory timeline of ${deviceLabel(device.device)}. Scroll, + and - or W and S zoom; Shift+scroll, A and D pan; 0 resets; ← and → step the selected moment; ? lists every key.`}
@@ -180,7 +190,7 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
               title={mark.title}
             >
               <span
-                className={`tl-swatch ${SWATCH_CLASS[mark.kind]}${colorBy === 'allocation' && mark.kind === 'no-stack' ? ' tl-swatch-coloured' : ''}`}
+                className={`tl-swatch ${SWATCH_CLASS[mark.kind]}${!coloring.noStackFill && mark.kind === 'no-stack' ? ' tl-swatch-coloured' : ''}`}
                 aria-hidden="true"
               />
               {mark.kind === 'bands' ? (
@@ -189,7 +199,7 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
                 <>
                   <span className="tl-visually-hidden">{mark.label}</span>
                   <span aria-hidden="true">allocations by</span>
-                  <ColorByToggle colorBy={colorBy} onChange={setColorBy} />
+                  <ColorBySelect colorBy={colorBy} onChange={setColorBy} />
                 </>
               ) : (
                 mark.label
@@ -235,6 +245,7 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
           </span>
         </div>
       </div>
+      {colorLegend !== null && <ColorLegend name={coloring.name} entries={colorLegend} />}
       {xMode === 'time' && !timesUsable && device.traceLength > 0 && (
         <p className="tl-note">This device records no usable times: x is the event index.</p>
       )}

@@ -13,6 +13,7 @@ import {
 const palette: BandPalette = {
   saturation: 46,
   lightness: [74, 63],
+  neutral: '#999999',
   noStack: '#aaa',
   noStackHatch: { color: '#000000', opacity: 0.3 },
 };
@@ -59,6 +60,7 @@ describe('bandColorHex', () => {
     const dark: BandPalette = {
       saturation: 34,
       lightness: [50, 41],
+      neutral: '#999999',
       noStack: '#5e687a',
       noStackHatch: { color: '#000000', opacity: 0.3 },
     };

@@ -1,9 +1,11 @@
-// Colours of allocation bands, in the app and in every export. Two ways to colour ("colour by"):
-// by stack (one call site keeps one colour across zoom, pan and redraws, whatever allocation it
-// made) or by allocation (each allocation its own colour from a cycling palette, as PyTorch's
-// MemoryViz draws them). Either way a band's preferred colour is a stable function of its key,
-// and resolveBandColors() moves a key off its preferred colour only where that colour would be
-// the same as, or too close to, the colour of a band it touches in the picture.
+// Colours of allocation bands, in the app and in every export. A colouring (BandColoring) gives
+// each row a key and each key a preferred colour: by stack (one call site keeps one colour across
+// zoom, pan and redraws, whatever allocation it made), by allocation (each allocation its own
+// colour from a cycling palette, as PyTorch's MemoryViz draws them), or by a grouping of the
+// holders (../holders/band-coloring.ts: category, top user frame, file, ...), whose colours are
+// fixed so that a legend can name them. A preferred colour is a stable function of its key, and
+// resolveBandColors() moves a key that is not fixed off its preferred colour only where that
+// colour would be the same as, or too close to, the colour of a band it touches in the picture.
 //
 // Muted HSL tones whose saturation and lightness come from the theme (light and dark differ);
 // written as CSS hsl() for the canvas and as hex for SVG. Allocations with no recorded stack
@@ -18,14 +20,11 @@ export interface BandPalette {
   lightness: [number, number];
   /** Fill of allocations with no recorded stack when colouring by stack (under the hatch). */
   noStack: string;
+  /** Fill of the groups without a colour of their own ("other groups", category "unknown"). */
+  neutral: string;
   /** The stripes drawn over every allocation with no recorded stack, in either colouring. */
   noStackHatch: { color: string; opacity: number };
 }
-
-/** What gives a band its colour. */
-export type ColorBy = 'stack' | 'allocation';
-
-export const COLOR_BY_VALUES: readonly ColorBy[] = ['stack', 'allocation'];
 
 /**
  * Hues spread around the wheel in an order where consecutive entries are far apart; a fixed set
@@ -38,6 +37,16 @@ export const BAND_COLOR_COUNT = HUES.length * 2;
 
 /** Index of the "no recorded stack" look (its own fill, hatched) where a palette index goes. */
 export const NO_STACK_COLOR = -1;
+
+/**
+ * Palette entries that differ from each other by at least MIN_NEIGHBOUR_DIFFERENCE in every theme
+ * (band-neighbours.test.ts holds them to it), in the order a colouring with a legend hands them
+ * out: each group it names gets one, so no two named groups look alike.
+ */
+export const DISTINCT_COLORS: readonly number[] = [0, 1, 2, 3, 6, 7, 20, 21];
+
+/** Index of the neutral fill (groups without a colour of their own) where a palette index goes. */
+export const NEUTRAL_COLOR = -2;
 
 /** A 32-bit integer mix (lowbias32): nearby stack ids land far apart. */
 export function hashStackId(stackId: number): number {
@@ -70,7 +79,7 @@ export interface BandTone {
   variant: 0 | 1;
 }
 
-/** Hue and lightness variant of a palette index; null for NO_STACK_COLOR. */
+/** Hue and lightness variant of a palette index; null for NO_STACK_COLOR and NEUTRAL_COLOR. */
 export function toneOfIndex(index: number): BandTone | null {
   if (index < 0) return null;
   const wrapped = index % BAND_COLOR_COUNT;
@@ -82,17 +91,22 @@ export function bandTone(stackId: number): BandTone | null {
   return toneOfIndex(bandColorIndex(stackId));
 }
 
-/** A palette index as CSS hsl(), for the canvas; the no-stack fill for NO_STACK_COLOR. */
+/** The fill of an index that is not a palette entry (NO_STACK_COLOR, NEUTRAL_COLOR). */
+function specialFill(index: number, palette: BandPalette): string {
+  return index === NEUTRAL_COLOR ? palette.neutral : palette.noStack;
+}
+
+/** A palette index as CSS hsl(), for the canvas; the no-stack or neutral fill for those. */
 export function colorOfIndex(index: number, palette: BandPalette): string {
   const tone = toneOfIndex(index);
-  if (tone === null) return palette.noStack;
+  if (tone === null) return specialFill(index, palette);
   return `hsl(${tone.hue} ${palette.saturation}% ${palette.lightness[tone.variant]}%)`;
 }
 
-/** A palette index as #rrggbb, for SVG; the no-stack fill for NO_STACK_COLOR. */
+/** A palette index as #rrggbb, for SVG; the no-stack or neutral fill for those. */
 export function hexOfIndex(index: number, palette: BandPalette): string {
   const tone = toneOfIndex(index);
-  if (tone === null) return palette.noStack;
+  if (tone === null) return specialFill(index, palette);
   return hslToHex(tone.hue, palette.saturation, palette.lightness[tone.variant]);
 }
 
@@ -111,7 +125,7 @@ export function createBandColorCache(palette: BandPalette): (index: number) => s
   const colors = Array.from({ length: BAND_COLOR_COUNT }, (_, index) =>
     colorOfIndex(index, palette),
   );
-  return (index) => (index < 0 ? palette.noStack : colors[index % BAND_COLOR_COUNT]!);
+  return (index) => (index < 0 ? specialFill(index, palette) : colors[index % BAND_COLOR_COUNT]!);
 }
 
 /** #rrggbb of an HSL colour (hue in degrees, saturation and lightness in percent). */
@@ -176,39 +190,69 @@ export function bandClashMatrix(
   return clashes;
 }
 
-/** The key a band is coloured by: its stack id (-1: none recorded) or its allocation row. */
-export function bandKeyOf(stackId: number, row: number, colorBy: ColorBy): number {
-  return colorBy === 'stack' ? stackId : row;
+/** What gives each band (a row of the allocation table) its colour. */
+export interface BandColoring {
+  /** The colouring's name in the legend ("stack", "category", "top user frame"). */
+  name: string;
+  /** The key of a row: rows with one key share a colour. */
+  keyOfRow(row: number): number;
+  /** The preferred palette index of a key (NO_STACK_COLOR, NEUTRAL_COLOR for those looks). */
+  colorOfKey(key: number): number;
+  /**
+   * Keys keep their preferred colour even beside a clashing one, so that a legend can name what
+   * each colour is; otherwise neighbours that clash are moved apart.
+   */
+  fixed: boolean;
+  /** Stackless allocations take the no-stack fill (not a colour of their key) under the hatch. */
+  noStackFill: boolean;
 }
 
+/** One colour per call stack; allocations with none recorded take the no-stack fill. */
+export function stackColoring(stackIdOfRow: ArrayLike<number>): BandColoring {
+  return {
+    name: 'stack',
+    keyOfRow: (row) => stackIdOfRow[row]!,
+    colorOfKey: bandColorIndex,
+    fixed: false,
+    noStackFill: true,
+  };
+}
+
+/** Each allocation its own colour, cycling through the palette in allocation order. */
+export const ALLOCATION_COLORING: BandColoring = {
+  name: 'allocation',
+  keyOfRow: (row) => row,
+  colorOfKey: allocationColorIndex,
+  fixed: false,
+  noStackFill: false,
+};
+
 /**
- * The palette index of every band of a layout (NO_STACK_COLOR for stackless allocations when
- * colouring by stack). Each key starts from its preferred colour; a key whose preferred colour
- * clashes with that of a key it touches takes the first entry, in palette order from its
- * preferred one, that clashes with none; failing that, the one that clashes with fewest. Keys
- * are coloured most constrained first (DSatur), which leaves the fewest without a free entry.
+ * The palette index of every band of a layout. Each key starts from its preferred colour; in a
+ * colouring that is not fixed, a key whose preferred colour clashes with that of a key it touches
+ * takes the first entry, in palette order from its preferred one, that clashes with none; failing
+ * that, the one that clashes with fewest. Keys are coloured most constrained first (DSatur), which
+ * leaves the fewest without a free entry.
  */
 export function resolveBandColors(
   layout: Pick<TimelineLayout, 'bands' | 'adjacentBands'>,
-  stackIdOfRow: ArrayLike<number>,
-  colorBy: ColorBy,
+  coloring: BandColoring,
   clashes: Uint8Array,
 ): Int16Array {
   const { bands, adjacentBands } = layout;
+  if (coloring.fixed)
+    return Int16Array.from(bands, (band) => coloring.colorOfKey(coloring.keyOfRow(band.row)));
   const n = BAND_COLOR_COUNT;
   const keyIds = new Map<number, number>();
   const keyOfBand = new Int32Array(bands.length);
   const preferred: number[] = [];
   bands.forEach((band, index) => {
-    const stackId = stackIdOfRow[band.row]!;
-    const key = bandKeyOf(stackId, band.row, colorBy);
+    const key = coloring.keyOfRow(band.row);
     let id = keyIds.get(key);
     if (id === undefined) {
       id = preferred.length;
       keyIds.set(key, id);
-      preferred.push(
-        colorBy === 'stack' ? bandColorIndex(stackId) : allocationColorIndex(band.row),
-      );
+      preferred.push(coloring.colorOfKey(key));
     }
     keyOfBand[index] = id;
   });
@@ -223,10 +267,11 @@ export function resolveBandColors(
   // DSatur: colour next the key whose coloured neighbours rule out the most entries (ties: the
   // one with most neighbours, then the lowest in the stack), so crowded keys choose first.
   const keys = preferred.length;
-  const chosen = new Int16Array(keys).fill(-2);
+  const UNCHOSEN = -32768;
+  const chosen = new Int16Array(keys).fill(UNCHOSEN);
   const blocked = new Uint16Array(keys * n); // per key and entry: neighbours ruling it out
   const blockedCount = new Uint16Array(keys);
-  for (let key = 0; key < keys; key++) if (preferred[key] === NO_STACK_COLOR) chosen[key] = -1;
+  for (let key = 0; key < keys; key++) if (preferred[key]! < 0) chosen[key] = preferred[key]!;
   // Keys by degree (most neighbours first) for when no uncoloured key is constrained yet; the
   // constrained ones (the frontier) are few, so picking among them stays cheap.
   const byDegree = Array.from({ length: keys }, (_, key) => key).sort(
@@ -247,7 +292,7 @@ export function resolveBandColors(
         key = candidate;
     }
     if (key < 0) {
-      while (nextByDegree < keys && chosen[byDegree[nextByDegree]!] !== -2) nextByDegree++;
+      while (nextByDegree < keys && chosen[byDegree[nextByDegree]!] !== UNCHOSEN) nextByDegree++;
       if (nextByDegree === keys) break;
       key = byDegree[nextByDegree]!;
     }
@@ -265,7 +310,7 @@ export function resolveBandColors(
     }
     chosen[key] = best;
     for (const other of neighbours[key]!) {
-      if (chosen[other] !== -2) continue;
+      if (chosen[other] !== UNCHOSEN) continue;
       for (let entry = 0; entry < n; entry++) {
         if (clashes[best * n + entry] !== 1) continue;
         const at = other * n + entry;

@@ -7,9 +7,9 @@ import { analyzeFile } from '../../../test/support/analyzed';
 import { realSnapshotPaths } from '../../../test/support/real-snapshots';
 import { BAND_CLASHES, palette, THEME_NAMES } from '../render/palette';
 import {
-  bandKeyOf,
+  ALLOCATION_COLORING,
   colorDifference,
-  COLOR_BY_VALUES,
+  stackColoring,
   hexOfIndex,
   MIN_NEIGHBOUR_DIFFERENCE,
   resolveBandColors,
@@ -68,12 +68,10 @@ describe.each(realSnapshotPaths())('band colours of %s', (path) => {
       const layout = fullLayout(device, 400);
       const pairs = touchingPairs(layout, device);
       const stackIds = device.allocations.stackId;
-      for (const colorBy of COLOR_BY_VALUES) {
-        const colors = resolveBandColors(layout, stackIds, colorBy, BAND_CLASHES);
-        const keyOf = (index: number): number => {
-          const row = layout.bands[index]!.row;
-          return bandKeyOf(stackIds[row]!, row, colorBy);
-        };
+      for (const coloring of [stackColoring(stackIds), ALLOCATION_COLORING]) {
+        const colorBy = coloring.name;
+        const colors = resolveBandColors(layout, coloring, BAND_CLASHES);
+        const keyOf = (index: number): number => coloring.keyOfRow(layout.bands[index]!.row);
         let checked = 0;
         for (const [a, b] of pairs) {
           if (keyOf(a) === keyOf(b)) continue;

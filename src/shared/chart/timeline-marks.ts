@@ -3,7 +3,7 @@
 // drawings say which kinds they drew (the canvas in a data attribute, the SVG in data-mark
 // attributes), so a test can hold every drawn mark against the legend.
 
-import type { ColorBy } from './band-colors';
+import type { BandColoring } from './band-colors';
 
 export type TimelineMarkKind =
   | 'bands'
@@ -19,7 +19,8 @@ export type TimelineMarkKind =
 
 /** What a device's picture holds, deciding which legend entries it needs. */
 export interface TimelineMarkFacts {
-  colorBy: ColorBy;
+  /** How the bands are coloured (its name goes in the bands' entry). */
+  coloring: Pick<BandColoring, 'name'>;
   /** The device has allocations with no recorded stack. */
   noStack: boolean;
   /** The device has trace entries (the peak markers are drawn). */
@@ -69,20 +70,22 @@ function shown(kind: TimelineMarkKind, facts: TimelineMarkFacts): boolean {
   }
 }
 
-export function markLabel(kind: TimelineMarkKind, colorBy: ColorBy): TimelineMark {
+export function markLabel(
+  kind: TimelineMarkKind,
+  coloring: Pick<BandColoring, 'name'>,
+): TimelineMark {
   switch (kind) {
     case 'bands':
-      return colorBy === 'stack'
-        ? {
-            kind,
-            label: 'allocations (colour = stack)',
-            title: 'Each large allocation as a band; one colour per call stack',
-          }
-        : {
-            kind,
-            label: 'allocations (colour = allocation)',
-            title: 'Each large allocation as a band in its own colour',
-          };
+      return {
+        kind,
+        label: `allocations (colour = ${coloring.name})`,
+        title:
+          coloring.name === 'stack'
+            ? 'Each large allocation as a band; one colour per call stack'
+            : coloring.name === 'allocation'
+              ? 'Each large allocation as a band in its own colour'
+              : `Each large allocation as a band, coloured by its ${coloring.name}`,
+      };
     case 'no-stack':
       return {
         kind,
@@ -129,6 +132,6 @@ export function markLabel(kind: TimelineMarkKind, colorBy: ColorBy): TimelineMar
 /** The legend entries a picture with these facts needs, in legend order. */
 export function timelineMarks(facts: TimelineMarkFacts): TimelineMark[] {
   return TIMELINE_MARK_KINDS.filter((kind) => shown(kind, facts)).map((kind) =>
-    markLabel(kind, facts.colorBy),
+    markLabel(kind, facts.coloring),
   );
 }

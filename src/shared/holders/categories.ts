@@ -5,6 +5,8 @@
 // ACTIVATION, TEMPORARY, AUTOGRAD_DETAIL, INPUT); otherwise ordered rules over the stack and the
 // lifetime decide (./category-rules.ts: the built-in rules are a rules file like any other).
 
+import { DISTINCT_COLORS, NEUTRAL_COLOR } from '../chart/band-colors';
+
 export const CATEGORIES = [
   'parameter',
   'gradient',
@@ -16,6 +18,20 @@ export const CATEGORIES = [
 ] as const;
 
 export type Category = (typeof CATEGORIES)[number];
+
+/**
+ * The colour of each category wherever one is drawn (the timeline coloured by category, the
+ * categories chart): distinct palette entries, and the neutral fill for "unknown".
+ */
+export const CATEGORY_COLOR_INDEX: Readonly<Record<Category, number>> = {
+  parameter: DISTINCT_COLORS[0]!,
+  gradient: DISTINCT_COLORS[1]!,
+  optimizer_state: DISTINCT_COLORS[2]!,
+  activation: DISTINCT_COLORS[7]!,
+  temporary: DISTINCT_COLORS[5]!,
+  autograd_other: DISTINCT_COLORS[3]!,
+  unknown: NEUTRAL_COLOR,
+};
 
 /** The words every view, export and CLI text uses for a category. */
 export const CATEGORY_NAMES: Readonly<Record<Category, string>> = {

@@ -102,8 +102,8 @@ export const DEFAULT_CATEGORY_RULES: CategoryRules = {
     },
     {
       category: 'temporary',
-      match: { max_lifetime_share: 0.002 },
-      note: 'freed again within 0.2% of the trace: a buffer inside one operation',
+      match: { max_lifetime_events: 3 },
+      note: 'freed again within 3 trace entries: a buffer inside one operation or one line',
     },
     {
       category: 'autograd_other',
@@ -112,8 +112,8 @@ export const DEFAULT_CATEGORY_RULES: CategoryRules = {
     },
     {
       category: 'activation',
-      match: { in_backward: false, frame: ' forward$', alive_at_end: false },
-      note: 'made in a forward() and freed later: saved for backward',
+      match: { in_backward: false, frame: ' forward$' },
+      note: 'made in a forward() and kept past it: saved for backward (or returned)',
     },
   ],
 };

@@ -7,11 +7,17 @@ import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { byteTicks } from '../chart/byte-ticks';
 import { formatBytes } from '../format/units';
 import { deviceLabel } from '../format/words';
-import { CATEGORIES, CATEGORY_NAMES, type Category } from '../holders/categories';
+import {
+  CATEGORIES,
+  CATEGORY_COLOR_INDEX,
+  CATEGORY_NAMES,
+  type Category,
+} from '../holders/categories';
+import { hexOfIndex } from '../chart/band-colors';
 import { categorySeries, seriesMoments } from '../holders/category-series';
 import type { CategoryRules } from '../holders/category-rules';
 import type { ThemeName } from './palette';
-import { renderTheme, strokeOf } from './render-theme';
+import { renderTheme, strokeOf, type RenderTheme } from './render-theme';
 import { fitText, num, svgOpen, svgText } from './svg-markup';
 
 export interface CategoriesSvgOptions {
@@ -25,16 +31,10 @@ export interface CategoriesSvgOptions {
 
 export const CATEGORIES_SVG_CLASS = 'allocscope-categories';
 
-/** One colour per category, apart from each other in both themes (Tableau 10). */
-export const CATEGORY_COLORS: Readonly<Record<Category, string>> = {
-  parameter: '#4c78a8',
-  gradient: '#f58518',
-  optimizer_state: '#54a24b',
-  activation: '#e45756',
-  temporary: '#72b7b2',
-  autograd_other: '#b279a2',
-  unknown: '#bab0ac',
-};
+/** A category's colour in a theme: the one the timeline coloured by category gives it. */
+export function categoryColor(category: Category, theme: RenderTheme): string {
+  return hexOfIndex(CATEGORY_COLOR_INDEX[category], theme.bands);
+}
 
 const MARGIN = { left: 72, right: 220, top: 48, bottom: 36 } as const;
 const SAMPLES = 400;
@@ -103,7 +103,7 @@ export function renderCategoriesSvg(
     const upper = moments.map((m, i) => `${num(xOf(m))} ${num(yOf(below[i]! + bytes[i]!))}`);
     const lower = moments.map((m, i) => `${num(xOf(m))} ${num(yOf(below[i]!))}`).reverse();
     parts.push(
-      `<path data-category="${category}" d="M${upper.join('L')}L${lower.join('L')}Z" fill="${CATEGORY_COLORS[category]}" fill-opacity="0.85"/>`,
+      `<path data-category="${category}" d="M${upper.join('L')}L${lower.join('L')}Z" fill="${categoryColor(category, theme)}"/>`,
     );
     for (let i = 0; i < moments.length; i++) below[i]! += bytes[i]!;
   });
@@ -133,7 +133,7 @@ export function renderCategoriesSvg(
     const bytes = momentIndex >= 0 ? series.bytes[c]![momentIndex]! : 0;
     y += 18;
     parts.push(
-      `<rect x="${num(legendX)}" y="${num(y - 9)}" width="10" height="10" fill="${CATEGORY_COLORS[category]}"/>`,
+      `<rect x="${num(legendX)}" y="${num(y - 9)}" width="10" height="10" fill="${categoryColor(category, theme)}"/>`,
       svgText(`${CATEGORY_NAMES[category]} ${formatBytes(bytes)}`, {
         x: legendX + 16,
         y,

@@ -57,6 +57,7 @@ export function paletteCssVariables(name: ThemeName): Record<string, string> {
     '--tl-band-lightness': String(tl.bands.lightness[0]),
     '--tl-band-lightness-alt': String(tl.bands.lightness[1]),
     '--tl-band-no-stack': tl.bands.noStack,
+    '--tl-band-neutral': tl.bands.neutral,
     '--tl-band-no-stack-hatch': cssColor(tl.bands.noStackHatch),
     '--tl-band-separator': cssColor(tl.bandSeparator),
     '--tl-row-hover': cssColor(tl.rowHover),

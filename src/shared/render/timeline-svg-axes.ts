@@ -54,7 +54,7 @@ export function xAxisMarkup(
       svgText(ticks.format(value), { x, y: y + 15, fill: theme.textMuted, anchor: 'middle' }),
     );
   }
-  const unit = axis.mode === 'time' ? 'time since the first event' : 'event';
+  const unit = xAxisUnit(axis);
   parts.push(
     svgText(unit, {
       x: plot.left + plot.width,
@@ -64,4 +64,9 @@ export function xAxisMarkup(
     }),
   );
   return `<path d="${tickPath}" fill="none" stroke="${theme.axisLine}"/>${parts.join('')}`;
+}
+
+/** The x axis's title, written at the right end of the legend's last row. */
+export function xAxisUnit(axis: Pick<EventAxis, 'mode'>): string {
+  return axis.mode === 'time' ? 'time since the first event' : 'event';
 }

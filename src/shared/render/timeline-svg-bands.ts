@@ -1,12 +1,12 @@
 // The exported timeline's allocation bands: laid out from the shared timeline layout with as many
-// bands as the outline budget allows, and written as one <path> each, coloured by stack or by
-// allocation as the app colours them (chart/band-colors.ts), those with no recorded stack hatched.
+// bands as the outline budget allows, and written as one <path> each, coloured as the app colours
+// them (chart/band-colors.ts, holders/band-coloring.ts), those with no recorded stack hatched.
 
 import {
   hexOfIndex,
   resolveBandColors,
+  type BandColoring,
   type BandPalette,
-  type ColorBy,
 } from '../chart/band-colors';
 import {
   layoutTimeline,
@@ -61,10 +61,10 @@ export function bandsMarkup(
   theme: RenderTheme,
   topBytes: number,
   plotHeight: number,
-  colorBy: ColorBy,
+  coloring: BandColoring,
 ): string {
   const stackIds = device.allocations.stackId;
-  const colors = resolveBandColors(layout, stackIds, colorBy, BAND_CLASHES);
+  const colors = resolveBandColors(layout, coloring, BAND_CLASHES);
   const pixelsPerByte = plotHeight / topBytes;
   const edged: string[] = [];
   const plain: string[] = [];

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeFile } from '../../../test/support/analyzed';
 import { realSnapshotPath, realSnapshotPaths } from '../../../test/support/real-snapshots';
-import { COLOR_BY_VALUES } from '../chart/band-colors';
+import { COLOR_BYS } from '../holders/band-coloring';
 import { pairAnnotations } from '../chart/annotation-spans';
 import { TIMELINE_MARK_KINDS, timelineMarks } from '../chart/timeline-marks';
 import { defaultMoment } from '../analyzed/moments';
@@ -19,7 +19,7 @@ describe.each(realSnapshotPaths())('the exported timeline of %s', (path) => {
   it('names every kind of mark it draws in its legend', async () => {
     const view = await analyzeFile(path);
     view.devices.forEach((device, index) => {
-      for (const colorBy of COLOR_BY_VALUES) {
+      for (const colorBy of COLOR_BYS) {
         const svg = renderTimelineSvg(view, index, {
           width: 1280,
           height: 600,
@@ -77,7 +77,7 @@ describe('the exported timeline', () => {
 describe('timelineMarks', () => {
   it('lists every kind when the picture holds everything, and only what it holds otherwise', () => {
     const all = {
-      colorBy: 'stack' as const,
+      coloring: { name: 'stack' },
       noStack: true,
       trace: true,
       ooms: true,

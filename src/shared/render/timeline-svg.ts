@@ -12,7 +12,8 @@
 // half a pixel dropped, and at most MAX_BANDS bands (fewer when their outlines get too long).
 
 import { deviceTimesUsable } from '../analyzed/device-times';
-import type { ColorBy } from '../chart/band-colors';
+import { bandColoring, coloringLegend, type ColorBy } from '../holders/band-coloring';
+import type { CategoryRules } from '../holders/category-rules';
 import { pairAnnotations, placeAnnotationSpans } from '../chart/annotation-spans';
 import { timelineMarks } from '../chart/timeline-marks';
 import { byteTicks } from '../chart/byte-ticks';
@@ -26,8 +27,8 @@ import { layoutTimeline } from '../chart/timeline-layout';
 import { eventMarkers } from '../chart/timeline-markers';
 import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { fillOf, renderTheme, strokeOf, type ThemeName } from './render-theme';
-import { num, stepPathData, svgOpen, svgText, type SvgPlot } from './svg-markup';
-import { yAxisMarkup, xAxisMarkup } from './timeline-svg-axes';
+import { num, stepPathData, svgOpen, svgText, textWidth, type SvgPlot } from './svg-markup';
+import { xAxisMarkup, xAxisUnit, yAxisMarkup } from './timeline-svg-axes';
 import { bandsMarkup, fitBandsToBudget, noStackHatchDef } from './timeline-svg-bands';
 import { LEGEND_ROW, legendRowCount, timelineLegend } from './timeline-svg-legend';
 import { markerLabels, markerLines, markerStyles, momentLine } from './timeline-svg-markers';
@@ -48,6 +49,8 @@ export interface TimelineSvgOptions {
   xMode?: XMode;
   /** What gives a band its colour, as the app's toggle chose (default by stack). */
   colorBy?: ColorBy;
+  /** The category rules, when colouring by category (default the built-in ones). */
+  rules?: CategoryRules;
 }
 
 export const TIMELINE_SVG_MARGIN = { left: 72, right: 20, top: 66, bottom: 46 } as const;
@@ -65,7 +68,7 @@ export function renderTimelineSvg(
   const device = view.devices[deviceIndex];
   if (device === undefined) throw new RangeError(`no device at index ${deviceIndex}`);
   const theme = renderTheme(options.theme);
-  const colorBy = options.colorBy ?? 'stack';
+  const coloring = bandColoring(view, device, options.colorBy ?? 'stack', options.rules);
   const width = Math.max(1, options.width);
   const height = Math.max(1, options.height);
   const margin = TIMELINE_SVG_MARGIN;
@@ -82,7 +85,7 @@ export function renderTimelineSvg(
     ).length > 0;
   const moment = options.moment ?? null;
   const marks = timelineMarks({
-    colorBy,
+    coloring,
     noStack: device.allocations.stackId.some((stackId) => stackId < 0),
     trace: device.traceLength > 0,
     ooms: device.figures.ooms.length > 0,
@@ -90,7 +93,10 @@ export function renderTimelineSvg(
     moment: moment !== null,
   });
   // A legend that needs a second row takes its height from the plot.
-  const legendRows = legendRowCount(marks, margin.left, width - margin.right);
+  const legend = { marks, coloring, groups: coloringLegend(coloring) };
+  // The legend stays left of the x axis's title, which shares the line of its first row.
+  const legendRight = width - margin.right - textWidth(xAxisUnit(axis), 11) - 16;
+  const legendRows = legendRowCount(legend, margin.left, legendRight);
   const bottom = margin.bottom + Math.max(0, legendRows - 1) * LEGEND_ROW;
   const plot: SvgPlot = {
     left: margin.left,
@@ -164,7 +170,7 @@ export function renderTimelineSvg(
   parts.push(
     `<path d="${stepPathData(activeYs, columnWidth, plot.left, baseY)}" ${fillOf(theme.otherFill)} data-mark="other"/>`,
   );
-  parts.push(bandsMarkup(layout, outlines.paths, device, theme, top, plot.height, colorBy));
+  parts.push(bandsMarkup(layout, outlines.paths, device, theme, top, plot.height, coloring));
   parts.push(
     `<path d="${stepPathData(activeYs, columnWidth, plot.left, null)}" fill="none" ${strokeOf(theme.activeLine)} stroke-width="1" stroke-linejoin="round" data-mark="active"/>`,
   );
@@ -184,7 +190,7 @@ export function renderTimelineSvg(
   parts.push(markerLabels(markers, markerX, plot, styles));
   parts.push(yAxisMarkup(ticks, yOfBytes, plot, theme));
   parts.push(xAxisMarkup(axis, device, x0, x1, plot, theme));
-  parts.push(timelineLegend(theme, marks, plot.left, width - margin.right, height - 10, colorBy));
+  parts.push(timelineLegend(theme, legend, plot.left, legendRight, height - 10));
   parts.push('</svg>');
   return parts.join('\n');
 }
