@@ -28,6 +28,7 @@ const SHARED_LAYERS = [
   { name: 'state' },
   { name: 'chart' },
   { name: 'holders' },
+  { name: 'steps' },
   { name: 'oom' },
   { name: 'report' },
   // Pictures and documents are siblings at the top: neither is built from the other.

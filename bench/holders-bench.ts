@@ -6,6 +6,7 @@
 import { aliveCheckpointsOf } from '../src/shared/analyzed/alive-checkpoints';
 import { defaultMoment } from '../src/shared/analyzed/moments';
 import { aliveRowsAt } from '../src/shared/holders/alive-rows';
+import { bandColoring } from '../src/shared/holders/band-coloring';
 import { flameTree } from '../src/shared/holders/flame-tree';
 import { groupRows } from '../src/shared/holders/group-by';
 import { groupSeries } from '../src/shared/holders/group-series';
@@ -26,6 +27,8 @@ export interface HoldersBenchRow {
   momentP95Ms: number;
   searchP50Ms: number;
   searchMaxMs: number;
+  /** The timeline coloured by category, by top user frame, by annotation span: built once each. */
+  colorByMs: Record<'category' | 'frame' | 'annotation', number>;
 }
 
 const MOMENTS = 20;
@@ -79,6 +82,12 @@ export async function measureHolders(label: string, path: string): Promise<Holde
     searchTimes.push(performance.now() - started);
   }
   searchTimes.sort((a, b) => a - b);
+  const colorByMs = { category: 0, frame: 0, annotation: 0 };
+  for (const colorBy of ['category', 'frame', 'annotation'] as const) {
+    started = performance.now();
+    bandColoring(view, device, colorBy);
+    colorByMs[colorBy] = performance.now() - started;
+  }
   return {
     label,
     allocations: device.allocations.count,
@@ -89,6 +98,7 @@ export async function measureHolders(label: string, path: string): Promise<Holde
     momentP95Ms: times[Math.floor(times.length * 0.95)]!,
     searchP50Ms: searchTimes[Math.floor(searchTimes.length * 0.5)]!,
     searchMaxMs: searchTimes[searchTimes.length - 1]!,
+    colorByMs,
   };
 }
 
@@ -114,5 +124,12 @@ export function formatHoldersTable(rows: readonly HoldersBenchRow[]): string {
       ].join(' '),
     );
   }
+  lines.push('colour the timeline by (built once per device and choice):');
+  for (const row of rows)
+    lines.push(
+      `${row.label.padEnd(8)} ${Object.entries(row.colorByMs)
+        .map(([by, ms]) => `${by} ${ms.toFixed(0)} ms`)
+        .join(', ')}`,
+    );
   return lines.join('\n');
 }

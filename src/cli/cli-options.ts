@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { GROUP_BYS } from '@shared/holders/group-by';
 import { COLOR_BYS } from '@shared/holders/band-coloring';
+import { GROWTH_BYS } from '@shared/steps/growth';
 
 export const USAGE = `allocscope: where did the GPU memory go? (PyTorch CUDA memory snapshots)
 
@@ -16,6 +17,8 @@ usage:
   allocscope segments FILE [--device N] [--moment EVENT] [--bytes]
   allocscope top FILE [--moment EVENT] [--by GROUPING] [--grep REGEX] [--rules RULES.json]
                  [--device N] [--limit K] [--json] [--folded OUT.txt] [--bytes]
+  allocscope steps FILE [--device N] [--by stack|frame|category] [--rules RULES.json]
+                   [--json] [--bytes]
 
   FILE        a snapshot from torch.cuda.memory._dump_snapshot(): .pickle / .pkl, its
               JSON form (.json), - for standard input, gzip-compressed (.gz), or the
@@ -50,10 +53,16 @@ usage:
               (where autograd created the tensor in the forward pass)
   --grep      top: only allocations whose stack has a frame ("file:line name") matching
               the regular expression (case ignored), or whose block holds a hex address
-  --rules     top, render: categories by this rules file (allocscope.category-rules/1) instead of
+  --rules     top, render, steps: categories by this rules file (allocscope.category-rules/1) instead of
               the built-in rules (docs/categories.md)
   --limit K   top: list the K largest groups (default 20; the rest are summed)
   --folded    top: also write the live memory as folded stacks (flamegraph.pl, speedscope)
+
+  steps       the training steps (from the ProfilerStep#N / step annotations, else the
+              repeating shape of the active curve; only complete steps), each step's peak
+              and what is active at its end, whether that grows step after step, and who
+              keeps it: memory made in a step and still held at the end, grouped --by frame
+              (default), stack or category, steadiest growth first; --json: allocscope.steps/1
 
 exit status: 0 ok, 2 bad input or usage, 1 an internal error (a bug: the stack is printed)`;
 
@@ -147,6 +156,16 @@ const topOptionsSchema = z.object({
   bytes: z.boolean(),
 });
 
+const stepsOptionsSchema = z.object({
+  command: z.literal('steps'),
+  file: z.string().min(1),
+  device: deviceSchema,
+  by: z.enum(GROWTH_BYS),
+  rules: z.string().min(1).nullable(),
+  json: z.boolean(),
+  bytes: z.boolean(),
+});
+
 const reportOptionsSchema = z.object({
   command: z.literal('report'),
   file: z.string().min(1),
@@ -160,15 +179,17 @@ export type RenderCliOptions = z.infer<typeof renderOptionsSchema>;
 export type SegmentsCliOptions = z.infer<typeof segmentsOptionsSchema>;
 export type ReportCliOptions = z.infer<typeof reportOptionsSchema>;
 export type TopCliOptions = z.infer<typeof topOptionsSchema>;
+export type StepsCliOptions = z.infer<typeof stepsOptionsSchema>;
 export type CliOptions =
   | SummaryCliOptions
+  | StepsCliOptions
   | TopCliOptions
   | RenderCliOptions
   | SegmentsCliOptions
   | ReportCliOptions
   | { command: 'help' };
 
-const COMMANDS = ['summary', 'report', 'render', 'segments', 'top'] as const;
+const COMMANDS = ['summary', 'report', 'render', 'segments', 'top', 'steps'] as const;
 type Command = (typeof COMMANDS)[number];
 
 type FlagKind = 'switch' | 'integer' | 'number' | 'text' | 'moment' | 'optional-text' | 'device';
@@ -208,6 +229,13 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
     '--folded': 'text',
     '--bytes': 'switch',
   },
+  steps: {
+    '--device': 'device',
+    '--by': 'text',
+    '--rules': 'text',
+    '--json': 'switch',
+    '--bytes': 'switch',
+  },
 };
 
 const DEFAULTS: Record<Command, Record<string, unknown>> = {
@@ -238,6 +266,7 @@ const DEFAULTS: Record<Command, Record<string, unknown>> = {
     folded: null,
     bytes: false,
   },
+  steps: { device: null, by: 'frame', rules: null, json: false, bytes: false },
 };
 
 const SCHEMAS = {
@@ -246,6 +275,7 @@ const SCHEMAS = {
   render: renderOptionsSchema,
   segments: segmentsOptionsSchema,
   top: topOptionsSchema,
+  steps: stepsOptionsSchema,
 } as const;
 
 export function parseCliOptions(argv: readonly string[]): CliOptions {

@@ -14,6 +14,7 @@ import { runRender } from './run-render';
 import { runReport } from './run-report';
 import { runSegments } from './run-segments';
 import { runTop } from './run-top';
+import { runSteps } from './run-steps';
 import { missingDeviceMessage } from './load-analyzed-snapshot';
 
 const EXIT_BAD_INPUT = 2;
@@ -86,6 +87,9 @@ async function main(argv: readonly string[]): Promise<number> {
         break;
       case 'top':
         process.stdout.write(`${await runTop(options)}\n`);
+        break;
+      case 'steps':
+        process.stdout.write(`${await runSteps(options)}\n`);
         break;
     }
     return 0;

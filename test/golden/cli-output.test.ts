@@ -27,6 +27,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseCliOptions, USAGE } from '../../src/cli/cli-options';
 import { runRender } from '../../src/cli/run-render';
 import { runReport } from '../../src/cli/run-report';
+import { runSteps } from '../../src/cli/run-steps';
 import { runTop } from '../../src/cli/run-top';
 import { runSegments } from '../../src/cli/run-segments';
 import { runCli } from '../support/cli';
@@ -121,6 +122,8 @@ const TEXT_GOLDENS: Golden[] = [
     args: (f) => ['segments', f, '--device', '1', '--moment', 'peak'],
   },
   { file: 'training/top.txt', args: (f) => ['top', f], cli: true },
+  { file: 'training/steps.txt', args: (f) => ['steps', f], cli: true },
+  { file: 'training/steps.json', args: (f) => ['steps', f, '--json'] },
   { file: 'training/top-stack.json', args: (f) => ['top', f, '--by', 'stack', '--json'] },
   {
     file: 'oom/top-category-oom.txt',
@@ -222,6 +225,8 @@ async function stdoutInProcess(args: readonly string[]): Promise<string> {
       return `${await runRender(options)}\n`;
     case 'top':
       return `${await runTop(options)}\n`;
+    case 'steps':
+      return `${await runSteps(options)}\n`;
   }
 }
 

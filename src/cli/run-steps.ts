@@ -1,0 +1,92 @@
+// `allocscope steps`: the training steps of a device (from its annotations, else the curve's
+// repeats), per-step figures, whether the memory grows from step to step and who keeps it;
+// text, or the allocscope.steps/1 document with --json.
+
+import { basename } from 'node:path';
+import { defaultDeviceIndex } from '@shared/analyzed/moments';
+import { formatBytes, formatExactBytes } from '@shared/format/units';
+import { DEFAULT_CATEGORY_RULES } from '@shared/holders/category-rules';
+import { stepsDocumentOf } from '@shared/report/steps-document';
+import { findSteps } from '@shared/steps/find-steps';
+import { analyzeGrowth, type GrowthAnalysis } from '@shared/steps/growth';
+import { alignColumns } from './align-columns';
+import { UsageError, type StepsCliOptions } from './cli-options';
+import { cliDeviceName, deviceIndexOf, loadAnalyzedSnapshot } from './load-analyzed-snapshot';
+import { readRules } from './read-rules';
+
+/** Steps listed in the text (the JSON has them all): the first and the last ones. */
+const TEXT_STEPS = 12;
+const TEXT_SUSPECTS = 10;
+
+export async function runSteps(options: StepsCliOptions): Promise<string> {
+  const rules = options.rules === null ? DEFAULT_CATEGORY_RULES : await readRules(options.rules);
+  const view = await loadAnalyzedSnapshot(options.file);
+  const deviceIndex =
+    options.device === null
+      ? defaultDeviceIndex(view.devices)
+      : deviceIndexOf(view, options.device);
+  const device = view.devices[deviceIndex];
+  if (device === undefined) throw new UsageError(`${view.fileName} has no devices`);
+  const growth = analyzeGrowth(view, device, findSteps(view, device), { by: options.by, rules });
+  if (options.json) return JSON.stringify(stepsDocumentOf(view.fileName, device, growth), null, 2);
+  return formatStepsText(basename(options.file), cliDeviceName(device.device), growth, options);
+}
+
+export function formatStepsText(
+  file: string,
+  deviceName: string,
+  growth: GrowthAnalysis,
+  options: { bytes: boolean },
+): string {
+  const bytes = (value: number): string =>
+    options.bytes ? `${formatBytes(value)} (${formatExactBytes(value)} B)` : formatBytes(value);
+  const lines = [`${file}  ${deviceName}: ${growth.found.note}`, '', growth.verdict];
+  const steps = growth.steps;
+  if (steps.length > 0) {
+    lines.push('');
+    const shown =
+      steps.length <= TEXT_STEPS
+        ? steps
+        : [...steps.slice(0, TEXT_STEPS / 2), null, ...steps.slice(-TEXT_STEPS / 2)];
+    const rows = shown.map((step) =>
+      step === null
+        ? [`… ${steps.length - TEXT_STEPS} more`, '', '', '', '', '']
+        : [
+            step.name,
+            `${step.startEvent}–${step.endEvent}`,
+            bytes(step.peakActiveBytes),
+            bytes(step.endActiveBytes),
+            bytes(step.endReservedBytes),
+            step.endActiveDeltaBytes === null
+              ? ''
+              : `${step.endActiveDeltaBytes >= 0 ? '+' : '−'}${bytes(Math.abs(step.endActiveDeltaBytes))}`,
+          ],
+    );
+    lines.push(
+      ...alignColumns(
+        [['step', 'events', 'peak active', 'active at end', 'reserved at end', 'change'], ...rows],
+        ['left', 'left', 'right', 'right', 'right', 'right'],
+      ),
+    );
+  }
+  if (growth.suspects.length > 0) {
+    lines.push('', `kept to the end, growing step after step (by ${growth.by}), steepest first:`);
+    const rows = growth.suspects
+      .slice(0, TEXT_SUSPECTS)
+      .map((suspect) => [
+        `${bytes(suspect.bytesPerStep)}/step`,
+        `${suspect.stepsGrown} of ${steps.length} steps`,
+        bytes(suspect.totalBytes),
+        suspect.key,
+      ]);
+    lines.push(
+      ...alignColumns(
+        [['growth', 'grew in', 'kept', growth.by === 'category' ? 'category' : 'where'], ...rows],
+        ['right', 'left', 'right', 'left'],
+      ),
+    );
+    if (growth.suspects.length > TEXT_SUSPECTS)
+      lines.push(`… ${growth.suspects.length - TEXT_SUSPECTS} more (--json lists 20)`);
+  }
+  return lines.join('\n');
+}
