@@ -29,6 +29,7 @@ const SHARED_LAYERS = [
   { name: 'chart' },
   { name: 'holders' },
   { name: 'steps' },
+  { name: 'compare' },
   { name: 'oom' },
   { name: 'report' },
   // Pictures and documents are siblings at the top: neither is built from the other.

@@ -19,6 +19,8 @@ usage:
                  [--device N] [--limit K] [--json] [--folded OUT.txt] [--bytes]
   allocscope steps FILE [--device N] [--by stack|frame|category] [--rules RULES.json]
                    [--json] [--bytes]
+  allocscope diff A B [--moment EVENT] [--by GROUPING] [--device N] [--device-b N]
+                  [--rules RULES.json] [--limit K] [--json] [--bytes]
 
   FILE        a snapshot from torch.cuda.memory._dump_snapshot(): .pickle / .pkl, its
               JSON form (.json), - for standard input, gzip-compressed (.gz), or the
@@ -63,6 +65,11 @@ usage:
               and what is active at its end, whether that grows step after step, and who
               keeps it: memory made in a step and still held at the end, grouped --by frame
               (default), stack or category, steadiest growth first; --json: allocscope.steps/1
+  diff        two snapshots (A and B; or two devices of one: --device-b) at a moment of
+              each (default: each one's active peak): their figures side by side and what
+              changed, grouped --by frame (default) or any of top's groupings: appeared,
+              disappeared, grew, shrank, with A's and B's bytes; at the peaks the deltas add
+              up to the difference of the peaks; --json: allocscope.diff/1
 
 exit status: 0 ok, 2 bad input or usage, 1 an internal error (a bug: the stack is printed)`;
 
@@ -166,6 +173,20 @@ const stepsOptionsSchema = z.object({
   bytes: z.boolean(),
 });
 
+const diffOptionsSchema = z.object({
+  command: z.literal('diff'),
+  fileA: z.string().min(1),
+  fileB: z.string().min(1),
+  device: deviceSchema,
+  deviceB: deviceSchema,
+  moment: momentSchema,
+  by: z.enum(GROUP_BYS),
+  rules: z.string().min(1).nullable(),
+  limit: z.number().int().min(1).max(1_000_000),
+  json: z.boolean(),
+  bytes: z.boolean(),
+});
+
 const reportOptionsSchema = z.object({
   command: z.literal('report'),
   file: z.string().min(1),
@@ -180,8 +201,10 @@ export type SegmentsCliOptions = z.infer<typeof segmentsOptionsSchema>;
 export type ReportCliOptions = z.infer<typeof reportOptionsSchema>;
 export type TopCliOptions = z.infer<typeof topOptionsSchema>;
 export type StepsCliOptions = z.infer<typeof stepsOptionsSchema>;
+export type DiffCliOptions = z.infer<typeof diffOptionsSchema>;
 export type CliOptions =
   | SummaryCliOptions
+  | DiffCliOptions
   | StepsCliOptions
   | TopCliOptions
   | RenderCliOptions
@@ -189,7 +212,7 @@ export type CliOptions =
   | ReportCliOptions
   | { command: 'help' };
 
-const COMMANDS = ['summary', 'report', 'render', 'segments', 'top', 'steps'] as const;
+const COMMANDS = ['summary', 'report', 'render', 'segments', 'top', 'steps', 'diff'] as const;
 type Command = (typeof COMMANDS)[number];
 
 type FlagKind = 'switch' | 'integer' | 'number' | 'text' | 'moment' | 'optional-text' | 'device';
@@ -236,6 +259,16 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
     '--json': 'switch',
     '--bytes': 'switch',
   },
+  diff: {
+    '--device': 'device',
+    '--device-b': 'device',
+    '--moment': 'moment',
+    '--by': 'text',
+    '--rules': 'text',
+    '--limit': 'integer',
+    '--json': 'switch',
+    '--bytes': 'switch',
+  },
 };
 
 const DEFAULTS: Record<Command, Record<string, unknown>> = {
@@ -267,6 +300,16 @@ const DEFAULTS: Record<Command, Record<string, unknown>> = {
     bytes: false,
   },
   steps: { device: null, by: 'frame', rules: null, json: false, bytes: false },
+  diff: {
+    device: null,
+    deviceB: null,
+    moment: 'peak',
+    by: 'frame',
+    rules: null,
+    limit: 20,
+    json: false,
+    bytes: false,
+  },
 };
 
 const SCHEMAS = {
@@ -276,6 +319,7 @@ const SCHEMAS = {
   segments: segmentsOptionsSchema,
   top: topOptionsSchema,
   steps: stepsOptionsSchema,
+  diff: diffOptionsSchema,
 } as const;
 
 export function parseCliOptions(argv: readonly string[]): CliOptions {
@@ -315,14 +359,21 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
     if (text === undefined) throw new UsageError(`${flag} needs a value`);
     raw[key] = flagValue(flag, kind, text);
   }
-  if (positional.length !== 1) {
+  // diff compares two files; every other command reads one.
+  const files = command === 'diff' ? 2 : 1;
+  if (positional.length !== files) {
+    const wanted = files === 2 ? 'two FILEs (A B)' : 'one FILE';
     throw new UsageError(
       positional.length === 0
-        ? `${command} needs a FILE`
-        : `${command} takes one FILE, got ${positional.length} (${positional.join(', ')})`,
+        ? `${command} needs ${files === 2 ? 'two FILEs (A B)' : 'a FILE'}`
+        : `${command} takes ${wanted}, got ${positional.length} (${positional.join(', ')})`,
     );
   }
-  const parsed = SCHEMAS[command].safeParse({ ...raw, file: positional[0] });
+  const parsed = SCHEMAS[command].safeParse(
+    files === 2
+      ? { ...raw, fileA: positional[0], fileB: positional[1] }
+      : { ...raw, file: positional[0] },
+  );
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = issue?.path[0];

@@ -15,6 +15,8 @@ import { runReport } from './run-report';
 import { runSegments } from './run-segments';
 import { runTop } from './run-top';
 import { runSteps } from './run-steps';
+import { runDiff } from './run-diff';
+import { FileFailure } from './file-failure';
 import { missingDeviceMessage } from './load-analyzed-snapshot';
 
 const EXIT_BAD_INPUT = 2;
@@ -91,9 +93,20 @@ async function main(argv: readonly string[]): Promise<number> {
       case 'steps':
         process.stdout.write(`${await runSteps(options)}\n`);
         break;
+      case 'diff':
+        process.stdout.write(`${await runDiff(options)}\n`);
+        break;
     }
     return 0;
-  } catch (error) {
+  } catch (thrown) {
+    // Tied to one of several files (diff): that file is named, its cause judged.
+    const error = thrown instanceof FileFailure ? thrown.cause : thrown;
+    const path =
+      thrown instanceof FileFailure
+        ? thrown.file
+        : 'file' in options
+          ? options.file
+          : `${options.fileA}, ${options.fileB}`;
     // A refusal is timed too: how long and how much memory a bad file cost is a figure as well.
     if (options.command === 'summary' && options.timings) {
       const timings = {
@@ -104,7 +117,7 @@ async function main(argv: readonly string[]): Promise<number> {
       };
       process.stderr.write(`allocscope-timings ${JSON.stringify(timings)}\n`);
     }
-    const file = options.file === '-' ? 'standard input' : basename(options.file);
+    const file = path === '-' ? 'standard input' : basename(path);
     if (isInputError(error)) {
       process.stderr.write(`allocscope: ${file}: ${describeInputError(error)}\n`);
       return EXIT_BAD_INPUT;

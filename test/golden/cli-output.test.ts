@@ -28,6 +28,7 @@ import { parseCliOptions, USAGE } from '../../src/cli/cli-options';
 import { runRender } from '../../src/cli/run-render';
 import { runReport } from '../../src/cli/run-report';
 import { runSteps } from '../../src/cli/run-steps';
+import { runDiff } from '../../src/cli/run-diff';
 import { runTop } from '../../src/cli/run-top';
 import { runSegments } from '../../src/cli/run-segments';
 import { runCli } from '../support/cli';
@@ -124,6 +125,11 @@ const TEXT_GOLDENS: Golden[] = [
   { file: 'training/top.txt', args: (f) => ['top', f], cli: true },
   { file: 'training/steps.txt', args: (f) => ['steps', f], cli: true },
   { file: 'training/steps.json', args: (f) => ['steps', f, '--json'] },
+  { file: 'training/diff-oom.txt', args: (f) => ['diff', f, input('oom')], cli: true },
+  {
+    file: 'training/diff-oom-category.json',
+    args: (f) => ['diff', f, input('oom'), '--by', 'category', '--json'],
+  },
   { file: 'training/top-stack.json', args: (f) => ['top', f, '--by', 'stack', '--json'] },
   {
     file: 'oom/top-category-oom.txt',
@@ -227,6 +233,8 @@ async function stdoutInProcess(args: readonly string[]): Promise<string> {
       return `${await runTop(options)}\n`;
     case 'steps':
       return `${await runSteps(options)}\n`;
+    case 'diff':
+      return `${await runDiff(options)}\n`;
   }
 }
 

@@ -20,7 +20,7 @@ import { GROUP_BYS, groupRows } from '../../src/shared/holders/group-by';
 import { groupSeries } from '../../src/shared/holders/group-series';
 import { seriesMoments } from '../../src/shared/holders/category-series';
 import { compileSearch, matchedBytesCurve, matchingRows } from '../../src/shared/holders/search';
-import { activeBytesAt } from '../../src/shared/report/top-document';
+import { activeBytesAt } from '../../src/shared/holders/alive-rows';
 import { deviceExplanationsOf } from '../../src/shared/oom/oom-explainer';
 import { categoriesOf, categoryAt } from '../../src/shared/holders/classify';
 import { Prng } from '../../generators/snapshot/prng';

@@ -9,7 +9,7 @@ import { defaultDeviceIndex, defaultMoment } from '../../src/shared/analyzed/mom
 import { categorySeries, seriesMoments } from '../../src/shared/holders/category-series';
 import { renderCategoriesSvg } from '../../src/shared/render/categories-svg';
 import { renderFlameSvg } from '../../src/shared/render/flame-svg';
-import { activeBytesAt } from '../../src/shared/report/top-document';
+import { activeBytesAt } from '../../src/shared/holders/alive-rows';
 import { analyzeFile } from '../support/analyzed';
 import { realSnapshotPaths } from '../support/real-snapshots';
 

@@ -9,7 +9,7 @@ import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { aliveRowsAt, bytesOfRows } from '@shared/holders/alive-rows';
 import { flameTree } from '@shared/holders/flame-tree';
 import { GROUP_BY_NAMES, GROUP_BYS, groupRows, type GroupBy } from '@shared/holders/group-by';
-import { activeBytesAt } from '@shared/report/top-document';
+import { activeBytesAt } from '@shared/holders/alive-rows';
 import { seriesMoments } from '@shared/holders/category-series';
 import { groupSeries } from '@shared/holders/group-series';
 import { CategoriesOverTime } from './categories-over-time';

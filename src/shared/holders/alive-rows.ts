@@ -33,3 +33,13 @@ export function bytesOfRows(device: Pick<AnalyzedDevice, 'allocations'>, rows: I
   for (const row of rows) total += device.allocations.sizeBytes[row]!;
   return total;
 }
+
+/** Active bytes after event `moment` as the timeline shows them (-1: before the first entry). */
+export function activeBytesAt(
+  device: Pick<AnalyzedDevice, 'activeBytes' | 'traceLength' | 'figures'>,
+  moment: number,
+): number {
+  return moment < 0 || device.traceLength === 0
+    ? device.figures.active.baselineBytes
+    : device.activeBytes[moment]!;
+}

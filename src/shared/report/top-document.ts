@@ -6,7 +6,7 @@
 
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { deviceLabel } from '../format/words';
-import { aliveRowsAt } from '../holders/alive-rows';
+import { activeBytesAt, aliveRowsAt } from '../holders/alive-rows';
 import { DEFAULT_CATEGORY_RULES, type CategoryRules } from '../holders/category-rules';
 import { groupRows, type GroupBy, type HolderGroup } from '../holders/group-by';
 import { compileSearch, matchingRows } from '../holders/search';
@@ -47,13 +47,6 @@ export interface TopDocument {
   matched_allocations: number;
   groups: TopGroupJson[];
   omitted_groups: { count: number; bytes: number; allocations: number };
-}
-
-/** Active bytes after event `moment` as the timeline shows them (-1: before the first entry). */
-export function activeBytesAt(device: AnalyzedDevice, moment: number): number {
-  return moment < 0 || device.traceLength === 0
-    ? device.figures.active.baselineBytes
-    : device.activeBytes[moment]!;
 }
 
 /** The groups of the moment (all of them), with the search applied. */

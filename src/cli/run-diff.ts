@@ -1,0 +1,117 @@
+// `allocscope diff A B`: two snapshots (or two devices of one: --device-b) at a moment of each
+// (default: each one's active peak), what changed between them, grouped; text, or the
+// allocscope.diff/1 document with --json.
+
+import { defaultDeviceIndex } from '@shared/analyzed/moments';
+import {
+  compareMoments,
+  comparisonVerdict,
+  type Comparison,
+} from '@shared/compare/compare-moments';
+import { deviceLabel } from '@shared/format/words';
+import { formatBytes, formatExactBytes } from '@shared/format/units';
+import { DEFAULT_CATEGORY_RULES } from '@shared/holders/category-rules';
+import { diffDocumentOf, type DiffSide } from '@shared/report/diff-document';
+import { alignColumns } from './align-columns';
+import { UsageError, type DiffCliOptions, type MomentSpec } from './cli-options';
+import { deviceIndexOf, loadAnalyzedSnapshot } from './load-analyzed-snapshot';
+import { forFile } from './file-failure';
+import { readRules } from './read-rules';
+import { resolveMoment } from './run-render';
+
+/** Longest group key in the text. */
+const MAX_KEY_TEXT = 100;
+
+export async function runDiff(options: DiffCliOptions): Promise<string> {
+  const rules = options.rules === null ? DEFAULT_CATEGORY_RULES : await readRules(options.rules);
+  const viewA = await forFile(options.fileA, () => loadAnalyzedSnapshot(options.fileA));
+  const viewB =
+    options.fileB === options.fileA
+      ? viewA
+      : await forFile(options.fileB, () => loadAnalyzedSnapshot(options.fileB));
+  const side = async (
+    view: typeof viewA,
+    device: number | null,
+    moment: MomentSpec,
+  ): Promise<DiffSide> => {
+    const index = device === null ? defaultDeviceIndex(view.devices) : deviceIndexOf(view, device);
+    const chosen = view.devices[index];
+    if (chosen === undefined) throw new UsageError(`${view.fileName} has no devices`);
+    return { view, device: chosen, moment: resolveMoment(chosen, moment) };
+  };
+  const a = await side(viewA, options.device, options.moment);
+  const b = await side(viewB, options.deviceB ?? options.device, options.moment);
+  const comparison = compareMoments(a, b, { by: options.by, rules });
+  const momentWords =
+    options.moment === 'peak'
+      ? 'their active peaks'
+      : options.moment === 'oom'
+        ? 'their first OOMs'
+        : options.moment === 'final'
+          ? 'the ends of their traces'
+          : `event ${options.moment}`;
+  const verdict = comparisonVerdict(comparison, momentWords);
+  if (options.json)
+    return JSON.stringify(diffDocumentOf(a, b, comparison, verdict, options.limit), null, 2);
+  return formatDiffText({ a, b, comparison, verdict, limit: options.limit }, options.bytes);
+}
+
+export interface DiffText {
+  a: DiffSide;
+  b: DiffSide;
+  comparison: Comparison;
+  verdict: string;
+  /** Groups listed; the rest are summed in one line. */
+  limit: number;
+}
+
+export function formatDiffText(diff: DiffText, exact: boolean): string {
+  const { a, b, comparison } = diff;
+  const bytes = (value: number): string =>
+    exact ? `${formatBytes(value)} (${formatExactBytes(value)} B)` : formatBytes(value);
+  const signed = (value: number): string =>
+    value === 0 ? '0 B' : `${value > 0 ? '+' : '−'}${bytes(Math.abs(value))}`;
+  const sideLine = (name: string, side: DiffSide, activeBytes: number): string => {
+    const { figures } = side.device;
+    const ooms = side.device.ooms.length;
+    return `${name}: ${side.view.fileName} ${deviceLabel(side.device.device)}: peak active ${bytes(figures.active.peakBytes)}, peak reserved ${bytes(figures.reserved.peakBytes)}, ${ooms} OOM${ooms === 1 ? '' : 's'}; after event ${side.moment}: ${bytes(activeBytes)} active`;
+  };
+  const peakDelta = (field: 'active' | 'reserved'): number =>
+    b.device.figures[field].peakBytes - a.device.figures[field].peakBytes;
+  const lines = [
+    sideLine('A', a, comparison.aActiveBytes),
+    sideLine('B', b, comparison.bActiveBytes),
+    `B − A: peak active ${signed(peakDelta('active'))}, peak reserved ${signed(peakDelta('reserved'))}`,
+    '',
+    diff.verdict,
+  ];
+  const shown = comparison.groups.slice(0, diff.limit);
+  const changed = shown.filter((group) => group.deltaBytes !== 0);
+  if (changed.length > 0) {
+    lines.push('', `what changed, by ${comparison.by} (largest change first):`);
+    const rows = changed.map((group) => [
+      group.change,
+      bytes(group.aBytes),
+      bytes(group.bBytes),
+      signed(group.deltaBytes),
+      group.title.length > MAX_KEY_TEXT
+        ? `${group.title.slice(0, MAX_KEY_TEXT - 1)}…`
+        : group.title,
+    ]);
+    lines.push(
+      ...alignColumns(
+        [
+          ['change', 'A', 'B', 'B − A', comparison.by === 'category' ? 'category' : 'where'],
+          ...rows,
+        ],
+        ['left', 'right', 'right', 'right', 'left'],
+      ),
+    );
+  }
+  const rest = comparison.groups.slice(shown.length);
+  if (rest.length > 0) {
+    const delta = rest.reduce((sum, group) => sum + group.deltaBytes, 0);
+    lines.push(`… ${rest.length} more groups (${signed(delta)} together; --limit shows more)`);
+  }
+  return lines.join('\n');
+}

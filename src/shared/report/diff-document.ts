@@ -1,0 +1,108 @@
+// `allocscope diff A B --json` (schema allocscope.diff/1): two snapshots (or two devices of one)
+// side by side at a moment of each (default their active peaks): their headline figures, the
+// difference, and the groups that changed. With the peaks, the groups' deltas add up to the
+// difference of the peaks. docs/diff-json.md describes every field.
+
+import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
+import type { Comparison, GroupChange } from '../compare/compare-moments';
+import { deviceLabel } from '../format/words';
+import type { GroupBy } from '../holders/group-by';
+
+export const DIFF_SCHEMA = 'allocscope.diff/1';
+
+export interface DiffSideJson {
+  file: string;
+  device: number;
+  device_label: string;
+  moment: { event_index: number; active_bytes: number };
+  peak_active_bytes: number;
+  peak_reserved_bytes: number;
+  ooms: number;
+  trace_entries: number;
+}
+
+export interface DiffDocument {
+  schema: typeof DIFF_SCHEMA;
+  a: DiffSideJson;
+  b: DiffSideJson;
+  delta: { peak_active_bytes: number; peak_reserved_bytes: number; active_bytes: number };
+  by: GroupBy;
+  verdict: string;
+  groups: {
+    key: string;
+    title: string;
+    change: GroupChange;
+    category: string;
+    a_bytes: number;
+    b_bytes: number;
+    delta_bytes: number;
+    a_allocations: number;
+    b_allocations: number;
+  }[];
+  /** Groups past --limit, summed (their deltas complete the sum). */
+  omitted_groups: { count: number; a_bytes: number; b_bytes: number; delta_bytes: number };
+}
+
+export interface DiffSide {
+  view: AnalyzedSnapshot;
+  device: AnalyzedDevice;
+  moment: number;
+}
+
+function sideJson(side: DiffSide, activeBytes: number): DiffSideJson {
+  const figures = side.device.figures;
+  return {
+    file: side.view.fileName,
+    device: side.device.device,
+    device_label: deviceLabel(side.device.device),
+    moment: { event_index: side.moment, active_bytes: activeBytes },
+    peak_active_bytes: figures.active.peakBytes,
+    peak_reserved_bytes: figures.reserved.peakBytes,
+    ooms: side.device.ooms.length,
+    trace_entries: side.device.traceLength,
+  };
+}
+
+export function diffDocumentOf(
+  a: DiffSide,
+  b: DiffSide,
+  comparison: Comparison,
+  verdict: string,
+  limit: number | null,
+): DiffDocument {
+  const shown = limit === null ? comparison.groups : comparison.groups.slice(0, limit);
+  const rest = comparison.groups.slice(shown.length);
+  const sum = (field: 'aBytes' | 'bBytes' | 'deltaBytes'): number =>
+    rest.reduce((total, group) => total + group[field], 0);
+  const aJson = sideJson(a, comparison.aActiveBytes);
+  const bJson = sideJson(b, comparison.bActiveBytes);
+  return {
+    schema: DIFF_SCHEMA,
+    a: aJson,
+    b: bJson,
+    delta: {
+      peak_active_bytes: bJson.peak_active_bytes - aJson.peak_active_bytes,
+      peak_reserved_bytes: bJson.peak_reserved_bytes - aJson.peak_reserved_bytes,
+      active_bytes: comparison.bActiveBytes - comparison.aActiveBytes,
+    },
+    by: comparison.by,
+    verdict,
+    groups: shown.map((group) => ({
+      key: group.key,
+      title: group.title,
+      change: group.change,
+      category: group.category,
+      a_bytes: group.aBytes,
+      b_bytes: group.bBytes,
+      delta_bytes: group.deltaBytes,
+      a_allocations: group.aAllocations,
+      b_allocations: group.bAllocations,
+    })),
+    omitted_groups: {
+      count: rest.length,
+      a_bytes: sum('aBytes'),
+      b_bytes: sum('bBytes'),
+      delta_bytes: sum('deltaBytes'),
+    },
+  };
+}
