@@ -20,6 +20,8 @@ export default defineConfig({
     rollupOptions: {
       input: {
         allocscope: resolve(import.meta.dirname, 'src/cli/main.ts'),
+        // `allocscope ranks` reads files in worker threads running this script.
+        'rank-figures-worker': resolve(import.meta.dirname, 'src/cli/rank-figures-worker.ts'),
         ...(existsSync(benchEntry) ? { bench: benchEntry } : {}),
         'make-demo-snapshot': resolve(import.meta.dirname, 'scripts/make-demo-snapshot.ts'),
       },

@@ -21,6 +21,7 @@ usage:
                    [--json] [--bytes]
   allocscope diff A B [--moment EVENT] [--by GROUPING] [--device N] [--device-b N]
                   [--rules RULES.json] [--limit K] [--json] [--bytes]
+  allocscope ranks DIR|FILES... [--json] [--bytes]
 
   FILE        a snapshot from torch.cuda.memory._dump_snapshot(): .pickle / .pkl, its
               JSON form (.json), - for standard input, gzip-compressed (.gz), or the
@@ -70,6 +71,11 @@ usage:
               changed, grouped --by frame (default) or any of top's groupings: appeared,
               disappeared, grew, shrank, with A's and B's bytes; at the peaks the deltas add
               up to the difference of the peaks; --json: allocscope.diff/1
+  ranks       the snapshots of one job's ranks (a folder, or files; ranks from names like
+              rank3.pickle, *_rank_3.pickle, snapshot_r3.pickle, else name order), read in
+              parallel worker threads: each rank's peaks and first OOM, the skew (highest
+              peak over the median), the outliers, the highest and the ranks that ran out;
+              --json: allocscope.ranks/1 (with the wall time and the workers)
 
 exit status: 0 ok, 2 bad input or usage, 1 an internal error (a bug: the stack is printed)`;
 
@@ -187,6 +193,13 @@ const diffOptionsSchema = z.object({
   bytes: z.boolean(),
 });
 
+const ranksOptionsSchema = z.object({
+  command: z.literal('ranks'),
+  files: z.array(z.string().min(1)).min(1),
+  json: z.boolean(),
+  bytes: z.boolean(),
+});
+
 const reportOptionsSchema = z.object({
   command: z.literal('report'),
   file: z.string().min(1),
@@ -202,8 +215,10 @@ export type ReportCliOptions = z.infer<typeof reportOptionsSchema>;
 export type TopCliOptions = z.infer<typeof topOptionsSchema>;
 export type StepsCliOptions = z.infer<typeof stepsOptionsSchema>;
 export type DiffCliOptions = z.infer<typeof diffOptionsSchema>;
+export type RanksCliOptions = z.infer<typeof ranksOptionsSchema>;
 export type CliOptions =
   | SummaryCliOptions
+  | RanksCliOptions
   | DiffCliOptions
   | StepsCliOptions
   | TopCliOptions
@@ -212,7 +227,16 @@ export type CliOptions =
   | ReportCliOptions
   | { command: 'help' };
 
-const COMMANDS = ['summary', 'report', 'render', 'segments', 'top', 'steps', 'diff'] as const;
+const COMMANDS = [
+  'summary',
+  'report',
+  'render',
+  'segments',
+  'top',
+  'steps',
+  'diff',
+  'ranks',
+] as const;
 type Command = (typeof COMMANDS)[number];
 
 type FlagKind = 'switch' | 'integer' | 'number' | 'text' | 'moment' | 'optional-text' | 'device';
@@ -259,6 +283,7 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
     '--json': 'switch',
     '--bytes': 'switch',
   },
+  ranks: { '--json': 'switch', '--bytes': 'switch' },
   diff: {
     '--device': 'device',
     '--device-b': 'device',
@@ -300,6 +325,7 @@ const DEFAULTS: Record<Command, Record<string, unknown>> = {
     bytes: false,
   },
   steps: { device: null, by: 'frame', rules: null, json: false, bytes: false },
+  ranks: { json: false, bytes: false },
   diff: {
     device: null,
     deviceB: null,
@@ -320,6 +346,7 @@ const SCHEMAS = {
   top: topOptionsSchema,
   steps: stepsOptionsSchema,
   diff: diffOptionsSchema,
+  ranks: ranksOptionsSchema,
 } as const;
 
 export function parseCliOptions(argv: readonly string[]): CliOptions {
@@ -359,6 +386,10 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
     if (text === undefined) throw new UsageError(`${flag} needs a value`);
     raw[key] = flagValue(flag, kind, text);
   }
+  if (command === 'ranks') {
+    if (positional.length === 0) throw new UsageError('ranks needs a DIR or FILES');
+    return parseOrThrow(command, { ...raw, files: positional });
+  }
   // diff compares two files; every other command reads one.
   const files = command === 'diff' ? 2 : 1;
   if (positional.length !== files) {
@@ -369,11 +400,17 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
         : `${command} takes ${wanted}, got ${positional.length} (${positional.join(', ')})`,
     );
   }
-  const parsed = SCHEMAS[command].safeParse(
+  return parseOrThrow(
+    command,
     files === 2
       ? { ...raw, fileA: positional[0], fileB: positional[1] }
       : { ...raw, file: positional[0] },
   );
+}
+
+/** The options through the command's schema, or a usage error naming the flag. */
+function parseOrThrow(command: Command, raw: Record<string, unknown>): CliOptions {
+  const parsed = SCHEMAS[command].safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = issue?.path[0];

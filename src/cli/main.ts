@@ -16,6 +16,7 @@ import { runSegments } from './run-segments';
 import { runTop } from './run-top';
 import { runSteps } from './run-steps';
 import { runDiff } from './run-diff';
+import { runRanks } from './run-ranks';
 import { FileFailure } from './file-failure';
 import { missingDeviceMessage } from './load-analyzed-snapshot';
 
@@ -96,6 +97,9 @@ async function main(argv: readonly string[]): Promise<number> {
       case 'diff':
         process.stdout.write(`${await runDiff(options)}\n`);
         break;
+      case 'ranks':
+        process.stdout.write(`${await runRanks(options)}\n`);
+        break;
     }
     return 0;
   } catch (thrown) {
@@ -106,7 +110,9 @@ async function main(argv: readonly string[]): Promise<number> {
         ? thrown.file
         : 'file' in options
           ? options.file
-          : `${options.fileA}, ${options.fileB}`;
+          : 'files' in options
+            ? options.files.join(', ')
+            : `${options.fileA}, ${options.fileB}`;
     // A refusal is timed too: how long and how much memory a bad file cost is a figure as well.
     if (options.command === 'summary' && options.timings) {
       const timings = {

@@ -235,6 +235,8 @@ async function stdoutInProcess(args: readonly string[]): Promise<string> {
       return `${await runSteps(options)}\n`;
     case 'diff':
       return `${await runDiff(options)}\n`;
+    case 'ranks':
+      throw new Error('ranks runs as the built command only (worker threads)');
   }
 }
 

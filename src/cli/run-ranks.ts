@@ -1,0 +1,171 @@
+// `allocscope ranks DIR|FILES...`: the ranks of one job, read in parallel worker threads (as many
+// as there are cores and memory for), side by side: each rank's peaks and OOM, the skew, the
+// ranks that stand out; text, or allocscope.ranks/1 with --json. A file that cannot be read is
+// listed as refused; the others are reported all the same.
+
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { availableParallelism, freemem } from 'node:os';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { orderRanks, ranksFinding, type RanksFinding } from '@shared/compare/ranks';
+import { deviceLabel } from '@shared/format/words';
+import { formatBytes, formatExactBytes } from '@shared/format/units';
+import { ranksDocumentOf, type RankEntry } from '@shared/report/ranks-document';
+import { alignColumns } from './align-columns';
+import { UsageError, type RanksCliOptions } from './cli-options';
+import { readRankFigures, type RankReply } from './read-rank-figures';
+
+/** Files a folder of ranks may hold. */
+const SNAPSHOT_NAME = /\.(pickle|pkl)(\.gz)?$/i;
+/** Memory one analysis takes, as a multiple of its file's size (decoded columns, the model). */
+const MEMORY_PER_FILE_BYTE = 3;
+
+export async function runRanks(options: RanksCliOptions): Promise<string> {
+  const paths = expandInputs(options.files);
+  const started = performance.now();
+  const workers = workerCount(paths);
+  const replies = await readAll(paths, workers);
+  const wallMs = performance.now() - started;
+  const bug = replies.find((reply) => 'bug' in reply);
+  if (bug !== undefined && 'bug' in bug)
+    throw new Error(`while reading ${basename(bug.path)}: ${bug.bug}`);
+  const byName = new Map(replies.map((reply) => [basename(reply.path), reply]));
+  const entries: RankEntry[] = [];
+  const refused: { file: string; message: string }[] = [];
+  for (const { name, rank } of orderRanks(paths.map((path) => basename(path)))) {
+    const reply = byName.get(name)!;
+    if ('figures' in reply) entries.push({ rank, file: name, figures: reply.figures });
+    else if ('refused' in reply) refused.push({ file: name, message: reply.refused });
+  }
+  if (entries.length === 0)
+    throw new UsageError(
+      `no rank could be read: ${refused.map((entry) => `${entry.file}: ${entry.message}`).join('; ')}`,
+    );
+  const finding = ranksFinding(entries);
+  for (const entry of refused)
+    process.stderr.write(`allocscope: ${entry.file}: ${entry.message} (left out)\n`);
+  if (options.json)
+    return JSON.stringify(ranksDocumentOf(entries, finding, refused, { workers, wallMs }), null, 2);
+  return formatRanksText({ entries, finding, refused, workers, wallMs }, options.bytes);
+}
+
+/** The files: each FILE as given, each DIR's snapshot files; two files at least. */
+function expandInputs(inputs: readonly string[]): string[] {
+  const paths: string[] = [];
+  for (const input of inputs) {
+    let isDirectory = false;
+    try {
+      isDirectory = statSync(input).isDirectory();
+    } catch {
+      throw new UsageError(`cannot read ${input}`);
+    }
+    if (!isDirectory) paths.push(input);
+    else
+      paths.push(
+        ...readdirSync(input)
+          .filter((name) => SNAPSHOT_NAME.test(name))
+          .map((name) => join(input, name)),
+      );
+  }
+  const names = new Set(paths.map((path) => basename(path)));
+  if (names.size !== paths.length) throw new UsageError('two of the files have the same name');
+  if (paths.length < 2)
+    throw new UsageError(
+      `ranks needs two snapshots or more (found ${paths.length}: .pickle, .pkl, .gz in a folder)`,
+    );
+  return paths;
+}
+
+/** As many workers as cores, files and memory allow (each analysis holds ~3x its file). */
+function workerCount(paths: readonly string[]): number {
+  const largest = Math.max(1, ...paths.map((path) => statSync(path).size));
+  const byMemory = Math.floor((freemem() * 0.7) / (largest * MEMORY_PER_FILE_BYTE));
+  return Math.max(1, Math.min(paths.length, availableParallelism(), byMemory));
+}
+
+/** The worker's script beside this bundle (out/cli); absent when run from the sources. */
+function workerScript(): string | null {
+  const script = fileURLToPath(new URL('./rank-figures-worker.js', import.meta.url));
+  return existsSync(script) ? script : null;
+}
+
+async function readAll(paths: readonly string[], workers: number): Promise<RankReply[]> {
+  const script = workerScript();
+  if (script === null || workers === 1) {
+    const replies: RankReply[] = [];
+    for (const path of paths) replies.push(await readRankFigures(path));
+    return replies;
+  }
+  const queue = [...paths];
+  const replies: RankReply[] = [];
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      const worker = new Worker(script);
+      try {
+        for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
+          const sent = path;
+          replies.push(
+            await new Promise<RankReply>((resolve) => {
+              worker.once('message', resolve);
+              worker.once('error', (error) => resolve({ path: sent, bug: String(error) }));
+              worker.postMessage(sent);
+            }),
+          );
+        }
+      } finally {
+        await worker.terminate();
+      }
+    }),
+  );
+  return replies;
+}
+
+export interface RanksText {
+  entries: readonly RankEntry[];
+  finding: RanksFinding;
+  refused: readonly { file: string }[];
+  workers: number;
+  wallMs: number;
+}
+
+export function formatRanksText(ranks: RanksText, exact: boolean): string {
+  const { entries, finding } = ranks;
+  const bytes = (value: number): string =>
+    exact ? `${formatBytes(value)} (${formatExactBytes(value)} B)` : formatBytes(value);
+  const marks = (rank: number): string =>
+    [
+      finding.oomRanks.includes(rank) ? 'OOM' : '',
+      rank === finding.highestRank ? 'highest' : '',
+      finding.outliers.includes(rank) ? 'outlier' : '',
+    ]
+      .filter((mark) => mark !== '')
+      .join(', ');
+  const rankList = (list: readonly number[]): string =>
+    list.length === 0 ? 'none' : list.map((rank) => `rank ${rank}`).join(', ');
+  const lines = [
+    `${entries.length} ranks, read in ${ranks.workers} ${ranks.workers === 1 ? 'thread' : 'worker threads'} in ${(ranks.wallMs / 1000).toFixed(2)} s`,
+    '',
+    ...alignColumns(
+      [
+        ['rank', 'peak active', 'peak reserved', 'OOM at', 'device', '', 'file'],
+        ...entries.map(({ rank, file, figures }) => [
+          String(rank),
+          bytes(figures.peakActiveBytes),
+          bytes(figures.peakReservedBytes),
+          figures.oomEvent === null ? '—' : `event ${figures.oomEvent}`,
+          deviceLabel(figures.device),
+          marks(rank),
+          file,
+        ]),
+      ],
+      ['right', 'right', 'right', 'right', 'left', 'left', 'left'],
+    ),
+    '',
+    `skew ${finding.skew.toFixed(2)} (the highest peak active over the median, ${bytes(finding.medianPeakActiveBytes)}); ` +
+      `outliers: ${rankList(finding.outliers)}; out of memory: ${rankList(finding.oomRanks)}`,
+  ];
+  if (ranks.refused.length > 0)
+    lines.push(`left out (unreadable): ${ranks.refused.map((entry) => entry.file).join(', ')}`);
+  return lines.join('\n');
+}

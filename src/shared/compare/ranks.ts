@@ -1,0 +1,96 @@
+// A job's ranks side by side: which file is which rank (from its name: rank3.pickle,
+// snapshot_rank_3.pickle, mem_r3.pickle; otherwise name order), each rank's headline figures, and
+// which rank stands out: the skew of the peaks (max / median), the ranks far from the median, the
+// rank that ran out first and the one that peaked highest.
+
+import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
+import { defaultDeviceIndex, firstOomEvent } from '../analyzed/moments';
+
+/** The rank a file's name gives, or null. */
+export function rankOfFileName(name: string): number | null {
+  const stem = name.replace(/\.(pickle|pkl|json)(\.gz)?$/i, '');
+  const match =
+    /(?:^|[^a-z])rank[_-]?(\d+)(?!.*rank[_-]?\d)/i.exec(stem) ??
+    /(?:^|[_-])r(\d+)(?:[_-]|$)/i.exec(stem) ??
+    /(?:^|[_-])(\d+)$/.exec(stem);
+  return match === null ? null : Number(match[1]);
+}
+
+/**
+ * The files in rank order with their ranks: from the names when every name gives one and no two
+ * give the same, else in name order (numbers in names compared as numbers), ranked 0, 1, 2, …
+ */
+export function orderRanks(names: readonly string[]): { name: string; rank: number }[] {
+  const ranks = names.map(rankOfFileName);
+  const unique = new Set(ranks);
+  if (ranks.every((rank) => rank !== null) && unique.size === names.length)
+    return names.map((name, i) => ({ name, rank: ranks[i]! })).sort((a, b) => a.rank - b.rank);
+  return [...names]
+    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
+    .map((name, rank) => ({ name, rank }));
+}
+
+/** One rank's headline figures (its device: the default one, the first with an OOM else the peak). */
+export interface RankFigures {
+  device: number;
+  peakActiveBytes: number;
+  peakReservedBytes: number;
+  /** The first OOM's event, or null. */
+  oomEvent: number | null;
+  ooms: number;
+  traceEntries: number;
+}
+
+export function rankFiguresOf(view: AnalyzedSnapshot): RankFigures | null {
+  if (view.devices.length === 0) return null;
+  const device = view.devices[defaultDeviceIndex(view.devices)]!;
+  return {
+    device: device.device,
+    peakActiveBytes: device.figures.active.peakBytes,
+    peakReservedBytes: device.figures.reserved.peakBytes,
+    oomEvent: firstOomEvent(device),
+    ooms: device.ooms.length,
+    traceEntries: device.traceLength,
+  };
+}
+
+export interface RanksFinding {
+  /** The highest peak active over the median of the ranks' peaks (1: all alike). */
+  skew: number;
+  medianPeakActiveBytes: number;
+  /** Ranks whose peak active is far from the median (more than 5% of it and 3 MADs). */
+  outliers: number[];
+  /** The rank with the highest peak active. */
+  highestRank: number;
+  /** The ranks that ran out of memory. */
+  oomRanks: number[];
+}
+
+export function ranksFinding(
+  ranks: readonly { rank: number; figures: RankFigures }[],
+): RanksFinding {
+  const peaks = ranks.map((entry) => entry.figures.peakActiveBytes);
+  const median = medianOf(peaks);
+  const mad = medianOf(peaks.map((peak) => Math.abs(peak - median)));
+  const far = Math.max(median * 0.05, mad * 3);
+  let highest = ranks[0];
+  for (const entry of ranks)
+    if (entry.figures.peakActiveBytes > (highest?.figures.peakActiveBytes ?? -Infinity))
+      highest = entry;
+  return {
+    skew: median > 0 ? Math.max(...peaks) / median : 1,
+    medianPeakActiveBytes: median,
+    outliers: ranks
+      .filter((entry) => Math.abs(entry.figures.peakActiveBytes - median) > far)
+      .map((entry) => entry.rank),
+    highestRank: highest?.rank ?? -1,
+    oomRanks: ranks.filter((entry) => entry.figures.ooms > 0).map((entry) => entry.rank),
+  };
+}
+
+function medianOf(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}

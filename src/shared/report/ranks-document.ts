@@ -1,0 +1,70 @@
+// `allocscope ranks --json` (schema allocscope.ranks/1): the ranks of one job side by side, each
+// rank's headline figures, the skew of the peaks and the ranks that stand out, and how the files
+// were read (workers, wall time). docs/ranks-json.md describes every field.
+
+import type { RankFigures, RanksFinding } from '../compare/ranks';
+import { deviceLabel } from '../format/words';
+
+export const RANKS_SCHEMA = 'allocscope.ranks/1';
+
+export interface RankEntry {
+  rank: number;
+  file: string;
+  figures: RankFigures;
+}
+
+export interface RanksDocument {
+  schema: typeof RANKS_SCHEMA;
+  ranks: {
+    rank: number;
+    file: string;
+    device: number;
+    device_label: string;
+    peak_active_bytes: number;
+    peak_reserved_bytes: number;
+    oom: boolean;
+    oom_event: number | null;
+    ooms: number;
+    trace_entries: number;
+  }[];
+  median_peak_active_bytes: number;
+  skew: number;
+  outliers: number[];
+  highest_rank: number;
+  oom_ranks: number[];
+  /** Files that could not be read, with why; the other ranks are reported all the same. */
+  refused: { file: string; message: string }[];
+  workers: number;
+  wall_ms: number;
+}
+
+export function ranksDocumentOf(
+  entries: readonly RankEntry[],
+  finding: RanksFinding,
+  refused: readonly { file: string; message: string }[],
+  run: { workers: number; wallMs: number },
+): RanksDocument {
+  return {
+    schema: RANKS_SCHEMA,
+    ranks: entries.map(({ rank, file, figures }) => ({
+      rank,
+      file,
+      device: figures.device,
+      device_label: deviceLabel(figures.device),
+      peak_active_bytes: figures.peakActiveBytes,
+      peak_reserved_bytes: figures.peakReservedBytes,
+      oom: figures.ooms > 0,
+      oom_event: figures.oomEvent,
+      ooms: figures.ooms,
+      trace_entries: figures.traceEntries,
+    })),
+    median_peak_active_bytes: finding.medianPeakActiveBytes,
+    skew: Math.round(finding.skew * 1000) / 1000,
+    outliers: finding.outliers,
+    highest_rank: finding.highestRank,
+    oom_ranks: finding.oomRanks,
+    refused: [...refused],
+    workers: run.workers,
+    wall_ms: Math.round(run.wallMs),
+  };
+}
