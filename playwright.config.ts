@@ -44,6 +44,7 @@ export default defineConfig({
         'layout.spec.ts',
         'keyboard.spec.ts',
         'holders.spec.ts',
+        'steps.spec.ts',
       ],
       use: {
         browserName: 'chromium',

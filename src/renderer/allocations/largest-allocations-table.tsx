@@ -22,7 +22,7 @@ export interface LargestAllocationsTableProps {
   selectedRow: number | null;
   onSelectRow: (row: number | null) => void;
   /** The search or flame graph node of "Who holds it": only the allocations it keeps are listed. */
-  filter?: Pick<HolderFilter, 'mask' | 'query' | 'zoomPath' | 'clear'>;
+  filter?: Pick<HolderFilter, 'mask' | 'description' | 'clear'>;
 }
 
 type SortKey = 'size' | 'lifetime' | 'alloc' | 'frame';
@@ -125,10 +125,7 @@ export function LargestAllocationsTable(props: LargestAllocationsTableProps): JS
       </h3>
       {filter !== undefined && mask !== null && (
         <p className="largest-table-filter" data-testid="largest-filter">
-          Only the allocations{' '}
-          {filter.query.trim() !== '' ? `matching “${filter.query.trim()}”` : ''}
-          {filter.query.trim() !== '' && filter.zoomPath.length > 0 ? ' and ' : ''}
-          {filter.zoomPath.length > 0 ? 'below the flame graph’s node' : ''} (Who holds it).{' '}
+          Only the allocations {filter.description}.{' '}
           <button type="button" onClick={filter.clear}>
             Show all
           </button>

@@ -46,9 +46,13 @@ const VIEW_WORDS: Record<ExportedView, string> = {
 };
 
 /** The chart a lower tab exports: its own, except the largest-allocations table's (the timeline). */
-export function exportedViewOf(lowerView: 'largest' | 'holders' | ExportedView): ExportedView {
-  // The holders view has no picture of its own yet: PNG/SVG export the timeline.
-  return lowerView === 'largest' || lowerView === 'holders' ? 'timeline' : lowerView;
+export function exportedViewOf(
+  lowerView: 'largest' | 'holders' | 'steps' | ExportedView,
+): ExportedView {
+  // The holders and steps views have no picture of their own yet: PNG/SVG export the timeline.
+  return lowerView === 'largest' || lowerView === 'holders' || lowerView === 'steps'
+    ? 'timeline'
+    : lowerView;
 }
 
 /** What each button says it exports (its tooltip and accessible name). */

@@ -4,6 +4,7 @@
 import { useMemo, useState, type JSX } from 'react';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { GROUP_BY_NAMES, type GroupBy, type HolderGroup } from '@shared/holders/group-by';
+import { Sparkline } from '../ui/sparkline';
 
 type SortKey = 'bytes' | 'allocations' | 'key';
 
@@ -99,28 +100,5 @@ export function HolderGroupsTable(props: HolderGroupsTableProps): JSX.Element {
         {groups.length === 0 && <p className="holders-empty">Nothing is alive at this moment.</p>}
       </div>
     </div>
-  );
-}
-
-const SPARK_WIDTH = 72;
-const SPARK_HEIGHT = 16;
-
-/** A group's bytes over the trace as a small line, the selected moment as a dot. */
-function Sparkline(props: { values: Float64Array | undefined; momentIndex: number }): JSX.Element {
-  const { values, momentIndex } = props;
-  if (values === undefined || values.length < 2) return <span aria-hidden="true" />;
-  let most = 0;
-  for (const value of values) if (value > most) most = value;
-  const x = (i: number): number => (i / (values.length - 1)) * (SPARK_WIDTH - 2) + 1;
-  const y = (value: number): number =>
-    SPARK_HEIGHT - 1 - (most > 0 ? (value / most) * (SPARK_HEIGHT - 2) : 0);
-  const points = Array.from(values, (value, i) => `${x(i).toFixed(1)},${y(value).toFixed(1)}`);
-  return (
-    <svg width={SPARK_WIDTH} height={SPARK_HEIGHT} aria-hidden="true">
-      <polyline points={points.join(' ')} fill="none" stroke="currentColor" strokeWidth="1" />
-      {momentIndex >= 0 && momentIndex < values.length && (
-        <circle cx={x(momentIndex)} cy={y(values[momentIndex]!)} r="2" fill="#d6336c" />
-      )}
-    </svg>
   );
 }

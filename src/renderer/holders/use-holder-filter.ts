@@ -1,5 +1,6 @@
-// What narrows the view to some allocations: the search (Ctrl/Cmd+F: frames, files, an address)
-// and the flame graph's zoomed node. Kept per device view, above the tabs, so the filter holds
+// What narrows the view to some allocations: the search (Ctrl/Cmd+F: frames, files, an address),
+// the flame graph's zoomed node, and a list of allocations picked elsewhere (a leak suspect of the
+// Steps view). Kept per device view, above the tabs, so the filter holds
 // while the user moves between "Who holds it", the Allocations table and the timeline: each of
 // them reads `mask` (the allocations kept) and the timeline draws `timelineSearch`.
 
@@ -29,12 +30,23 @@ export interface HolderFilter {
   searchMask: Uint8Array | null;
   /** Allocations below the zoomed node (null: none zoomed). */
   nodeMask: Uint8Array | null;
-  /** Allocations both keep (null: no filter). */
+  /** Allocations picked by another view (a leak suspect's), with what they are; null: none. */
+  picked: PickedRows | null;
+  setPicked: (picked: PickedRows | null) => void;
+  /** Allocations every part keeps (null: no filter). */
   mask: Uint8Array | null;
+  /** What the filter keeps, in words ("matching “attn” and below the flame graph’s node"). */
+  description: string;
   /** The kept allocations' bytes over time and their mask, for the timeline (null: no filter). */
   timelineSearch: TimelineSearch | null;
   /** Puts the search and the zoom away. */
   clear: () => void;
+}
+
+export interface PickedRows {
+  /** What they are, in words: "kept by nanogpt/train.py:88 train_step (Steps)". */
+  label: string;
+  rows: readonly number[];
 }
 
 export function useHolderFilter(view: AnalyzedSnapshot, device: AnalyzedDevice): HolderFilter {
@@ -42,6 +54,7 @@ export function useHolderFilter(view: AnalyzedSnapshot, device: AnalyzedDevice):
   const [regex, setRegex] = useState(false);
   const [zoomPath, setZoomPath] = useState<string[]>([]);
   const [showFramework, setShowFramework] = useState(false);
+  const [picked, setPicked] = useState<PickedRows | null>(null);
   // Frames and stacks are tested (thousands), then allocations looked up: fast on 1M.
   const search = useMemo(() => compileSearch({ text: query, regex }), [query, regex]);
   const searchMask = useMemo(
@@ -55,7 +68,23 @@ export function useHolderFilter(view: AnalyzedSnapshot, device: AnalyzedDevice):
     () => (zoomPath.length === 0 ? null : rowsBelowNode(view, device, zoomPath, showFramework)),
     [view, device, zoomPath, showFramework],
   );
-  const mask = useMemo(() => bothMasks(searchMask, nodeMask), [searchMask, nodeMask]);
+  const pickedMask = useMemo(() => {
+    if (picked === null) return null;
+    const rows = new Uint8Array(device.allocations.count);
+    for (const row of picked.rows) rows[row] = 1;
+    return rows;
+  }, [device, picked]);
+  const mask = useMemo(
+    () => bothMasks(bothMasks(searchMask, nodeMask), pickedMask),
+    [searchMask, nodeMask, pickedMask],
+  );
+  const description = [
+    query.trim() !== '' ? `matching “${query.trim()}”` : '',
+    zoomPath.length > 0 ? 'below the flame graph’s node' : '',
+    picked?.label ?? '',
+  ]
+    .filter((part) => part !== '')
+    .join(' and ');
   const timelineSearch = useMemo(
     () => (mask === null ? null : { curve: matchedBytesCurve(device, mask), mask }),
     [device, mask],
@@ -72,11 +101,15 @@ export function useHolderFilter(view: AnalyzedSnapshot, device: AnalyzedDevice):
     search,
     searchMask,
     nodeMask,
+    picked,
+    setPicked,
     mask,
+    description,
     timelineSearch,
     clear: () => {
       setQuery('');
       setZoomPath([]);
+      setPicked(null);
     },
   };
 }

@@ -42,6 +42,8 @@ import { SegmentsView } from '../segments/segments-view';
 import { TimelineView } from '../timeline/timeline-view';
 import { useStateIndex } from '../moment/use-allocator-state';
 import { useMomentKeys } from '../moment/use-moment-keys';
+import { StepsView } from '../steps/steps-view';
+import { findSteps } from '@shared/steps/find-steps';
 
 export function DeviceContent(props: {
   tab: SnapshotTab;
@@ -84,6 +86,8 @@ export function DeviceContent(props: {
   useMomentKeys(device, moment, stepTo);
   // The search and the flame graph's zoom hold across the views below the timeline.
   const filter = useHolderFilter(view, device);
+  // The training steps: the timeline's ruler and the Steps view.
+  const steps = useMemo(() => findSteps(view, device), [view, device]);
   /** Bumped by Ctrl/Cmd+F: the holders view focuses its search box. */
   const [findRequest, setFindRequest] = useState(0);
   useShortcuts('page', (command) => {
@@ -160,6 +164,7 @@ export function DeviceContent(props: {
             onWindowChange={onWindowChange}
             clickHint={timelineClickHint(lowerView)}
             search={filter.timelineSearch}
+            steps={steps.steps}
           />
         </div>
         <PaneSeparator
@@ -242,6 +247,16 @@ export function DeviceContent(props: {
                 device={device}
                 moment={moment}
                 findRequest={findRequest}
+                filter={filter}
+              />
+            )}
+            {lowerView === 'steps' && (
+              <StepsView
+                view={view}
+                device={device}
+                found={steps}
+                moment={moment}
+                onMoment={(event) => setMoment(event)}
                 filter={filter}
               />
             )}

@@ -15,6 +15,7 @@ export type ShortcutCommand =
   | 'view-fragmentation'
   | 'view-oom'
   | 'view-holders'
+  | 'view-steps'
   | 'find'
   | 'moment-previous'
   | 'moment-next'
@@ -199,6 +200,13 @@ export const SHORTCUTS: readonly Shortcut[] = [
     group: 'Views',
     chords: [{ key: '5' }],
     description: 'Who holds it (flame graph, group by)',
+  },
+  {
+    command: 'view-steps',
+    scope: 'page',
+    group: 'Views',
+    chords: [{ key: '6' }],
+    description: 'Steps (per-step figures, growth, leak suspects)',
   },
   {
     command: 'find',

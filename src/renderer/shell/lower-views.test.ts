@@ -16,11 +16,12 @@ describe('lower views', () => {
       'fragmentation',
       'oom',
       'holders',
+      'steps',
     ]);
   });
 
-  it('is shown by the keys 1 to 5, in the order of the tabs', () => {
-    const byKey = ['1', '2', '3', '4', '5'].map((key) => {
+  it('is shown by the keys 1 to 6, in the order of the tabs', () => {
+    const byKey = ['1', '2', '3', '4', '5', '6'].map((key) => {
       const command = commandOf(
         { key, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false },
         'page',

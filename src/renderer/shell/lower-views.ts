@@ -11,7 +11,7 @@ export interface LowerViewTab {
   title: string;
   /** What clicking the timeline does for this view: the hint in the timeline's tooltip. */
   clickHint: string;
-  /** The keyboard command that shows it (keyboard-shortcuts.ts: the keys 1 to 5). */
+  /** The keyboard command that shows it (keyboard-shortcuts.ts: the keys 1 to 6). */
   command: ShortcutCommand;
 }
 
@@ -51,6 +51,14 @@ export const LOWER_VIEWS: readonly LowerViewTab[] = [
     title:
       'The memory alive at the selected moment as a flame graph, and grouped by frame, file, category…',
     clickHint: 'Click to show who holds the memory at this moment.',
+  },
+  {
+    id: 'steps',
+    command: 'view-steps',
+    label: 'Steps',
+    title:
+      'The training steps: each one’s peak and what it leaves behind, growth from step to step, leak suspects',
+    clickHint: 'Click to select this moment (the step ruler along the bottom marks the steps).',
   },
 ];
 

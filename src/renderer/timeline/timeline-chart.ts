@@ -11,6 +11,7 @@
 
 import { searchCurvePoints, type TimelineSearch } from './search-curve';
 import type { BandColoring } from '@shared/chart/band-colors';
+import type { TrainingStep } from '@shared/steps/find-steps';
 import type { TimelineHit } from '@shared/chart/timeline-layout';
 import { momentCoordinate, type XMode } from '@shared/chart/event-axis';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
@@ -183,6 +184,16 @@ export class TimelineChart {
     this.host.invalidate('overlay');
   }
 
+  /** The training steps, drawn as a ruler along the bottom of the plot. */
+  setSteps(steps: readonly TrainingStep[]): void {
+    if (steps === this.steps) return;
+    this.steps = steps;
+    this.elements.root.dataset['steps'] = String(steps.length);
+    this.host.invalidate('plot');
+  }
+
+  private steps: readonly TrainingStep[] = [];
+
   /** The bytes a search matches over time, drawn over the bands; null clears it. */
   setSearch(search: TimelineSearch | null): void {
     if (search === this.search) return;
@@ -297,7 +308,7 @@ export class TimelineChart {
     theme: TimelineTheme,
   ): void {
     const plot = this.plot!;
-    const picture = plotPicture(plot, theme, this.coloring, this.search?.mask ?? null);
+    const picture = plotPicture(plot, theme, this.coloring, this.search?.mask ?? null, this.steps);
     const marks = drawTimeline(context, size, plotCoordinates(plot), picture, theme);
     renderMarkerLabels(this.elements.axes, plot, theme);
     this.drawCount++;

@@ -44,8 +44,13 @@ export interface TimelinePicture {
   bandDimmed: Uint8Array | null;
   gridBytes: readonly number[];
   spans: readonly SpanMark[];
+  /** The training steps in CSS pixels (the ruler along the bottom); [] for none. */
+  steps: readonly { x0: number; x1: number }[];
   markers: readonly (VerticalMarker & { kind: TimelineMarkKind })[];
 }
+
+/** Height of the step ruler along the bottom of the plot, in CSS pixels. */
+const STEP_RULER_HEIGHT = 4;
 
 /** How faint the bands a search leaves out are drawn. */
 const DIMMED_ALPHA = 0.22;
@@ -134,6 +139,23 @@ export function drawTimeline(
   strokeEnvelope(context, layout.activeMax, columnWidth, coordinates, theme.activeLine, 1);
   strokeEnvelope(context, layout.reservedMax, columnWidth, coordinates, theme.reservedLine, 1.5);
   if (columns > 0) drawn.add('active');
+
+  // The step ruler: every step a bar along the bottom, in alternate shades.
+  if (picture.steps.length > 0) {
+    context.fillStyle = theme.activeLine;
+    picture.steps.forEach((step, index) => {
+      if (step.x1 < 0 || step.x0 > width) return;
+      context.globalAlpha = index % 2 === 0 ? 0.55 : 0.22;
+      context.fillRect(
+        step.x0,
+        height - STEP_RULER_HEIGHT,
+        Math.max(1, step.x1 - step.x0),
+        STEP_RULER_HEIGHT,
+      );
+    });
+    context.globalAlpha = 1;
+    drawn.add('steps');
+  }
 
   for (const marker of picture.markers) {
     drawVerticalMarker(context, marker, height);

@@ -48,6 +48,8 @@ export function plotPicture(
   coloring: BandColoring | null,
   /** A search's matches (others dimmed), or null. */
   highlight: Uint8Array | null = null,
+  /** The training steps (the ruler), first and last event of each. */
+  steps: readonly { startEvent: number; endEvent: number }[] = [],
 ): TimelinePicture {
   const { data, layout, domain } = plot;
   const stackIds = data.device.allocations.stackId;
@@ -74,6 +76,10 @@ export function plotPicture(
         x1: xOfSpan(span.x1),
         depth: span.depth,
       })),
+    steps: steps.map((step) => ({
+      x0: plotCoordinates(plot).xOfEvent(step.startEvent),
+      x1: plotCoordinates(plot).xOfEvent(step.endEvent + 1),
+    })),
     markers: data.markers.map((marker) => ({
       ...markerStyle[marker.kind],
       kind: marker.kind,

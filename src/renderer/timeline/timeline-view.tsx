@@ -38,6 +38,7 @@ import { bandColoring, coloringLegend } from '@shared/holders/band-coloring';
 import { useCategoryRules } from '../holders/category-rules-setting';
 import { ColorLegend } from './color-legend';
 import { deviceLabel } from '@shared/format/words';
+import type { TrainingStep } from '@shared/steps/find-steps';
 
 export interface TimelineViewProps {
   view: AnalyzedSnapshot;
@@ -55,7 +56,11 @@ export interface TimelineViewProps {
   clickHint: string;
   /** A search's bytes over time and its matches (the "Who holds it" view's search), or null. */
   search?: TimelineSearch | null;
+  /** The training steps found (drawn as a ruler along the bottom); none when absent. */
+  steps?: readonly TrainingStep[];
 }
+
+const NO_STEPS: readonly TrainingStep[] = [];
 
 /** Frames listed in the tooltip under the top user frame; the panel shows them all. */
 const TOOLTIP_FRAMES = 6;
@@ -145,6 +150,11 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
     chartRef.current?.setColoring(coloring);
   }, [chartRef, coloring]);
 
+  const steps = props.steps ?? NO_STEPS;
+  useLayoutEffect(() => {
+    chartRef.current?.setSteps(steps);
+  }, [chartRef, steps]);
+
   const search = props.search ?? null;
   useLayoutEffect(() => {
     chartRef.current?.setSearch(search);
@@ -166,6 +176,7 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
     trace: device.traceLength > 0,
     ooms: device.figures.ooms.length > 0,
     annotations: annotationCount > 0,
+    steps: steps.length > 0,
     moment: moment !== null,
   });
 
@@ -282,6 +293,7 @@ const SWATCH_CLASS: Record<TimelineMarkKind, string> = {
   oom: 'tl-swatch-oom',
   moment: 'tl-swatch-moment',
   annotations: 'tl-swatch-annotation',
+  steps: 'tl-swatch-steps',
 };
 
 function helpText(hasAnnotations: boolean): string {

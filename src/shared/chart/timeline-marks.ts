@@ -15,7 +15,8 @@ export type TimelineMarkKind =
   | 'peak-active'
   | 'oom'
   | 'moment'
-  | 'annotations';
+  | 'annotations'
+  | 'steps';
 
 /** What a device's picture holds, deciding which legend entries it needs. */
 export interface TimelineMarkFacts {
@@ -27,6 +28,8 @@ export interface TimelineMarkFacts {
   trace: boolean;
   ooms: boolean;
   annotations: boolean;
+  /** Training steps were found (the ruler along the bottom of the plot is drawn). */
+  steps: boolean;
   /** A moment is selected (its cursor is drawn). */
   moment: boolean;
 }
@@ -50,6 +53,7 @@ export const TIMELINE_MARK_KINDS: readonly TimelineMarkKind[] = [
   'oom',
   'moment',
   'annotations',
+  'steps',
 ];
 
 function shown(kind: TimelineMarkKind, facts: TimelineMarkFacts): boolean {
@@ -65,6 +69,8 @@ function shown(kind: TimelineMarkKind, facts: TimelineMarkFacts): boolean {
       return facts.moment;
     case 'annotations':
       return facts.annotations;
+    case 'steps':
+      return facts.steps;
     default:
       return true;
   }
@@ -125,6 +131,13 @@ export function markLabel(
         kind,
         label: 'annotations',
         title: 'record_function / annotation spans, named in the lane above the plot',
+      };
+    case 'steps':
+      return {
+        kind,
+        label: 'steps',
+        title:
+          'The training steps found (annotations, else the repeating curve): alternate shades along the bottom of the plot; the Steps view lists them',
       };
   }
 }

@@ -83,6 +83,7 @@ describe('timelineMarks', () => {
       ooms: true,
       annotations: true,
       moment: true,
+      steps: true,
     };
     expect(timelineMarks(all).map((mark) => mark.kind)).toEqual([...TIMELINE_MARK_KINDS]);
     const none = {
@@ -92,6 +93,7 @@ describe('timelineMarks', () => {
       ooms: false,
       annotations: false,
       moment: false,
+      steps: false,
     };
     expect(timelineMarks(none).map((mark) => mark.kind)).toEqual([
       'bands',

@@ -57,6 +57,8 @@ const SWATCHES: Record<TimelineMarkKind, Swatch> = {
   'peak-active': vertical((theme) => theme.peakActive, '5 3', 1),
   oom: vertical((theme) => theme.oom, '', 2),
   moment: vertical((theme) => theme.moment, '', 1),
+  steps: (x, y, theme) =>
+    `<rect x="${num(x)}" y="${num(y - 4)}" width="${SWATCH / 2}" height="4" ${fillOf(theme.activeLine)}/>`,
   annotations: (x, y, theme) =>
     `<rect x="${num(x)}" y="${num(y - 5)}" width="${SWATCH}" height="2" ${fillOf(theme.annotationLane)}/>`,
 };

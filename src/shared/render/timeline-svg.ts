@@ -90,6 +90,8 @@ export function renderTimelineSvg(
     trace: device.traceLength > 0,
     ooms: device.figures.ooms.length > 0,
     annotations: hasSpans,
+    // The step ruler is the app's (the Steps view); the exported picture does not draw it.
+    steps: false,
     moment: moment !== null,
   });
   // A legend that needs a second row takes its height from the plot.

@@ -1,0 +1,88 @@
+// The Steps view (key 6) at 1280x720: on a generated training run with a planted leak (written
+// here, the generator knows the truth) the verdict names the leak and its bytes per step, the
+// first suspect is the leaking line, a click narrows the timeline and the Allocations table to
+// what it kept, a step's row selects the moment at its end, and the timeline draws the step
+// ruler; a real snapshot without steps says so.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { generateLargeSnapshot } from '../../generators/snapshot/generate-large-snapshot';
+import { findSteps } from '../../src/shared/steps/find-steps';
+import { realSnapshotPath } from '../support/real-snapshots';
+import { watchPageProblems } from './page-problems';
+import { decodeFile, openSnapshot } from './snapshot-pages';
+
+test.use({ viewport: { width: 1280, height: 720 } });
+
+const directory = mkdtempSync(join(tmpdir(), 'allocscope-steps-e2e-'));
+const LEAK = 96 * 2 ** 20;
+const leaking = join(directory, 'leaking-run.pickle');
+test.beforeAll(() => {
+  generateLargeSnapshot(leaking, 3_000_000, {
+    seed: 4,
+    devices: 1,
+    leakBytesPerStep: LEAK,
+    maxAnnotations: 100_000,
+  });
+});
+test.afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+test('the Steps view names the planted leak and shows what it kept', async ({ page }) => {
+  const problems = await watchPageProblems(page);
+  const { view } = await decodeFile(leaking);
+  const device = view.devices[0]!;
+  const found = findSteps(view, device);
+  expect(found.steps.length).toBeGreaterThanOrEqual(5);
+
+  await openSnapshot(page, leaking);
+  const timeline = page.getByTestId('timeline');
+  await expect(timeline).toHaveAttribute('data-steps', String(found.steps.length));
+  await expect(timeline).toHaveAttribute('data-marks', /steps/);
+  await page.keyboard.press('6');
+  const steps = page.getByTestId('steps-view');
+  await expect(steps).toHaveAttribute('data-source', 'annotations');
+  await expect(page.getByTestId('steps-verdict')).toContainText(
+    `Active memory grows 96.0 MiB per step over ${found.steps.length} steps; 96.0 MiB of it is allocated at nanogpt/train.py:88 train_step`,
+  );
+  await expect(page.getByTestId('steps-table').locator('tbody tr')).toHaveCount(found.steps.length);
+
+  // The first suspect is the leak, with the planted bytes per step.
+  const suspect = page.getByTestId('steps-suspects').locator('tbody tr').first();
+  await expect(suspect).toHaveAttribute('data-key', 'nanogpt/train.py:88 train_step');
+  expect(Math.abs(Number(await suspect.getAttribute('data-bytes-per-step')) - LEAK)).toBeLessThan(
+    LEAK * 0.01,
+  );
+  await suspect.click();
+  await expect(suspect).toHaveAttribute('aria-selected', 'true');
+  await expect(timeline).toHaveAttribute('data-search-curve', 'drawn');
+  await expect(timeline).not.toHaveAttribute('data-dimmed-bands', '0');
+  await page.keyboard.press('1');
+  await expect(page.getByTestId('largest-filter')).toContainText(
+    'kept by nanogpt/train.py:88 train_step (Steps)',
+  );
+  await page.getByTestId('largest-filter').getByRole('button', { name: 'Show all' }).click();
+  await expect(timeline).toHaveAttribute('data-search-curve', 'none');
+
+  // A step's row: the moment at its end.
+  await page.keyboard.press('6');
+  const third = found.steps[2]!;
+  await page.getByTestId('steps-table').locator(`tbody tr[data-step="2"]`).click();
+  await expect(page.getByTestId('moment-label')).toHaveAttribute(
+    'data-moment',
+    String(third.endEvent),
+  );
+  expect(await problems()).toEqual([]);
+});
+
+test('a snapshot without steps says so', async ({ page }) => {
+  await openSnapshot(page, realSnapshotPath('a0kuma'));
+  await page.keyboard.press('6');
+  await expect(page.getByTestId('steps-view')).toHaveAttribute('data-source', 'none');
+  await expect(page.getByTestId('steps-verdict')).toHaveText(
+    'No complete steps: growth per step cannot be told.',
+  );
+  await expect(page.getByTestId('steps-table')).toHaveCount(0);
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-steps', '0');
+});
