@@ -45,6 +45,7 @@ export default defineConfig({
         'keyboard.spec.ts',
         'holders.spec.ts',
         'steps.spec.ts',
+        'compare.spec.ts',
       ],
       use: {
         browserName: 'chromium',

@@ -3,13 +3,20 @@ import {
   useEffect,
   useEffectEvent,
   useLayoutEffect,
+  useMemo,
   useReducer,
   useRef,
   useState,
 } from 'react';
 import { flushSync } from 'react-dom';
 import type { DecodeEvent, MenuCommand, RecentFile, SnapshotClient } from './api/snapshot-client';
-import { appReducer, bodyState, initialAppState, selectedTab } from './shell/app-state';
+import {
+  appReducer,
+  bodyState,
+  initialAppState,
+  selectedTab,
+  type SnapshotTab,
+} from './shell/app-state';
 import { KeyboardHelp } from './help/keyboard-help';
 import { currentKeyPlatform, keysOf } from './shell/keyboard-shortcuts';
 import { FailureNotices } from './shell/notices';
@@ -33,6 +40,10 @@ export function App({ client }: AppProps) {
   const [helpOpen, setHelpOpen] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const current = selectedTab(state);
+  const openSnapshots = useMemo(
+    () => state.tabs.filter((tab): tab is SnapshotTab => tab.kind === 'snapshot'),
+    [state.tabs],
+  );
 
   const refreshRecentFiles = useCallback(() => {
     client.recentFiles?.list().then(setRecentFiles, (error: unknown) => {
@@ -192,7 +203,12 @@ export function App({ client }: AppProps) {
         ) : current.kind === 'loading' ? (
           <ProgressView tab={current} onCancel={() => closeTab(current.id)} />
         ) : (
-          <SnapshotPage key={current.id} tab={current} dispatch={dispatch} />
+          <SnapshotPage
+            key={current.id}
+            tab={current}
+            dispatch={dispatch}
+            openSnapshots={openSnapshots}
+          />
         )}
       </div>
 

@@ -47,10 +47,13 @@ const VIEW_WORDS: Record<ExportedView, string> = {
 
 /** The chart a lower tab exports: its own, except the largest-allocations table's (the timeline). */
 export function exportedViewOf(
-  lowerView: 'largest' | 'holders' | 'steps' | ExportedView,
+  lowerView: 'largest' | 'holders' | 'steps' | 'compare' | ExportedView,
 ): ExportedView {
-  // The holders and steps views have no picture of their own yet: PNG/SVG export the timeline.
-  return lowerView === 'largest' || lowerView === 'holders' || lowerView === 'steps'
+  // These views have no picture of their own yet: PNG/SVG export the timeline.
+  return lowerView === 'largest' ||
+    lowerView === 'holders' ||
+    lowerView === 'steps' ||
+    lowerView === 'compare'
     ? 'timeline'
     : lowerView;
 }

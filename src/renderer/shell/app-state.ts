@@ -10,7 +10,8 @@ import type { DecodeEvent, DecodeStage } from '../api/snapshot-client';
 export type XMode = 'time' | 'event';
 
 /** The view under the timeline. */
-export type LowerView = 'largest' | 'holders' | 'segments' | 'fragmentation' | 'oom' | 'steps';
+export type LowerView =
+  'largest' | 'holders' | 'segments' | 'fragmentation' | 'oom' | 'steps' | 'compare';
 
 export interface SnapshotUiState {
   /** Ordinal of the device shown (AnalyzedDevice.device); null when the file has no device. */

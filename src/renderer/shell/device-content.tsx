@@ -43,14 +43,17 @@ import { TimelineView } from '../timeline/timeline-view';
 import { useStateIndex } from '../moment/use-allocator-state';
 import { useMomentKeys } from '../moment/use-moment-keys';
 import { StepsView } from '../steps/steps-view';
+import { CompareView, type CompareCandidate } from '../compare/compare-view';
 import { findSteps } from '@shared/steps/find-steps';
 
 export function DeviceContent(props: {
   tab: SnapshotTab;
   device: AnalyzedDevice;
   dispatch: Dispatch<AppAction>;
+  /** Every open snapshot (this one too): what the Compare view offers. */
+  openSnapshots: readonly SnapshotTab[];
 }): JSX.Element {
-  const { tab, device, dispatch } = props;
+  const { tab, device, dispatch, openSnapshots } = props;
   const { view, ui } = tab;
   const tabId = tab.id;
   const deviceIndex = view.devices.indexOf(device);
@@ -260,6 +263,14 @@ export function DeviceContent(props: {
                 filter={filter}
               />
             )}
+            {lowerView === 'compare' && (
+              <CompareView
+                view={view}
+                device={device}
+                steps={steps}
+                candidates={compareCandidates(openSnapshots, tab, device)}
+              />
+            )}
             {lowerView === 'oom' &&
               (stateIndex === null ? (
                 <p className="lower-pending">Reconstructing the allocator state…</p>
@@ -303,4 +314,23 @@ export function DeviceContent(props: {
       )}
     </div>
   );
+}
+
+/** What this device can be compared with: the other devices of this snapshot, then every device of the other open snapshots. */
+function compareCandidates(
+  openSnapshots: readonly SnapshotTab[],
+  tab: SnapshotTab,
+  device: AnalyzedDevice,
+): CompareCandidate[] {
+  const candidates: CompareCandidate[] = [];
+  for (const other of [tab, ...openSnapshots.filter((open) => open.id !== tab.id)])
+    for (const candidate of other.view.devices)
+      if (candidate !== device)
+        candidates.push({
+          id: `${other.id}:${candidate.device}`,
+          fileName: other.fileName,
+          view: other.view,
+          device: candidate,
+        });
+  return candidates;
 }

@@ -16,6 +16,7 @@ export type ShortcutCommand =
   | 'view-oom'
   | 'view-holders'
   | 'view-steps'
+  | 'view-compare'
   | 'find'
   | 'moment-previous'
   | 'moment-next'
@@ -207,6 +208,13 @@ export const SHORTCUTS: readonly Shortcut[] = [
     group: 'Views',
     chords: [{ key: '6' }],
     description: 'Steps (per-step figures, growth, leak suspects)',
+  },
+  {
+    command: 'view-compare',
+    scope: 'page',
+    group: 'Views',
+    chords: [{ key: '7' }],
+    description: 'Compare with another snapshot or device',
   },
   {
     command: 'find',

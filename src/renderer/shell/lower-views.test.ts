@@ -17,11 +17,12 @@ describe('lower views', () => {
       'oom',
       'holders',
       'steps',
+      'compare',
     ]);
   });
 
-  it('is shown by the keys 1 to 6, in the order of the tabs', () => {
-    const byKey = ['1', '2', '3', '4', '5', '6'].map((key) => {
+  it('is shown by the keys 1 to 7, in the order of the tabs', () => {
+    const byKey = ['1', '2', '3', '4', '5', '6', '7'].map((key) => {
       const command = commandOf(
         { key, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false },
         'page',

@@ -11,7 +11,7 @@ export interface LowerViewTab {
   title: string;
   /** What clicking the timeline does for this view: the hint in the timeline's tooltip. */
   clickHint: string;
-  /** The keyboard command that shows it (keyboard-shortcuts.ts: the keys 1 to 6). */
+  /** The keyboard command that shows it (keyboard-shortcuts.ts: the keys 1 to 7). */
   command: ShortcutCommand;
 }
 
@@ -59,6 +59,14 @@ export const LOWER_VIEWS: readonly LowerViewTab[] = [
     title:
       'The training steps: each one’s peak and what it leaves behind, growth from step to step, leak suspects',
     clickHint: 'Click to select this moment (the step ruler along the bottom marks the steps).',
+  },
+  {
+    id: 'compare',
+    command: 'view-compare',
+    label: 'Compare',
+    title:
+      'This device against another open snapshot or another device: both curves on one axis, B − A, what changed at the peaks',
+    clickHint: 'Click to select this moment (the comparison is at the two peaks).',
   },
 ];
 

@@ -14,6 +14,8 @@ import { XModeToggle } from '../timeline/x-mode-toggle';
 export interface SnapshotPageProps {
   readonly tab: SnapshotTab;
   readonly dispatch: Dispatch<AppAction>;
+  /** Every open snapshot: the Compare view lists them. */
+  readonly openSnapshots: readonly SnapshotTab[];
 }
 
 /** Page notices shown side by side on one line; more fold behind "N more notices". */
@@ -23,7 +25,7 @@ export const PAGE_NOTICE_LINES = 2;
  * One open snapshot: figures and device on top, its notices (the OOM, warnings) on one line under
  * them, then the panes (the timeline, the views below it, the allocation panel).
  */
-export function SnapshotPage({ tab, dispatch }: SnapshotPageProps) {
+export function SnapshotPage({ tab, dispatch, openSnapshots }: SnapshotPageProps) {
   const { view, ui } = tab;
   const device = selectedDevice(tab);
   const tabId = tab.id;
@@ -83,7 +85,12 @@ export function SnapshotPage({ tab, dispatch }: SnapshotPageProps) {
         items={notices}
       />
       {device ? (
-        <DeviceContent tab={tab} device={device} dispatch={dispatch} />
+        <DeviceContent
+          tab={tab}
+          device={device}
+          dispatch={dispatch}
+          openSnapshots={openSnapshots}
+        />
       ) : (
         <div className="empty-state">
           <p>

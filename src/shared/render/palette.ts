@@ -64,6 +64,8 @@ export interface TimelinePalette {
   reservedFill: Paint;
   peakActive: string;
   peakReserved: string;
+  /** Two snapshots compared on one axis: A's curve, B's, and B − A. */
+  compare: { a: string; b: string; difference: string };
   oom: string;
   moment: string;
   selection: string;
@@ -171,6 +173,7 @@ const LIGHT_BASE: Omit<Palette, 'exportedSegments'> = {
     reservedFill: paint('#5f74a6', 0.07),
     peakActive: '#2f6fed',
     peakReserved: '#6f58c0',
+    compare: { a: '#2f6fed', b: '#d9480f', difference: '#c2255c' },
     oom: '#d43c3c',
     moment: '#1c2230',
     selection: '#111827',
@@ -253,6 +256,7 @@ const DARK_BASE: Omit<Palette, 'exportedSegments'> = {
     reservedFill: paint('#93a6d6', 0.09),
     peakActive: '#6c9bff',
     peakReserved: '#a892f2',
+    compare: { a: '#6c9bff', b: '#ff922b', difference: '#f06595' },
     oom: '#ff6b6b',
     moment: '#e6e9ef',
     selection: '#ffffff',

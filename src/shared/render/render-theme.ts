@@ -20,6 +20,8 @@ export interface RenderTheme {
   reservedFill: Paint;
   peakActive: string;
   peakReserved: string;
+  /** Two snapshots compared on one axis: A's curve, B's, and B − A. */
+  compare: { a: string; b: string; difference: string };
   oom: string;
   moment: string;
   /** record_function spans: a faint wash over the plot and a thin lane per nesting level. */
@@ -62,6 +64,7 @@ function buildRenderTheme(name: ThemeName): RenderTheme {
     reservedFill: timeline.reservedFill,
     peakActive: timeline.peakActive,
     peakReserved: timeline.peakReserved,
+    compare: timeline.compare,
     oom: timeline.oom,
     moment: timeline.moment,
     annotationFill: timeline.annotationFill,

@@ -1,0 +1,265 @@
+// The Compare view (key 7): this device against another — a device of another open snapshot, or
+// another device of this one — on one x axis (aligned by step when both have steps, else by time
+// or event index, as the user picks), with B − A below; their figures side by side; and what
+// changed at the two peaks, grouped like "Who holds it" (shared/compare). The second snapshot is
+// any other open tab: open it (Ctrl/Cmd+O, or drop it on the window) and it is listed here.
+
+import { useEffect, useMemo, useState, type JSX } from 'react';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import { alignCurves, ALIGN_BYS, canAlign, type AlignBy } from '@shared/compare/aligned-curves';
+import { compareMoments, comparisonVerdict } from '@shared/compare/compare-moments';
+import { formatBytes, formatExactBytes } from '@shared/format/units';
+import { deviceLabel } from '@shared/format/words';
+import { GROUP_BY_NAMES, type GroupBy } from '@shared/holders/group-by';
+import { renderCompareSvg } from '@shared/render/compare-svg';
+import { findSteps, type FoundSteps } from '@shared/steps/find-steps';
+import { currentThemeName, onThemeNameChange } from '../canvas/color-scheme';
+import { useCategoryRules } from '../holders/category-rules-setting';
+import './compare.css';
+
+/** A device that can be compared with: of this snapshot or of another open tab. */
+export interface CompareCandidate {
+  /** Unique among the candidates: the tab's id and the device. */
+  id: string;
+  fileName: string;
+  view: AnalyzedSnapshot;
+  device: AnalyzedDevice;
+}
+
+export interface CompareViewProps {
+  view: AnalyzedSnapshot;
+  device: AnalyzedDevice;
+  steps: FoundSteps;
+  candidates: readonly CompareCandidate[];
+}
+
+const GROUPINGS: readonly GroupBy[] = ['frame', 'stack', 'category', 'file', 'annotation'];
+const ALIGN_WORDS: Record<AlignBy, string> = {
+  step: 'step',
+  time: 'time',
+  event: 'event index',
+};
+/** Changed groups listed (the largest changes). */
+const ROWS = 100;
+
+export function CompareView(props: CompareViewProps): JSX.Element {
+  const { view, device, steps, candidates } = props;
+  const [chosenId, setChosenId] = useState<string | null>(null);
+  const other = candidates.find((candidate) => candidate.id === chosenId) ?? candidates[0] ?? null;
+  if (other === null)
+    return (
+      <div className="compare" data-testid="compare-view" data-state="empty">
+        <p className="holders-empty">
+          Nothing to compare with yet: open a second snapshot (Ctrl/Cmd+O, or drop it on the window)
+          — another run, another rank, another PyTorch version — and it is listed here. A file with
+          several devices can also compare them with each other.
+        </p>
+      </div>
+    );
+  return (
+    <CompareBody
+      view={view}
+      device={device}
+      steps={steps}
+      other={other}
+      candidates={candidates}
+      onChoose={setChosenId}
+    />
+  );
+}
+
+function CompareBody(props: {
+  view: AnalyzedSnapshot;
+  device: AnalyzedDevice;
+  steps: FoundSteps;
+  other: CompareCandidate;
+  candidates: readonly CompareCandidate[];
+  onChoose: (id: string) => void;
+}): JSX.Element {
+  const { view, device, steps, other, candidates, onChoose } = props;
+  const [by, setBy] = useState<GroupBy>('frame');
+  const [chosenAlign, setChosenAlign] = useState<AlignBy | null>(null);
+  const [theme, setTheme] = useState(currentThemeName);
+  useEffect(() => onThemeNameChange(setTheme), []);
+  const { rules } = useCategoryRules();
+  const otherSteps = useMemo(() => findSteps(other.view, other.device), [other]);
+  const sideA = useMemo(() => ({ device, steps: steps.steps }), [device, steps]);
+  const sideB = useMemo(
+    () => ({ device: other.device, steps: otherSteps.steps }),
+    [other, otherSteps],
+  );
+  // By step when both have steps, else by time when both have times, else by event.
+  const alignBy =
+    chosenAlign !== null && canAlign(sideA, sideB, chosenAlign)
+      ? chosenAlign
+      : (ALIGN_BYS.find((option) => canAlign(sideA, sideB, option)) ?? 'event');
+  const curves = useMemo(() => alignCurves(sideA, sideB, alignBy), [sideA, sideB, alignBy]);
+  const aName = `${view.fileName} ${deviceLabel(device.device)}`;
+  const bName = `${other.fileName} ${deviceLabel(other.device.device)}`;
+  const svg = useMemo(
+    () => renderCompareSvg(curves, { width: 1000, height: 280, theme, aName, bName }),
+    [curves, theme, aName, bName],
+  );
+  const comparison = useMemo(
+    () =>
+      compareMoments(
+        { view, device, moment: peakOf(device) },
+        { view: other.view, device: other.device, moment: peakOf(other.device) },
+        { by, rules },
+      ),
+    [view, device, other, by, rules],
+  );
+  const verdict = comparisonVerdict(comparison, 'their active peaks');
+  const changed = comparison.groups.filter((group) => group.deltaBytes !== 0);
+  return (
+    <div className="compare" data-testid="compare-view" data-state="shown" data-align={alignBy}>
+      <div className="compare-bar">
+        <label>
+          Compare with{' '}
+          <select
+            data-testid="compare-with"
+            value={other.id}
+            onChange={(event) => onChoose(event.target.value)}
+          >
+            {candidates.map((candidate) => (
+              <option key={candidate.id} value={candidate.id}>
+                {candidate.fileName} · {deviceLabel(candidate.device.device)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          aligned by{' '}
+          <select
+            data-testid="compare-align"
+            value={alignBy}
+            onChange={(event) =>
+              setChosenAlign(ALIGN_BYS.find((option) => option === event.target.value) ?? null)
+            }
+          >
+            {ALIGN_BYS.map((option) => (
+              <option key={option} value={option} disabled={!canAlign(sideA, sideB, option)}>
+                {ALIGN_WORDS[option]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <strong className="compare-verdict" data-testid="compare-verdict">
+          {verdict}
+        </strong>
+      </div>
+      <div className="compare-body">
+        <div className="compare-left">
+          <FiguresSideBySide a={device} b={other.device} />
+          <div
+            className="compare-chart"
+            data-testid="compare-chart"
+            // Markup of our own renderer from the files' data: its texts are escaped.
+            dangerouslySetInnerHTML={{ __html: svg }}
+          />
+        </div>
+        <section className="compare-changes" aria-label="What changed at the peaks">
+          <div className="steps-suspects-bar">
+            <span>What changed at the peaks, by</span>
+            <select
+              value={by}
+              aria-label="Group the changes by"
+              data-testid="compare-by"
+              onChange={(event) => {
+                const next = GROUPINGS.find((option) => option === event.target.value);
+                if (next !== undefined) setBy(next);
+              }}
+            >
+              {GROUPINGS.map((option) => (
+                <option key={option} value={option}>
+                  {GROUP_BY_NAMES[option]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="largest-table">
+            <div className="largest-table-scroll">
+              <table data-testid="compare-table" aria-label="What changed">
+                <thead>
+                  <tr>
+                    <th>Change</th>
+                    <th className="numeric">A</th>
+                    <th className="numeric">B</th>
+                    <th className="numeric">B − A</th>
+                    <th>Where</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {changed.slice(0, ROWS).map((group) => (
+                    <tr key={group.key} data-key={group.key} data-delta={group.deltaBytes}>
+                      <td>{group.change}</td>
+                      <BytesCell bytes={group.aBytes} />
+                      <BytesCell bytes={group.bBytes} />
+                      <td className="numeric" title={`${formatExactBytes(group.deltaBytes)} bytes`}>
+                        {group.deltaBytes > 0 ? '+' : '−'}
+                        {formatBytes(Math.abs(group.deltaBytes))}
+                      </td>
+                      <td className="holders-key" title={`${group.title} (${group.category})`}>
+                        {group.title}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {changed.length === 0 && <p className="holders-empty">Nothing changed.</p>}
+            </div>
+          </div>
+        </section>
+      </div>
+    </div>
+  );
+}
+
+function peakOf(device: AnalyzedDevice): number {
+  return device.traceLength === 0
+    ? -1
+    : Math.min(device.traceLength - 1, device.figures.active.peakEventIndex);
+}
+
+function FiguresSideBySide(props: { a: AnalyzedDevice; b: AnalyzedDevice }): JSX.Element {
+  const { a, b } = props;
+  const rows: [string, number, number, boolean][] = [
+    ['peak active', a.figures.active.peakBytes, b.figures.active.peakBytes, true],
+    ['peak reserved', a.figures.reserved.peakBytes, b.figures.reserved.peakBytes, true],
+    ['final active', a.figures.active.finalBytes, b.figures.active.finalBytes, true],
+    ['OOMs', a.ooms.length, b.ooms.length, false],
+  ];
+  return (
+    <table className="compare-figures" data-testid="compare-figures">
+      <thead>
+        <tr>
+          <th />
+          <th className="numeric">A</th>
+          <th className="numeric">B</th>
+          <th className="numeric">B − A</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(([name, valueA, valueB, bytes]) => (
+          <tr key={name} data-figure={name} data-delta={valueB - valueA}>
+            <th scope="row">{name}</th>
+            <td className="numeric">{bytes ? formatBytes(valueA) : valueA}</td>
+            <td className="numeric">{bytes ? formatBytes(valueB) : valueB}</td>
+            <td className="numeric">
+              {valueB - valueA > 0 ? '+' : valueB - valueA < 0 ? '−' : ''}
+              {bytes ? formatBytes(Math.abs(valueB - valueA)) : Math.abs(valueB - valueA)}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function BytesCell(props: { bytes: number }): JSX.Element {
+  return (
+    <td className="numeric" title={`${formatExactBytes(props.bytes)} bytes`}>
+      {formatBytes(props.bytes)}
+    </td>
+  );
+}

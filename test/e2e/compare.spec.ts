@@ -1,0 +1,87 @@
+// The Compare view (key 7) at 1280x720: two real snapshots open, the second is listed; the curves
+// and the difference are drawn, the figures side by side are the files' own peaks and their
+// difference, the verdict and the table of changes agree with the shared comparison computed
+// here; a file with several devices compares them with each other; with one file of one device
+// the view says how to get something to compare with.
+
+import { basename } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { compareMoments, comparisonVerdict } from '../../src/shared/compare/compare-moments';
+import { defaultDeviceIndex } from '../../src/shared/analyzed/moments';
+import type { AnalyzedDevice } from '../../src/shared/analyzed/analyzed-snapshot';
+import { realSnapshotPath } from '../support/real-snapshots';
+import { watchPageProblems } from './page-problems';
+import { decodeFile, openSnapshot } from './snapshot-pages';
+
+test.use({ viewport: { width: 1280, height: 720 } });
+
+/** Opens one more file in a new tab of the same page. */
+async function openAnother(page: Page, path: string): Promise<void> {
+  await page.getByTestId('file-input').setInputFiles(path);
+  await expect(
+    page.getByRole('tab', { name: new RegExp(basename(path).slice(0, 12)) }),
+  ).toHaveCount(1);
+  await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
+}
+
+const peakOf = (device: AnalyzedDevice): number =>
+  Math.min(device.traceLength - 1, device.figures.active.peakEventIndex);
+
+test('two open snapshots on one axis, their figures and what changed', async ({ page }) => {
+  const problems = await watchPageProblems(page);
+  const pathA = realSnapshotPath('kkaitlyn111');
+  const pathB = realSnapshotPath('cherryni2022');
+  const a = (await decodeFile(pathA)).view;
+  const b = (await decodeFile(pathB)).view;
+  const deviceA = a.devices[defaultDeviceIndex(a.devices)]!;
+  const deviceB = b.devices[defaultDeviceIndex(b.devices)]!;
+
+  await openSnapshot(page, pathB);
+  await openAnother(page, pathA);
+  await page.keyboard.press('7');
+  const compare = page.getByTestId('compare-view');
+  await expect(compare).toHaveAttribute('data-state', 'shown');
+  await expect(page.getByTestId('compare-with')).toContainText(basename(pathB));
+  // The three curves are drawn.
+  const chart = page.getByTestId('compare-chart');
+  for (const curve of ['a', 'b', 'difference'])
+    await expect(chart.locator(`path[data-curve="${curve}"]`)).toHaveAttribute('d', /^M/);
+  // Figures side by side: the files' own peaks and their difference.
+  await expect(
+    page.getByTestId('compare-figures').locator('tr[data-figure="peak active"]'),
+  ).toHaveAttribute(
+    'data-delta',
+    String(deviceB.figures.active.peakBytes - deviceA.figures.active.peakBytes),
+  );
+  // The table: the changes of the shared comparison at the two peaks, largest first.
+  const comparison = compareMoments(
+    { view: a, device: deviceA, moment: peakOf(deviceA) },
+    { view: b, device: deviceB, moment: peakOf(deviceB) },
+  );
+  const expected = comparison.groups.filter((group) => group.deltaBytes !== 0);
+  const rows = page.getByTestId('compare-table').locator('tbody tr');
+  await expect(rows).toHaveCount(Math.min(100, expected.length));
+  await expect(rows.first()).toHaveAttribute('data-key', expected[0]!.key);
+  await expect(rows.first()).toHaveAttribute('data-delta', String(expected[0]!.deltaBytes));
+  await expect(page.getByTestId('compare-verdict')).toHaveText(
+    comparisonVerdict(comparison, 'their active peaks'),
+  );
+  // Aligning by event index redraws on that axis.
+  await page.getByTestId('compare-align').selectOption('event');
+  await expect(compare).toHaveAttribute('data-align', 'event');
+  expect(await problems()).toEqual([]);
+});
+
+test('a file with several devices compares them; one device alone says what to do', async ({
+  page,
+}) => {
+  await openSnapshot(page, realSnapshotPath('Constructor-Sun'));
+  await page.keyboard.press('7');
+  await expect(page.getByTestId('compare-view')).toHaveAttribute('data-state', 'shown');
+  await expect(page.getByTestId('compare-with').locator('option')).toHaveCount(2);
+
+  await openSnapshot(page, realSnapshotPath('a0kuma'));
+  await page.keyboard.press('7');
+  await expect(page.getByTestId('compare-view')).toHaveAttribute('data-state', 'empty');
+  await expect(page.getByTestId('compare-view')).toContainText('open a second snapshot');
+});
