@@ -18,9 +18,11 @@ export interface BenchOptions {
   readonly noUi: boolean;
   /** Fresh pages per input in the app benchmark (medians are reported). */
   readonly uiRuns: number;
+  /** Also time `allocscope ranks` on 8 generated 100 MB ranks against 8 x summary. */
+  readonly ranks: boolean;
 }
 
-export const BENCH_USAGE = `usage: node out/cli/bench.js [--only SIZE[,SIZE...]] [--keep-going] [--generate-only] [--no-ui] [--ui-runs N]
+export const BENCH_USAGE = `usage: node out/cli/bench.js [--only SIZE[,SIZE...]] [--keep-going] [--generate-only] [--no-ui] [--ui-runs N] [--ranks]
   SIZE like 100MB or 1GB; ALLOCSCOPE_BENCH_SIZES=100MB,1GB sets the default list`;
 
 const DEFAULT_SIZES = '100MB,1GB';
@@ -61,11 +63,13 @@ export function parseBenchOptions(
   let generateOnly = false;
   let noUi = false;
   let uiRuns = 3;
+  let ranks = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--keep-going') keepGoing = true;
     else if (arg === '--no-ui') noUi = true;
     else if (arg === '--generate-only') generateOnly = true;
+    else if (arg === '--ranks') ranks = true;
     else if (arg === '--ui-runs' || arg.startsWith('--ui-runs=')) {
       const value = arg === '--ui-runs' ? argv[++i] : arg.slice('--ui-runs='.length);
       const runs = Number(value);
@@ -81,5 +85,5 @@ export function parseBenchOptions(
     }
   }
   if (sizes.length === 0) throw new Error('no sizes to run');
-  return { sizes, keepGoing, generateOnly, noUi, uiRuns };
+  return { sizes, keepGoing, generateOnly, noUi, uiRuns, ranks };
 }

@@ -19,6 +19,12 @@ import { checkSummary, parseTimings } from './cli-output';
 import { runMeasured } from './measure-command';
 import { formatStateTable, measureAllocatorState, type StateBenchRow } from './state-bench';
 import { formatHoldersTable, measureHolders, type HoldersBenchRow } from './holders-bench';
+import {
+  ensureRanksInputs,
+  formatRanksTable,
+  measureRanks,
+  type RanksBenchRow,
+} from './ranks-bench';
 import { formatUiTable } from './ui-bench-report';
 import { runUiBench, type UiBenchRow } from './ui-bench';
 
@@ -161,6 +167,18 @@ async function main(options: BenchOptions): Promise<number> {
     }
   }
 
+  // A job's ranks: 8 files of 100 MB read in parallel against one by one (with --ranks).
+  let ranksRow: RanksBenchRow | null = null;
+  if (options.ranks && !options.generateOnly && (failures.length === 0 || options.keepGoing)) {
+    try {
+      const folder = ensureRanksInputs(dataDir, log);
+      log("a job's ranks: allocscope ranks against 8 x summary ...");
+      ranksRow = measureRanks(root, folder);
+    } catch (error) {
+      fail('ranks', error);
+    }
+  }
+
   let uiRows: UiBenchRow[] = [];
   if (!options.generateOnly && !options.noUi && (failures.length === 0 || options.keepGoing)) {
     if (!existsSync(join(root, 'out', 'web', 'index.html'))) {
@@ -188,6 +206,7 @@ async function main(options: BenchOptions): Promise<number> {
   if (pythonRows.length > 0) log(`\n${formatPythonTable(pythonRows)}`);
   if (stateRows.length > 0) log(`\n${formatStateTable(stateRows)}`);
   if (holdersRows.length > 0) log(`\n${formatHoldersTable(holdersRows)}`);
+  if (ranksRow !== null) log(`\n${formatRanksTable(ranksRow)}`);
   if (uiRows.length > 0) log(`\n${formatUiTable(uiRows)}`);
   if (failures.length > 0) {
     log(`\n${failures.length} failure(s):`);

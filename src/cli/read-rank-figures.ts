@@ -1,9 +1,11 @@
 // One rank's file read and analyzed (in a worker thread of `allocscope ranks`, or in-process):
 // its figures, or why it cannot be read (bad input) or what went wrong (our bug).
 
+import { analyzeSnapshot } from '@shared/analysis/snapshot-analysis';
+import { snapshotFiguresOf } from '@shared/analyzed/device-figures';
 import { rankFiguresOf, type RankFigures } from '@shared/compare/ranks';
 import { describeInputError, isInputError } from './describe-input-error';
-import { loadAnalyzedSnapshot } from './load-analyzed-snapshot';
+import { readSnapshotFile } from './read-snapshot-file';
 
 export type RankReply =
   | { path: string; figures: RankFigures }
@@ -12,7 +14,14 @@ export type RankReply =
 
 export async function readRankFigures(path: string): Promise<RankReply> {
   try {
-    const figures = rankFiguresOf(await loadAnalyzedSnapshot(path));
+    // The summary's path: decode and analyse, the headline figures, no allocation table.
+    const { model, fileName, fileBytes } = await readSnapshotFile(path);
+    const snapshot = snapshotFiguresOf(model, analyzeSnapshot(model), {
+      fileName,
+      fileBytes,
+      top: 0,
+    });
+    const figures = rankFiguresOf(snapshot.devices);
     return figures === null ? { path, refused: 'no devices' } : { path, figures };
   } catch (error) {
     return isInputError(error)

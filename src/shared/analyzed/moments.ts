@@ -4,7 +4,9 @@
 // the one with the largest active peak.
 
 import { HOST_DEVICE } from '../snapshot/model';
+import type { OomEvent } from '../analysis/snapshot-analysis';
 import type { AnalyzedDevice } from './analyzed-snapshot';
+import type { DeviceFigures } from './device-figures';
 
 export interface MomentRange {
   first: number;
@@ -29,7 +31,7 @@ export function defaultMoment(
 }
 
 /** The event of the device's first OOM (by event index), or null when it has none. */
-export function firstOomEvent(device: Pick<AnalyzedDevice, 'ooms'>): number | null {
+export function firstOomEvent(device: { readonly ooms: readonly OomEvent[] }): number | null {
   let first: number | null = null;
   for (const oom of device.ooms) {
     if (first === null || oom.eventIndex < first) first = oom.eventIndex;
@@ -42,7 +44,10 @@ export function firstOomEvent(device: Pick<AnalyzedDevice, 'ooms'>): number | nu
  * CUDA devices first: pinned host memory (HOST_DEVICE) is the default only when it is all there is.
  */
 export function defaultDeviceIndex(
-  devices: readonly Pick<AnalyzedDevice, 'ooms' | 'figures'>[],
+  devices: readonly {
+    readonly ooms: readonly OomEvent[];
+    readonly figures: Pick<DeviceFigures, 'device' | 'active'>;
+  }[],
 ): number {
   const candidates = devices
     .map((device, index) => ({ device, index }))

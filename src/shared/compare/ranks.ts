@@ -3,7 +3,7 @@
 // which rank stands out: the skew of the peaks (max / median), the ranks far from the median, the
 // rank that ran out first and the one that peaked highest.
 
-import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
+import type { DeviceFigures } from '../analyzed/device-figures';
 import { defaultDeviceIndex, firstOomEvent } from '../analyzed/moments';
 
 /** The rank a file's name gives, or null. */
@@ -41,16 +41,21 @@ export interface RankFigures {
   traceEntries: number;
 }
 
-export function rankFiguresOf(view: AnalyzedSnapshot): RankFigures | null {
-  if (view.devices.length === 0) return null;
-  const device = view.devices[defaultDeviceIndex(view.devices)]!;
+/**
+ * A rank's figures from its devices' headline figures (the summary's: no allocation table is
+ * needed, so reading a rank costs what `summary` does); null without devices.
+ */
+export function rankFiguresOf(devices: readonly DeviceFigures[]): RankFigures | null {
+  if (devices.length === 0) return null;
+  const chosen =
+    devices[defaultDeviceIndex(devices.map((figures) => ({ figures, ooms: figures.ooms })))]!;
   return {
-    device: device.device,
-    peakActiveBytes: device.figures.active.peakBytes,
-    peakReservedBytes: device.figures.reserved.peakBytes,
-    oomEvent: firstOomEvent(device),
-    ooms: device.ooms.length,
-    traceEntries: device.traceLength,
+    device: chosen.device,
+    peakActiveBytes: chosen.active.peakBytes,
+    peakReservedBytes: chosen.reserved.peakBytes,
+    oomEvent: firstOomEvent(chosen),
+    ooms: chosen.ooms.length,
+    traceEntries: chosen.traceEntries,
   };
 }
 
