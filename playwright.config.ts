@@ -46,6 +46,7 @@ export default defineConfig({
         'holders.spec.ts',
         'steps.spec.ts',
         'compare.spec.ts',
+        'ranks.spec.ts',
       ],
       use: {
         browserName: 'chromium',

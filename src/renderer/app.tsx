@@ -22,6 +22,7 @@ import { currentKeyPlatform, keysOf } from './shell/keyboard-shortcuts';
 import { FailureNotices } from './shell/notices';
 import { ProgressView } from './shell/progress-view';
 import { SnapshotPage } from './shell/snapshot-page';
+import { RanksPage } from './ranks/ranks-page';
 import { DropIcon } from './ui/icons';
 import { TabStrip } from './shell/tab-strip';
 import { useFileDrop } from './shell/use-file-drop';
@@ -170,6 +171,18 @@ export function App({ client }: AppProps) {
             onSelect={(tabId) => dispatch({ type: 'select-tab', tabId })}
             onClose={closeTab}
           />
+          {openSnapshots.length >= 2 && (
+            <button
+              type="button"
+              className="button button-compact"
+              data-testid="ranks-open"
+              aria-pressed={state.ranksShown}
+              title="The open snapshots side by side as the ranks of one job"
+              onClick={() => dispatch({ type: 'show-ranks' })}
+            >
+              Ranks ({openSnapshots.length})
+            </button>
+          )}
           <button
             type="button"
             className="button button-compact"
@@ -200,6 +213,8 @@ export function App({ client }: AppProps) {
             recentFiles={recentFiles}
             onOpenRecent={(path) => client.recentFiles?.open(path)}
           />
+        ) : state.ranksShown && openSnapshots.length >= 2 ? (
+          <RanksPage tabs={openSnapshots} dispatch={dispatch} />
         ) : current.kind === 'loading' ? (
           <ProgressView tab={current} onCancel={() => closeTab(current.id)} />
         ) : (

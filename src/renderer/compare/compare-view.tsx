@@ -31,6 +31,9 @@ export interface CompareViewProps {
   device: AnalyzedDevice;
   steps: FoundSteps;
   candidates: readonly CompareCandidate[];
+  /** The candidate chosen ("tabId:device"); null or gone: the first. */
+  chosenId: string | null;
+  onChoose: (candidateId: string) => void;
 }
 
 const GROUPINGS: readonly GroupBy[] = ['frame', 'stack', 'category', 'file', 'annotation'];
@@ -43,8 +46,7 @@ const ALIGN_WORDS: Record<AlignBy, string> = {
 const ROWS = 100;
 
 export function CompareView(props: CompareViewProps): JSX.Element {
-  const { view, device, steps, candidates } = props;
-  const [chosenId, setChosenId] = useState<string | null>(null);
+  const { view, device, steps, candidates, chosenId } = props;
   const other = candidates.find((candidate) => candidate.id === chosenId) ?? candidates[0] ?? null;
   if (other === null)
     return (
@@ -63,7 +65,7 @@ export function CompareView(props: CompareViewProps): JSX.Element {
       steps={steps}
       other={other}
       candidates={candidates}
-      onChoose={setChosenId}
+      onChoose={props.onChoose}
     />
   );
 }

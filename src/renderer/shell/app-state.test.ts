@@ -81,6 +81,7 @@ describe('appReducer: opening', () => {
       moment: null,
       lowerView: null,
       warningsDismissed: false,
+      compareWith: null,
     });
     expect(bodyState(state)).toBe('ready');
   });
@@ -243,6 +244,27 @@ describe('appReducer: tabs', () => {
   it('ignores unknown tabs', () => {
     expect(appReducer(three, { type: 'select-tab', tabId: 'zz' })).toBe(three);
     expect(appReducer(three, { type: 'close-tab', tabId: 'zz' })).toBe(three);
+  });
+
+  it('shows the ranks page over two open snapshots or more, until a tab is chosen', () => {
+    const ranks = appReducer(three, { type: 'show-ranks' });
+    expect(ranks.ranksShown).toBe(true);
+    expect(appReducer(ranks, { type: 'select-tab', tabId: 'a' }).ranksShown).toBe(false);
+    expect(appReducer(ranks, { type: 'cycle-tab', step: 1 }).ranksShown).toBe(false);
+    const one = run(started('a'), done('a'));
+    expect(appReducer(one, { type: 'show-ranks' })).toBe(one);
+  });
+
+  it('compares one tab with a device of another: its Compare view, that device chosen', () => {
+    const ranks = appReducer(three, { type: 'show-ranks' });
+    const state = appReducer(ranks, { type: 'compare-with', tabId: 'a', candidateId: 'c:0' });
+    expect(state.selectedTabId).toBe('a');
+    expect(state.ranksShown).toBe(false);
+    expect(snapshotTab(state, 'a').ui.lowerView).toBe('compare');
+    expect(snapshotTab(state, 'a').ui.compareWith).toBe('c:0');
+    expect(appReducer(three, { type: 'compare-with', tabId: 'zz', candidateId: 'c:0' })).toBe(
+      three,
+    );
   });
 });
 

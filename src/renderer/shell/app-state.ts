@@ -25,6 +25,8 @@ export interface SnapshotUiState {
   /** The view the user picked under the timeline; null: the default (OOM when the device has one). */
   readonly lowerView: LowerView | null;
   readonly warningsDismissed: boolean;
+  /** The device the Compare view compares with ("tabId:device"); null: the first offered. */
+  readonly compareWith: string | null;
 }
 
 interface TabBase {
@@ -73,6 +75,8 @@ export interface AppState {
   readonly failures: readonly OpenFailure[];
   /** The most recent open ended in a failure (body[data-state=error] while it is shown). */
   readonly lastOpenFailed: boolean;
+  /** The page of all open snapshots as the ranks of one job is shown (instead of a tab). */
+  readonly ranksShown: boolean;
 }
 
 export type AppAction =
@@ -88,7 +92,10 @@ export type AppAction =
   | { readonly type: 'select-row'; readonly tabId: string; readonly row: number | null }
   | { readonly type: 'set-moment'; readonly tabId: string; readonly moment: number | null }
   | { readonly type: 'set-lower-view'; readonly tabId: string; readonly view: LowerView }
-  | { readonly type: 'dismiss-warnings'; readonly tabId: string };
+  | { readonly type: 'dismiss-warnings'; readonly tabId: string }
+  | { readonly type: 'show-ranks' }
+  /** Show a tab's Compare view, comparing with this candidate ("tabId:device"). */
+  | { readonly type: 'compare-with'; readonly tabId: string; readonly candidateId: string };
 
 /** How many failures stay listed; older ones drop off. */
 export const MAX_FAILURES_SHOWN = 5;
@@ -98,6 +105,7 @@ export const initialAppState: AppState = {
   selectedTabId: null,
   failures: [],
   lastOpenFailed: false,
+  ranksShown: false,
 };
 
 /**
@@ -113,6 +121,7 @@ export function initialSnapshotUi(view: AnalyzedSnapshot): SnapshotUiState {
     moment: null,
     lowerView: null,
     warningsDismissed: false,
+    compareWith: null,
   };
 }
 
@@ -127,12 +136,27 @@ export function appReducer(state: AppState, action: AppAction): AppState {
     case 'close-tab':
       return findTab(state, action.tabId) ? removeTab(state, action.tabId) : state;
     case 'select-tab':
-      return findTab(state, action.tabId) ? { ...state, selectedTabId: action.tabId } : state;
+      return findTab(state, action.tabId)
+        ? { ...state, selectedTabId: action.tabId, ranksShown: false }
+        : state;
+    case 'show-ranks':
+      return state.tabs.filter((tab) => tab.kind === 'snapshot').length < 2 || state.ranksShown
+        ? state
+        : { ...state, ranksShown: true };
+    case 'compare-with': {
+      if (findTab(state, action.tabId)?.kind !== 'snapshot') return state;
+      const shown = { ...state, selectedTabId: action.tabId, ranksShown: false };
+      return updateUi(shown, action.tabId, (ui) => ({
+        ...ui,
+        lowerView: 'compare',
+        compareWith: action.candidateId,
+      }));
+    }
     case 'cycle-tab': {
       if (state.tabs.length < 2) return state;
       const at = state.tabs.findIndex((tab) => tab.id === state.selectedTabId);
       const next = (at + action.step + state.tabs.length) % state.tabs.length;
-      return { ...state, selectedTabId: state.tabs[next]!.id };
+      return { ...state, selectedTabId: state.tabs[next]!.id, ranksShown: false };
     }
     case 'dismiss-failure': {
       const failures = state.failures.filter((failure) => failure.id !== action.failureId);

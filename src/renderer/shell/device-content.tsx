@@ -43,7 +43,8 @@ import { TimelineView } from '../timeline/timeline-view';
 import { useStateIndex } from '../moment/use-allocator-state';
 import { useMomentKeys } from '../moment/use-moment-keys';
 import { StepsView } from '../steps/steps-view';
-import { CompareView, type CompareCandidate } from '../compare/compare-view';
+import { CompareView } from '../compare/compare-view';
+import { compareCandidates } from '../compare/compare-candidates';
 import { findSteps } from '@shared/steps/find-steps';
 
 export function DeviceContent(props: {
@@ -269,6 +270,8 @@ export function DeviceContent(props: {
                 device={device}
                 steps={steps}
                 candidates={compareCandidates(openSnapshots, tab, device)}
+                chosenId={ui.compareWith}
+                onChoose={(candidateId) => dispatch({ type: 'compare-with', tabId, candidateId })}
               />
             )}
             {lowerView === 'oom' &&
@@ -314,23 +317,4 @@ export function DeviceContent(props: {
       )}
     </div>
   );
-}
-
-/** What this device can be compared with: the other devices of this snapshot, then every device of the other open snapshots. */
-function compareCandidates(
-  openSnapshots: readonly SnapshotTab[],
-  tab: SnapshotTab,
-  device: AnalyzedDevice,
-): CompareCandidate[] {
-  const candidates: CompareCandidate[] = [];
-  for (const other of [tab, ...openSnapshots.filter((open) => open.id !== tab.id)])
-    for (const candidate of other.view.devices)
-      if (candidate !== device)
-        candidates.push({
-          id: `${other.id}:${candidate.device}`,
-          fileName: other.fileName,
-          view: other.view,
-          device: candidate,
-        });
-  return candidates;
 }

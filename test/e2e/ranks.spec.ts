@@ -1,0 +1,81 @@
+// The Ranks page at 1280x720: eight generated ranks of one job (one leaking: the outlier) opened
+// at once; the page orders them by the rank in their names, marks the outlier and the highest as
+// the shared finding does, shares one cursor across the small multiples, and compares two ranks
+// in one click.
+
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { generateLargeSnapshot } from '../../generators/snapshot/generate-large-snapshot';
+import { watchPageProblems } from './page-problems';
+
+test.use({ viewport: { width: 1280, height: 720 } });
+
+const directory = mkdtempSync(join(tmpdir(), 'allocscope-ranks-e2e-'));
+const OUTLIER = 5;
+const files: string[] = [];
+test.beforeAll(() => {
+  const folder = join(directory, 'job');
+  mkdirSync(folder);
+  const options = { seed: 9, devices: 1, maxAnnotations: 0 };
+  const clean = join(directory, 'clean.pickle');
+  generateLargeSnapshot(clean, 1_000_000, options);
+  // Handed over out of rank order: the page orders them by the names.
+  for (const rank of [7, 3, 0, 6, 1, 4, 2]) {
+    const path = join(folder, `trainer_rank_${rank}.pickle`);
+    copyFileSync(clean, path);
+    files.push(path);
+  }
+  const outlier = join(folder, `trainer_rank_${OUTLIER}.pickle`);
+  generateLargeSnapshot(outlier, 1_000_000, { ...options, leakBytesPerStep: 2 ** 30 });
+  files.push(outlier);
+});
+test.afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+test('eight ranks side by side: the outlier named, one cursor, two compared', async ({ page }) => {
+  const problems = await watchPageProblems(page);
+  await page.goto('./');
+  await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
+  await page.getByTestId('file-input').setInputFiles(files);
+  await expect(page.locator('[data-tab-state="snapshot"]')).toHaveCount(8, { timeout: 60_000 });
+  await page.getByTestId('ranks-open').click();
+  const table = page.getByTestId('ranks-table');
+  const rows = table.locator('tbody tr');
+  await expect(rows).toHaveCount(8);
+  expect(
+    await rows.evaluateAll((all) => all.map((row) => Number(row.getAttribute('data-rank')))),
+  ).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  const peaks = await rows.evaluateAll((all) =>
+    all.map((row) => Number(row.getAttribute('data-peak'))),
+  );
+  // Seven identical ranks and one higher: it is the outlier and the highest, and only it.
+  expect(new Set(peaks.filter((_, rank) => rank !== OUTLIER)).size).toBe(1);
+  expect(peaks[OUTLIER]).toBeGreaterThan(peaks[0]!);
+  await expect(table.locator(`tr[data-rank="${OUTLIER}"]`)).toHaveAttribute(
+    'data-marks',
+    /highest,outlier/,
+  );
+  await expect(table.locator('tr[data-rank="0"]')).not.toHaveAttribute('data-marks', /outlier/);
+  await expect(page.getByTestId('ranks-finding')).toContainText(`outliers: rank ${OUTLIER}`);
+
+  // One cursor for all: hovering one small timeline reads every rank at the same place.
+  const charts = page.locator('.ranks-small');
+  await expect(charts).toHaveCount(8);
+  const box = (await charts.nth(2).locator('svg').boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
+  await expect(page.getByTestId('ranks-multiples')).not.toHaveAttribute('data-cursor', '');
+  for (let rank = 0; rank < 8; rank++)
+    await expect(charts.nth(rank)).toHaveAttribute('data-at-cursor', /^\d+$/);
+
+  // Two ranks, one click: the first one's Compare view, the second chosen.
+  await table.locator('tr[data-rank="0"] input[type="checkbox"]').check();
+  await table.locator(`tr[data-rank="${OUTLIER}"] input[type="checkbox"]`).check();
+  await page.getByTestId('ranks-compare').click();
+  await expect(page.getByTestId('compare-view')).toHaveAttribute('data-state', 'shown');
+  await expect(page.getByTestId('compare-with').locator('option:checked')).toContainText(
+    `trainer_rank_${OUTLIER}.pickle`,
+  );
+  await expect(page.getByTestId('compare-verdict')).toContainText('B holds');
+  expect(await problems()).toEqual([]);
+});
