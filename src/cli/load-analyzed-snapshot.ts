@@ -1,7 +1,12 @@
 // The CLI commands that draw or explain (report, render, segments) work on the same view model
 // as the app, so their figures and pictures are the app's.
 
-import { buildAnalyzedSnapshot, type AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import {
+  buildAnalyzedSnapshot,
+  type AnalyzedDevice,
+  type AnalyzedSnapshot,
+} from '@shared/analyzed/analyzed-snapshot';
+import { defaultDeviceIndex } from '@shared/analyzed/moments';
 import { HOST_DEVICE } from '@shared/snapshot/model';
 import { deviceLabel } from '@shared/format/words';
 import { readSnapshotFile } from './read-snapshot-file';
@@ -46,4 +51,12 @@ export function missingDeviceMessage(
 /** How CLI text names a device: as the app does ("cuda:0", "host (pinned)"). */
 export function cliDeviceName(device: number): string {
   return deviceLabel(device);
+}
+
+/** The device a command reads: --device N, else the default one (first OOM, else largest peak). */
+export function chosenDevice(view: AnalyzedSnapshot, device: number | null): AnalyzedDevice {
+  const index = device === null ? defaultDeviceIndex(view.devices) : deviceIndexOf(view, device);
+  const chosen = view.devices[index];
+  if (chosen === undefined) throw new UsageError(`${view.fileName} has no devices`);
+  return chosen;
 }

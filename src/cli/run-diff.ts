@@ -2,7 +2,6 @@
 // (default: each one's active peak), what changed between them, grouped; text, or the
 // allocscope.diff/1 document with --json.
 
-import { defaultDeviceIndex } from '@shared/analyzed/moments';
 import {
   compareMoments,
   comparisonVerdict,
@@ -13,8 +12,8 @@ import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { DEFAULT_CATEGORY_RULES } from '@shared/holders/category-rules';
 import { diffDocumentOf, type DiffSide } from '@shared/report/diff-document';
 import { alignColumns } from './align-columns';
-import { UsageError, type DiffCliOptions, type MomentSpec } from './cli-options';
-import { deviceIndexOf, loadAnalyzedSnapshot } from './load-analyzed-snapshot';
+import { type DiffCliOptions, type MomentSpec } from './cli-options';
+import { loadAnalyzedSnapshot, chosenDevice } from './load-analyzed-snapshot';
 import { forFile } from './file-failure';
 import { readRules } from './read-rules';
 import { resolveMoment } from './run-render';
@@ -34,9 +33,7 @@ export async function runDiff(options: DiffCliOptions): Promise<string> {
     device: number | null,
     moment: MomentSpec,
   ): Promise<DiffSide> => {
-    const index = device === null ? defaultDeviceIndex(view.devices) : deviceIndexOf(view, device);
-    const chosen = view.devices[index];
-    if (chosen === undefined) throw new UsageError(`${view.fileName} has no devices`);
+    const chosen = chosenDevice(view, device);
     return { view, device: chosen, moment: resolveMoment(chosen, moment) };
   };
   const a = await side(viewA, options.device, options.moment);

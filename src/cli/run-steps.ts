@@ -3,15 +3,14 @@
 // text, or the allocscope.steps/1 document with --json.
 
 import { basename } from 'node:path';
-import { defaultDeviceIndex } from '@shared/analyzed/moments';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { DEFAULT_CATEGORY_RULES } from '@shared/holders/category-rules';
 import { stepsDocumentOf } from '@shared/report/steps-document';
 import { findSteps } from '@shared/steps/find-steps';
 import { analyzeGrowth, type GrowthAnalysis } from '@shared/steps/growth';
 import { alignColumns } from './align-columns';
-import { UsageError, type StepsCliOptions } from './cli-options';
-import { cliDeviceName, deviceIndexOf, loadAnalyzedSnapshot } from './load-analyzed-snapshot';
+import { type StepsCliOptions } from './cli-options';
+import { cliDeviceName, loadAnalyzedSnapshot, chosenDevice } from './load-analyzed-snapshot';
 import { readRules } from './read-rules';
 
 /** Steps listed in the text (the JSON has them all): the first and the last ones. */
@@ -21,12 +20,7 @@ const TEXT_SUSPECTS = 10;
 export async function runSteps(options: StepsCliOptions): Promise<string> {
   const rules = options.rules === null ? DEFAULT_CATEGORY_RULES : await readRules(options.rules);
   const view = await loadAnalyzedSnapshot(options.file);
-  const deviceIndex =
-    options.device === null
-      ? defaultDeviceIndex(view.devices)
-      : deviceIndexOf(view, options.device);
-  const device = view.devices[deviceIndex];
-  if (device === undefined) throw new UsageError(`${view.fileName} has no devices`);
+  const device = chosenDevice(view, options.device);
   const growth = analyzeGrowth(view, device, findSteps(view, device), { by: options.by, rules });
   if (options.json) return JSON.stringify(stepsDocumentOf(view.fileName, device, growth), null, 2);
   return formatStepsText(basename(options.file), cliDeviceName(device.device), growth, options);

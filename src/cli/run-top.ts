@@ -3,7 +3,7 @@
 // --folded also writes the live memory as folded stacks.
 
 import { basename } from 'node:path';
-import { defaultDeviceIndex, defaultMoment, firstOomEvent } from '@shared/analyzed/moments';
+import { defaultMoment, firstOomEvent } from '@shared/analyzed/moments';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { aliveRowsAt } from '@shared/holders/alive-rows';
 import { DEFAULT_CATEGORY_RULES } from '@shared/holders/category-rules';
@@ -13,7 +13,7 @@ import { compileSearch } from '@shared/holders/search';
 import { topDocumentOf, topResultOf, type TopResult } from '@shared/report/top-document';
 import { alignColumns } from './align-columns';
 import { UsageError, type TopCliOptions } from './cli-options';
-import { cliDeviceName, deviceIndexOf, loadAnalyzedSnapshot } from './load-analyzed-snapshot';
+import { cliDeviceName, loadAnalyzedSnapshot, chosenDevice } from './load-analyzed-snapshot';
 import { readRules } from './read-rules';
 import { resolveMoment, writeOutput } from './run-render';
 
@@ -28,12 +28,7 @@ export async function runTop(options: TopCliOptions): Promise<string> {
   }
   const rules = options.rules === null ? DEFAULT_CATEGORY_RULES : await readRules(options.rules);
   const view = await loadAnalyzedSnapshot(options.file);
-  const deviceIndex =
-    options.device === null
-      ? defaultDeviceIndex(view.devices)
-      : deviceIndexOf(view, options.device);
-  const device = view.devices[deviceIndex];
-  if (device === undefined) throw new UsageError(`${view.fileName} has no devices`);
+  const device = chosenDevice(view, options.device);
   const moment =
     options.moment === null ? defaultMoment(device) : resolveMoment(device, options.moment);
   const result = topResultOf(view, device, {

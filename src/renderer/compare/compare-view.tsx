@@ -16,6 +16,7 @@ import { findSteps, type FoundSteps } from '@shared/steps/find-steps';
 import { currentThemeName, onThemeNameChange } from '../canvas/color-scheme';
 import { useCategoryRules } from '../holders/category-rules-setting';
 import './compare.css';
+import { BytesCell } from '../ui/bytes-cell';
 
 /** A device that can be compared with: of this snapshot or of another open tab. */
 export interface CompareCandidate {
@@ -255,13 +256,5 @@ function FiguresSideBySide(props: { a: AnalyzedDevice; b: AnalyzedDevice }): JSX
         ))}
       </tbody>
     </table>
-  );
-}
-
-function BytesCell(props: { bytes: number }): JSX.Element {
-  return (
-    <td className="numeric" title={`${formatExactBytes(props.bytes)} bytes`}>
-      {formatBytes(props.bytes)}
-    </td>
   );
 }

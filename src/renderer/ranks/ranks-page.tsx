@@ -14,6 +14,7 @@ import { findSteps } from '@shared/steps/find-steps';
 import type { AppAction, SnapshotTab } from '../shell/app-state';
 import { compareCandidateId } from '../compare/compare-candidates';
 import './ranks.css';
+import { BytesCell } from '../ui/bytes-cell';
 
 interface RankRow {
   rank: number;
@@ -125,8 +126,8 @@ export function RanksPage(props: {
                       />
                     </td>
                     <td className="numeric">{row.rank}</td>
-                    <Bytes bytes={row.device.figures.active.peakBytes} />
-                    <Bytes bytes={row.device.figures.reserved.peakBytes} />
+                    <BytesCell bytes={row.device.figures.active.peakBytes} />
+                    <BytesCell bytes={row.device.figures.reserved.peakBytes} />
                     <td className="numeric">{oom === undefined ? '—' : `event ${oom}`}</td>
                     <td className="numeric">{row.steps}</td>
                     <td>{deviceLabel(row.device.device)}</td>
@@ -239,13 +240,5 @@ function SmallTimeline(props: {
         )}
       </svg>
     </figure>
-  );
-}
-
-function Bytes(props: { bytes: number }): JSX.Element {
-  return (
-    <td className="numeric" title={`${formatExactBytes(props.bytes)} bytes`}>
-      {formatBytes(props.bytes)}
-    </td>
   );
 }

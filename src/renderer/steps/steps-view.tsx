@@ -14,6 +14,7 @@ import { useCategoryRules } from '../holders/category-rules-setting';
 import type { HolderFilter } from '../holders/use-holder-filter';
 import { Sparkline } from '../ui/sparkline';
 import './steps.css';
+import { BytesCell } from '../ui/bytes-cell';
 
 export interface StepsViewProps {
   view: AnalyzedSnapshot;
@@ -196,14 +197,5 @@ function SuspectsTable(props: {
         </table>
       </div>
     </div>
-  );
-}
-
-function BytesCell(props: { bytes: number }): JSX.Element {
-  const bytes = Math.round(props.bytes);
-  return (
-    <td className="numeric" title={`${formatExactBytes(bytes)} bytes`}>
-      {formatBytes(bytes)}
-    </td>
   );
 }
