@@ -7,20 +7,12 @@
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { pairAnnotations, type AnnotationSpan } from '../chart/annotation-spans';
 import { stepsFromPattern } from './step-pattern';
+import type { TrainingStep } from './training-step';
+
+export type { TrainingStep } from './training-step';
 
 /** Where the steps came from. */
 export type StepSource = 'annotations' | 'pattern';
-
-export interface TrainingStep {
-  /** 0-based among the steps found. */
-  index: number;
-  /** The annotation's name (`ProfilerStep#12`), or "step N" for steps found in the curve. */
-  name: string;
-  /** First event of the step. */
-  startEvent: number;
-  /** Last event of the step (inclusive). */
-  endEvent: number;
-}
 
 export interface FoundSteps {
   /** null when no steps were found. */

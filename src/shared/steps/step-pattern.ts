@@ -4,7 +4,7 @@
 // period apart (each the lowest point within half a period of where the last one predicts it).
 // A trough that is a plateau ends where the curve rises again: the next step's first allocation.
 
-import type { TrainingStep } from './find-steps';
+import type { TrainingStep } from './training-step';
 
 /** Points the curve is resampled to for the autocorrelation (O(points²)). */
 const POINTS = 2048;
