@@ -23,6 +23,8 @@ import { FailureNotices } from './shell/notices';
 import { ProgressView } from './shell/progress-view';
 import { SnapshotPage } from './shell/snapshot-page';
 import { RanksPage } from './ranks/ranks-page';
+import { compareCandidateId } from './compare/compare-candidates';
+import { defaultDeviceIndex } from '@shared/analyzed/moments';
 import { DropIcon } from './ui/icons';
 import { TabStrip } from './shell/tab-strip';
 import { useFileDrop } from './shell/use-file-drop';
@@ -52,12 +54,34 @@ export function App({ client }: AppProps) {
     });
   }, [client]);
 
+  // Files dropped on a tab: compared with that tab once decoded (by name until the decode
+  // starts, then by its job).
+  const compareByName = useRef(new Map<string, string>());
+  const compareByJob = useRef(new Map<string, string>());
   const onDecodeEvent = useEffectEvent((event: DecodeEvent) => {
     // A decode that starts must show at once (body[data-state=loading] included), so whoever
     // opened the file and then waits for "ready" never sees the state from before.
     if (event.type === 'started') flushSync(() => dispatch({ type: 'decode', event }));
     else dispatch({ type: 'decode', event });
-    if (event.type === 'done') refreshRecentFiles();
+    if (event.type === 'started') {
+      const target = compareByName.current.get(event.fileName);
+      if (target !== undefined) {
+        compareByName.current.delete(event.fileName);
+        compareByJob.current.set(event.jobId, target);
+      }
+    }
+    if (event.type === 'done') {
+      refreshRecentFiles();
+      const target = compareByJob.current.get(event.jobId);
+      compareByJob.current.delete(event.jobId);
+      const device = event.view.devices[defaultDeviceIndex(event.view.devices)];
+      if (target !== undefined && device !== undefined)
+        dispatch({
+          type: 'compare-with',
+          tabId: target,
+          candidateId: compareCandidateId(event.jobId, device.device),
+        });
+    }
   });
 
   // Listeners are layout effects, attached before body[data-state] first says "ready" (below):
@@ -80,8 +104,11 @@ export function App({ client }: AppProps) {
   }, [client]);
 
   const openFiles = useCallback(
-    (files: Iterable<File>) => {
-      for (const file of files) client.openFile(file);
+    (files: Iterable<File>, compareWithTabId: string | null = null) => {
+      for (const file of files) {
+        if (compareWithTabId !== null) compareByName.current.set(file.name, compareWithTabId);
+        client.openFile(file);
+      }
     },
     [client],
   );
@@ -240,7 +267,7 @@ export function App({ client }: AppProps) {
         <div className="drop-overlay" aria-hidden="true" data-testid="drop-overlay">
           <div className="drop-target">
             <DropIcon />
-            Drop to open the snapshot
+            Drop to open the snapshot (on a tab: compare with it)
           </div>
         </div>
       )}

@@ -4,6 +4,7 @@
 // here; a file with several devices compares them with each other; with one file of one device
 // the view says how to get something to compare with.
 
+import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { compareMoments, comparisonVerdict } from '../../src/shared/compare/compare-moments';
@@ -84,4 +85,30 @@ test('a file with several devices compares them; one device alone says what to d
   await page.keyboard.press('7');
   await expect(page.getByTestId('compare-view')).toHaveAttribute('data-state', 'empty');
   await expect(page.getByTestId('compare-view')).toContainText('open a second snapshot');
+});
+
+test('a file dropped on a tab opens and is compared with it', async ({ page }) => {
+  const target = realSnapshotPath('kkaitlyn111');
+  const dropped = realSnapshotPath('cherryni2022');
+  await openSnapshot(page, target);
+  const base64 = (await readFile(dropped)).toString('base64');
+  const dataTransfer = await page.evaluateHandle(
+    ({ name, data }) => {
+      const transfer = new DataTransfer();
+      const bytes = Uint8Array.from(atob(data), (character) => character.charCodeAt(0));
+      transfer.items.add(new File([bytes], name));
+      return transfer;
+    },
+    { name: basename(dropped), data: base64 },
+  );
+  const tab = page.locator(`[data-testid="tab"][data-file-name="${basename(target)}"]`);
+  await tab.dispatchEvent('dragenter', { dataTransfer });
+  await tab.dispatchEvent('drop', { dataTransfer });
+  await expect(page.locator('[data-tab-state="snapshot"]')).toHaveCount(2);
+  // The tab it was dropped on shows its Compare view, comparing with the dropped file.
+  await expect(tab).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('compare-view')).toHaveAttribute('data-state', 'shown');
+  await expect(page.getByTestId('compare-with').locator('option:checked')).toContainText(
+    basename(dropped),
+  );
 });

@@ -35,6 +35,7 @@ export function TabStrip({ tabs, selectedTabId, onSelect, onClose }: TabStripPro
             aria-selected={selected}
             tabIndex={selected ? 0 : -1}
             data-testid="tab"
+            data-tab-id={tab.id}
             data-file-name={tab.fileName}
             data-tab-state={tab.kind}
             title={`${tab.fileName} — ${detail}`}

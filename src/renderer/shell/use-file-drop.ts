@@ -12,11 +12,12 @@ function carriesFiles(event: DragEvent): boolean {
 export const DRAG_SILENCE_MS = 1_000;
 
 /**
- * Files dropped anywhere on the window. Returns whether files are being dragged over it now (for
- * the overlay): only between the drag's arrival and its drop or departure, so the overlay never
- * outstays a drag. The page never navigates to a dropped file.
+ * Files dropped anywhere on the window, with the tab they were dropped on (its data-tab-id), if
+ * any: dropped on a tab, a file is compared with it. Returns whether files are being dragged over
+ * the window now (for the overlay): only between the drag's arrival and its drop or departure, so
+ * the overlay never outstays a drag. The page never navigates to a dropped file.
  */
-export function useFileDrop(onFiles: (files: File[]) => void): boolean {
+export function useFileDrop(onFiles: (files: File[], onTabId: string | null) => void): boolean {
   const [dragging, setDragging] = useState(false);
   const deliver = useEffectEvent(onFiles);
 
@@ -57,7 +58,8 @@ export function useFileDrop(onFiles: (files: File[]) => void): boolean {
       event.preventDefault();
       stop();
       const files = [...(event.dataTransfer?.files ?? [])];
-      if (files.length > 0) deliver(files);
+      const tab = event.target instanceof Element ? event.target.closest('[data-tab-id]') : null;
+      if (files.length > 0) deliver(files, tab?.getAttribute('data-tab-id') ?? null);
     };
     // No drag is under way while the pointer moves (a drag sends no pointer events).
     const pointerMoved = (): void => {

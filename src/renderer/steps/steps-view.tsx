@@ -6,7 +6,7 @@
 
 import { useMemo, useState, type JSX } from 'react';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
-import { formatBytes, formatExactBytes } from '@shared/format/units';
+import { formatBytes } from '@shared/format/units';
 import type { FoundSteps } from '@shared/steps/find-steps';
 import { analyzeGrowth, GROWTH_BYS, type GrowthBy, type LeakSuspect } from '@shared/steps/growth';
 import type { StepFigures } from '@shared/steps/step-figures';
