@@ -108,7 +108,9 @@ export function formatDiffText(diff: DiffText, exact: boolean): string {
   const rest = comparison.groups.slice(shown.length);
   if (rest.length > 0) {
     const delta = rest.reduce((sum, group) => sum + group.deltaBytes, 0);
-    lines.push(`… ${rest.length} more groups (${signed(delta)} together; --limit shows more)`);
+    lines.push(
+      `… ${rest.length} more ${rest.length === 1 ? 'group' : 'groups'} (${signed(delta)} together; --limit shows more)`,
+    );
   }
   return lines.join('\n');
 }

@@ -84,7 +84,7 @@ export function formatTopText(
       bytes(omittedBytes),
       share(omittedBytes),
       String(allocations),
-      `(${count} more groups)`,
+      `(${count} more ${count === 1 ? 'group' : 'groups'})`,
     ]);
   }
   if (result.groups.length === 0) lines.push('no allocations alive at this moment match');

@@ -37,7 +37,7 @@ export interface CompareViewProps {
   onChoose: (candidateId: string) => void;
 }
 
-const GROUPINGS: readonly GroupBy[] = ['frame', 'stack', 'category', 'file', 'annotation'];
+const GROUPINGS: readonly GroupBy[] = ['frame', 'stack', 'category', 'size', 'file', 'annotation'];
 const ALIGN_WORDS: Record<AlignBy, string> = {
   step: 'step',
   time: 'time',

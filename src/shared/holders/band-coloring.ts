@@ -30,6 +30,7 @@ export const COLOR_BYS = [
   'category',
   'frame',
   'file',
+  'size',
   'annotation',
   'stream',
   'pool',

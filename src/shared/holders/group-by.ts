@@ -8,6 +8,7 @@ import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snap
 import { pairAnnotations, type AnnotationSpan } from '../chart/annotation-spans';
 import { describeStack, isUserFrame, stackLabelOfStack } from '../analysis/user-frame';
 import { NO_STACK_TEXT, poolNameAt, streamNameAt } from '../format/words';
+import { formatBytes } from '../format/units';
 import { NO_LIST, NO_STRING } from '../snapshot/model';
 import { stringList } from '../analyzed/allocation-details';
 import { frameAt, stackFrameIds } from '../snapshot/stack-source';
@@ -21,6 +22,7 @@ export const GROUP_BYS = [
   'frame',
   'file',
   'category',
+  'size',
   'annotation',
   'stream',
   'pool',
@@ -37,6 +39,7 @@ export const GROUP_BY_NAMES: Readonly<Record<GroupBy, string>> = {
   frame: 'top user frame',
   file: 'file',
   category: 'category',
+  size: 'size class',
   annotation: 'annotation span',
   stream: 'stream',
   pool: 'pool',
@@ -98,6 +101,8 @@ export function groupKeyOf(
       const column = categoriesOf(view, device, options.rules ?? DEFAULT_CATEGORY_RULES);
       return (row) => CATEGORY_NAMES[categoryAt(column, row)];
     }
+    case 'size':
+      return (row) => sizeClassKey(table.sizeBytes[row]!);
     case 'annotation':
       return annotationKeyOf(view, device);
     case 'stream':
@@ -206,6 +211,16 @@ export function groupRows(
     result.push(group);
   }
   return result.sort((a, b) => b.bytes - a.bytes || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/**
+ * The size class of a request: powers of two, "1.0 MiB – 2.0 MiB" (the lower bound included), so
+ * that "what changed" can say which sizes grew; below 512 bytes one class.
+ */
+export function sizeClassKey(bytes: number): string {
+  if (bytes < 512) return '< 512 B';
+  const lower = 2 ** Math.floor(Math.log2(bytes));
+  return `${formatBytes(lower)} – ${formatBytes(lower * 2)}`;
 }
 
 /** A stack as one line: its frames outermost first, "a.py:1 f;b.py:2 g" (the folded format's). */
