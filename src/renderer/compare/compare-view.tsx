@@ -51,7 +51,7 @@ export function CompareView(props: CompareViewProps): JSX.Element {
   const other = candidates.find((candidate) => candidate.id === chosenId) ?? candidates[0] ?? null;
   if (other === null)
     return (
-      <div className="compare" data-testid="compare-view" data-state="empty">
+      <div className="lower-view compare" data-testid="compare-view" data-state="empty">
         <p className="holders-empty">
           Nothing to compare with yet: open a second snapshot (Ctrl/Cmd+O, or drop it on the window)
           — another run, another rank, another PyTorch version — and it is listed here. A file with
@@ -115,7 +115,12 @@ function CompareBody(props: {
   const verdict = comparisonVerdict(comparison, 'their active peaks');
   const changed = comparison.groups.filter((group) => group.deltaBytes !== 0);
   return (
-    <div className="compare" data-testid="compare-view" data-state="shown" data-align={alignBy}>
+    <div
+      className="lower-view compare"
+      data-testid="compare-view"
+      data-state="shown"
+      data-align={alignBy}
+    >
       <div className="compare-bar">
         <label>
           Compare with{' '}

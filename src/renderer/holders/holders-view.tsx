@@ -78,7 +78,7 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
     [view, device, searchedRows, showFramework],
   );
   return (
-    <div className="holders" data-testid="holders-view" data-moment={moment}>
+    <div className="lower-view holders" data-testid="holders-view" data-moment={moment}>
       <div className="holders-bar">
         <span className="holders-total" title={`${formatExactBytes(activeBytes)} bytes`}>
           {formatBytes(activeBytes)} active in {alive.length.toLocaleString('en-US')} allocations at

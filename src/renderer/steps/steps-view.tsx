@@ -41,7 +41,7 @@ export function StepsView(props: StepsViewProps): JSX.Element {
   );
   const pickedLabel = filter.picked?.label ?? null;
   return (
-    <div className="steps" data-testid="steps-view" data-source={found.source ?? 'none'}>
+    <div className="lower-view steps" data-testid="steps-view" data-source={found.source ?? 'none'}>
       <div className="steps-bar">
         <strong className="steps-verdict" data-testid="steps-verdict">
           {growth.verdict}
