@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { generateLargeSnapshot } from '../../generators/snapshot/generate-large-snapshot';
 import { watchPageProblems } from './page-problems';
+import { decodeFile } from './snapshot-pages';
+import { allocatorStateIndexOf } from '../../src/shared/state/allocator-state';
+import { figuresOfState, smallHoleThreshold } from '../../src/shared/state/memory-figures';
 
 test.use({ viewport: { width: 1280, height: 720 } });
 
@@ -58,6 +61,21 @@ test('eight ranks side by side: the outlier named, one cursor, two compared', as
   );
   await expect(table.locator('tr[data-rank="0"]')).not.toHaveAttribute('data-marks', /outlier/);
   await expect(page.getByTestId('ranks-finding')).toContainText(`outliers: rank ${OUTLIER}`);
+  // Cached free at the peak: the allocator's state there (the state is checked against the
+  // Python reference in the unit tests; here, that the page shows it for each rank).
+  for (const rank of [0, OUTLIER]) {
+    const { view } = await decodeFile(files.find((file) => file.endsWith(`_rank_${rank}.pickle`))!);
+    const device = view.devices[0]!;
+    const peak = Math.min(device.traceLength - 1, device.figures.active.peakEventIndex);
+    const figures = figuresOfState(
+      allocatorStateIndexOf(view, device).stateAt(peak),
+      smallHoleThreshold(device),
+    );
+    await expect(table.locator(`tr[data-rank="${rank}"] td[data-cached-free]`)).toHaveAttribute(
+      'data-cached-free',
+      String(figures.cachedFreeBytes),
+    );
+  }
 
   // One cursor for all: hovering one small timeline reads every rank at the same place.
   const charts = page.locator('.ranks-small');

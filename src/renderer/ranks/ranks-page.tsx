@@ -11,6 +11,12 @@ import { orderRanks, rankFiguresOf, ranksFinding } from '@shared/compare/ranks';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { deviceLabel } from '@shared/format/words';
 import { findSteps } from '@shared/steps/find-steps';
+import { allocatorStateIndexOf } from '@shared/state/allocator-state';
+import {
+  figuresOfState,
+  smallHoleThreshold,
+  type MemoryFigures,
+} from '@shared/state/memory-figures';
 import type { AppAction, SnapshotTab } from '../shell/app-state';
 import { compareCandidateId } from '../compare/compare-candidates';
 import './ranks.css';
@@ -21,6 +27,8 @@ interface RankRow {
   tab: SnapshotTab;
   device: AnalyzedDevice;
   steps: number;
+  /** The allocator's state at the active peak: what is cached but free, and its largest hole. */
+  atPeak: MemoryFigures;
 }
 
 export function RanksPage(props: {
@@ -36,7 +44,17 @@ export function RanksPage(props: {
       const tab = unique ? byName.get(name)! : tabs[Number(name)]!;
       const device = tab.view.devices[defaultDeviceIndex(tab.view.devices)];
       if (device === undefined) return [];
-      return [{ rank, tab, device, steps: findSteps(tab.view, device).steps.length }];
+      const peak = Math.min(device.traceLength - 1, device.figures.active.peakEventIndex);
+      const state = allocatorStateIndexOf(tab.view, device).stateAt(peak);
+      return [
+        {
+          rank,
+          tab,
+          device,
+          steps: findSteps(tab.view, device).steps.length,
+          atPeak: figuresOfState(state, smallHoleThreshold(device)),
+        },
+      ];
     });
   }, [tabs]);
   const finding = useMemo(
@@ -94,6 +112,12 @@ export function RanksPage(props: {
                 <th className="numeric">Rank</th>
                 <th className="numeric">Peak active</th>
                 <th className="numeric">Peak reserved</th>
+                <th
+                  className="numeric"
+                  title="At the active peak: reserved but not allocated (external fragmentation), and the largest free block"
+                >
+                  Cached free at peak
+                </th>
                 <th className="numeric">OOM at</th>
                 <th className="numeric">Steps</th>
                 <th>Device</th>
@@ -128,6 +152,14 @@ export function RanksPage(props: {
                     <td className="numeric">{row.rank}</td>
                     <BytesCell bytes={row.device.figures.active.peakBytes} />
                     <BytesCell bytes={row.device.figures.reserved.peakBytes} />
+                    <td
+                      className="numeric"
+                      data-cached-free={row.atPeak.cachedFreeBytes}
+                      title={`${formatExactBytes(row.atPeak.cachedFreeBytes)} bytes free in ${row.atPeak.freeBlockCount} blocks; the largest ${formatBytes(row.atPeak.largestFreeBytes)}`}
+                    >
+                      {formatBytes(row.atPeak.cachedFreeBytes)} (largest{' '}
+                      {formatBytes(row.atPeak.largestFreeBytes)})
+                    </td>
                     <td className="numeric">{oom === undefined ? '—' : `event ${oom}`}</td>
                     <td className="numeric">{row.steps}</td>
                     <td>{deviceLabel(row.device.device)}</td>
