@@ -23,7 +23,7 @@ test.beforeAll(() => {
   mkdirSync(folder);
   const options = { seed: 9, devices: 1, maxAnnotations: 0 };
   const clean = join(directory, 'clean.pickle');
-  generateLargeSnapshot(clean, 1_000_000, options);
+  generateLargeSnapshot(clean, 2_000_000, options);
   // Handed over out of rank order: the page orders them by the names.
   for (const rank of [7, 3, 0, 6, 1, 4, 2]) {
     const path = join(folder, `trainer_rank_${rank}.pickle`);
@@ -31,7 +31,7 @@ test.beforeAll(() => {
     files.push(path);
   }
   const outlier = join(folder, `trainer_rank_${OUTLIER}.pickle`);
-  generateLargeSnapshot(outlier, 1_000_000, { ...options, leakBytesPerStep: 2 ** 30 });
+  generateLargeSnapshot(outlier, 2_000_000, { ...options, leakBytesPerStep: 2 ** 30 });
   files.push(outlier);
 });
 test.afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -95,5 +95,12 @@ test('eight ranks side by side: the outlier named, one cursor, two compared', as
     `trainer_rank_${OUTLIER}.pickle`,
   );
   await expect(page.getByTestId('compare-verdict')).toContainText('B holds');
+  // At the ends of an aligned step, what the leaking rank keeps is the largest change.
+  await page.getByTestId('compare-at').selectOption('1');
+  await expect(page.getByTestId('compare-verdict')).toContainText('at the ends of their step 2');
+  await expect(page.getByTestId('compare-table').locator('tbody tr').first()).toHaveAttribute(
+    'data-key',
+    'nanogpt/train.py:88 train_step',
+  );
   expect(await problems()).toEqual([]);
 });

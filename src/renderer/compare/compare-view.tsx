@@ -1,7 +1,8 @@
 // The Compare view (key 7): this device against another — a device of another open snapshot, or
 // another device of this one — on one x axis (aligned by step when both have steps, else by time
 // or event index, as the user picks), with B − A below; their figures side by side; and what
-// changed at the two peaks, grouped like "Who holds it" (shared/compare). The second snapshot is
+// changed at the two peaks (or at the ends of one aligned step), grouped like "Who holds it"
+// (shared/compare). The second snapshot is
 // any other open tab: open it (Ctrl/Cmd+O, or drop it on the window) and it is listed here.
 
 import { useEffect, useMemo, useState, type JSX } from 'react';
@@ -103,16 +104,25 @@ function CompareBody(props: {
     () => renderCompareSvg(curves, { width: 1000, height: 280, theme, aName, bName }),
     [curves, theme, aName, bName],
   );
+  // Where the two are compared: their peaks, or the ends of one aligned step (step k of each).
+  const alignedSteps = Math.min(steps.steps.length, otherSteps.steps.length);
+  const [chosenStep, setChosenStep] = useState<number | null>(null);
+  const step = chosenStep !== null && chosenStep < alignedSteps ? chosenStep : null;
   const comparison = useMemo(
     () =>
       compareMoments(
-        { view, device, moment: peakOf(device) },
-        { view: other.view, device: other.device, moment: peakOf(other.device) },
+        { view, device, moment: step === null ? peakOf(device) : steps.steps[step]!.endEvent },
+        {
+          view: other.view,
+          device: other.device,
+          moment: step === null ? peakOf(other.device) : otherSteps.steps[step]!.endEvent,
+        },
         { by, rules },
       ),
-    [view, device, other, by, rules],
+    [view, device, other, by, rules, step, steps, otherSteps],
   );
-  const verdict = comparisonVerdict(comparison, 'their active peaks');
+  const where = step === null ? 'their active peaks' : `the ends of their step ${step + 1}`;
+  const verdict = comparisonVerdict(comparison, where);
   const changed = comparison.groups.filter((group) => group.deltaBytes !== 0);
   return (
     <div
@@ -168,7 +178,23 @@ function CompareBody(props: {
         </div>
         <section className="compare-changes" aria-label="What changed at the peaks">
           <div className="steps-suspects-bar">
-            <span>What changed at the peaks, by</span>
+            <span>What changed at</span>
+            <select
+              value={step === null ? 'peaks' : String(step)}
+              aria-label="Compare at"
+              data-testid="compare-at"
+              onChange={(event) =>
+                setChosenStep(event.target.value === 'peaks' ? null : Number(event.target.value))
+              }
+            >
+              <option value="peaks">the peaks</option>
+              {Array.from({ length: alignedSteps }, (_, index) => (
+                <option key={index} value={index}>
+                  the end of step {index + 1}
+                </option>
+              ))}
+            </select>
+            <span>by</span>
             <select
               value={by}
               aria-label="Group the changes by"

@@ -45,9 +45,10 @@ export function stepsFromPattern(activeBytes: Float64Array, traceLength: number)
 }
 
 /**
- * Whether the repeats are steps: each returns to about where it started, the change from trough
- * to trough (a leak's growth) small beside the rise and fall inside a step. Layers of one forward
- * pass repeat too, but each keeps its activations: the troughs climb by about a layer's swing.
+ * Whether the repeats are steps: each returns to near where it started, the change from trough
+ * to trough (a leak's growth) at most half the rise and fall inside a step. Layers of one forward
+ * pass repeat too, but each keeps its activations: the troughs climb by about a layer's swing
+ * (on the real snapshots, layers pass only once the limit reaches the whole swing).
  */
 function looksLikeSteps(activeBytes: Float64Array, troughs: readonly number[]): boolean {
   if (troughs.length < 4) return false; // three steps at least
@@ -64,7 +65,7 @@ function looksLikeSteps(activeBytes: Float64Array, troughs: readonly number[]): 
   }
   const median = (values: number[]): number => values.sort((a, b) => a - b)[values.length >> 1]!;
   const swing = median(swings);
-  return swing > 0 && median(rises) <= swing * 0.25;
+  return swing > 0 && median(rises) <= swing * 0.5;
 }
 
 /**
@@ -83,10 +84,24 @@ function curvePeriod(activeBytes: Float64Array, length: number): number | null {
     for (let i = start; i < end; i++) sum += activeBytes[i]!;
     series[p] = sum / (end - start);
   }
-  let mean = 0;
-  for (const value of series) mean += value;
-  mean /= points;
-  for (let p = 0; p < points; p++) series[p] = series[p]! - mean;
+  // Without its trend (a least-squares line): a leak's climb would otherwise correlate with
+  // itself at every lag and hide the repeats riding on it.
+  let sumX = 0;
+  let sumY = 0;
+  for (let p = 0; p < points; p++) {
+    sumX += p;
+    sumY += series[p]!;
+  }
+  const meanX = sumX / points;
+  const meanY = sumY / points;
+  let sxx = 0;
+  let sxy = 0;
+  for (let p = 0; p < points; p++) {
+    sxx += (p - meanX) ** 2;
+    sxy += (p - meanX) * (series[p]! - meanY);
+  }
+  const slope = sxx > 0 ? sxy / sxx : 0;
+  for (let p = 0; p < points; p++) series[p] = series[p]! - meanY - slope * (p - meanX);
   const maxLag = Math.floor(points / MIN_PERIODS);
   const correlation = new Float64Array(maxLag + 2);
   for (let lag = MIN_LAG - 1; lag <= maxLag + 1 && lag < points; lag++) {
