@@ -18,6 +18,7 @@ import { smallHoleThreshold } from '@shared/state/memory-figures';
 import { describeDecodeError } from '@shared/snapshot/describe-decode-error';
 import {
   defaultDeviceIndex as sharedDefaultDeviceIndex,
+  activePeakMoment,
   defaultMoment,
 } from '@shared/analyzed/moments';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
@@ -39,7 +40,7 @@ export function defaultDeviceIndex(view: AnalyzedSnapshot): number {
 export function resolveMoment(device: AnalyzedDevice, moment: MomentSpec): number {
   const last = device.traceLength - 1;
   if (moment === 'final') return last;
-  if (moment === 'peak') return Math.min(last, device.figures.active.peakEventIndex);
+  if (moment === 'peak') return activePeakMoment(device);
   if (moment === 'oom') {
     const oom = device.ooms[0];
     if (oom === undefined) throw new UsageError(`${cliDeviceName(device.device)} has no OOM event`);

@@ -13,7 +13,8 @@ import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { deviceLabel } from '@shared/format/words';
 import { GROUP_BY_NAMES, type GroupBy } from '@shared/holders/group-by';
 import { renderCompareSvg } from '@shared/render/compare-svg';
-import { findSteps, type FoundSteps } from '@shared/steps/find-steps';
+import { activePeakMoment } from '@shared/analyzed/moments';
+import { stepsOf, type FoundSteps } from '@shared/steps/find-steps';
 import { currentThemeName, onThemeNameChange } from '../canvas/color-scheme';
 import { useCategoryRules } from '../holders/category-rules-setting';
 import './compare.css';
@@ -86,7 +87,7 @@ function CompareBody(props: {
   const [theme, setTheme] = useState(currentThemeName);
   useEffect(() => onThemeNameChange(setTheme), []);
   const { rules } = useCategoryRules();
-  const otherSteps = useMemo(() => findSteps(other.view, other.device), [other]);
+  const otherSteps = useMemo(() => stepsOf(other.view, other.device), [other]);
   const sideA = useMemo(() => ({ device, steps: steps.steps }), [device, steps]);
   const sideB = useMemo(
     () => ({ device: other.device, steps: otherSteps.steps }),
@@ -111,11 +112,15 @@ function CompareBody(props: {
   const comparison = useMemo(
     () =>
       compareMoments(
-        { view, device, moment: step === null ? peakOf(device) : steps.steps[step]!.endEvent },
+        {
+          view,
+          device,
+          moment: step === null ? activePeakMoment(device) : steps.steps[step]!.endEvent,
+        },
         {
           view: other.view,
           device: other.device,
-          moment: step === null ? peakOf(other.device) : otherSteps.steps[step]!.endEvent,
+          moment: step === null ? activePeakMoment(other.device) : otherSteps.steps[step]!.endEvent,
         },
         { by, rules },
       ),
@@ -247,12 +252,6 @@ function CompareBody(props: {
       </div>
     </div>
   );
-}
-
-function peakOf(device: AnalyzedDevice): number {
-  return device.traceLength === 0
-    ? -1
-    : Math.min(device.traceLength - 1, device.figures.active.peakEventIndex);
 }
 
 function FiguresSideBySide(props: { a: AnalyzedDevice; b: AnalyzedDevice }): JSX.Element {

@@ -2,7 +2,7 @@
 
 import type { JSX } from 'react';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
-import { clampMoment, firstOomEvent } from '@shared/analyzed/moments';
+import { activePeakMoment, firstOomEvent } from '@shared/analyzed/moments';
 import { keysOf } from '../shell/keyboard-shortcuts';
 import { describeMoment, stepMoment } from './moment';
 
@@ -12,7 +12,7 @@ export function MomentBar(props: {
   onMoment: (event: number) => void;
 }): JSX.Element {
   const { device, moment, onMoment } = props;
-  const peak = clampMoment(device, device.figures.active.peakEventIndex);
+  const peak = activePeakMoment(device);
   const oom = firstOomEvent(device);
   return (
     <div className="moment-bar" role="group" aria-label="Selected moment">

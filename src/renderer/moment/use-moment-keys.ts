@@ -3,7 +3,7 @@
 // work wherever the page has the focus, the timeline included (its keys zoom and pan).
 
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
-import { clampMoment, firstOomEvent } from '@shared/analyzed/moments';
+import { activePeakMoment, firstOomEvent } from '@shared/analyzed/moments';
 import { useShortcuts } from '../shell/use-shortcuts';
 import { momentStepOfCommand, stepMoment } from './moment';
 
@@ -14,7 +14,7 @@ export function useMomentKeys(
 ): void {
   useShortcuts('page', (command) => {
     if (command === 'moment-peak') {
-      onMoment(clampMoment(device, device.figures.active.peakEventIndex));
+      onMoment(activePeakMoment(device));
       return true;
     }
     if (command === 'moment-oom') {

@@ -6,11 +6,11 @@
 
 import { useMemo, useState, type Dispatch, type JSX } from 'react';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
-import { defaultDeviceIndex } from '@shared/analyzed/moments';
+import { activePeakMoment, defaultDeviceIndex } from '@shared/analyzed/moments';
 import { orderRanks, rankFiguresOf, ranksFinding } from '@shared/compare/ranks';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { deviceLabel } from '@shared/format/words';
-import { findSteps } from '@shared/steps/find-steps';
+import { stepsOf } from '@shared/steps/find-steps';
 import { allocatorStateIndexOf } from '@shared/state/allocator-state';
 import {
   figuresOfState,
@@ -44,14 +44,13 @@ export function RanksPage(props: {
       const tab = unique ? byName.get(name)! : tabs[Number(name)]!;
       const device = tab.view.devices[defaultDeviceIndex(tab.view.devices)];
       if (device === undefined) return [];
-      const peak = Math.min(device.traceLength - 1, device.figures.active.peakEventIndex);
-      const state = allocatorStateIndexOf(tab.view, device).stateAt(peak);
+      const state = allocatorStateIndexOf(tab.view, device).stateAt(activePeakMoment(device));
       return [
         {
           rank,
           tab,
           device,
-          steps: findSteps(tab.view, device).steps.length,
+          steps: stepsOf(tab.view, device).steps.length,
           atPeak: figuresOfState(state, smallHoleThreshold(device)),
         },
       ];

@@ -45,7 +45,7 @@ import { useMomentKeys } from '../moment/use-moment-keys';
 import { StepsView } from '../steps/steps-view';
 import { CompareView } from '../compare/compare-view';
 import { compareCandidates } from '../compare/compare-candidates';
-import { findSteps } from '@shared/steps/find-steps';
+import { stepsOf } from '@shared/steps/find-steps';
 
 export function DeviceContent(props: {
   tab: SnapshotTab;
@@ -91,7 +91,7 @@ export function DeviceContent(props: {
   // The search and the flame graph's zoom hold across the views below the timeline.
   const filter = useHolderFilter(view, device);
   // The training steps: the timeline's ruler and the Steps view.
-  const steps = useMemo(() => findSteps(view, device), [view, device]);
+  const steps = useMemo(() => stepsOf(view, device), [view, device]);
   /** Bumped by Ctrl/Cmd+F: the holders view focuses its search box. */
   const [findRequest, setFindRequest] = useState(0);
   useShortcuts('page', (command) => {

@@ -59,6 +59,7 @@ export function plotPicture(
     oom: { color: theme.oom, dash: [], width: 2 },
   };
   const xOfSpan = (x: number): number => plot.xScale(x);
+  const coordinates = plotCoordinates(plot);
   return {
     layout,
     bandColors: plotBandColors(plot, coloring ?? stackColoringOf(data.device)),
@@ -77,8 +78,8 @@ export function plotPicture(
         depth: span.depth,
       })),
     steps: steps.map((step) => ({
-      x0: plotCoordinates(plot).xOfEvent(step.startEvent),
-      x1: plotCoordinates(plot).xOfEvent(step.endEvent + 1),
+      x0: coordinates.xOfEvent(step.startEvent),
+      x1: coordinates.xOfEvent(step.endEvent + 1),
     })),
     markers: data.markers.map((marker) => ({
       ...markerStyle[marker.kind],

@@ -23,6 +23,11 @@ export function clampMoment(device: Pick<AnalyzedDevice, 'traceLength'>, moment:
   return Math.max(first, Math.min(last, Math.trunc(moment)));
 }
 
+/** The moment after which the device's active bytes peak, within its moments. */
+export function activePeakMoment(device: Pick<AnalyzedDevice, 'traceLength' | 'figures'>): number {
+  return clampMoment(device, device.figures.active.peakEventIndex);
+}
+
 /** The default moment: the device's first OOM by event index, else its active peak. */
 export function defaultMoment(
   device: Pick<AnalyzedDevice, 'traceLength' | 'ooms' | 'figures'>,

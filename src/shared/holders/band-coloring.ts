@@ -14,6 +14,7 @@ import {
   stackColoring,
   type BandColoring,
 } from '../chart/band-colors';
+import { activePeakMoment } from '../analyzed/moments';
 import { aliveRowsAt } from './alive-rows';
 import { CATEGORIES, CATEGORY_COLOR_INDEX, CATEGORY_NAMES } from './categories';
 import { DEFAULT_CATEGORY_RULES, type CategoryRules } from './category-rules';
@@ -127,11 +128,6 @@ export function coloringLegend(coloring: BandColoring): ColorLegendEntry[] | nul
   return 'legend' in coloring ? (coloring as GroupColoring).legend : null;
 }
 
-/** The device's peak moment, whose live bytes order a legend. */
-function peakMoment(device: AnalyzedDevice): number {
-  return device.traceLength === 0 ? -1 : device.figures.active.peakEventIndex;
-}
-
 function categoryColoring(
   view: HolderView,
   device: AnalyzedDevice,
@@ -140,7 +136,7 @@ function categoryColoring(
   const column = categoriesOf(view, device, rules);
   const peakBytes = new Float64Array(CATEGORIES.length);
   const sizes = device.allocations.sizeBytes;
-  for (const row of aliveRowsAt(device, peakMoment(device)))
+  for (const row of aliveRowsAt(device, activePeakMoment(device)))
     peakBytes[column[row]!]! += sizes[row]!;
   return {
     name: COLOR_BY_NAMES.category,
@@ -194,7 +190,7 @@ function groupColoring(view: HolderView, device: AnalyzedDevice, by: GroupBy): G
   }
   // The groups at the peak, largest first: the first ones take the distinct colours.
   const peakBytes = new Float64Array(names.length);
-  for (const row of aliveRowsAt(device, peakMoment(device))) {
+  for (const row of aliveRowsAt(device, activePeakMoment(device))) {
     const id = groupOfRow[row]!;
     if (id >= 0) peakBytes[id] = peakBytes[id]! + table.sizeBytes[row]!;
   }

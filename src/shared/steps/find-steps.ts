@@ -5,6 +5,7 @@
 // and a trace dumped at an OOM ends mid-step; what is left out is said in `note`.
 
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
+import { derivedKey } from '../analyzed/derived-cache';
 import { pairAnnotations, type AnnotationSpan } from '../chart/annotation-spans';
 import { stepsFromPattern } from './step-pattern';
 import type { TrainingStep } from './training-step';
@@ -24,6 +25,19 @@ export interface FoundSteps {
 
 /** Annotations of one step of torch.profiler's schedule. */
 const PROFILER_STEP = /^ProfilerStep#\d+$/;
+
+const stepsKey = derivedKey<FoundSteps>('steps');
+
+/**
+ * The steps of a device of this snapshot, found once (the timeline's ruler, the Steps, Compare
+ * and Ranks views all ask).
+ */
+export function stepsOf(
+  view: Pick<AnalyzedSnapshot, 'annotations'>,
+  device: AnalyzedDevice,
+): FoundSteps {
+  return device.derived.get(stepsKey, () => findSteps(view, device));
+}
 
 export function findSteps(
   view: Pick<AnalyzedSnapshot, 'annotations'>,
