@@ -8,18 +8,14 @@ import { availableParallelism, freemem } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { orderRanks, ranksFinding, type RanksFinding } from '@shared/compare/ranks';
+import { parallelDecodes } from '@shared/analyzed/decode-budget';
+import { isRankFileName, orderRanks, ranksFinding, type RanksFinding } from '@shared/compare/ranks';
 import { deviceLabel } from '@shared/format/words';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { ranksDocumentOf, type RankEntry } from '@shared/report/ranks-document';
 import { alignColumns } from './align-columns';
 import { UsageError, type RanksCliOptions } from './cli-options';
 import { readRankFigures, type RankReply } from './read-rank-figures';
-
-/** Files a folder of ranks may hold. */
-const SNAPSHOT_NAME = /\.(pickle|pkl)(\.gz)?$/i;
-/** Memory one analysis takes, as a multiple of its file's size (decoded columns, the model). */
-const MEMORY_PER_FILE_BYTE = 3;
 
 export async function runRanks(options: RanksCliOptions): Promise<string> {
   const paths = expandInputs(options.files);
@@ -64,7 +60,7 @@ function expandInputs(inputs: readonly string[]): string[] {
     else
       paths.push(
         ...readdirSync(input)
-          .filter((name) => SNAPSHOT_NAME.test(name))
+          .filter(isRankFileName)
           .map((name) => join(input, name)),
       );
   }
@@ -77,11 +73,12 @@ function expandInputs(inputs: readonly string[]): string[] {
   return paths;
 }
 
-/** As many workers as cores, files and memory allow (each analysis holds ~3x its file). */
+/** As many workers as cores, files and memory allow (70% of what is free now). */
 function workerCount(paths: readonly string[]): number {
-  const largest = Math.max(1, ...paths.map((path) => statSync(path).size));
-  const byMemory = Math.floor((freemem() * 0.7) / (largest * MEMORY_PER_FILE_BYTE));
-  return Math.max(1, Math.min(paths.length, availableParallelism(), byMemory));
+  return parallelDecodes(
+    paths.map((path) => statSync(path).size),
+    { cores: availableParallelism(), memoryBytes: freemem() * 0.7 },
+  );
 }
 
 /** The worker's script beside this bundle (out/cli); absent when run from the sources. */

@@ -1,11 +1,12 @@
 import { join } from 'node:path';
-import { app, BrowserWindow, protocol, session } from 'electron';
+import { app, BrowserWindow, dialog, protocol, session } from 'electron';
 import { IpcChannel } from '../preload/ipc-channels';
 import { registerIpcHandlers } from './ipc';
 import { menuCommandSchema } from './ipc-schemas';
 import { snapshotPathsFromArgv } from './launch-arguments';
 import { installApplicationMenu } from './menu';
-import { chooseSnapshotPath } from './open-dialog';
+import { chooseRanksFolder, chooseSnapshotPaths } from './open-dialog';
+import { createPathOpener, nodePathReader } from './open-paths';
 import { createRecentFilesStore } from './recent-files';
 import { isDevServer } from './renderer-location';
 import { hardenWebContents, restrictSession } from './security';
@@ -36,6 +37,16 @@ const handover = createHandoverService({
 
 let mainWindow: BrowserWindow | null = null;
 
+/** Files as they are, folders as the ranks of one job (open-paths.ts). */
+const openPaths = createPathOpener({
+  handover,
+  reader: nodePathReader,
+  notify(message) {
+    const options = { type: 'info' as const, message: 'Nothing to open', detail: message };
+    void (mainWindow ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options));
+  },
+});
+
 hardenWebContents();
 
 // Before `ready`, as Electron requires.
@@ -53,7 +64,7 @@ const launchPaths = snapshotPathsFromArgv(process.argv, {
 // possibly before `ready`; the hand-over waits for the page either way.
 app.on('open-file', (event, path) => {
   event.preventDefault();
-  handover.open(path);
+  void openPaths([path]);
 });
 
 app.on('window-all-closed', () => {
@@ -71,8 +82,13 @@ function openMainWindow(): void {
 
 async function openSnapshotFromMenu(): Promise<void> {
   if (!mainWindow) openMainWindow();
-  const path = await chooseSnapshotPath(mainWindow);
-  if (path !== null) handover.open(path);
+  await openPaths(await chooseSnapshotPaths(mainWindow));
+}
+
+async function openFolderFromMenu(): Promise<void> {
+  if (!mainWindow) openMainWindow();
+  const folder = await chooseRanksFolder(mainWindow);
+  if (folder !== null) await openPaths([folder]);
 }
 
 function openDemoSnapshot(): void {
@@ -83,6 +99,7 @@ function refreshMenu(): void {
   installApplicationMenu(
     {
       openSnapshot: () => void openSnapshotFromMenu(),
+      openFolder: () => void openFolderFromMenu(),
       openRecentFile: (path) => handover.open(path),
       clearRecentFiles() {
         app.clearRecentDocuments();
@@ -107,11 +124,11 @@ async function start(): Promise<void> {
     SNAPSHOT_SCHEME,
     snapshotProtocolHandler(tokens, nodeSnapshotFileSystem),
   );
-  registerIpcHandlers({ handover, recentFiles, openDemoSnapshot });
+  registerIpcHandlers({ handover, openPaths, recentFiles, openDemoSnapshot });
   await recentFiles.load();
   refreshMenu();
   openMainWindow();
-  for (const path of launchPaths) handover.open(path);
+  await openPaths(launchPaths);
 
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) openMainWindow();

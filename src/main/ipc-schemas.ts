@@ -47,6 +47,8 @@ export const recentFilesReplySchema = z.array(recentFileSchema).max(100);
 export const snapshotHandoverSchema = z.strictObject({
   url: snapshotUrlSchema,
   fileName: fileNameSchema,
+  sizeBytes: z.number().int().nonnegative().nullable(),
+  asRank: z.boolean(),
 }) satisfies z.ZodType<SnapshotHandover>;
 
 export const snapshotOutcomeSchema = z.enum([

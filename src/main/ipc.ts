@@ -18,7 +18,8 @@ import {
   saveExportResultSchema,
   settleSnapshotArgumentsSchema,
 } from './ipc-schemas';
-import { chooseSnapshotPath } from './open-dialog';
+import { chooseRanksFolder, chooseSnapshotPaths } from './open-dialog';
+import type { PathOpener } from './open-paths';
 import { saveExportFile } from './save-export';
 import type { RecentFilesStore } from './recent-files';
 import { isRendererUrl } from './renderer-location';
@@ -26,17 +27,30 @@ import type { HandoverService } from './snapshot-handover';
 
 export interface IpcContext {
   readonly handover: HandoverService;
+  /** Opens what the user chose or dropped: files, or a folder's snapshots as ranks. */
+  readonly openPaths: PathOpener;
   readonly recentFiles: RecentFilesStore;
   openDemoSnapshot(): void;
 }
 
-export function registerIpcHandlers({ handover, recentFiles, openDemoSnapshot }: IpcContext): void {
+export function registerIpcHandlers({
+  handover,
+  openPaths,
+  recentFiles,
+  openDemoSnapshot,
+}: IpcContext): void {
   // A throw in an invoke handler rejects the page's promise, which is what we want.
   ipcMain.handle(IpcChannel.showOpenDialog, async (event, ...args: unknown[]) => {
     assertFromRenderer(event);
     noArgumentsSchema.parse(args);
-    const path = await chooseSnapshotPath(BrowserWindow.fromWebContents(event.sender));
-    if (path !== null) handover.open(path);
+    await openPaths(await chooseSnapshotPaths(BrowserWindow.fromWebContents(event.sender)));
+  });
+
+  ipcMain.handle(IpcChannel.showOpenFolderDialog, async (event, ...args: unknown[]) => {
+    assertFromRenderer(event);
+    noArgumentsSchema.parse(args);
+    const folder = await chooseRanksFolder(BrowserWindow.fromWebContents(event.sender));
+    if (folder !== null) await openPaths([folder]);
   });
 
   ipcMain.handle(IpcChannel.getRecentFiles, async (event, ...args: unknown[]) => {
@@ -57,7 +71,8 @@ export function registerIpcHandlers({ handover, recentFiles, openDemoSnapshot }:
 
   onMessage(IpcChannel.openDroppedFile, (args) => {
     const [path] = openDroppedFileArgumentsSchema.parse(args);
-    handover.open(path);
+    // A dropped folder opens as ranks, as the folder dialog does.
+    void openPaths([path]);
   });
 
   onMessage(IpcChannel.openDemoSnapshot, (args) => {

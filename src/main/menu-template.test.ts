@@ -7,6 +7,7 @@ function recordingActions() {
   const calls: string[] = [];
   const actions: MenuActions = {
     openSnapshot: () => void calls.push('open'),
+    openFolder: () => void calls.push('open folder'),
     openRecentFile: (path) => void calls.push(`recent ${path}`),
     clearRecentFiles: () => void calls.push('clear'),
     openDemoSnapshot: () => void calls.push('demo'),
@@ -53,6 +54,15 @@ describe('applicationMenuTemplate', () => {
     click(recent[0]!);
     click(recent[3]!);
     expect(calls).toEqual(['recent /b/R&D.pickle', 'clear']);
+  });
+
+  it('opens a folder of ranks from File, with its own accelerator', () => {
+    const { actions, calls } = recordingActions();
+    const template = applicationMenuTemplate(actions, { isDevServer: false, recentPaths: [] });
+    const item = find(template, 'Open Folder of Ranks…');
+    expect(item.accelerator).toBe('CmdOrCtrl+Shift+O');
+    click(item);
+    expect(calls).toEqual(['open folder']);
   });
 
   it('says so when there are no recent files', () => {

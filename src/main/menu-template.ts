@@ -4,8 +4,10 @@ import type { ExportFormat, MenuCommand } from '../preload/index.d';
 // The application menu as data: no Electron calls here, so it is unit-tested.
 
 export interface MenuActions {
-  /** File › Open…: ask for a snapshot and decode it. */
+  /** File › Open…: ask for snapshots and decode them. */
   openSnapshot(): void;
+  /** File › Open Folder of Ranks…: ask for a folder and decode its snapshots as ranks. */
+  openFolder(): void;
   openRecentFile(path: string): void;
   clearRecentFiles(): void;
   openDemoSnapshot(): void;
@@ -66,6 +68,12 @@ export function applicationMenuTemplate(
         label: 'Open…',
         accelerator: 'CmdOrCtrl+O',
         click: () => actions.openSnapshot(),
+      },
+      {
+        id: 'file-open-folder',
+        label: 'Open Folder of Ranks…',
+        accelerator: 'CmdOrCtrl+Shift+O',
+        click: () => actions.openFolder(),
       },
       { label: 'Open Recent', submenu: recentItems },
       { label: 'Open the Demo Snapshot', click: () => actions.openDemoSnapshot() },

@@ -22,15 +22,26 @@ export interface HandoverService {
   /** The page that receives files; waits for its next rendererReady. */
   attach(contents: WebContents): void;
   markRendererReady(contents: WebContents): void;
-  /** Hands the file to the page; `fileName` overrides the name shown (the demo). */
-  open(path: string, options?: { fileName?: string }): void;
+  /** Hands the file to the page. */
+  open(path: string, options?: HandoverOptions): void;
   /** The page's word on how a handed-over file ended; drops its token. */
   settle(contents: WebContents, url: string, outcome: SnapshotOutcome): void;
+}
+
+export interface HandoverOptions {
+  /** Overrides the name shown (the demo). */
+  readonly fileName?: string;
+  /** The file's size, when main read it (see open-paths.ts). */
+  readonly sizeBytes?: number | null;
+  /** One of a job's ranks: the page shows them side by side. */
+  readonly asRank?: boolean;
 }
 
 interface PendingOpen {
   readonly path: string;
   readonly fileName: string;
+  readonly sizeBytes: number | null;
+  readonly asRank: boolean;
 }
 
 export function createHandoverService(dependencies: HandoverDependencies): HandoverService {
@@ -40,10 +51,12 @@ export function createHandoverService(dependencies: HandoverDependencies): Hando
   const pending: PendingOpen[] = [];
 
   function handOver(contents: WebContents, file: PendingOpen): void {
-    const token = tokens.issue(file, contents.id);
+    const token = tokens.issue({ path: file.path, fileName: file.fileName }, contents.id);
     const payload = snapshotHandoverSchema.parse({
       url: snapshotUrlOf(token),
       fileName: file.fileName,
+      sizeBytes: file.sizeBytes,
+      asRank: file.asRank,
     });
     contents.send(IpcChannel.snapshotHandover, payload);
   }
@@ -77,7 +90,12 @@ export function createHandoverService(dependencies: HandoverDependencies): Hando
     },
 
     open(path, options = {}) {
-      pending.push({ path, fileName: options.fileName ?? fileNameOf(path) });
+      pending.push({
+        path,
+        fileName: options.fileName ?? fileNameOf(path),
+        sizeBytes: options.sizeBytes ?? null,
+        asRank: options.asRank ?? false,
+      });
       flush();
     },
 

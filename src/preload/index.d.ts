@@ -10,6 +10,10 @@ export interface SnapshotHandover {
   readonly url: string;
   /** The name to show; the path stays in main. */
   readonly fileName: string;
+  /** The file's size when main could read it, so the page budgets its decodes before the fetch. */
+  readonly sizeBytes: number | null;
+  /** One of a job's ranks (a folder, or files chosen together): the page shows them as ranks. */
+  readonly asRank: boolean;
 }
 
 /** How a handed-over file ended in the page: a decoded one joins Open Recent. */
@@ -52,8 +56,13 @@ export type SaveExportResult =
   { readonly saved: true; readonly fileName: string } | { readonly saved: false };
 
 export interface AllocscopeBridge {
-  /** Shows the native Open dialog; the chosen file arrives as a hand-over. */
+  /**
+   * Shows the native Open dialog (several files may be chosen); the chosen files arrive as
+   * hand-over, several as ranks of one job.
+   */
   showOpenDialog(): Promise<void>;
+  /** Shows the native folder dialog; the folder's snapshots arrive as hand-overs, as ranks. */
+  showOpenFolderDialog(): Promise<void>;
   /** Hands over a file of the recent list (main refuses any other path). */
   openRecentFile(path: string): void;
   /**

@@ -24,6 +24,8 @@ function subscribe<T>(channel: string, forward: (payload: T) => void): Unsubscri
 const bridge: AllocscopeBridge = {
   showOpenDialog: () => ipcRenderer.invoke(IpcChannel.showOpenDialog) as Promise<void>,
 
+  showOpenFolderDialog: () => ipcRenderer.invoke(IpcChannel.showOpenFolderDialog) as Promise<void>,
+
   openRecentFile: (path) => ipcRenderer.send(IpcChannel.openRecentFile, path),
 
   openDroppedFile(file) {

@@ -5,9 +5,11 @@
 export const IpcChannel = {
   /** renderer → main, invoke: show the Open dialog and hand the chosen file over; resolves when chosen. */
   showOpenDialog: 'snapshot:show-open-dialog',
+  /** renderer → main, invoke: show the folder dialog and hand the folder's snapshots over. */
+  showOpenFolderDialog: 'snapshot:show-open-folder-dialog',
   /** renderer → main, send (path): hand over a file of the recent list. */
   openRecentFile: 'snapshot:open-recent',
-  /** renderer → main, send (absolute path of a dropped File, from webUtils): hand it over. */
+  /** renderer → main, send (absolute path of a dropped File, from webUtils): hand it over (a folder: its snapshots, as ranks). */
   openDroppedFile: 'snapshot:open-dropped',
   /** renderer → main, send: hand over the demo snapshot shipped with the app. */
   openDemoSnapshot: 'snapshot:open-demo',

@@ -23,6 +23,7 @@ import { FailureNotices } from './shell/notices';
 import { ProgressView } from './shell/progress-view';
 import { SnapshotPage } from './shell/snapshot-page';
 import { RanksPage } from './ranks/ranks-page';
+import { folderNameOf, noRanksMessage, ranksOfFolder } from './shell/folder-files';
 import { compareCandidateId } from './compare/compare-candidates';
 import { defaultDeviceIndex } from '@shared/analyzed/moments';
 import { DropIcon } from './ui/icons';
@@ -36,12 +37,14 @@ export interface AppProps {
 }
 
 const openShortcut = keysOf('open', currentKeyPlatform());
+const openFolderShortcut = keysOf('open-folder', currentKeyPlatform());
 
 export function App({ client }: AppProps) {
   const [state, dispatch] = useReducer(appReducer, initialAppState);
   const [recentFiles, setRecentFiles] = useState<readonly RecentFile[] | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
   const current = selectedTab(state);
   const openSnapshots = useMemo(
     () => state.tabs.filter((tab): tab is SnapshotTab => tab.kind === 'snapshot'),
@@ -103,11 +106,44 @@ export function App({ client }: AppProps) {
     }
   }, [client]);
 
+  const openFolder = useCallback(() => {
+    if (client.showOpenFolderDialog) {
+      client.showOpenFolderDialog().catch((error: unknown) => {
+        console.error('[allocscope] the folder dialog failed:', error);
+      });
+    } else {
+      const input = folderInput.current;
+      if (input) {
+        input.value = '';
+        input.click();
+      }
+    }
+  }, [client]);
+
   const openFiles = useCallback(
     (files: Iterable<File>, compareWithTabId: string | null = null) => {
       for (const file of files) {
         if (compareWithTabId !== null) compareByName.current.set(file.name, compareWithTabId);
         client.openFile(file);
+      }
+    },
+    [client],
+  );
+
+  /** A folder's snapshot files, as the ranks of one job (one file alone opens as itself). */
+  const nextRefusedFolder = useRef(1);
+  const openRankFiles = useCallback(
+    (files: readonly File[], folderName: string | null) => {
+      const ranks = ranksOfFolder(files);
+      for (const file of ranks) client.openFile(file, { asRank: ranks.length >= 2 });
+      if (ranks.length === 0) {
+        const event: DecodeEvent = {
+          type: 'failed',
+          jobId: `folder-${nextRefusedFolder.current++}`,
+          fileName: folderName ?? folderNameOf(files) ?? 'the folder',
+          message: noRanksMessage(),
+        };
+        dispatch({ type: 'decode', event });
       }
     },
     [client],
@@ -126,10 +162,13 @@ export function App({ client }: AppProps) {
     [client, state.tabs],
   );
 
-  const runCommand = (command: MenuCommand | 'open' | 'help'): boolean => {
+  const runCommand = (command: MenuCommand | 'open' | 'open-folder' | 'help'): boolean => {
     switch (command) {
       case 'open':
         openSnapshot();
+        return true;
+      case 'open-folder':
+        openFolder();
         return true;
       case 'help':
         setHelpOpen(true);
@@ -150,9 +189,11 @@ export function App({ client }: AppProps) {
 
   useShortcuts('app', (command) => {
     // In Electron, Open belongs to the menu (its accelerator shows the native dialog).
-    if (command === 'open' && client.host === 'electron') return false;
+    if ((command === 'open' || command === 'open-folder') && client.host === 'electron')
+      return false;
     switch (command) {
       case 'open':
+      case 'open-folder':
       case 'help':
       case 'close-tab':
       case 'next-tab':
@@ -163,7 +204,7 @@ export function App({ client }: AppProps) {
     }
   });
 
-  const dragging = useFileDrop(openFiles);
+  const dragging = useFileDrop(openFiles, openRankFiles);
 
   // The signal end-to-end tests wait on; a layout effect, so it changes in the same commit as
   // what it describes, and after every listener above is in place.
@@ -186,6 +227,23 @@ export function App({ client }: AppProps) {
           const files = [...(event.currentTarget.files ?? [])];
           event.currentTarget.value = '';
           openFiles(files);
+        }}
+      />
+      <input
+        ref={(input) => {
+          // Not a React attribute: a folder picker in Chromium, Firefox and Safari alike.
+          if (input) input.webkitdirectory = true;
+          folderInput.current = input;
+        }}
+        type="file"
+        hidden
+        tabIndex={-1}
+        aria-hidden="true"
+        data-testid="folder-input"
+        onChange={(event) => {
+          const files = [...(event.currentTarget.files ?? [])];
+          event.currentTarget.value = '';
+          openRankFiles(files, null);
         }}
       />
 
@@ -220,6 +278,15 @@ export function App({ client }: AppProps) {
           </button>
           <button
             type="button"
+            className="button button-compact"
+            data-testid="open-folder"
+            title={`Open a folder of ranks: one snapshot per rank of a job (${openFolderShortcut})`}
+            onClick={openFolder}
+          >
+            Folder…
+          </button>
+          <button
+            type="button"
             className="button button-compact help-button"
             data-testid="keyboard-help-open"
             title={`Keyboard shortcuts and glossary (${keysOf('help')})`}
@@ -236,12 +303,17 @@ export function App({ client }: AppProps) {
           <WelcomeView
             openShortcut={openShortcut}
             onOpenSnapshot={openSnapshot}
+            onOpenFolder={openFolder}
             onOpenDemo={() => client.openDemo()}
             recentFiles={recentFiles}
             onOpenRecent={(path) => client.recentFiles?.open(path)}
           />
         ) : state.ranksShown && openSnapshots.length >= 2 ? (
-          <RanksPage tabs={openSnapshots} dispatch={dispatch} />
+          <RanksPage
+            tabs={openSnapshots}
+            opening={state.tabs.length - openSnapshots.length}
+            dispatch={dispatch}
+          />
         ) : current.kind === 'loading' ? (
           <ProgressView tab={current} onCancel={() => closeTab(current.id)} />
         ) : (

@@ -8,6 +8,7 @@
 // transport differs: a same-origin http URL instead of allocscope-file://snapshot/<token>.
 
 import { execFileSync } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -56,6 +57,7 @@ async function installBridge(page: Page): Promise<void> {
     };
     const bridge: AllocscopeBridge = {
       showOpenDialog: () => Promise.resolve(),
+      showOpenFolderDialog: () => Promise.resolve(),
       openRecentFile: () => {},
       openDroppedFile: () => false,
       openDemoSnapshot: () => {},
@@ -108,9 +110,16 @@ async function serveLikeMain(
   const handOver: HandOver = async (path, fileName = basename(path), url?: string) => {
     const handoverUrl =
       url ?? new URL(ROUTE_PATH + tokens.issue({ path, fileName }, PAGE), page.url()).href;
+    let sizeBytes: number | null = null;
+    try {
+      sizeBytes = statSync(path).size;
+    } catch {
+      // as main does: a file it cannot stat goes over without a size
+    }
     await page.evaluate(
-      ([url, fileName]) => window.__main!.handOver({ url: url!, fileName: fileName! }),
-      [handoverUrl, fileName],
+      ([url, fileName, sizeBytes]) =>
+        window.__main!.handOver({ url, fileName, sizeBytes, asRank: false }),
+      [handoverUrl, fileName, sizeBytes] as const,
     );
     return handoverUrl;
   };

@@ -3,7 +3,7 @@
 // the shared finding does, shares one cursor across the small multiples, and compares two ranks
 // in one click.
 
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -33,6 +33,12 @@ test.beforeAll(() => {
   const outlier = join(folder, `trainer_rank_${OUTLIER}.pickle`);
   generateLargeSnapshot(outlier, 2_000_000, { ...options, leakBytesPerStep: 2 ** 30 });
   files.push(outlier);
+  // What else a job's folder holds: left alone.
+  writeFileSync(join(folder, 'trace.json'), '{}');
+  mkdirSync(join(folder, 'logs'));
+  copyFileSync(clean, join(folder, 'logs', 'rank_9.pickle'));
+  mkdirSync(join(directory, 'no-snapshots'));
+  writeFileSync(join(directory, 'no-snapshots', 'notes.txt'), 'nothing here');
 });
 test.afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
@@ -102,5 +108,51 @@ test('eight ranks side by side: the outlier named, one cursor, two compared', as
     'data-key',
     'nanogpt/train.py:88 train_step',
   );
+  expect(await problems()).toEqual([]);
+});
+
+test('a folder opens as ranks: its snapshots only, decoded a few at a time, on the Ranks page', async ({
+  page,
+}) => {
+  const problems = await watchPageProblems(page);
+  await page.goto('./');
+  await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  // Every tab's stage as it changes: no more files than cores read at once.
+  await page.evaluate(() => {
+    const record = window as unknown as { mostReading: number };
+    record.mostReading = 0;
+    new MutationObserver(() => {
+      const reading = document.querySelectorAll('[data-tab-state="loading"]').length;
+      const waiting = document.querySelectorAll('[data-tab-stage="waiting"]').length;
+      record.mostReading = Math.max(record.mostReading, reading - waiting);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true });
+  });
+  // The welcome page's button asks for a folder.
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByTestId('welcome-open-folder').click();
+  await (await chooser).setFiles(join(directory, 'job'));
+  // Straight to the Ranks page (no button to press), which fills as the ranks decode.
+  const rows = page.getByTestId('ranks-table').locator('tbody tr');
+  await expect(rows).toHaveCount(8, { timeout: 60_000 });
+  await expect(page.getByTestId('ranks-opening')).toHaveCount(0);
+  await expect(page.locator('[data-tab-state="snapshot"]')).toHaveCount(8);
+  expect(
+    await rows.evaluateAll((all) => all.map((row) => Number(row.getAttribute('data-rank')))),
+  ).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  const mostReading = await page.evaluate(
+    () => (window as unknown as { mostReading: number }).mostReading,
+  );
+  expect(mostReading).toBeGreaterThan(0);
+  expect(mostReading).toBeLessThanOrEqual(Math.max(1, cores));
+  // Eight tabs of one job: each shows the part of its name that tells it apart.
+  const labels = page.getByTestId('tab-name').locator('.tab-name-own');
+  expect(await labels.allTextContents()).toContain(`rank_${OUTLIER}.pickle`);
+
+  // A folder without snapshots says so, naming it; nothing else changes.
+  await page.getByTestId('folder-input').setInputFiles(join(directory, 'no-snapshots'));
+  await expect(page.getByTestId('error-notice')).toContainText('no-snapshots');
+  await expect(page.getByTestId('error-notice')).toContainText('holds no snapshot files');
+  await expect(rows).toHaveCount(8);
   expect(await problems()).toEqual([]);
 });

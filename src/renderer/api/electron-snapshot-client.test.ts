@@ -31,6 +31,7 @@ function fakeBridge() {
   const droppedPaths = new Map<File, string>();
   const bridge: AllocscopeBridge = {
     showOpenDialog: () => Promise.resolve(void calls.push('showOpenDialog')),
+    showOpenFolderDialog: () => Promise.resolve(void calls.push('showOpenFolderDialog')),
     openRecentFile: (path) => void calls.push(`openRecentFile ${path}`),
     openDroppedFile(file) {
       const path = droppedPaths.get(file);
@@ -50,7 +51,17 @@ function fakeBridge() {
     onMenuExport: () => () => {},
     signalRendererReady: () => void calls.push('signalRendererReady'),
   };
-  const handOver = (url: string, fileName: string) => handover?.({ url, fileName });
+  const handOver = (
+    url: string,
+    fileName: string,
+    extra: { sizeBytes?: number | null; asRank?: boolean } = {},
+  ) =>
+    handover?.({
+      url,
+      fileName,
+      sizeBytes: extra.sizeBytes ?? null,
+      asRank: extra.asRank ?? false,
+    });
   return { bridge, calls, settled, droppedPaths, handOver };
 }
 
@@ -98,6 +109,8 @@ describe('createElectronSnapshotClient', () => {
       jobId: 'page-1',
       fileName: 'run.pickle',
       totalBytes: null,
+      waiting: false,
+      asRank: false,
     });
     expect(settled).toEqual([[url('A'), 'decoded']]);
   });
@@ -142,14 +155,36 @@ describe('createElectronSnapshotClient', () => {
     expect(events[0]).toMatchObject({ type: 'started', totalBytes: 5 });
   });
 
+  it("takes a rank's size and rank from main's hand-over, and decodes a folder's Files itself", () => {
+    const { client, calls, droppedPaths, workers, events, listen, handOver } = setup();
+    listen();
+    handOver(url('A'), 'rank0.pickle', { sizeBytes: 1234, asRank: true });
+    expect(events[0]).toMatchObject({ type: 'started', totalBytes: 1234, asRank: true });
+    const fromFolder = new File([new Uint8Array(3)], 'rank1.pickle');
+    droppedPaths.set(fromFolder, '/data/job/rank1.pickle');
+    client.openFile(fromFolder, { asRank: true });
+    expect(calls).not.toContain('openDroppedFile /data/job/rank1.pickle');
+    expect(workers.flatMap((worker) => worker.requests)).toContainEqual({
+      kind: 'file',
+      file: fromFolder,
+    });
+    expect(events.at(-1)).toMatchObject({
+      type: 'started',
+      fileName: 'rank1.pickle',
+      asRank: true,
+    });
+  });
+
   it("passes the menu's, the dialog's and the recent list's requests to main", async () => {
     const { client, calls } = setup();
     await client.showOpenDialog?.();
+    await client.showOpenFolderDialog?.();
     client.openDemo();
     client.recentFiles?.open('/data/run.pickle');
     expect(await client.recentFiles?.list()).toEqual([]);
     expect(calls).toEqual([
       'showOpenDialog',
+      'showOpenFolderDialog',
       'openDemoSnapshot',
       'openRecentFile /data/run.pickle',
     ]);

@@ -25,18 +25,22 @@ export function createElectronSnapshotClient(
   return {
     host: 'electron',
     showOpenDialog: () => bridge.showOpenDialog(),
-    openFile(file) {
-      if (!bridge.openDroppedFile(file)) decoder.decode({ kind: 'file', file });
+    showOpenFolderDialog: () => bridge.showOpenFolderDialog(),
+    openFile(file, options = {}) {
+      // A folder's files (read by the page from a dropped folder) decode here as Files: main
+      // would hand them over one by one, not as ranks.
+      if (options.asRank === true) decoder.decode({ kind: 'file', file }, { asRank: true });
+      else if (!bridge.openDroppedFile(file)) decoder.decode({ kind: 'file', file });
     },
     openDemo: () => bridge.openDemoSnapshot(),
     cancel: (jobId) => void decoder.cancel(jobId),
     subscribe(listener) {
       const remove = listeners.add(listener);
       if (!bridgeSubscribed) {
-        bridge.onSnapshotHandover(({ url, fileName }) =>
+        bridge.onSnapshotHandover(({ url, fileName, sizeBytes, asRank }) =>
           decoder.decode(
-            { kind: 'url', url, fileName },
-            { onSettled: (outcome) => bridge.settleSnapshot(url, outcome) },
+            { kind: 'url', url, fileName, sizeBytes },
+            { onSettled: (outcome) => bridge.settleSnapshot(url, outcome), asRank },
           ),
         );
         bridgeSubscribed = true;

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AnalyzedSnapshotData } from '@shared/analyzed/analyzed-snapshot';
 import type { DecodeWorkerReply, DecodeWorkerRequest } from '../workers/decode-worker-protocol';
-import { createPageDecoder } from './page-decoder';
+import type { DecodeResources } from '@shared/analyzed/decode-budget';
+import { browserDecodeResources, createPageDecoder } from './page-decoder';
 import type { DecodeEvent } from './snapshot-client';
 
 /** Just enough of a Worker: what the page posts, and a way to answer. */
@@ -24,7 +25,10 @@ class FakeWorker {
   }
 }
 
-function setup() {
+/** Room for every decode at once unless a test says otherwise. */
+const PLENTY: DecodeResources = { cores: 16, memoryBytes: 2 ** 40 };
+
+function setup(resources: DecodeResources = PLENTY) {
   const events: DecodeEvent[] = [];
   const workers: FakeWorker[] = [];
   /** Callbacks waiting for the page to be idle (run by the test). */
@@ -36,7 +40,7 @@ function setup() {
       workers.push(worker);
       return worker as unknown as Worker;
     },
-    { whenIdle: (run) => void idle.push(run) },
+    { whenIdle: (run) => void idle.push(run), resources: () => resources },
   );
   const runIdle = () => {
     for (const run of idle.splice(0)) run();
@@ -63,7 +67,14 @@ describe('createPageDecoder', () => {
     worker!.reply({ type: 'progress', stage: 'reading', bytesRead: 5, totalBytes: 10 });
     worker!.reply({ type: 'done', view });
     expect(events).toEqual([
-      { type: 'started', jobId: 'page-1', fileName: 'run.pickle', totalBytes: 10 },
+      {
+        type: 'started',
+        jobId: 'page-1',
+        fileName: 'run.pickle',
+        totalBytes: 10,
+        waiting: false,
+        asRank: false,
+      },
       { type: 'progress', jobId: 'page-1', stage: 'reading', bytesRead: 5, totalBytes: 10 },
       { type: 'done', jobId: 'page-1', view: adopted },
     ]);
@@ -84,7 +95,14 @@ describe('createPageDecoder', () => {
     worker!.reply({ type: 'progress', stage: 'reading', bytesRead: 0, totalBytes: 1234 });
     worker!.reply({ type: 'done', view });
     expect(events).toEqual([
-      { type: 'started', jobId: 'page-1', fileName: 'run.pickle', totalBytes: null },
+      {
+        type: 'started',
+        jobId: 'page-1',
+        fileName: 'run.pickle',
+        totalBytes: null,
+        waiting: false,
+        asRank: false,
+      },
       { type: 'progress', jobId: 'page-1', stage: 'reading', bytesRead: 0, totalBytes: 1234 },
       { type: 'done', jobId: 'page-1', view: adopted },
     ]);
@@ -127,6 +145,71 @@ describe('createPageDecoder', () => {
       ...['started', 'started', 'started', 'started'],
       ...['done', 'failed', 'failed'],
     ]);
+  });
+
+  it('decodes as many at once as the cores allow; the rest wait in order, then start', () => {
+    const { decoder, events, workers } = setup({ cores: 2, memoryBytes: 2 ** 40 });
+    const outcomes: string[] = [];
+    for (const name of ['r0', 'r1', 'r2', 'r3'])
+      decoder.decode(
+        { kind: 'file', file: new File([new Uint8Array(10)], `${name}.pickle`) },
+        { asRank: true, onSettled: (outcome) => void outcomes.push(`${name} ${outcome}`) },
+      );
+    expect(workers.length).toBe(2);
+    expect(
+      events.map((event) => event.type === 'started' && [event.fileName, event.waiting]),
+    ).toEqual([
+      ['r0.pickle', false],
+      ['r1.pickle', false],
+      ['r2.pickle', true],
+      ['r3.pickle', true],
+    ]);
+    expect(events.every((event) => event.type === 'started' && event.asRank)).toBe(true);
+    // r1 ends first: r2 takes its place (reading from 0), r3 still waits.
+    workers[1]!.reply({ type: 'done', view });
+    expect(workers.length).toBe(3);
+    expect(workers[2]!.requests).toEqual([
+      { kind: 'file', file: expect.objectContaining({ name: 'r2.pickle' }) as unknown },
+    ]);
+    expect(events.slice(4)).toEqual([
+      { type: 'progress', jobId: 'page-3', stage: 'reading', bytesRead: 0, totalBytes: 10 },
+      { type: 'done', jobId: 'page-2', view: adopted },
+    ]);
+    // A waiting job cancelled never starts; the next one does when a place frees.
+    expect(decoder.cancel('page-4')).toBe(true);
+    workers[0]!.reply({ type: 'done', view });
+    workers[2]!.reply({ type: 'done', view });
+    expect(workers.length).toBe(3);
+    expect(outcomes).toEqual(['r1 decoded', 'r3 cancelled', 'r0 decoded', 'r2 decoded']);
+  });
+
+  it('starts a file beside others only if the memory they hold together allows', () => {
+    // 3x a file's size while it decodes: 300 + 300 fits in 700, a third does not.
+    const { decoder, events, workers } = setup({ cores: 8, memoryBytes: 700 });
+    const file = (name: string, bytes: number) => new File([new Uint8Array(bytes)], name);
+    decoder.decode({ kind: 'file', file: file('a', 100) });
+    decoder.decode({ kind: 'file', file: file('b', 100) });
+    decoder.decode({ kind: 'file', file: file('c', 100) });
+    // A URL whose size the host gave is budgeted as well.
+    decoder.decode({ kind: 'url', url: 'http://x/d', fileName: 'd', sizeBytes: 1000 });
+    expect(workers.length).toBe(2);
+    workers[0]!.reply({ type: 'done', view });
+    expect(workers.length).toBe(3);
+    workers[1]!.reply({ type: 'done', view });
+    workers[2]!.reply({ type: 'done', view });
+    // Larger than the whole budget: it still opens, alone.
+    expect(workers.length).toBe(4);
+    expect(workers[3]!.requests).toEqual([{ kind: 'url', url: 'http://x/d', fileName: 'd' }]);
+    expect(
+      events.filter((event) => event.type === 'started').map((event) => event.waiting),
+    ).toEqual([false, false, true, true]);
+  });
+
+  it("reads the browser's cores and memory, half of it for decoding", () => {
+    vi.stubGlobal('navigator', { hardwareConcurrency: 6, deviceMemory: 8 });
+    expect(browserDecodeResources()).toEqual({ cores: 6, memoryBytes: 4 * 2 ** 30 });
+    vi.stubGlobal('navigator', {});
+    expect(browserDecodeResources()).toEqual({ cores: 2, memoryBytes: 2 * 2 ** 30 });
   });
 
   it('reports decode errors and crashes with the file name', () => {

@@ -1,4 +1,5 @@
 import { adoptAnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import { mayStartDecode, type DecodeResources } from '@shared/analyzed/decode-budget';
 import { bugReportOf } from '@shared/snapshot/describe-decode-error';
 import type { SnapshotOutcome } from '../../preload/index.d';
 import type { DecodeWorkerReply, DecodeWorkerRequest } from '../workers/decode-worker-protocol';
@@ -11,9 +12,16 @@ import { describeWorkerCrash } from './worker-crash';
 // (a blob: URL) because browsers refuse worker scripts loaded from file:// pages, and the web
 // build must work from disk. A spare worker is kept started ahead (keepSpareWorker): a file then
 // goes to a worker that has already loaded and run its script, instead of waiting 60-130 ms.
+// Files opened together (a folder of ranks) decode side by side only as far as the cores and the
+// memory allow (mayStartDecode); the rest wait their turn, in order, shown as waiting.
 
-/** What a worker is given: a File, or a URL it fetches and reads as the body arrives. */
-export type PageDecodeSource = DecodeWorkerRequest;
+/**
+ * What a worker is given: a File, or a URL it fetches and reads as the body arrives (with the
+ * file's size when the host knows it, so the decoder can budget its memory before the fetch).
+ */
+export type PageDecodeSource =
+  | Extract<DecodeWorkerRequest, { kind: 'file' }>
+  | (Extract<DecodeWorkerRequest, { kind: 'url' }> & { readonly sizeBytes?: number | null });
 
 export type { SnapshotOutcome };
 
@@ -23,6 +31,8 @@ export interface PageDecodeOptions {
    * main, which drops the file's token and adds a decoded file to Open Recent.
    */
   onSettled?(outcome: SnapshotOutcome): void;
+  /** One of a job's ranks (its `started` event says so). */
+  asRank?: boolean;
 }
 
 export interface PageDecoder {
@@ -39,6 +49,21 @@ export interface PageDecoder {
 export interface PageDecoderOptions {
   /** Runs the start of the next spare worker later, when the page is idle. */
   whenIdle?: (run: () => void) => void;
+  /** The cores and memory decodes may use at once (read at each start). */
+  resources?: () => DecodeResources;
+}
+
+/** The memory the page's decodes may hold: half the device's, which Chromium reports up to 8 GiB. */
+const DEFAULT_DEVICE_MEMORY_GIB = 4;
+
+/** The browser's word on the machine: cores, and half its memory for decoding. */
+export function browserDecodeResources(): DecodeResources {
+  const nav = globalThis.navigator as (Navigator & { deviceMemory?: number }) | undefined;
+  const memoryGiB = nav?.deviceMemory ?? DEFAULT_DEVICE_MEMORY_GIB;
+  return {
+    cores: Math.max(1, nav?.hardwareConcurrency ?? 2),
+    memoryBytes: (memoryGiB / 2) * 2 ** 30,
+  };
 }
 
 /** How long after a decode the next spare worker may wait for an idle moment. */
@@ -53,7 +78,11 @@ function defaultWhenIdle(run: () => void): void {
 }
 
 interface Job {
-  readonly worker: Worker;
+  /** Null while the job waits for its turn. */
+  worker: Worker | null;
+  readonly source: PageDecodeSource;
+  readonly fileName: string;
+  readonly sizeBytes: number | null;
   readonly onSettled: ((outcome: SnapshotOutcome) => void) | undefined;
 }
 
@@ -63,6 +92,8 @@ export function createPageDecoder(
   options: PageDecoderOptions = {},
 ): PageDecoder {
   const whenIdle = options.whenIdle ?? defaultWhenIdle;
+  const resources = options.resources ?? browserDecodeResources;
+  /** Every job, running or waiting, in the order they came (a Map keeps it). */
   const jobs = new Map<string, Job>();
   let nextJob = 1;
   let keepSpare = false;
@@ -75,10 +106,34 @@ export function createPageDecoder(
     const job = jobs.get(jobId);
     if (!job) return false;
     jobs.delete(jobId);
-    job.worker.terminate();
+    job.worker?.terminate();
     job.onSettled?.(outcome);
+    startWaiting();
     scheduleSpare();
     return true;
+  }
+
+  function running(): Job[] {
+    return [...jobs.values()].filter((job) => job.worker !== null);
+  }
+
+  /** Starts the waiting jobs, first come first, while the budget allows. */
+  function startWaiting(): void {
+    for (const [jobId, job] of jobs) {
+      if (job.worker !== null) continue;
+      const sizes = running().map((other) => other.sizeBytes);
+      if (!mayStartDecode(sizes, job.sizeBytes, resources())) return;
+      // Its tab said "waiting": now it reads.
+      start(jobId, job, () =>
+        emit({
+          type: 'progress',
+          jobId,
+          stage: 'reading',
+          bytesRead: 0,
+          totalBytes: job.sizeBytes,
+        }),
+      );
+    }
   }
 
   function startSpare(): void {
@@ -114,70 +169,92 @@ export function createPageDecoder(
     return worker ?? startWorker();
   }
 
+  /**
+   * Hands the job's file to a worker, and the worker's replies to the page; `announce` tells the
+   * page the decode runs (after the hand-over, so the worker reads while the page renders).
+   */
+  function start(jobId: string, job: Job, announce: () => void): void {
+    const { fileName, source } = job;
+    let worker: Worker;
+    try {
+      worker = takeWorker();
+    } catch (error) {
+      announce();
+      jobs.delete(jobId);
+      job.onSettled?.('failed');
+      // The page's own worker script would not start: our bug (or our build's), not the file's.
+      const message = `could not start the decoder: ${errorText(error)}`;
+      emit({ type: 'failed', jobId, fileName, message, bugReport: bugReportOf(error) });
+      startWaiting();
+      return;
+    }
+    job.worker = worker;
+    worker.onmessage = (event: MessageEvent<DecodeWorkerReply>) => {
+      if (!jobs.has(jobId)) return;
+      const reply = event.data;
+      switch (reply.type) {
+        case 'progress':
+          emit({
+            type: 'progress',
+            jobId,
+            stage: reply.stage,
+            bytesRead: reply.bytesRead,
+            totalBytes: reply.totalBytes,
+          });
+          return;
+        case 'done':
+          finish(jobId, 'decoded');
+          emit({ type: 'done', jobId, view: adoptAnalyzedSnapshot(reply.view) });
+          return;
+        case 'failed':
+          finish(jobId, 'failed');
+          emit({
+            type: 'failed',
+            jobId,
+            fileName,
+            message: reply.message,
+            ...(reply.bugReport === undefined ? {} : { bugReport: reply.bugReport }),
+          });
+          return;
+      }
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      if (!finish(jobId, 'failed')) return;
+      emit({ type: 'failed', jobId, fileName, ...describeWorkerCrash(event) });
+    };
+    // Exactly the request's fields, whatever else the caller's object carries.
+    const request: DecodeWorkerRequest =
+      source.kind === 'file'
+        ? { kind: 'file', file: source.file }
+        : { kind: 'url', url: source.url, fileName: source.fileName };
+    worker.postMessage(request);
+    announce();
+  }
+
   return {
     decode(source, decodeOptions = {}) {
       const jobId = `page-${nextJob++}`;
       const fileName = source.kind === 'file' ? source.file.name : source.fileName;
-      // A File's size is known now; a URL's comes with the response (Content-Length), in the
-      // worker's first progress report.
-      const totalBytes = source.kind === 'file' ? source.file.size : null;
-      const announce = () => emit({ type: 'started', jobId, fileName, totalBytes });
-      const { onSettled } = decodeOptions;
-
-      let worker: Worker;
-      try {
-        worker = takeWorker();
-      } catch (error) {
-        announce();
-        onSettled?.('failed');
-        // The page's own worker script would not start: our bug (or our build's), not the file's.
-        const message = `could not start the decoder: ${errorText(error)}`;
-        emit({ type: 'failed', jobId, fileName, message, bugReport: bugReportOf(error) });
-        return;
-      }
-      jobs.set(jobId, { worker, onSettled });
-      worker.onmessage = (event: MessageEvent<DecodeWorkerReply>) => {
-        if (!jobs.has(jobId)) return;
-        const reply = event.data;
-        switch (reply.type) {
-          case 'progress':
-            emit({
-              type: 'progress',
-              jobId,
-              stage: reply.stage,
-              bytesRead: reply.bytesRead,
-              totalBytes: reply.totalBytes,
-            });
-            return;
-          case 'done':
-            finish(jobId, 'decoded');
-            emit({ type: 'done', jobId, view: adoptAnalyzedSnapshot(reply.view) });
-            return;
-          case 'failed':
-            finish(jobId, 'failed');
-            emit({
-              type: 'failed',
-              jobId,
-              fileName,
-              message: reply.message,
-              ...(reply.bugReport === undefined ? {} : { bugReport: reply.bugReport }),
-            });
-            return;
-        }
+      // A File's size is known now; a URL's when the host says (Electron), else it comes with
+      // the response (Content-Length), in the worker's first progress report.
+      const sizeBytes = source.kind === 'file' ? source.file.size : (source.sizeBytes ?? null);
+      const job: Job = {
+        worker: null,
+        source,
+        fileName,
+        sizeBytes,
+        onSettled: decodeOptions.onSettled,
       };
-      worker.onerror = (event) => {
-        event.preventDefault();
-        if (!finish(jobId, 'failed')) return;
-        emit({ type: 'failed', jobId, fileName, ...describeWorkerCrash(event) });
-      };
-      // Exactly the request's fields, whatever else the caller's object carries.
-      const request: DecodeWorkerRequest =
-        source.kind === 'file'
-          ? { kind: 'file', file: source.file }
-          : { kind: 'url', url: source.url, fileName: source.fileName };
-      worker.postMessage(request);
-      // After the hand-over: the worker reads while the page renders the new tab.
-      announce();
+      const sizes = running().map((other) => other.sizeBytes);
+      const waiting =
+        running().length < jobs.size || !mayStartDecode(sizes, sizeBytes, resources());
+      jobs.set(jobId, job);
+      const asRank = decodeOptions.asRank ?? false;
+      const announce = () =>
+        emit({ type: 'started', jobId, fileName, totalBytes: sizeBytes, waiting, asRank });
+      if (waiting) announce();
+      else start(jobId, job, announce);
     },
     cancel: (jobId) => finish(jobId, 'cancelled'),
     keepSpareWorker() {

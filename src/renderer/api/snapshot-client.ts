@@ -22,6 +22,13 @@ export type DecodeEvent =
       readonly fileName: string;
       /** Known now for a File; for a URL, it comes with the first progress event. */
       readonly totalBytes: number | null;
+      /**
+       * True when the file waits for other decodes to finish (cores or memory are taken); its
+       * first progress event says it started.
+       */
+      readonly waiting: boolean;
+      /** One of a job's ranks (a folder opened): the page shows the ranks side by side. */
+      readonly asRank: boolean;
     }
   | WithJob<Extract<DecodeWorkerReply, { type: 'progress' }>>
   | { readonly type: 'done'; readonly jobId: string; readonly view: AnalyzedSnapshot }
@@ -41,8 +48,10 @@ export interface SnapshotClient {
   readonly host: 'electron' | 'web';
   /** The host's own Open dialog (Electron); null where the page offers a file input instead. */
   readonly showOpenDialog: (() => Promise<void>) | null;
-  /** A File the user chose or dropped. */
-  openFile(file: File): void;
+  /** The host's own folder dialog (Electron); null where the page offers a folder input. */
+  readonly showOpenFolderDialog: (() => Promise<void>) | null;
+  /** A File the user chose or dropped; `asRank` when it came in a folder of ranks. */
+  openFile(file: File, options?: { asRank?: boolean }): void;
   openDemo(): void;
   cancel(jobId: string): void;
   /**

@@ -19,7 +19,9 @@ export function createWebSnapshotClient(location: Location): SnapshotClient {
   return {
     host: 'web',
     showOpenDialog: null,
-    openFile: (file) => decoder.decode({ kind: 'file', file }),
+    showOpenFolderDialog: null,
+    openFile: (file, options = {}) =>
+      decoder.decode({ kind: 'file', file }, { asRank: options.asRank ?? false }),
     openDemo() {
       if (location.protocol === 'file:') {
         // Browsers let a page from disk read only the files the user hands it.

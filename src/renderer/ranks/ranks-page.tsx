@@ -33,9 +33,11 @@ interface RankRow {
 
 export function RanksPage(props: {
   tabs: readonly SnapshotTab[];
+  /** Files still decoding (or waiting to): they join the table once decoded. */
+  opening: number;
   dispatch: Dispatch<AppAction>;
 }): JSX.Element {
-  const { tabs, dispatch } = props;
+  const { tabs, opening, dispatch } = props;
   const rows = useMemo((): RankRow[] => {
     const byName = new Map(tabs.map((tab) => [tab.fileName, tab]));
     const unique = byName.size === tabs.length;
@@ -81,6 +83,11 @@ export function RanksPage(props: {
           median, {formatBytes(finding.medianPeakActiveBytes)}) · outliers:{' '}
           {rankList(finding.outliers)} · out of memory: {rankList(finding.oomRanks)}
         </strong>
+        {opening > 0 && (
+          <span className="ranks-opening" data-testid="ranks-opening">
+            {opening} more opening…
+          </span>
+        )}
         <button
           type="button"
           className="button button-compact"

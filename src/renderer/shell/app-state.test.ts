@@ -35,7 +35,7 @@ function fakeView(fileName: string, devices: AnalyzedDevice[] = [fakeDevice(0)])
 
 const started = (jobId: string, fileName = `${jobId}.pickle`): AppAction => ({
   type: 'decode',
-  event: { type: 'started', jobId, fileName, totalBytes: 1000 },
+  event: { type: 'started', jobId, fileName, totalBytes: 1000, waiting: false, asRank: false },
 });
 const done = (jobId: string, view = fakeView(`${jobId}.pickle`)): AppAction => ({
   type: 'decode',
@@ -253,6 +253,32 @@ describe('appReducer: tabs', () => {
     expect(appReducer(ranks, { type: 'cycle-tab', step: 1 }).ranksShown).toBe(false);
     const one = run(started('a'), done('a'));
     expect(appReducer(one, { type: 'show-ranks' })).toBe(one);
+  });
+
+  it("opens a folder's files on the ranks page; a file opened alone shows its own progress", () => {
+    const rank = (jobId: string): AppAction => ({
+      type: 'decode',
+      event: {
+        type: 'started',
+        jobId,
+        fileName: `${jobId}.pickle`,
+        totalBytes: 10,
+        waiting: true,
+        asRank: true,
+      },
+    });
+    const folder = run(rank('r0'), rank('r1'), rank('r2'));
+    expect(folder.ranksShown).toBe(true);
+    expect(folder.tabs.map((tab) => tab.kind === 'loading' && tab.stage)).toEqual([
+      'waiting',
+      'waiting',
+      'waiting',
+    ]);
+    const decoded = run(rank('r0'), rank('r1'), done('r0'), done('r1'));
+    expect(decoded.ranksShown).toBe(true);
+    const alone = appReducer(decoded, started('x'));
+    expect(alone.ranksShown).toBe(false);
+    expect(alone.selectedTabId).toBe('x');
   });
 
   it('compares one tab with a device of another: its Compare view, that device chosen', () => {

@@ -37,9 +37,12 @@ interface TabBase {
   readonly openedFrom: string | null;
 }
 
+/** What a file being opened is doing: waiting for a free decoder, then the decode's stages. */
+export type LoadingStage = 'waiting' | DecodeStage;
+
 export interface LoadingTab extends TabBase {
   readonly kind: 'loading';
-  readonly stage: DecodeStage;
+  readonly stage: LoadingStage;
   readonly bytesRead: number;
   readonly totalBytes: number | null;
 }
@@ -140,9 +143,7 @@ export function appReducer(state: AppState, action: AppAction): AppState {
         ? { ...state, selectedTabId: action.tabId, ranksShown: false }
         : state;
     case 'show-ranks':
-      return state.tabs.filter((tab) => tab.kind === 'snapshot').length < 2 || state.ranksShown
-        ? state
-        : { ...state, ranksShown: true };
+      return state.tabs.length < 2 || state.ranksShown ? state : { ...state, ranksShown: true };
     case 'compare-with': {
       if (findTab(state, action.tabId)?.kind !== 'snapshot') return state;
       const shown = { ...state, selectedTabId: action.tabId, ranksShown: false };
@@ -203,11 +204,18 @@ function reduceDecodeEvent(state: AppState, event: DecodeEvent): AppState {
         id: event.jobId,
         fileName: event.fileName,
         openedFrom: state.selectedTabId,
-        stage: 'reading',
+        stage: event.waiting ? 'waiting' : 'reading',
         bytesRead: 0,
         totalBytes: event.totalBytes,
       };
-      return { ...state, tabs: [...state.tabs, tab], selectedTabId: tab.id };
+      // A file opened alone shows its own progress; a folder's ranks open on the Ranks page
+      // (shown once two of them are decoded).
+      return {
+        ...state,
+        tabs: [...state.tabs, tab],
+        selectedTabId: tab.id,
+        ranksShown: event.asRank,
+      };
     }
     case 'progress': {
       const tab = findTab(state, event.jobId);

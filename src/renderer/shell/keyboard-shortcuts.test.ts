@@ -79,7 +79,8 @@ describe('the shortcut table', () => {
   it('leaves every other key alone', () => {
     expect(command(key('Tab'))).toBeNull();
     expect(command(key('o', { ctrlKey: true, altKey: true }))).toBeNull();
-    expect(command(key('O', { ctrlKey: true, shiftKey: true }))).toBeNull();
+    expect(command(key('O', { ctrlKey: true, shiftKey: true }))).toBe('open-folder');
+    expect(command(key('O', { ctrlKey: true, shiftKey: true, altKey: true }))).toBeNull();
     expect(command(key('w', { shiftKey: true }))).toBeNull();
     expect(command(key('ArrowLeft', { altKey: true }))).toBeNull();
     expect(command(key('x'))).toBeNull();

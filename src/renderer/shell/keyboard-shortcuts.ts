@@ -6,6 +6,7 @@
 
 export type ShortcutCommand =
   | 'open'
+  | 'open-folder'
   | 'close-tab'
   | 'next-tab'
   | 'previous-tab'
@@ -228,7 +229,14 @@ export const SHORTCUTS: readonly Shortcut[] = [
     scope: 'app',
     group: 'Files and tabs',
     chords: [{ key: 'o', primary: true }],
-    description: 'Open a snapshot',
+    description: 'Open snapshots',
+  },
+  {
+    command: 'open-folder',
+    scope: 'app',
+    group: 'Files and tabs',
+    chords: [{ key: 'o', primary: true, shift: true }],
+    description: 'Open a folder of ranks (one snapshot per rank)',
   },
   {
     command: 'close-tab',

@@ -8,6 +8,7 @@ export function progressFraction(tab: LoadingTab): number | null {
 }
 
 const STAGE_LABELS = {
+  waiting: 'Waiting for the files before it (decoded a few at a time, as cores and memory allow)',
   reading: 'Reading',
   building: 'Building the model',
   analyzing: 'Computing timelines and figures',
@@ -22,9 +23,13 @@ export function ProgressView({ tab, onCancel }: ProgressViewProps) {
   const fraction = progressFraction(tab);
   const reading = tab.stage === 'reading';
   const amount =
-    tab.totalBytes === null
-      ? `${formatBytes(tab.bytesRead)} read`
-      : `${formatBytes(tab.bytesRead)} of ${formatBytes(tab.totalBytes)}`;
+    tab.stage === 'waiting'
+      ? tab.totalBytes === null
+        ? ''
+        : formatBytes(tab.totalBytes)
+      : tab.totalBytes === null
+        ? `${formatBytes(tab.bytesRead)} read`
+        : `${formatBytes(tab.bytesRead)} of ${formatBytes(tab.totalBytes)}`;
   return (
     <div className="progress-page">
       <section

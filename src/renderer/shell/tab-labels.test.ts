@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tabLabels } from './tab-labels';
+import { distinctiveStarts, tabLabels } from './tab-labels';
 
 const runs = [128, 256, 512, 1024].map(
   (ctx) =>
@@ -41,5 +41,20 @@ describe('tabLabels', () => {
   it('gives the same label to the same file opened twice', () => {
     const [a, b] = tabLabels([runs[0]!, runs[0]!, runs[1]!]);
     expect(a).toBe(b);
+  });
+});
+
+describe('distinctiveStarts', () => {
+  it('starts at the word that tells ranks apart, and at 0 for a name alone or unlike the rest', () => {
+    const labels = ['trainer_rank_3.pickle', 'trainer_rank_12.pickle', 'snapshot_r1.pickle'];
+    const starts = distinctiveStarts(labels);
+    expect(labels.map((label, i) => label.slice(starts[i]))).toEqual([
+      'rank_3.pickle',
+      'rank_12.pickle',
+      'snapshot_r1.pickle',
+    ]);
+    expect(distinctiveStarts(['snapshot_r3.pickle', 'snapshot_r4.pickle'])).toEqual([9, 9]);
+    expect(distinctiveStarts(['run.pickle'])).toEqual([0]);
+    expect(distinctiveStarts(['a.pickle', 'a.pickle'])).toEqual([0, 0]);
   });
 });

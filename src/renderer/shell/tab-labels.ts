@@ -51,6 +51,25 @@ function labelAround(name: string, start: number, end: number, max: number): str
   return parts.join('');
 }
 
+const SEPARATOR = /[_\-. ]/;
+
+/**
+ * Where each label starts to tell it apart from the others, back to the start of that word
+ * (`trainer_rank_3.pickle` among other ranks: 8, "rank_3.pickle"); 0 when nothing is shared. A
+ * tab too narrow for its label gives up the part before it first (tab-strip.tsx), so eight ranks'
+ * tabs read "tra…rank_3.pickle", not eight times "trainer_ra…".
+ */
+export function distinctiveStarts(labels: readonly string[]): number[] {
+  return labels.map((label, index) => {
+    const others = labels.filter((other, j) => j !== index && other !== label);
+    if (others.length === 0) return 0;
+    const shared = Math.max(...others.map((other) => commonPrefixLength(label, other)));
+    let start = shared - 1;
+    while (start > 0 && !SEPARATOR.test(label[start - 1]!)) start--;
+    return Math.max(0, start);
+  });
+}
+
 function commonPrefixLength(a: string, b: string): number {
   let n = 0;
   while (n < a.length && n < b.length && a[n] === b[n]) n++;

@@ -2,7 +2,7 @@ import { formatBytes } from '@shared/format/units';
 import type { Tab } from './app-state';
 import { CloseIcon } from '../ui/icons';
 import { progressFraction } from './progress-view';
-import { tabLabels } from './tab-labels';
+import { distinctiveStarts, tabLabels } from './tab-labels';
 
 export interface TabStripProps {
   readonly tabs: readonly Tab[];
@@ -13,6 +13,7 @@ export interface TabStripProps {
 
 export function TabStrip({ tabs, selectedTabId, onSelect, onClose }: TabStripProps) {
   const labels = tabLabels(tabs.map((tab) => tab.fileName));
+  const starts = distinctiveStarts(labels);
   return (
     <div className="tab-strip" role="tablist" aria-label="Open snapshots">
       {tabs.map((tab, index) => {
@@ -38,6 +39,7 @@ export function TabStrip({ tabs, selectedTabId, onSelect, onClose }: TabStripPro
             data-tab-id={tab.id}
             data-file-name={tab.fileName}
             data-tab-state={tab.kind}
+            data-tab-stage={tab.kind === 'loading' ? tab.stage : undefined}
             title={`${tab.fileName} — ${detail}`}
             onClick={() => onSelect(tab.id)}
             onAuxClick={(event) => {
@@ -49,7 +51,9 @@ export function TabStrip({ tabs, selectedTabId, onSelect, onClose }: TabStripPro
           >
             {tab.kind === 'loading' && <span className="tab-spinner" aria-hidden="true" />}
             <span className="tab-name" data-testid="tab-name">
-              {labels[index]}
+              {/* The shared start gives way before the part that tells the tab apart. */}
+              <span className="tab-name-shared">{labels[index]!.slice(0, starts[index])}</span>
+              <span className="tab-name-own">{labels[index]!.slice(starts[index])}</span>
             </span>
             {fraction !== null && (
               <span className="tab-percent">{Math.round(fraction * 100)}%</span>

@@ -1,4 +1,5 @@
 import { useEffectEvent, useLayoutEffect, useState } from 'react';
+import { filesOfDroppedFolder } from './folder-files';
 
 function carriesFiles(event: DragEvent): boolean {
   return event.dataTransfer?.types.includes('Files') ?? false;
@@ -17,9 +18,13 @@ export const DRAG_SILENCE_MS = 1_000;
  * the window now (for the overlay): only between the drag's arrival and its drop or departure, so
  * the overlay never outstays a drag. The page never navigates to a dropped file.
  */
-export function useFileDrop(onFiles: (files: File[], onTabId: string | null) => void): boolean {
+export function useFileDrop(
+  onFiles: (files: File[], onTabId: string | null) => void,
+  onFolder: (files: File[], folderName: string) => void,
+): boolean {
   const [dragging, setDragging] = useState(false);
   const deliver = useEffectEvent(onFiles);
+  const deliverFolder = useEffectEvent(onFolder);
 
   // A layout effect, so the window takes drops as soon as the page says it is ready.
   useLayoutEffect(() => {
@@ -57,9 +62,26 @@ export function useFileDrop(onFiles: (files: File[], onTabId: string | null) => 
       if (!carriesFiles(event)) return;
       event.preventDefault();
       stop();
-      const files = [...(event.dataTransfer?.files ?? [])];
+      // A dropped folder is a folder of ranks: its snapshot files are read from its entry (the
+      // folder's own File is not a file one can read). Entries must be taken now, during the drop.
+      const files: File[] = [];
+      const folders: FileSystemDirectoryEntry[] = [];
+      for (const item of event.dataTransfer?.items ?? []) {
+        if (item.kind !== 'file') continue;
+        const entry = item.webkitGetAsEntry();
+        if (entry?.isDirectory === true) folders.push(entry as FileSystemDirectoryEntry);
+        else {
+          const file = item.getAsFile();
+          if (file !== null) files.push(file);
+        }
+      }
       const tab = event.target instanceof Element ? event.target.closest('[data-tab-id]') : null;
       if (files.length > 0) deliver(files, tab?.getAttribute('data-tab-id') ?? null);
+      for (const folder of folders)
+        filesOfDroppedFolder(folder).then(
+          (folderFiles) => deliverFolder(folderFiles, folder.name),
+          () => deliverFolder([], folder.name),
+        );
     };
     // No drag is under way while the pointer moves (a drag sends no pointer events).
     const pointerMoved = (): void => {

@@ -3,6 +3,8 @@ import type { RecentFile } from '../api/snapshot-client';
 export interface WelcomeViewProps {
   readonly openShortcut: string;
   readonly onOpenSnapshot: () => void;
+  /** A folder of ranks: one snapshot per rank of a job. */
+  readonly onOpenFolder: () => void;
   readonly onOpenDemo: () => void;
   /** Electron's recent files; null in a browser, which has none. */
   readonly recentFiles: readonly RecentFile[] | null;
@@ -17,6 +19,7 @@ function directoryOf(path: string): string {
 export function WelcomeView({
   openShortcut,
   onOpenSnapshot,
+  onOpenFolder,
   onOpenDemo,
   recentFiles,
   onOpenRecent,
@@ -35,12 +38,21 @@ export function WelcomeView({
           <button type="button" className="button-primary" onClick={onOpenSnapshot}>
             Open snapshot…
           </button>
+          <button
+            type="button"
+            className="button"
+            data-testid="welcome-open-folder"
+            title="A folder with one snapshot per rank of a job: the ranks side by side"
+            onClick={onOpenFolder}
+          >
+            Open a folder of ranks…
+          </button>
           <button type="button" className="button" data-testid="open-demo" onClick={onOpenDemo}>
             Open the demo snapshot
           </button>
         </div>
         <p className="welcome-drop">
-          or drop a <code>.pickle</code> file anywhere in this window ·{' '}
+          or drop <code>.pickle</code> files or a folder of ranks anywhere in this window ·{' '}
           <kbd className="shortcut">{openShortcut}</kbd> to open
         </p>
 

@@ -6,6 +6,14 @@
 import type { DeviceFigures } from '../analyzed/device-figures';
 import { defaultDeviceIndex, firstOomEvent } from '../analyzed/moments';
 
+/**
+ * The files a folder of ranks may hold: snapshots as _dump_snapshot writes them (.pickle, .pkl,
+ * gzipped or not). Not .json: a job's folder often holds profiler traces and reports beside them.
+ */
+export function isRankFileName(name: string): boolean {
+  return /\.(pickle|pkl)(\.gz)?$/i.test(name) && !name.startsWith('.');
+}
+
 /** The rank a file's name gives, or null. */
 export function rankOfFileName(name: string): number | null {
   const stem = name.replace(/\.(pickle|pkl|json)(\.gz)?$/i, '');

@@ -1,0 +1,40 @@
+// How many snapshots may decode at once: one rule for the CLI's worker threads (`ranks`) and the
+// app's decode workers. Each decode wants a core, and holds about MEMORY_PER_FILE_BYTE times its
+// file while it builds the columns and the analysed model; more at once than the cores or the
+// memory allow only makes every file slower (or the machine swap).
+
+/**
+ * Memory one decode holds at its height, as a multiple of its file's size: kept on the safe side
+ * (the bench's `summary` of a 100 MB file peaks at 130 MB resident, Node's own included).
+ */
+export const MEMORY_PER_FILE_BYTE = 3;
+
+export interface DecodeResources {
+  /** Cores the decodes may use. */
+  readonly cores: number;
+  /** Memory the decodes may hold together. */
+  readonly memoryBytes: number;
+}
+
+/** Decodes to run at once for files known up front (the CLI's `ranks`): at least one. */
+export function parallelDecodes(fileBytes: readonly number[], resources: DecodeResources): number {
+  const largest = Math.max(1, ...fileBytes);
+  const byMemory = Math.floor(resources.memoryBytes / (largest * MEMORY_PER_FILE_BYTE));
+  return Math.max(1, Math.min(fileBytes.length, Math.floor(resources.cores), byMemory));
+}
+
+/**
+ * Whether a decode of `fileBytes` (null: size unknown) may start beside those running (their
+ * files' sizes), for files that arrive one by one (the app). The first always starts, however
+ * large: a file larger than the budget still opens, alone.
+ */
+export function mayStartDecode(
+  running: readonly (number | null)[],
+  fileBytes: number | null,
+  resources: DecodeResources,
+): boolean {
+  if (running.length === 0) return true;
+  if (running.length >= Math.max(1, Math.floor(resources.cores))) return false;
+  const held = [...running, fileBytes].reduce<number>((sum, bytes) => sum + (bytes ?? 0), 0);
+  return held * MEMORY_PER_FILE_BYTE <= resources.memoryBytes;
+}
