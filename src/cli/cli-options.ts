@@ -74,7 +74,8 @@ usage:
               up to the difference of the peaks; --json: allocscope.diff/1
   ranks       the snapshots of one job's ranks (a folder, or files; ranks from names like
               rank3.pickle, *_rank_3.pickle, snapshot_r3.pickle, else name order), read in
-              parallel worker threads: each rank's peaks and first OOM, the skew (highest
+              parallel worker threads: each rank's peaks, what is cached but free at its
+              active peak and the largest hole there, first OOM and steps; the skew (highest
               peak over the median), the outliers, the highest and the ranks that ran out;
               --json: allocscope.ranks/1 (with the wall time and the workers)
 

@@ -1,28 +1,31 @@
 // One rank's file read and analyzed (in a worker thread of `allocscope ranks`, or in-process):
 // its figures, or why it cannot be read (bad input) or what went wrong (our bug).
 
-import { analyzeSnapshot } from '@shared/analysis/snapshot-analysis';
-import { snapshotFiguresOf } from '@shared/analyzed/device-figures';
-import { rankFiguresOf, type RankFigures } from '@shared/compare/ranks';
+import { defaultDeviceIndex } from '@shared/analyzed/moments';
+import {
+  rankDetailOf,
+  rankFiguresOf,
+  type RankDetail,
+  type RankFigures,
+} from '@shared/compare/ranks';
 import { describeInputError, isInputError } from './describe-input-error';
-import { readSnapshotFile } from './read-snapshot-file';
+import { loadAnalyzedSnapshot } from './load-analyzed-snapshot';
 
 export type RankReply =
-  | { path: string; figures: RankFigures }
+  | { path: string; figures: RankFigures; detail: RankDetail }
   | { path: string; refused: string }
   | { path: string; bug: string };
 
 export async function readRankFigures(path: string): Promise<RankReply> {
   try {
-    // The summary's path: decode and analyse, the headline figures, no allocation table.
-    const { model, fileName, fileBytes } = await readSnapshotFile(path);
-    const snapshot = snapshotFiguresOf(model, analyzeSnapshot(model), {
-      fileName,
-      fileBytes,
-      top: 0,
-    });
-    const figures = rankFiguresOf(snapshot.devices);
-    return figures === null ? { path, refused: 'no devices' } : { path, figures };
+    // The app's model (the allocator's state at the peak needs it; it costs about what
+    // `summary` does), and the app's device: the headline figures are the summary's.
+    const view = await loadAnalyzedSnapshot(path);
+    const device = view.devices[defaultDeviceIndex(view.devices)];
+    const figures = rankFiguresOf(view.devices.map((candidate) => candidate.figures));
+    return figures === null || device === undefined
+      ? { path, refused: 'no devices' }
+      : { path, figures, detail: rankDetailOf(view, device) };
   } catch (error) {
     return isInputError(error)
       ? { path, refused: describeInputError(error) }

@@ -31,7 +31,8 @@ export async function runRanks(options: RanksCliOptions): Promise<string> {
   const refused: { file: string; message: string }[] = [];
   for (const { name, rank } of orderRanks(paths.map((path) => basename(path)))) {
     const reply = byName.get(name)!;
-    if ('figures' in reply) entries.push({ rank, file: name, figures: reply.figures });
+    if ('figures' in reply)
+      entries.push({ rank, file: name, figures: reply.figures, detail: reply.detail });
     else if ('refused' in reply) refused.push({ file: name, message: reply.refused });
   }
   if (entries.length === 0)
@@ -145,18 +146,32 @@ export function formatRanksText(ranks: RanksText, exact: boolean): string {
     '',
     ...alignColumns(
       [
-        ['rank', 'peak active', 'peak reserved', 'OOM at', 'device', '', 'file'],
-        ...entries.map(({ rank, file, figures }) => [
+        [
+          'rank',
+          'peak active',
+          'peak reserved',
+          'cached free at peak',
+          'largest hole',
+          'OOM at',
+          'steps',
+          'device',
+          '',
+          'file',
+        ],
+        ...entries.map(({ rank, file, figures, detail }) => [
           String(rank),
           bytes(figures.peakActiveBytes),
           bytes(figures.peakReservedBytes),
+          bytes(detail.cachedFreeAtPeakBytes),
+          bytes(detail.largestFreeAtPeakBytes),
           figures.oomEvent === null ? '—' : `event ${figures.oomEvent}`,
+          String(detail.steps),
           deviceLabel(figures.device),
           marks(rank),
           file,
         ]),
       ],
-      ['right', 'right', 'right', 'right', 'left', 'left', 'left'],
+      ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'left', 'left', 'left'],
     ),
     '',
     `skew ${finding.skew.toFixed(2)} (the highest peak active over the median, ${bytes(finding.medianPeakActiveBytes)}); ` +

@@ -11,6 +11,7 @@ import { generateLargeSnapshot } from '../../generators/snapshot/generate-large-
 import { orderRanks, rankOfFileName } from '../../src/shared/compare/ranks';
 import type { RanksDocument } from '../../src/shared/report/ranks-document';
 import { runCli } from '../support/cli';
+import { referenceStates } from '../support/state-reference';
 import { summarizeFile } from '../support/summarize';
 
 const directory = mkdtempSync(join(tmpdir(), 'allocscope-ranks-'));
@@ -52,6 +53,24 @@ describe('allocscope ranks', () => {
       expect(entry.oom_event).toBe(device.oom[0]?.event_index ?? null);
       expect(entry.trace_entries).toBe(device.trace_entries);
     }
+    // The allocator at each rank's peak, against the independent Python reconstruction (two
+    // ranks: the leaking one and a clean one); the steps as `steps` finds them.
+    for (const entry of [document.ranks[0]!, document.ranks[OUTLIER]!]) {
+      const [reference] = referenceStates(join(folder, entry.file), entry.device, [
+        entry.peak_event,
+      ]);
+      expect(entry.cached_free_at_peak_bytes, entry.file).toBe(reference!.cached_free);
+      expect(entry.largest_free_at_peak_bytes, entry.file).toBe(reference!.largest_free);
+      expect(entry.free_blocks_at_peak, entry.file).toBe(reference!.free_blocks);
+      expect(reference!.active, entry.file).toBe(entry.peak_active_bytes);
+      const steps = JSON.parse(runCli(['steps', join(folder, entry.file), '--json']).stdout) as {
+        source: string | null;
+        steps: unknown[];
+      };
+      expect(entry.steps).toBe(steps.steps.length);
+      expect(entry.steps_source).toBe(steps.source);
+    }
+    expect(document.ranks[0]!.steps).toBeGreaterThan(2);
     expect(document.outliers).toEqual([OUTLIER]);
     expect(document.highest_rank).toBe(OUTLIER);
     const peaks = document.ranks.map((entry) => entry.peak_active_bytes);

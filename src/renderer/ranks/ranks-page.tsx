@@ -6,17 +6,16 @@
 
 import { useMemo, useState, type Dispatch, type JSX } from 'react';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
-import { activePeakMoment, defaultDeviceIndex } from '@shared/analyzed/moments';
-import { orderRanks, rankFiguresOf, ranksFinding } from '@shared/compare/ranks';
+import { defaultDeviceIndex } from '@shared/analyzed/moments';
+import {
+  orderRanks,
+  rankDetailOf,
+  rankFiguresOf,
+  ranksFinding,
+  type RankDetail,
+} from '@shared/compare/ranks';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { deviceLabel } from '@shared/format/words';
-import { stepsOf } from '@shared/steps/find-steps';
-import { allocatorStateIndexOf } from '@shared/state/allocator-state';
-import {
-  figuresOfState,
-  smallHoleThreshold,
-  type MemoryFigures,
-} from '@shared/state/memory-figures';
 import type { AppAction, SnapshotTab } from '../shell/app-state';
 import { compareCandidateId } from '../compare/compare-candidates';
 import './ranks.css';
@@ -26,9 +25,8 @@ interface RankRow {
   rank: number;
   tab: SnapshotTab;
   device: AnalyzedDevice;
-  steps: number;
-  /** The allocator's state at the active peak: what is cached but free, and its largest hole. */
-  atPeak: MemoryFigures;
+  /** The allocator's state at the active peak (what is cached but free, the largest hole), steps. */
+  detail: RankDetail;
 }
 
 export function RanksPage(props: {
@@ -46,16 +44,7 @@ export function RanksPage(props: {
       const tab = unique ? byName.get(name)! : tabs[Number(name)]!;
       const device = tab.view.devices[defaultDeviceIndex(tab.view.devices)];
       if (device === undefined) return [];
-      const state = allocatorStateIndexOf(tab.view, device).stateAt(activePeakMoment(device));
-      return [
-        {
-          rank,
-          tab,
-          device,
-          steps: stepsOf(tab.view, device).steps.length,
-          atPeak: figuresOfState(state, smallHoleThreshold(device)),
-        },
-      ];
+      return [{ rank, tab, device, detail: rankDetailOf(tab.view, device) }];
     });
   }, [tabs]);
   const finding = useMemo(
@@ -160,14 +149,14 @@ export function RanksPage(props: {
                     <BytesCell bytes={row.device.figures.reserved.peakBytes} />
                     <td
                       className="numeric"
-                      data-cached-free={row.atPeak.cachedFreeBytes}
-                      title={`${formatExactBytes(row.atPeak.cachedFreeBytes)} bytes free in ${row.atPeak.freeBlockCount} blocks; the largest ${formatBytes(row.atPeak.largestFreeBytes)}`}
+                      data-cached-free={row.detail.cachedFreeAtPeakBytes}
+                      title={`${formatExactBytes(row.detail.cachedFreeAtPeakBytes)} bytes free in ${row.detail.freeBlocksAtPeak} blocks; the largest ${formatBytes(row.detail.largestFreeAtPeakBytes)}`}
                     >
-                      {formatBytes(row.atPeak.cachedFreeBytes)} (largest{' '}
-                      {formatBytes(row.atPeak.largestFreeBytes)})
+                      {formatBytes(row.detail.cachedFreeAtPeakBytes)} (largest{' '}
+                      {formatBytes(row.detail.largestFreeAtPeakBytes)})
                     </td>
                     <td className="numeric">{oom === undefined ? '—' : `event ${oom}`}</td>
-                    <td className="numeric">{row.steps}</td>
+                    <td className="numeric">{row.detail.steps}</td>
                     <td>{deviceLabel(row.device.device)}</td>
                     <td className="ranks-marks">{marks.join(', ')}</td>
                     <td className="holders-key" title={row.tab.fileName}>

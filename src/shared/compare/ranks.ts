@@ -3,8 +3,12 @@
 // which rank stands out: the skew of the peaks (max / median), the ranks far from the median, the
 // rank that ran out first and the one that peaked highest.
 
+import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import type { DeviceFigures } from '../analyzed/device-figures';
-import { defaultDeviceIndex, firstOomEvent } from '../analyzed/moments';
+import { activePeakMoment, defaultDeviceIndex, firstOomEvent } from '../analyzed/moments';
+import { allocatorStateIndexOf } from '../state/allocator-state';
+import { figuresOfState, smallHoleThreshold } from '../state/memory-figures';
+import { stepsOf, type StepSource } from '../steps/find-steps';
 
 /**
  * The files a folder of ranks may hold: snapshots as _dump_snapshot writes them (.pickle, .pkl,
@@ -64,6 +68,38 @@ export function rankFiguresOf(devices: readonly DeviceFigures[]): RankFigures | 
     oomEvent: firstOomEvent(chosen),
     ooms: chosen.ooms.length,
     traceEntries: chosen.traceEntries,
+  };
+}
+
+/**
+ * What a rank's table row adds to its headline figures: the allocator's state at its active peak
+ * (what is cached but free there: the fragmentation that may have cost it the OOM, and the
+ * largest hole) and its training steps. Needs the analysed model (the app's, `ranks`' workers').
+ */
+export interface RankDetail {
+  /** The moment: the active peak's event. */
+  peakEvent: number;
+  cachedFreeAtPeakBytes: number;
+  largestFreeAtPeakBytes: number;
+  freeBlocksAtPeak: number;
+  steps: number;
+  stepsSource: StepSource | null;
+}
+
+export function rankDetailOf(view: AnalyzedSnapshot, device: AnalyzedDevice): RankDetail {
+  const peakEvent = activePeakMoment(device);
+  const atPeak = figuresOfState(
+    allocatorStateIndexOf(view, device).stateAt(peakEvent),
+    smallHoleThreshold(device),
+  );
+  const steps = stepsOf(view, device);
+  return {
+    peakEvent,
+    cachedFreeAtPeakBytes: atPeak.cachedFreeBytes,
+    largestFreeAtPeakBytes: atPeak.largestFreeBytes,
+    freeBlocksAtPeak: atPeak.freeBlockCount,
+    steps: steps.steps.length,
+    stepsSource: steps.source,
   };
 }
 

@@ -2,7 +2,7 @@
 // rank's headline figures, the skew of the peaks and the ranks that stand out, and how the files
 // were read (workers, wall time). docs/ranks-json.md describes every field.
 
-import type { RankFigures, RanksFinding } from '../compare/ranks';
+import type { RankDetail, RankFigures, RanksFinding } from '../compare/ranks';
 import { deviceLabel } from '../format/words';
 
 export const RANKS_SCHEMA = 'allocscope.ranks/1';
@@ -11,6 +11,7 @@ export interface RankEntry {
   rank: number;
   file: string;
   figures: RankFigures;
+  detail: RankDetail;
 }
 
 export interface RanksDocument {
@@ -26,6 +27,12 @@ export interface RanksDocument {
     oom_event: number | null;
     ooms: number;
     trace_entries: number;
+    peak_event: number;
+    cached_free_at_peak_bytes: number;
+    largest_free_at_peak_bytes: number;
+    free_blocks_at_peak: number;
+    steps: number;
+    steps_source: 'annotations' | 'pattern' | null;
   }[];
   median_peak_active_bytes: number;
   skew: number;
@@ -46,7 +53,7 @@ export function ranksDocumentOf(
 ): RanksDocument {
   return {
     schema: RANKS_SCHEMA,
-    ranks: entries.map(({ rank, file, figures }) => ({
+    ranks: entries.map(({ rank, file, figures, detail }) => ({
       rank,
       file,
       device: figures.device,
@@ -57,6 +64,12 @@ export function ranksDocumentOf(
       oom_event: figures.oomEvent,
       ooms: figures.ooms,
       trace_entries: figures.traceEntries,
+      peak_event: detail.peakEvent,
+      cached_free_at_peak_bytes: detail.cachedFreeAtPeakBytes,
+      largest_free_at_peak_bytes: detail.largestFreeAtPeakBytes,
+      free_blocks_at_peak: detail.freeBlocksAtPeak,
+      steps: detail.steps,
+      steps_source: detail.stepsSource,
     })),
     median_peak_active_bytes: finding.medianPeakActiveBytes,
     skew: Math.round(finding.skew * 1000) / 1000,

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { MEMORY_PER_FILE_BYTE, mayStartDecode, parallelDecodes } from './decode-budget';
+
+const GB = 1e9;
+
+describe('parallelDecodes', () => {
+  it('takes the fewest of the files, the cores and what the memory holds of the largest file', () => {
+    expect(parallelDecodes([GB, GB, GB], { cores: 16, memoryBytes: 100 * GB })).toBe(3);
+    expect(parallelDecodes(Array(8).fill(0.1 * GB), { cores: 2, memoryBytes: 100 * GB })).toBe(2);
+    // 2 GB free holds 6 decodes of 0.1 GB files at 3x, but only one of a 1 GB file.
+    expect(parallelDecodes(Array(8).fill(0.1 * GB), { cores: 16, memoryBytes: 2 * GB })).toBe(6);
+    expect(parallelDecodes([0.1 * GB, GB], { cores: 16, memoryBytes: 2 * GB })).toBe(1);
+  });
+
+  it('always runs one, however little memory there is', () => {
+    expect(parallelDecodes([10 * GB, 10 * GB], { cores: 4, memoryBytes: GB })).toBe(1);
+    expect(parallelDecodes([], { cores: 4, memoryBytes: GB })).toBe(1);
+  });
+});
+
+describe('mayStartDecode', () => {
+  const resources = { cores: 3, memoryBytes: 9 * GB };
+  it('starts the first decode whatever its size', () => {
+    expect(mayStartDecode([], 100 * GB, resources)).toBe(true);
+  });
+
+  it('starts another while a core is free and the memory of all of them fits', () => {
+    expect(mayStartDecode([GB], GB, resources)).toBe(true);
+    expect(mayStartDecode([GB, GB, GB], 0, resources)).toBe(false); // no core left
+    expect(mayStartDecode([2 * GB], GB, resources)).toBe(true); // 3 GB x 3 = 9 GB
+    expect(mayStartDecode([2 * GB], 1.5 * GB, resources)).toBe(false);
+    expect((2 * GB + GB) * MEMORY_PER_FILE_BYTE).toBe(resources.memoryBytes);
+  });
+
+  it('counts a file of unknown size against the cores only', () => {
+    expect(mayStartDecode([null], null, resources)).toBe(true);
+    expect(mayStartDecode([null, null, null], null, resources)).toBe(false);
+  });
+});
