@@ -11,7 +11,7 @@ usage:
   allocscope summary FILE [--device N] [--json] [--top K] [--bytes] [--timings]
   allocscope report FILE [--json OUT.json|-] [--device N]
   allocscope render FILE --png OUT.png [--svg OUT.svg]
-                    [--view timeline|segments|fragmentation|oom|flame|categories]
+                    [--view timeline|segments|fragmentation|oom|flame|categories|steps]
                     [--width W] [--height H] [--scale S] [--device N] [--moment EVENT]
                     [--theme light|dark] [--color-by COLOURING] [--rules RULES.json]
   allocscope segments FILE [--device N] [--moment EVENT] [--bytes]
@@ -38,8 +38,9 @@ usage:
   --view      render: the memory timeline (default), the allocator's segments at a moment,
               fragmentation over time, or the OOM explainer (the first OOM, or the one at
               --moment EVENT; without an OOM the active peak as "what if"), the flame
-              graph of the memory alive at the moment, or the live memory by category
-              over the trace
+              graph of the memory alive at the moment, the live memory by category over
+              the trace, or the training steps (each step's peak, what it leaves active,
+              the growth line and the leak suspects, as the Steps view exports them)
   --width W, --height H  render: size in CSS pixels (default 1600 x 900)
   --scale S   render: PNG pixels per CSS pixel (default 1; 2 for a sharp 2x image)
   --moment EVENT  the state after trace entry EVENT (-1: before the first), or one of
@@ -114,6 +115,7 @@ export const RENDER_VIEWS = [
   'oom',
   'flame',
   'categories',
+  'steps',
 ] as const;
 export type RenderView = (typeof RENDER_VIEWS)[number];
 

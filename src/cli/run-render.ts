@@ -4,6 +4,9 @@
 
 import { renderCategoriesSvg } from '@shared/render/categories-svg';
 import { renderFlameSvg } from '@shared/render/flame-svg';
+import { renderStepsSvg } from '@shared/render/steps-svg';
+import { stepsOf } from '@shared/steps/find-steps';
+import { analyzeGrowth } from '@shared/steps/growth';
 import { writeFile } from 'node:fs/promises';
 import { fragmentationExportMoments } from '@shared/chart/fragmentation-sampling';
 import { deviceExplanationsOf, explainPeak } from '@shared/oom/oom-explainer';
@@ -145,6 +148,13 @@ function renderView(
             svg: renderCategoriesSvg(view, deviceIndex, { ...size, moment, rules }),
             what: `live memory by category (marked: event ${moment})`,
           };
+    }
+    case 'steps': {
+      const growth = analyzeGrowth(view, device, stepsOf(view, device), { by: 'frame', rules });
+      return {
+        svg: renderStepsSvg(view, deviceIndex, growth, size),
+        what: `training steps (${growth.steps.length})`,
+      };
     }
     case 'oom': {
       const index = allocatorStateIndexOf(view, device);

@@ -10,6 +10,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { compareMoments, comparisonVerdict } from '../../src/shared/compare/compare-moments';
 import { defaultDeviceIndex } from '../../src/shared/analyzed/moments';
 import type { AnalyzedDevice } from '../../src/shared/analyzed/analyzed-snapshot';
+import { escapeXml } from '../../src/shared/render/svg-markup';
 import { realSnapshotPath } from '../support/real-snapshots';
 import { watchPageProblems } from './page-problems';
 import { decodeFile, openSnapshot } from './snapshot-pages';
@@ -70,6 +71,19 @@ test('two open snapshots on one axis, their figures and what changed', async ({ 
   // Aligning by event index redraws on that axis.
   await page.getByTestId('compare-align').selectOption('event');
   await expect(compare).toHaveAttribute('data-align', 'event');
+  // Its own picture as PNG/SVG: both curves and B - A by event index, the verdict with them.
+  await expect(page.getByTestId('export-what')).toHaveAttribute('data-view', 'compare');
+  const started = page.waitForEvent('download');
+  await page.getByTestId('export-svg').click();
+  const download = await started;
+  expect(download.suggestedFilename()).toMatch(/\.cuda\d+\.compare\.svg$/);
+  const svg = await readFile(await download.path(), 'utf8');
+  expect(svg).toContain('class="allocscope-compare"');
+  expect(svg).toContain('active bytes by event index');
+  for (const curve of ['a', 'b', 'difference']) expect(svg).toContain(`data-curve="${curve}"`);
+  expect(svg).toContain(
+    escapeXml(comparisonVerdict(comparison, 'their active peaks')).slice(0, 60),
+  );
   expect(await problems()).toEqual([]);
 });
 

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { generateLargeSnapshot } from '../../generators/snapshot/generate-large-snapshot';
 import { findSteps } from '../../src/shared/steps/find-steps';
@@ -47,6 +48,17 @@ test('the Steps view names the planted leak and shows what it kept', async ({ pa
     `Active memory grows 96.0 MiB per step over ${found.steps.length} steps; 96.0 MiB of it is allocated at nanogpt/train.py:88 train_step`,
   );
   await expect(page.getByTestId('steps-table').locator('tbody tr')).toHaveCount(found.steps.length);
+  // Its own picture as PNG/SVG: a column per step and the verdict.
+  await expect(page.getByTestId('export-what')).toHaveAttribute('data-view', 'steps');
+  const started = page.waitForEvent('download');
+  await page.getByTestId('export-svg').click();
+  const download = await started;
+  expect(download.suggestedFilename()).toBe('leaking-run.cuda0.steps.svg');
+  const svg = await readFile(await download.path(), 'utf8');
+  expect(svg).toContain('class="allocscope-steps"');
+  expect(svg).toContain('Active memory grows 96.0 MiB per step');
+  const columns = /data-mark="step-peaks" d="([^"]*)"/.exec(svg)![1]!.split('Z').filter(Boolean);
+  expect(columns.length).toBe(found.steps.length);
 
   // The first suspect is the leak, with the planted bytes per step.
   const suspect = page.getByTestId('steps-suspects').locator('tbody tr').first();

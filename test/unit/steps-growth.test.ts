@@ -14,6 +14,7 @@ import type { AnalyzedDevice, AnalyzedSnapshot } from '../../src/shared/analyzed
 import { findSteps, type TrainingStep } from '../../src/shared/steps/find-steps';
 import { analyzeGrowth } from '../../src/shared/steps/growth';
 import { fitLine } from '../../src/shared/steps/step-figures';
+import { renderStepsSvg } from '../../src/shared/render/steps-svg';
 import { runSteps } from '../../src/cli/run-steps';
 import { parseCliOptions, type StepsCliOptions } from '../../src/cli/cli-options';
 import { analyzeBytes, analyzeFile } from '../support/analyzed';
@@ -130,6 +131,24 @@ describe('steps and growth of a generated training run', () => {
     );
     expect(document.suspects[0].top_frame).toBe('nanogpt/train.py:88 train_step');
     expect(Math.abs(document.suspects[0].bytes_per_step - LEAK) / LEAK).toBeLessThan(0.01);
+
+    // The picture (the Steps view's export, render --view steps): one column per step as tall as
+    // the step's peak on the byte axis, the verdict, the leaking line first among the suspects.
+    const height = 600;
+    const svg = renderStepsSvg(view, 0, growth, { width: 1200, height });
+    expect(svg).toContain(growth.verdict.slice(0, 40));
+    const columns = /data-mark="step-peaks" d="([^"]*)"/.exec(svg)![1]!.split('Z').filter(Boolean);
+    expect(columns.length).toBe(truth.length);
+    const tops = columns.map((column) => Number(/^M[\d.]+ ([\d.]+)/.exec(column)![1]));
+    const bottom = Number(/V([\d.]+)/.exec(columns[0]!)![1]);
+    // Heights in proportion to the peaks (to the rounding of 0.1 px).
+    const scale = (bottom - tops[0]!) / growth.steps[0]!.peakActiveBytes;
+    growth.steps.forEach((step, i) =>
+      expect(bottom - tops[i]!).toBeCloseTo(step.peakActiveBytes * scale, 0),
+    );
+    expect(svg.lastIndexOf('nanogpt/train.py:88 train_step')).toBeGreaterThan(
+      svg.indexOf('Leak suspects'),
+    );
   });
 
   it('finds the same steps from the curve when the file records no annotations', async () => {

@@ -19,6 +19,7 @@ import { currentThemeName, onThemeNameChange } from '../canvas/color-scheme';
 import { useCategoryRules } from '../holders/category-rules-setting';
 import './compare.css';
 import { BytesCell } from '../ui/bytes-cell';
+import type { ViewPicture } from '../export/export-files';
 
 /** A device that can be compared with: of this snapshot or of another open tab. */
 export interface CompareCandidate {
@@ -37,6 +38,8 @@ export interface CompareViewProps {
   /** The candidate chosen ("tabId:device"); null or gone: the first. */
   chosenId: string | null;
   onChoose: (candidateId: string) => void;
+  /** Hands over how to draw this view as shown (its PNG/SVG export); null once it goes. */
+  onPicture: (picture: ViewPicture | null) => void;
 }
 
 const GROUPINGS: readonly GroupBy[] = ['frame', 'stack', 'category', 'size', 'file', 'annotation'];
@@ -69,6 +72,7 @@ export function CompareView(props: CompareViewProps): JSX.Element {
       other={other}
       candidates={candidates}
       onChoose={props.onChoose}
+      onPicture={props.onPicture}
     />
   );
 }
@@ -80,8 +84,9 @@ function CompareBody(props: {
   other: CompareCandidate;
   candidates: readonly CompareCandidate[];
   onChoose: (id: string) => void;
+  onPicture: (picture: ViewPicture | null) => void;
 }): JSX.Element {
-  const { view, device, steps, other, candidates, onChoose } = props;
+  const { view, device, steps, other, candidates, onChoose, onPicture } = props;
   const [by, setBy] = useState<GroupBy>('frame');
   const [chosenAlign, setChosenAlign] = useState<AlignBy | null>(null);
   const [theme, setTheme] = useState(currentThemeName);
@@ -129,6 +134,12 @@ function CompareBody(props: {
   const where = step === null ? 'their active peaks' : `the ends of their step ${step + 1}`;
   const verdict = comparisonVerdict(comparison, where);
   const changed = comparison.groups.filter((group) => group.deltaBytes !== 0);
+  useEffect(() => {
+    onPicture((size, pictureTheme) =>
+      renderCompareSvg(curves, { ...size, theme: pictureTheme, aName, bName, verdict }),
+    );
+    return () => onPicture(null);
+  }, [curves, aName, bName, verdict, onPicture]);
   return (
     <div
       className="lower-view compare"

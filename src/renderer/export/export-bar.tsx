@@ -7,7 +7,7 @@ import { useEffect, useEffectEvent, useMemo, useRef, useState, type JSX } from '
 import type { AllocatorStateIndex } from '@shared/state/allocator-state';
 import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { createExportSaver, type ExportFormat } from '../api/export-saver';
-import { makeExportFile, type ExportContext } from './export-files';
+import { makeExportFile, type ExportContext, type ViewPicture } from './export-files';
 import type { ExportedView } from './file-names';
 import { DEFAULT_CHART_SIZE, defaultPngScale, PNG_SCALES, type PngScale } from './svg-to-png';
 import './export.css';
@@ -27,6 +27,8 @@ export interface ExportBarProps {
   isActiveTab: boolean;
   /** The timeline's x axis as shown (time or event index); the renderer's default when absent. */
   xMode?: 'time' | 'event';
+  /** The Steps or Compare view's picture as it is shown (read when exporting). */
+  viewPicture?: () => ViewPicture | null;
 }
 
 type ExportStatus =
@@ -43,19 +45,16 @@ const VIEW_WORDS: Record<ExportedView, string> = {
   segments: 'the segments',
   fragmentation: 'fragmentation',
   oom: 'the OOM explainer',
+  steps: 'the steps',
+  compare: 'the comparison',
 };
 
-/** The chart a lower tab exports: its own, except the largest-allocations table's (the timeline). */
-export function exportedViewOf(
-  lowerView: 'largest' | 'holders' | 'steps' | 'compare' | ExportedView,
-): ExportedView {
-  // These views have no picture of their own yet: PNG/SVG export the timeline.
-  return lowerView === 'largest' ||
-    lowerView === 'holders' ||
-    lowerView === 'steps' ||
-    lowerView === 'compare'
-    ? 'timeline'
-    : lowerView;
+/**
+ * The chart a lower tab exports: its own, except the tables' (Allocations, Who holds it): the
+ * timeline above them (`allocscope render --view flame` draws Who holds it).
+ */
+export function exportedViewOf(lowerView: 'largest' | 'holders' | ExportedView): ExportedView {
+  return lowerView === 'largest' || lowerView === 'holders' ? 'timeline' : lowerView;
 }
 
 /** What each button says it exports (its tooltip and accessible name). */
@@ -86,6 +85,8 @@ const CHART_SELECTORS: Record<ExportedView, string> = {
   segments: '[data-testid="segments-view"]',
   fragmentation: '[data-testid="fragmentation-panel"] .frag-stage',
   oom: '[data-testid="oom-explainer"]',
+  steps: '[data-testid="steps-view"]',
+  compare: '[data-testid="compare-view"]',
 };
 
 export function ExportBar(props: ExportBarProps): JSX.Element {
@@ -126,6 +127,7 @@ export function ExportBar(props: ExportBarProps): JSX.Element {
         xMode: props.xMode,
         chartSize: chartSize(),
         oomEvent: shownOomEvent(page()),
+        viewPicture: props.viewPicture?.() ?? null,
       };
       const file = await makeExportFile(format, context, scale);
       const outcome = await saver.save(file);

@@ -30,6 +30,21 @@ import {
 } from './file-names';
 import { pngPixelSize, rasterizeSvg, svgSize, type PixelSize } from './svg-to-png';
 
+/**
+ * The picture of a view whose choices live in the view itself (Steps: its grouping; Compare: the
+ * other snapshot, the alignment, the moments): the view hands over how to draw it, as shown.
+ */
+export type ViewPicture = (
+  size: { width: number; height: number },
+  theme: 'light' | 'dark',
+) => string;
+
+/** The least size of the Steps and Compare pictures (their panes are short; css px). */
+export const VIEW_PICTURE_MIN = {
+  steps: { width: 900, height: 520 },
+  compare: { width: 900, height: 420 },
+} as const;
+
 export interface ExportContext {
   view: AnalyzedSnapshot;
   /** Index into view.devices. */
@@ -49,6 +64,8 @@ export interface ExportContext {
   oomEvent?: number | null;
   /** How long work may hold the page between pauses (tests pass their own). */
   slicing?: Slicing;
+  /** The Steps or Compare view's own picture, when that view is shown. */
+  viewPicture?: ViewPicture | null;
 }
 
 /** The least height of an exported fragmentation chart (css px). */
@@ -69,6 +86,16 @@ export async function chartSvg(context: ExportContext): Promise<string> {
   const window = context.timelineWindow;
   const xMode = context.xMode === undefined ? {} : { xMode: context.xMode };
   switch (context.activeView) {
+    case 'steps':
+    case 'compare': {
+      const picture = context.viewPicture;
+      if (!picture) throw new Error(`the ${context.activeView} view has nothing to draw yet`);
+      const least = VIEW_PICTURE_MIN[context.activeView];
+      return picture(
+        { width: Math.max(width, least.width), height: Math.max(height, least.height) },
+        theme,
+      );
+    }
     case 'segments': {
       const state = context.stateIndex.stateAt(segmentsMoment(context));
       return renderSegmentsSvg(view, deviceIndex, state, { width, theme });

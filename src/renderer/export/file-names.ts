@@ -31,7 +31,7 @@ function withSuffix(fileName: string, suffix: string): string {
 }
 
 /** The charts a page exports as PNG/SVG: the tab shown (the largest-allocations tab: the timeline). */
-export type ExportedView = 'timeline' | 'segments' | 'fragmentation' | 'oom';
+export type ExportedView = 'timeline' | 'segments' | 'fragmentation' | 'oom' | 'steps' | 'compare';
 
 /** `<base>.allocscope-report.json`: the findings of the whole snapshot. */
 export function reportFileName(snapshotFileName: string): string {

@@ -21,6 +21,7 @@ import { effectiveXMode, type AppAction, type LowerView, type SnapshotTab } from
 import { AllocationPanel } from '../allocations/allocation-panel';
 import { HoldersView } from '../holders/holders-view';
 import { ExportBar, exportedViewOf } from '../export/export-bar';
+import type { ViewPicture } from '../export/export-files';
 import { FragmentationPanel } from '../fragmentation/fragmentation-panel';
 import { LargestAllocationsTable } from '../allocations/largest-allocations-table';
 import { LowerViewTabs } from './lower-view-tabs';
@@ -116,6 +117,12 @@ export function DeviceContent(props: {
   const mainWidth = panes.bodyWidth - (sideColumn ? panes.sideWidth + SEPARATOR_PX : 0);
 
   const tableMoment = tableMomentOf(ui.moment, hasOom, moment);
+  // The Steps and Compare views hand over how to draw their picture as shown (export-files.ts).
+  const viewPictureRef = useRef<ViewPicture | null>(null);
+  const viewPicture = useCallback((): ViewPicture | null => viewPictureRef.current, []);
+  const setViewPicture = useCallback((picture: ViewPicture | null): void => {
+    viewPictureRef.current = picture;
+  }, []);
   const exportWindow = useCallback((): { startEvent: number; endEvent: number } | null => {
     const window = timelineWindowRef.current;
     return window === null ? null : { startEvent: window.startEvent, endEvent: window.endEvent };
@@ -199,6 +206,7 @@ export function DeviceContent(props: {
                 activeView={exportedViewOf(lowerView)}
                 timelineWindow={exportWindow}
                 xMode={xMode}
+                viewPicture={viewPicture}
                 isActiveTab
               />
             ) : (
@@ -262,6 +270,7 @@ export function DeviceContent(props: {
                 moment={moment}
                 onMoment={(event) => setMoment(event)}
                 filter={filter}
+                onPicture={setViewPicture}
               />
             )}
             {lowerView === 'compare' && (
@@ -272,6 +281,7 @@ export function DeviceContent(props: {
                 candidates={compareCandidates(openSnapshots, tab, device)}
                 chosenId={ui.compareWith}
                 onChoose={(candidateId) => dispatch({ type: 'compare-with', tabId, candidateId })}
+                onPicture={setViewPicture}
               />
             )}
             {lowerView === 'oom' &&

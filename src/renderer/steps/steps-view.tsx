@@ -4,7 +4,9 @@
 // the moment at its end (what it leaves behind); a suspect's row narrows the timeline and the
 // Allocations table to the allocations it kept (the same filter as the search).
 
-import { useMemo, useState, type JSX } from 'react';
+import { useEffect, useMemo, useState, type JSX } from 'react';
+import { renderStepsSvg } from '@shared/render/steps-svg';
+import type { ViewPicture } from '../export/export-files';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { formatBytes } from '@shared/format/units';
 import type { FoundSteps } from '@shared/steps/find-steps';
@@ -23,6 +25,8 @@ export interface StepsViewProps {
   moment: number;
   onMoment: (event: number) => void;
   filter: Pick<HolderFilter, 'picked' | 'setPicked'>;
+  /** Hands over how to draw this view as shown (its PNG/SVG export); null once it goes. */
+  onPicture: (picture: ViewPicture | null) => void;
 }
 
 const BY_WORDS: Record<GrowthBy, string> = {
@@ -39,6 +43,12 @@ export function StepsView(props: StepsViewProps): JSX.Element {
     () => analyzeGrowth(view, device, found, { by, rules }),
     [view, device, found, by, rules],
   );
+  const { onPicture } = props;
+  useEffect(() => {
+    const deviceIndex = view.devices.indexOf(device);
+    onPicture((size, theme) => renderStepsSvg(view, deviceIndex, growth, { ...size, theme }));
+    return () => onPicture(null);
+  }, [view, device, growth, onPicture]);
   const pickedLabel = filter.picked?.label ?? null;
   return (
     <div className="lower-view steps" data-testid="steps-view" data-source={found.source ?? 'none'}>

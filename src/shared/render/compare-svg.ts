@@ -17,6 +17,8 @@ export interface CompareSvgOptions {
   /** What A and B are ("run.pickle cuda:0"). */
   aName: string;
   bName: string;
+  /** The comparison's verdict, in a line under the legend (the app's export). */
+  verdict?: string;
 }
 
 export const COMPARE_SVG_CLASS = 'allocscope-compare';
@@ -25,6 +27,7 @@ const MARGIN = { left: 72, right: 16, top: 30, bottom: 40 } as const;
 /** Share of the plot's height the difference strip takes. */
 const DIFFERENCE_SHARE = 0.28;
 const GAP = 14;
+const VERDICT_ROOM = 18;
 
 const AXIS_WORDS = {
   event: 'event index',
@@ -35,10 +38,11 @@ const AXIS_WORDS = {
 export function renderCompareSvg(curves: AlignedCurves, options: CompareSvgOptions): string {
   const theme = renderTheme(options.theme);
   const { width, height } = options;
+  const marginTop = MARGIN.top + (options.verdict === undefined ? 0 : VERDICT_ROOM);
   const plotWidth = Math.max(10, width - MARGIN.left - MARGIN.right);
-  const inner = Math.max(40, height - MARGIN.top - MARGIN.bottom - GAP);
+  const inner = Math.max(40, height - marginTop - MARGIN.bottom - GAP);
   const curvesHeight = inner * (1 - DIFFERENCE_SHARE);
-  const differenceTop = MARGIN.top + curvesHeight + GAP;
+  const differenceTop = marginTop + curvesHeight + GAP;
   const differenceHeight = inner * DIFFERENCE_SHARE;
   const count = curves.x.length;
   const xOf = (i: number): number => MARGIN.left + ((i + 0.5) / Math.max(1, count)) * plotWidth;
@@ -47,7 +51,7 @@ export function renderCompareSvg(curves: AlignedCurves, options: CompareSvgOptio
   const most = Math.max(1, ...finite(curves.a), ...finite(curves.b));
   const ticks = byteTicks(most, Math.max(2, Math.round(curvesHeight / 45)));
   const top = Math.max(most * 1.05, ticks.values.at(-1) ?? 0);
-  const yOf = (bytes: number): number => MARGIN.top + curvesHeight - (bytes / top) * curvesHeight;
+  const yOf = (bytes: number): number => marginTop + curvesHeight - (bytes / top) * curvesHeight;
   const differences = finite(curves.difference);
   const spread = Math.max(1, ...differences.map(Math.abs));
   const yOfDifference = (bytes: number): number =>
@@ -146,6 +150,15 @@ export function renderCompareSvg(curves: AlignedCurves, options: CompareSvgOptio
     );
     x += 30 + label.length * 6.4;
   }
+  if (options.verdict !== undefined)
+    parts.push(
+      svgText(fitText(options.verdict, width - MARGIN.left - MARGIN.right, 11), {
+        x: MARGIN.left,
+        y: 38,
+        fill: theme.text,
+        weight: 'bold',
+      }),
+    );
   parts.push('</g></svg>');
   return parts.join('\n');
 }

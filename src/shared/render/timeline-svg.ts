@@ -26,7 +26,7 @@ import {
 import { layoutTimeline } from '../chart/timeline-layout';
 import { eventMarkers } from '../chart/timeline-markers';
 import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
-import { fillOf, renderTheme, strokeOf, type ThemeName } from './render-theme';
+import { fillOf, renderTheme, strokeOf, type Paint, type ThemeName } from './render-theme';
 import { num, stepPathData, svgOpen, svgText, textWidth, type SvgPlot } from './svg-markup';
 import { xAxisMarkup, xAxisUnit, yAxisMarkup } from './timeline-svg-axes';
 import { bandsMarkup, fitBandsToBudget, noStackHatchDef } from './timeline-svg-bands';
@@ -34,6 +34,7 @@ import { LEGEND_ROW, legendRowCount, timelineLegend } from './timeline-svg-legen
 import { markerLabels, markerLines, markerStyles, momentLine } from './timeline-svg-markers';
 import { spansMarkup } from './timeline-svg-spans';
 import { timelineSvgTitle } from './timeline-svg-title';
+import { stepsOf } from '../steps/find-steps';
 
 export interface TimelineSvgOptions {
   /** Size of the document in CSS pixels. */
@@ -90,8 +91,7 @@ export function renderTimelineSvg(
     trace: device.traceLength > 0,
     ooms: device.figures.ooms.length > 0,
     annotations: hasSpans,
-    // The step ruler is the app's (the Steps view); the exported picture does not draw it.
-    steps: false,
+    steps: device.traceLength > 0 && stepsOf(view, device).steps.length > 0,
     moment: moment !== null,
   });
   // A legend that needs a second row takes its height from the plot.
@@ -185,6 +185,8 @@ export function renderTimelineSvg(
   const markers = device.traceLength === 0 ? [] : eventMarkers(device);
   const styles = markerStyles(theme);
   parts.push(...markerLines(markers, markerX, plot, styles));
+  const ruler = stepRuler(stepsOf(view, device).steps, xOfEvent, plot, theme.activeLine);
+  if (ruler !== '') parts.push(ruler);
   if (moment !== null) parts.push(momentLine(markerX(moment), plot, theme));
   parts.push(spans.names);
   parts.push('</g>');
@@ -195,6 +197,34 @@ export function renderTimelineSvg(
   parts.push(timelineLegend(theme, legend, plot.left, legendRight, height - 10));
   parts.push('</svg>');
   return parts.join('\n');
+}
+
+/** The app's step ruler: every training step a bar along the plot's bottom, in alternate shades. */
+const STEP_RULER_HEIGHT = 4;
+
+function stepRuler(
+  steps: readonly { startEvent: number; endEvent: number }[],
+  xOfEvent: (eventCoordinate: number) => number,
+  plot: SvgPlot,
+  paint: Paint,
+): string {
+  const color = typeof paint === 'string' ? paint : paint.color;
+  const paths = ['', ''];
+  const y = plot.top + plot.height - STEP_RULER_HEIGHT;
+  steps.forEach((step, index) => {
+    const left = Math.max(plot.left, xOfEvent(step.startEvent));
+    const right = Math.min(plot.left + plot.width, xOfEvent(step.endEvent + 1));
+    if (right <= left) return;
+    paths[index % 2] +=
+      `M${num(left)} ${num(y)}h${num(Math.max(1, right - left))}v${STEP_RULER_HEIGHT}h${num(-Math.max(1, right - left))}Z`;
+  });
+  return paths
+    .map((d, shade) =>
+      d === ''
+        ? ''
+        : `<path d="${d}" ${fillOf(color)} fill-opacity="${shade === 0 ? 0.55 : 0.22}" data-mark="steps"/>`,
+    )
+    .join('');
 }
 
 function clamp(value: number, low: number, high: number): number {
