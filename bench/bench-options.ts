@@ -18,7 +18,7 @@ export interface BenchOptions {
   readonly noUi: boolean;
   /** Fresh pages per input in the app benchmark (medians are reported). */
   readonly uiRuns: number;
-  /** Also time `allocscope ranks` on 8 generated 100 MB ranks against 8 x summary. */
+  /** Also time `allocscope ranks` on 8 generated 100 MB ranks against 8 x summary, and the app opening them as a folder against one by one (unless --no-ui). */
   readonly ranks: boolean;
 }
 

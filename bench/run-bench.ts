@@ -25,6 +25,10 @@ import {
   measureRanks,
   type RanksBenchRow,
 } from './ranks-bench';
+import { formatAppRanksTable, measureAppRanks, type AppRanksRow } from './app-ranks-bench';
+
+/** Fresh pages per mode in the app's ranks benchmark. */
+const APP_RANKS_RUNS = 3;
 import { formatUiTable } from './ui-bench-report';
 import { runUiBench, type UiBenchRow } from './ui-bench';
 
@@ -169,11 +173,16 @@ async function main(options: BenchOptions): Promise<number> {
 
   // A job's ranks: 8 files of 100 MB read in parallel against one by one (with --ranks).
   let ranksRow: RanksBenchRow | null = null;
+  let appRanksRow: AppRanksRow | { skipped: string } | null = null;
   if (options.ranks && !options.generateOnly && (failures.length === 0 || options.keepGoing)) {
     try {
       const folder = ensureRanksInputs(dataDir, log);
       log("a job's ranks: allocscope ranks against 8 x summary ...");
       ranksRow = measureRanks(root, folder);
+      if (!options.noUi) {
+        log("a job's ranks in the app: as a folder against one by one ...");
+        appRanksRow = await measureAppRanks(root, folder, APP_RANKS_RUNS);
+      }
     } catch (error) {
       fail('ranks', error);
     }
@@ -207,6 +216,7 @@ async function main(options: BenchOptions): Promise<number> {
   if (stateRows.length > 0) log(`\n${formatStateTable(stateRows)}`);
   if (holdersRows.length > 0) log(`\n${formatHoldersTable(holdersRows)}`);
   if (ranksRow !== null) log(`\n${formatRanksTable(ranksRow)}`);
+  if (appRanksRow !== null) log(`\n${formatAppRanksTable(appRanksRow)}`);
   if (uiRows.length > 0) log(`\n${formatUiTable(uiRows)}`);
   if (failures.length > 0) {
     log(`\n${failures.length} failure(s):`);

@@ -38,7 +38,7 @@ interface UiRun {
   longTaskMs: number[];
 }
 
-const PORT = 4391;
+export const PORT = 4391;
 const FRAMES = 60;
 const BURST_EVENTS_PER_FRAME = 4;
 
@@ -223,7 +223,7 @@ function percentile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 
-async function startServer(root: string): Promise<ChildProcess> {
+export async function startServer(root: string): Promise<ChildProcess> {
   const server = spawn(
     process.execPath,
     [join(root, 'scripts/serve-static.mjs'), join(root, 'out/web'), String(PORT)],

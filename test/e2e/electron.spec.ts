@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
@@ -198,6 +198,33 @@ test.describe('Electron app', () => {
       );
     } finally {
       await app.close();
+    }
+  });
+
+  test('File > Open Folder of Ranks… opens its snapshots on the Ranks page', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'allocscope-e2e-ranks-'));
+    for (const rank of [1, 0, 2]) await copyFile(ADAM, join(directory, `job_rank_${rank}.pickle`));
+    await writeFile(join(directory, 'notes.txt'), 'not a snapshot');
+    const app = await launchApp();
+    try {
+      const page = await app.firstWindow();
+      await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
+      await app.evaluate(({ dialog, Menu }, folder) => {
+        // The native dialog cannot be driven; answer it as a user picking `folder` would.
+        dialog.showOpenDialog = (async () => ({
+          canceled: false,
+          filePaths: [folder],
+        })) as typeof dialog.showOpenDialog;
+        Menu.getApplicationMenu()?.getMenuItemById('file-open-folder')?.click();
+      }, directory);
+      const rows = page.getByTestId('ranks-table').locator('tbody tr');
+      await expect(rows).toHaveCount(3);
+      expect(
+        await rows.evaluateAll((all) => all.map((row) => row.getAttribute('data-rank'))),
+      ).toEqual(['0', '1', '2']);
+    } finally {
+      await app.close();
+      await rm(directory, { recursive: true, force: true });
     }
   });
 
