@@ -55,7 +55,7 @@ export function TabStrip({ tabs, selectedTabId, onSelect, onClose }: TabStripPro
               <span className="tab-name-shared">{labels[index]!.slice(0, starts[index])}</span>
               <span className="tab-name-own">{labels[index]!.slice(starts[index])}</span>
             </span>
-            {fraction !== null && (
+            {fraction !== null && tab.kind === 'loading' && tab.stage !== 'waiting' && (
               <span className="tab-percent">{Math.round(fraction * 100)}%</span>
             )}
             <button

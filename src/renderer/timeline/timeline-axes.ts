@@ -68,12 +68,13 @@ export function renderMarkerLabels(
   const labels = plot.data.markers
     .map((marker) => ({ marker, x: markerX(plot, marker.event) }))
     .filter(({ x }) => x >= -1 && x <= width + 1);
-  // Character widths of an 11px UI font average about 6 px; labels only need rough spacing.
+  // Character widths of an 11px semibold UI font average under 7 px; labels need rough spacing,
+  // but never to run into each other.
   // Centred on the marker where there is room, else pulled inside the plot's edges.
   const left = TIMELINE_MARGIN.left;
   const right = TIMELINE_MARGIN.left + width;
   const placed = labels.map(({ marker, x }) => {
-    const labelWidth = marker.label.length * 6 + 8;
+    const labelWidth = marker.label.length * 7 + 8;
     const half = labelWidth / 2;
     return {
       x: Math.max(left + half - 6, Math.min(right - half + 6, left + x)),
@@ -81,6 +82,10 @@ export function renderMarkerLabels(
     };
   });
   const rows = stackLabelRows(placed, 8, 3);
+  // Labels with no room are left out (their lines stay; hovering one names it).
+  const shown = labels.flatMap((label, i) =>
+    rows[i]! < 0 ? [] : [{ ...label, x: placed[i]!.x, row: rows[i]! }],
+  );
   const colors: Record<MarkerKind, string> = {
     'peak-active': theme.peakActive,
     'peak-reserved': theme.peakReserved,
@@ -88,13 +93,13 @@ export function renderMarkerLabels(
   };
   select(svg)
     .select('g.tl-marker-labels')
-    .selectAll<SVGTextElement, (typeof labels)[number]>('text')
-    .data(labels)
+    .selectAll<SVGTextElement, (typeof shown)[number]>('text')
+    .data(shown)
     .join('text')
     .attr('class', (d) => `tl-marker-label tl-marker-${d.marker.kind}`)
     .attr('fill', (d) => colors[d.marker.kind])
     .attr('text-anchor', 'middle')
-    .attr('x', (_d, i) => placed[i]!.x)
-    .attr('y', (_d, i) => TIMELINE_MARGIN.top - 6 - rows[i]! * 12)
+    .attr('x', (d) => d.x)
+    .attr('y', (d) => TIMELINE_MARGIN.top - 6 - d.row * 12)
     .text((d) => d.marker.label);
 }

@@ -6,7 +6,7 @@ import { resolveBandColors, stackColoring, type BandColoring } from '@shared/cha
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import type { TimelineHit } from '@shared/chart/timeline-layout';
 import { BAND_CLASHES } from '@shared/render/palette';
-import type { MarkerKind } from '@shared/chart/timeline-markers';
+import { oomLineWidth, type MarkerKind } from '@shared/chart/timeline-markers';
 import type { VerticalMarker } from '../canvas/vertical-marker';
 import type { OverlayPicture, TimelinePicture } from './timeline-draw';
 import type { PlotPoint } from './timeline-hit';
@@ -56,7 +56,18 @@ export function plotPicture(
   const markerStyle: Record<MarkerKind, Omit<VerticalMarker, 'x'>> = {
     'peak-reserved': { color: theme.peakReserved, dash: [3, 3], width: 1 },
     'peak-active': { color: theme.peakActive, dash: [5, 3], width: 1 },
-    oom: { color: theme.oom, dash: [], width: 2 },
+    oom: {
+      color: theme.oom,
+      dash: [],
+      width: oomLineWidth(
+        data.markers.filter((marker) => {
+          if (marker.kind !== 'oom') return false;
+          const x = markerX(plot, marker.event);
+          return x >= 0 && x <= plot.size.width;
+        }).length,
+        plot.size.width,
+      ),
+    },
   };
   const xOfSpan = (x: number): number => plot.xScale(x);
   const coordinates = plotCoordinates(plot);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testDevice } from '../../../test/support/builders/analyzed-device';
-import { eventMarkers, reservedPeakEvent, stackLabelRows } from './timeline-markers';
+import { eventMarkers, oomLineWidth, reservedPeakEvent, stackLabelRows } from './timeline-markers';
 
 describe('eventMarkers', () => {
   it('marks both peaks and every OOM', () => {
@@ -30,8 +30,29 @@ describe('stackLabelRows', () => {
     ).toEqual([0, 1, 0]);
   });
 
-  it('never uses more rows than allowed', () => {
+  it('leaves out the labels with no room in the rows allowed, the first ones placed first', () => {
     const labels = [0, 1, 2, 3].map(() => ({ x: 50, width: 60 }));
-    expect(Math.max(...stackLabelRows(labels, 8, 2))).toBe(1);
+    expect(stackLabelRows(labels, 8, 2)).toEqual([0, 1, -1, -1]);
+    // A label given first keeps the first row even if another starts further left.
+    expect(
+      stackLabelRows(
+        [
+          { x: 200, width: 100 },
+          { x: 150, width: 100 },
+          { x: 400, width: 50 },
+        ],
+        8,
+        1,
+      ),
+    ).toEqual([0, -1, 0]);
+  });
+});
+
+describe('oomLineWidth', () => {
+  it('draws OOM lines 2 px wide, 1 px where there is more than one per 8 px', () => {
+    expect(oomLineWidth(1, 1000)).toBe(2);
+    expect(oomLineWidth(125, 1000)).toBe(2);
+    expect(oomLineWidth(126, 1000)).toBe(1);
+    expect(oomLineWidth(521, 1190)).toBe(1);
   });
 });

@@ -59,21 +59,33 @@ export function eventMarkers(device: AnalyzedDevice): EventMarker[] {
   return markers;
 }
 
-/** Rows (0, 1, …) for labels centred at `x` so that labels in one row do not overlap. */
+/**
+ * The width of the OOM lines: 2 px, or 1 px where they come more often than one per 8 px of plot
+ * (a job that catches its OOMs and retries records hundreds; wide lines would hide the curves).
+ */
+export function oomLineWidth(oomsShown: number, plotWidth: number): 1 | 2 {
+  return oomsShown * 8 > plotWidth ? 1 : 2;
+}
+
+/**
+ * Rows (0, 1, …) for labels centred at `x` so that labels in one row do not overlap, taken in the
+ * order given (the peaks come first, so they always get a place); a label with no room in any of
+ * the `maxRows` rows gets -1 and is not drawn (its line still is: hundreds of OOMs must not write
+ * their labels over each other).
+ */
 export function stackLabelRows(
   labels: readonly { x: number; width: number }[],
   gap = 8,
   maxRows = 2,
 ): number[] {
-  const rowEnds: number[] = [];
-  const order = labels.map((label, index) => ({ ...label, index })).sort((a, b) => a.x - b.x);
-  const rows = new Array<number>(labels.length).fill(0);
-  for (const label of order) {
+  const taken: { left: number; right: number }[][] = Array.from({ length: maxRows }, () => []);
+  return labels.map((label) => {
     const left = label.x - label.width / 2;
-    let row = rowEnds.findIndex((end) => end + gap <= left);
-    if (row < 0) row = rowEnds.length < maxRows ? rowEnds.length : maxRows - 1;
-    rowEnds[row] = label.x + label.width / 2;
-    rows[label.index] = row;
-  }
-  return rows;
+    const right = label.x + label.width / 2;
+    const row = taken.findIndex((spans) =>
+      spans.every((span) => right + gap <= span.left || left >= span.right + gap),
+    );
+    if (row >= 0) taken[row]!.push({ left, right });
+    return row;
+  });
 }

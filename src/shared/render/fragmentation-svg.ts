@@ -33,7 +33,7 @@ import {
 import { fillOf, renderTheme, strokeOf } from './render-theme';
 import { fitText, num, stepPathData, svgOpen, svgText, type SvgPlot } from './svg-markup';
 import { xAxisMarkup, yAxisMarkup } from './timeline-svg-axes';
-import { markerLabels, markerLines, markerStyles, momentLine } from './timeline-svg-markers';
+import { markerLabels, markerLines, markerStylesFor, momentLine } from './timeline-svg-markers';
 
 export interface FragmentationSvgOptions {
   /** Size of the document in CSS pixels. */
@@ -192,7 +192,7 @@ export function renderFragmentationSvg(
   // The active peak and the OOMs, as on the timeline; the marked moment.
   const markers = eventMarkers(device).filter((marker) => marker.kind !== 'peak-reserved');
   const markerX = (event: number): number => plot.left + xOfMoment(event);
-  const styles = markerStyles(theme);
+  const styles = markerStylesFor(theme, markers, markerX, plot);
   if (device.traceLength > 0) parts.push(...markerLines(markers, markerX, plot, styles));
   if (moment !== null) parts.push(momentLine(markerX(moment), plot, theme));
   parts.push('</g>');

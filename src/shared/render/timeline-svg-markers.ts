@@ -1,7 +1,12 @@
 // Markers of the exported timeline: the peaks and OOMs as vertical lines with their labels above
 // the plot (stacked where they would overlap), and the selected moment's line.
 
-import { stackLabelRows, type EventMarker, type MarkerKind } from '../chart/timeline-markers';
+import {
+  oomLineWidth,
+  stackLabelRows,
+  type EventMarker,
+  type MarkerKind,
+} from '../chart/timeline-markers';
 import type { RenderTheme } from './render-theme';
 import { num, svgText, textWidth, type SvgPlot } from './svg-markup';
 
@@ -14,12 +19,28 @@ export interface MarkerStyle {
 
 export type MarkerStyles = Record<MarkerKind, MarkerStyle>;
 
-export function markerStyles(theme: RenderTheme): MarkerStyles {
+/** `oomWidth`: oomLineWidth of the OOMs in the picture. */
+export function markerStyles(theme: RenderTheme, oomWidth: 1 | 2 = 2): MarkerStyles {
   return {
     'peak-reserved': { color: theme.peakReserved, dash: '3 3', width: 1 },
     'peak-active': { color: theme.peakActive, dash: '5 3', width: 1 },
-    oom: { color: theme.oom, dash: '', width: 2 },
+    oom: { color: theme.oom, dash: '', width: oomWidth },
   };
+}
+
+/** The styles for these markers in this plot: OOM lines thinner where they are dense. */
+export function markerStylesFor(
+  theme: RenderTheme,
+  markers: readonly EventMarker[],
+  markerX: (event: number) => number,
+  plot: Pick<SvgPlot, 'left' | 'width'>,
+): MarkerStyles {
+  const shown = markers.filter((marker) => {
+    if (marker.kind !== 'oom') return false;
+    const x = markerX(marker.event);
+    return x >= plot.left && x <= plot.left + plot.width;
+  }).length;
+  return markerStyles(theme, oomLineWidth(shown, plot.width));
 }
 
 /** One line per marker, on a half pixel where its width is odd so it stays crisp. */
@@ -61,12 +82,14 @@ export function markerLabels(
   const rows = stackLabelRows(placed, 8, 3);
   return placed
     .map((label, i) =>
-      svgText(label.marker.label, {
-        x: label.x,
-        y: plot.top - 6 - rows[i]! * 12,
-        fill: styles[label.marker.kind].color,
-        anchor: 'middle',
-      }),
+      rows[i]! < 0
+        ? ''
+        : svgText(label.marker.label, {
+            x: label.x,
+            y: plot.top - 6 - rows[i]! * 12,
+            fill: styles[label.marker.kind].color,
+            anchor: 'middle',
+          }),
     )
     .join('');
 }

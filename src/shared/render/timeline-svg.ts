@@ -31,7 +31,7 @@ import { num, stepPathData, svgOpen, svgText, textWidth, type SvgPlot } from './
 import { xAxisMarkup, xAxisUnit, yAxisMarkup } from './timeline-svg-axes';
 import { bandsMarkup, fitBandsToBudget, noStackHatchDef } from './timeline-svg-bands';
 import { LEGEND_ROW, legendRowCount, timelineLegend } from './timeline-svg-legend';
-import { markerLabels, markerLines, markerStyles, momentLine } from './timeline-svg-markers';
+import { markerLabels, markerLines, markerStylesFor, momentLine } from './timeline-svg-markers';
 import { spansMarkup } from './timeline-svg-spans';
 import { timelineSvgTitle } from './timeline-svg-title';
 import { stepsOf } from '../steps/find-steps';
@@ -183,7 +183,7 @@ export function renderTimelineSvg(
   // Markers: the state after the event, at its time or in the middle of its slot.
   const markerX = (event: number): number => xOfEvent(momentCoordinate(axis, event));
   const markers = device.traceLength === 0 ? [] : eventMarkers(device);
-  const styles = markerStyles(theme);
+  const styles = markerStylesFor(theme, markers, markerX, plot);
   parts.push(...markerLines(markers, markerX, plot, styles));
   const ruler = stepRuler(stepsOf(view, device).steps, xOfEvent, plot, theme.activeLine);
   if (ruler !== '') parts.push(ruler);
