@@ -67,6 +67,7 @@ describe('the preload bridge', () => {
       'saveExport',
       'settleSnapshot',
       'showOpenDialog',
+      'showOpenFolderDialog',
       'signalRendererReady',
     ]);
     expect(Object.values(bridge).every((value) => typeof value === 'function')).toBe(true);
@@ -75,7 +76,12 @@ describe('the preload bridge', () => {
   it('passes hand-overs on to the page, and stops when unsubscribed', () => {
     const received: SnapshotHandover[] = [];
     const unsubscribe = bridge.onSnapshotHandover((handover) => void received.push(handover));
-    const handover = { url: `allocscope-file://snapshot/${'A'.repeat(43)}`, fileName: 'a.pickle' };
+    const handover = {
+      url: `allocscope-file://snapshot/${'A'.repeat(43)}`,
+      fileName: 'a.pickle',
+      sizeBytes: 10,
+      asRank: false,
+    };
     emitFromMain(IpcChannel.snapshotHandover, handover);
     unsubscribe();
     emitFromMain(IpcChannel.snapshotHandover, handover);
@@ -107,6 +113,7 @@ describe('the preload bridge', () => {
     bridge.openDemoSnapshot();
     bridge.signalRendererReady();
     await bridge.showOpenDialog();
+    await bridge.showOpenFolderDialog();
     await bridge.getRecentFiles();
     const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47]);
     await bridge.saveExport({
@@ -122,6 +129,7 @@ describe('the preload bridge', () => {
     ]);
     expect(electron.invoked).toEqual([
       [IpcChannel.showOpenDialog],
+      [IpcChannel.showOpenFolderDialog],
       [IpcChannel.getRecentFiles],
       [IpcChannel.saveExport, { format: 'png', fileName: 'a.png', data: png }],
     ]);
@@ -139,6 +147,7 @@ describe('the preload bridge', () => {
       'saveExport',
       'settleSnapshot',
       'showOpenDialog',
+      'showOpenFolderDialog',
       'snapshotHandover',
     ]);
   });

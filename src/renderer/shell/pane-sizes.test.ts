@@ -37,13 +37,11 @@ describe('the lower views’ height', () => {
   });
 
   it('leaves the plot its default height on a short column, down to the views’ minimum', () => {
-    // 620 px: the chart takes its 190 px of rows and 200 of plot, the views the rest.
+    // 620 px: the chart takes its 190 px of rows and 300 of plot, the views the rest.
     expect(defaultLowerHeight(620, 190)).toBe(620 - 190 - PLOT_DEFAULT_PX - SEPARATOR_PX);
     expect(defaultLowerHeight(400, 190)).toBe(LOWER_MIN_PX);
     // Before the chart is measured, a guess of its rows.
-    expect(defaultLowerHeight(600, null)).toBe(600 - CHART_CHROME_GUESS_PX - PLOT_DEFAULT_PX - 6);
-    // Taller, the views get their share (40%) and the plot more than its default.
-    expect(defaultLowerHeight(700, null)).toBe(700 * 0.4);
+    expect(defaultLowerHeight(700, null)).toBe(700 - CHART_CHROME_GUESS_PX - PLOT_DEFAULT_PX - 6);
   });
 
   it('clamps a chosen height to what leaves the chart its rows and a minimal plot', () => {

@@ -8,7 +8,7 @@ export const SEPARATOR_PX = 6;
 /** The least plot the chart pane keeps when the divider is dragged up. */
 export const PLOT_MIN_PX = 80;
 /** The plot's height (the chart's canvas) that the default sizes keep where the window allows. */
-export const PLOT_DEFAULT_PX = 200;
+export const PLOT_DEFAULT_PX = 300;
 /**
  * The chart's own rows around the plot (legend, controls, marker labels, x axis, overview strip)
  * until they are measured (chartChromePx).
