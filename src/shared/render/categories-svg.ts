@@ -17,8 +17,9 @@ import { hexOfIndex } from '../chart/band-colors';
 import { categorySeries, seriesMoments } from '../holders/category-series';
 import type { CategoryRules } from '../holders/category-rules';
 import type { ThemeName } from './palette';
-import { renderTheme, strokeOf, type RenderTheme } from './render-theme';
+import { renderTheme, type RenderTheme } from './render-theme';
 import { fitText, num, svgOpen, svgText } from './svg-markup';
+import { byteGridMarkup } from './byte-grid';
 
 export interface CategoriesSvgOptions {
   width: number;
@@ -83,18 +84,7 @@ export function renderCategoriesSvg(
     }),
     `<g class="${CATEGORIES_SVG_CLASS}">`,
   ];
-  for (const value of ticks.values) {
-    const y = yOf(value);
-    parts.push(
-      `<line x1="${num(plot.x)}" x2="${num(plot.x + plot.width)}" y1="${num(y)}" y2="${num(y)}" ${strokeOf(theme.grid)}/>`,
-      svgText(ticks.format(value), {
-        x: plot.x - 6,
-        y: y + 4,
-        fill: theme.textMuted,
-        anchor: 'end',
-      }),
-    );
-  }
+  parts.push(...byteGridMarkup(ticks, yOf, { left: plot.x, width: plot.width }, theme));
   // Stacked areas, bottom up in CATEGORIES order.
   const below = new Float64Array(moments.length);
   CATEGORIES.forEach((category, c) => {

@@ -7,8 +7,9 @@ import { byteTicks } from '../chart/byte-ticks';
 import { linearTicks } from '../chart/linear-ticks';
 import { formatBytes, formatDurationUs } from '../format/units';
 import type { ThemeName } from './palette';
-import { renderTheme, strokeOf } from './render-theme';
+import { renderTheme } from './render-theme';
 import { fitText, num, svgOpen, svgText } from './svg-markup';
+import { byteGridMarkup } from './byte-grid';
 
 export interface CompareSvgOptions {
   width: number;
@@ -78,18 +79,7 @@ export function renderCompareSvg(curves: AlignedCurves, options: CompareSvgOptio
     `<g class="${COMPARE_SVG_CLASS}">`,
   ];
   // Grid and byte axis of the curves.
-  for (const value of ticks.values) {
-    const y = Math.round(yOf(value)) + 0.5;
-    parts.push(
-      `<path d="M${num(MARGIN.left)} ${num(y)}h${num(plotWidth)}" ${strokeOf(theme.grid)}/>`,
-      svgText(ticks.format(value), {
-        x: MARGIN.left - 6,
-        y: y + 4,
-        fill: theme.textMuted,
-        anchor: 'end',
-      }),
-    );
-  }
+  parts.push(...byteGridMarkup(ticks, yOf, { left: MARGIN.left, width: plotWidth }, theme));
   // The difference strip: its zero line and its extent.
   const zero = Math.round(yOfDifference(0)) + 0.5;
   parts.push(

@@ -11,6 +11,7 @@ import type { GrowthAnalysis } from '../steps/growth';
 import { flatten, type Paint, type ThemeName } from './palette';
 import { fillOf, renderTheme, strokeOf } from './render-theme';
 import { fitText, num, svgOpen, svgText } from './svg-markup';
+import { byteGridMarkup } from './byte-grid';
 
 export interface StepsSvgOptions {
   width: number;
@@ -74,18 +75,7 @@ export function renderStepsSvg(
     svgText(fitText(growth.verdict, width - 32, 11), { x: 16, y: 38, fill: theme.text }),
     `<g class="${STEPS_SVG_CLASS}">`,
   ];
-  for (const value of ticks.values) {
-    const y = Math.round(yOf(value)) + 0.5;
-    parts.push(
-      `<path d="M${num(plot.x)} ${num(y)}h${num(plot.width)}" ${strokeOf(theme.grid)}/>`,
-      svgText(ticks.format(value), {
-        x: plot.x - 6,
-        y: y + 4,
-        fill: theme.textMuted,
-        anchor: 'end',
-      }),
-    );
-  }
+  parts.push(...byteGridMarkup(ticks, yOf, { left: plot.x, width: plot.width }, theme));
   // Each step's active peak: a column (a gap between columns while they are wide enough).
   const solid = (paint: Paint | string): string =>
     typeof paint === 'string' ? paint : flatten(paint, theme.background);
