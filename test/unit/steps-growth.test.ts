@@ -12,8 +12,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generateLargeSnapshot } from '../../generators/snapshot/generate-large-snapshot';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../../src/shared/analyzed/analyzed-snapshot';
 import { findSteps, type TrainingStep } from '../../src/shared/steps/find-steps';
-import { analyzeGrowth } from '../../src/shared/steps/growth';
-import { fitLine } from '../../src/shared/steps/step-figures';
+import { analyzeGrowth, growthVerdict } from '../../src/shared/steps/growth';
+import { fitLine, type StepFigures } from '../../src/shared/steps/step-figures';
 import { renderStepsSvg } from '../../src/shared/render/steps-svg';
 import { runSteps } from '../../src/cli/run-steps';
 import { parseCliOptions, type StepsCliOptions } from '../../src/cli/cli-options';
@@ -231,5 +231,49 @@ describe.each(realSnapshotPaths())('steps of %s', (path) => {
         );
       }
     }
+  });
+});
+
+describe('growthVerdict', () => {
+  const GiB = 2 ** 30;
+  /** Steps whose ends are these levels (peaks and reserved do not enter the verdict). */
+  function stepsEnding(levels: readonly number[]): StepFigures[] {
+    return levels.map((bytes, index) => ({
+      index,
+      name: `step ${index + 1}`,
+      startEvent: index * 10,
+      endEvent: index * 10 + 9,
+      peakActiveBytes: bytes + GiB,
+      peakEvent: index * 10 + 5,
+      endActiveBytes: bytes,
+      endReservedBytes: bytes + 2 * GiB,
+      endActiveDeltaBytes: index === 0 ? null : bytes - levels[index - 1]!,
+    }));
+  }
+  const verdictOf = (levels: readonly number[]): string => {
+    const steps = stepsEnding(levels);
+    const fit = fitLine(levels);
+    return growthVerdict(steps, fit, false, []);
+  };
+
+  it('names growth that climbed to a limit and stopped, not "no growth"', () => {
+    const levels = [8, 9, 9, 10, 11, 11, 12, 13, 14, ...Array(40).fill(14)].map((g) => g * GiB);
+    expect(verdictOf(levels)).toBe(
+      'Active memory climbs from 8.0 GiB to 14.0 GiB over steps 1–9 (768.0 MiB per step), then holds at about 14.0 GiB for the other 40 steps: growth that stopped at a limit or a full cache.',
+    );
+  });
+
+  it('says how often a level that is not growth moves, and where most', () => {
+    const once = [4, 4, 4, 5, 5, 5, 5].map((g) => g * GiB);
+    expect(verdictOf(once)).toBe(
+      "No steady growth across 7 steps (active at the steps' ends 4.0 GiB – 5.0 GiB); the level rises by 1.0 GiB once, in step 4.",
+    );
+    const wobbly = [4, 5, 4, 6, 4, 5, 4].map((g) => g * GiB);
+    expect(verdictOf(wobbly)).toBe(
+      "No steady growth across 7 steps (active at the steps' ends 4.0 GiB – 6.0 GiB); the level moves in 6 steps, most in step 4 (+2.0 GiB).",
+    );
+    expect(verdictOf([4, 4, 4, 4].map((g) => g * GiB))).toBe(
+      "No growth across 4 steps (active at the steps' ends 4.0 GiB – 4.0 GiB).",
+    );
   });
 });

@@ -158,7 +158,28 @@ function leakSuspects(
   );
 }
 
-function growthVerdict(
+/**
+ * Growth that stopped: the level at the steps' ends climbs in three steps or more to its highest,
+ * then holds there (within `noticeable`) for at least as many steps: a leak that reached what the
+ * device holds (each later step then runs out, or frees to make room) reads as no growth over the
+ * whole run, but it is the thing to fix. Null when the run does not look like that.
+ */
+function climbThenHold(steps: readonly StepFigures[], noticeable: number): string | null {
+  const ends = steps.map((step) => step.endActiveBytes);
+  const highest = Math.max(...ends);
+  const top = ends.findIndex((bytes) => bytes >= highest - noticeable);
+  const rises = steps
+    .slice(1, top + 1)
+    .filter((step) => (step.endActiveDeltaBytes ?? 0) >= noticeable).length;
+  const held = ends.length - 1 - top;
+  if (rises < 3 || held < Math.max(3, top) || ends[top]! - ends[0]! < noticeable * 3) return null;
+  if (ends.slice(top).some((bytes) => bytes < highest - noticeable * 3)) return null;
+  const perStep = (ends[top]! - ends[0]!) / top;
+  return `Active memory climbs from ${formatBytes(ends[0]!)} to ${formatBytes(ends[top]!)} over steps 1–${top + 1} (${formatBytes(perStep)} per step), then holds at about ${formatBytes(highest)} for the other ${held} steps: growth that stopped at a limit or a full cache.`;
+}
+
+/** The finding in one sentence (exported for its tests). */
+export function growthVerdict(
   steps: readonly StepFigures[],
   fit: LineFit,
   growing: boolean,
@@ -179,9 +200,17 @@ function growthVerdict(
       null,
     );
     const meanEnd = ends.reduce((sum, bytes) => sum + bytes, 0) / ends.length;
+    const noticeable = Math.max(MiB, meanEnd * 0.01);
+    const climb = climbThenHold(steps, noticeable);
+    if (climb !== null) return climb;
     const delta = jump?.endActiveDeltaBytes ?? 0;
-    if (jump !== null && Math.abs(delta) >= Math.max(MiB, meanEnd * 0.01))
-      return `No steady growth across ${steps.length} steps (${range}); the level ${delta > 0 ? 'rises' : 'falls'} by ${formatBytes(Math.abs(delta))} once, in ${jump.name}.`;
+    const moves = steps.filter(
+      (step) => Math.abs(step.endActiveDeltaBytes ?? 0) >= noticeable,
+    ).length;
+    if (jump !== null && Math.abs(delta) >= noticeable)
+      return moves === 1
+        ? `No steady growth across ${steps.length} steps (${range}); the level ${delta > 0 ? 'rises' : 'falls'} by ${formatBytes(Math.abs(delta))} once, in ${jump.name}.`
+        : `No steady growth across ${steps.length} steps (${range}); the level moves in ${moves} steps, most in ${jump.name} (${delta > 0 ? '+' : '−'}${formatBytes(Math.abs(delta))}).`;
     return `No growth across ${steps.length} steps (${range}).`;
   }
   const head = `Active memory grows ${formatBytes(fit.slope)} per step over ${steps.length} steps`;
