@@ -3,12 +3,20 @@
 // ranks that stand out; text, or allocscope.ranks/1 with --json. A file that cannot be read is
 // listed as refused; the others are reported all the same.
 
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  statSync,
+} from 'node:fs';
 import { availableParallelism, freemem } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { parallelDecodes } from '@shared/analyzed/decode-budget';
+import { decodedBytesOf, parallelDecodes } from '@shared/analyzed/decode-budget';
 import { isRankFileName, orderRanks, ranksFinding, type RanksFinding } from '@shared/compare/ranks';
 import { deviceLabel } from '@shared/format/words';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
@@ -77,9 +85,35 @@ function expandInputs(inputs: readonly string[]): string[] {
 /** As many workers as cores, files and memory allow (70% of what is free now). */
 function workerCount(paths: readonly string[]): number {
   return parallelDecodes(
-    paths.map((path) => statSync(path).size),
+    paths.map((path) => decodedBytesOf(path, statSync(path).size, gzipUnpackedBytes(path)) ?? 0),
     { cores: availableParallelism(), memoryBytes: freemem() * 0.7 },
   );
+}
+
+/**
+ * A gzip file's unpacked size, from its trailer (ISIZE: the size modulo 4 GiB; a larger file is
+ * guessed as decodedBytesOf does); null for anything else.
+ */
+export function gzipUnpackedBytes(path: string): number | null {
+  if (!/\.gz$/i.test(path)) return null;
+  let handle: number | null = null;
+  try {
+    handle = openSync(path, 'r');
+    const size = fstatSync(handle).size;
+    if (size < 18) return null;
+    const head = Buffer.alloc(2);
+    readSync(handle, head, 0, 2, 0);
+    if (head[0] !== 0x1f || head[1] !== 0x8b) return null;
+    const trailer = Buffer.alloc(4);
+    readSync(handle, trailer, 0, 4, size - 4);
+    const unpacked = trailer.readUInt32LE(0);
+    // ISIZE wraps at 4 GiB: an unpacked size below the packed one says it wrapped.
+    return unpacked >= size ? unpacked : null;
+  } catch {
+    return null;
+  } finally {
+    if (handle !== null) closeSync(handle);
+  }
 }
 
 /** The worker's script beside this bundle (out/cli); absent when run from the sources. */

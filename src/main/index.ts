@@ -42,8 +42,13 @@ const openPaths = createPathOpener({
   handover,
   reader: nodePathReader,
   notify(message) {
-    const options = { type: 'info' as const, message: 'Nothing to open', detail: message };
-    void (mainWindow ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options));
+    // macOS may name a folder (open-file) before the app is ready for a dialog.
+    void app.whenReady().then(() => {
+      const options = { type: 'info' as const, message: 'Nothing to open', detail: message };
+      return mainWindow
+        ? dialog.showMessageBox(mainWindow, options)
+        : dialog.showMessageBox(options);
+    });
   },
 });
 
@@ -100,7 +105,7 @@ function refreshMenu(): void {
     {
       openSnapshot: () => void openSnapshotFromMenu(),
       openFolder: () => void openFolderFromMenu(),
-      openRecentFile: (path) => handover.open(path),
+      openRecentFile: (path) => void openPaths([path]),
       clearRecentFiles() {
         app.clearRecentDocuments();
         void recentFiles.clear().then(refreshMenu);

@@ -47,7 +47,7 @@ describe('IPC argument schemas', () => {
 
 describe('IPC event schemas', () => {
   it('check what main sends', () => {
-    const handover = { url, fileName: 'run.pickle', sizeBytes: 10, asRank: false };
+    const handover = { url, fileName: 'run.pickle', sizeBytes: 10, rankGroup: null };
     expect(snapshotHandoverSchema.parse(handover)).toEqual(handover);
     expect(() => snapshotHandoverSchema.parse({ ...handover, path: '/data/run.pickle' })).toThrow();
     expect(() => snapshotHandoverSchema.parse({ ...handover, fileName: '' })).toThrow();

@@ -48,7 +48,7 @@ export const snapshotHandoverSchema = z.strictObject({
   url: snapshotUrlSchema,
   fileName: fileNameSchema,
   sizeBytes: z.number().int().nonnegative().nullable(),
-  asRank: z.boolean(),
+  rankGroup: z.string().min(1).max(64).nullable(),
 }) satisfies z.ZodType<SnapshotHandover>;
 
 export const snapshotOutcomeSchema = z.enum([

@@ -66,7 +66,7 @@ export function registerIpcHandlers({
     const [path] = openRecentFileArgumentsSchema.parse(args);
     // The page may only name files the user opened before, never an arbitrary path.
     if (!recentFiles.includes(path)) throw new Error('not a recent file');
-    handover.open(path);
+    void openPaths([path]);
   });
 
   onMessage(IpcChannel.openDroppedFile, (args) => {

@@ -42,9 +42,9 @@ describe('planOpen', () => {
     expect(
       plan.targets.map((target) => [target.path.slice(root.length + 5), target.options]),
     ).toEqual([
-      ['rank0.pkl', { sizeBytes: 7, asRank: true }],
-      ['rank2.pickle.gz', { sizeBytes: 2, asRank: true }],
-      ['rank10.pickle', { sizeBytes: 10, asRank: true }],
+      ['rank0.pkl', { sizeBytes: 7, rankGroup: 'folder-1' }],
+      ['rank2.pickle.gz', { sizeBytes: 2, rankGroup: 'folder-1' }],
+      ['rank10.pickle', { sizeBytes: 10, rankGroup: 'folder-1' }],
     ]);
   });
 
@@ -61,7 +61,7 @@ describe('planOpen', () => {
     mkdirSync(join(root, 'one'));
     const path = file(join('one', 'rank0.pickle'), 4);
     expect((await planOpen([join(root, 'one')], nodePathReader)).targets).toEqual([
-      { path, options: { sizeBytes: 4, asRank: false } },
+      { path, options: { sizeBytes: 4, rankGroup: null } },
     ]);
   });
 });
@@ -81,8 +81,15 @@ describe('createPathOpener', () => {
     });
     await open([join(root, 'job'), join(root, 'empty')]);
     expect(opened).toEqual([
-      [a, { sizeBytes: 1, asRank: true }],
-      [b, { sizeBytes: 2, asRank: true }],
+      [a, { sizeBytes: 1, rankGroup: 'folder-1' }],
+      [b, { sizeBytes: 2, rankGroup: 'folder-1' }],
+    ]);
+    // The same folder opened again is another job's view: another group (never its path).
+    opened.length = 0;
+    await open([join(root, 'job')]);
+    expect(opened.map(([, options]) => options)).toEqual([
+      { sizeBytes: 1, rankGroup: 'folder-2' },
+      { sizeBytes: 2, rankGroup: 'folder-2' },
     ]);
     expect(told).toEqual([
       expect.stringContaining(`${join(root, 'empty')} holds no snapshot files`),

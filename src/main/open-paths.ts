@@ -26,7 +26,17 @@ export interface OpenPlan {
   readonly emptyFolders: string[];
 }
 
-export async function planOpen(paths: readonly string[], reader: PathReader): Promise<OpenPlan> {
+/** Ids of the folders of ranks opened, for the page to tell them apart (never their paths). */
+function rankGroupIds(): () => string {
+  let next = 1;
+  return () => `folder-${next++}`;
+}
+
+export async function planOpen(
+  paths: readonly string[],
+  reader: PathReader,
+  newRankGroup: () => string = rankGroupIds(),
+): Promise<OpenPlan> {
   const targets: OpenTarget[] = [];
   const emptyFolders: string[] = [];
   for (const path of paths) {
@@ -45,8 +55,10 @@ export async function planOpen(paths: readonly string[], reader: PathReader): Pr
       files.push({ path: file, options: { sizeBytes: fileStats?.size ?? null } });
     }
     if (files.length === 0) emptyFolders.push(path);
-    const asRank = files.length >= 2;
-    targets.push(...files.map((target) => ({ ...target, options: { ...target.options, asRank } })));
+    const rankGroup = files.length >= 2 ? newRankGroup() : null;
+    targets.push(
+      ...files.map((target) => ({ ...target, options: { ...target.options, rankGroup } })),
+    );
   }
   return { targets, emptyFolders };
 }
@@ -69,14 +81,22 @@ export interface PathOpenerDependencies {
   notify(message: string): void;
 }
 
-/** Opens paths (files, folders of ranks); resolves once each file is handed over. */
+/**
+ * Opens paths (files, folders of ranks); resolves once each file is handed over. Never rejects:
+ * what goes wrong is logged (callers fire and forget it from menus and events).
+ */
 export type PathOpener = (paths: readonly string[]) => Promise<void>;
 
 export function createPathOpener(dependencies: PathOpenerDependencies): PathOpener {
+  const newRankGroup = rankGroupIds();
   return async (paths) => {
-    const plan = await planOpen(paths, dependencies.reader);
-    for (const target of plan.targets) dependencies.handover.open(target.path, target.options);
-    for (const folder of plan.emptyFolders) dependencies.notify(emptyFolderMessage(folder));
+    try {
+      const plan = await planOpen(paths, dependencies.reader, newRankGroup);
+      for (const target of plan.targets) dependencies.handover.open(target.path, target.options);
+      for (const folder of plan.emptyFolders) dependencies.notify(emptyFolderMessage(folder));
+    } catch (error) {
+      console.warn('[allocscope] could not open', paths, error);
+    }
   };
 }
 

@@ -33,15 +33,15 @@ export interface HandoverOptions {
   readonly fileName?: string;
   /** The file's size, when main read it (see open-paths.ts). */
   readonly sizeBytes?: number | null;
-  /** One of a job's ranks: the page shows them side by side. */
-  readonly asRank?: boolean;
+  /** The folder of ranks the file came in (an id, not its path): the page shows them together. */
+  readonly rankGroup?: string | null;
 }
 
 interface PendingOpen {
   readonly path: string;
   readonly fileName: string;
   readonly sizeBytes: number | null;
-  readonly asRank: boolean;
+  readonly rankGroup: string | null;
 }
 
 export function createHandoverService(dependencies: HandoverDependencies): HandoverService {
@@ -56,7 +56,7 @@ export function createHandoverService(dependencies: HandoverDependencies): Hando
       url: snapshotUrlOf(token),
       fileName: file.fileName,
       sizeBytes: file.sizeBytes,
-      asRank: file.asRank,
+      rankGroup: file.rankGroup,
     });
     contents.send(IpcChannel.snapshotHandover, payload);
   }
@@ -94,7 +94,7 @@ export function createHandoverService(dependencies: HandoverDependencies): Hando
         path,
         fileName: options.fileName ?? fileNameOf(path),
         sizeBytes: options.sizeBytes ?? null,
-        asRank: options.asRank ?? false,
+        rankGroup: options.rankGroup ?? null,
       });
       flush();
     },

@@ -74,7 +74,19 @@ describe('createSnapshotTokenTable', () => {
     expect(table.redeem('t1')).toBeNull();
     expect(table.redeem('t2')).toBeNull();
     expect(table.redeem('t5')).toEqual(run);
-    expect(MAX_LIVE_TOKENS).toBeGreaterThanOrEqual(16);
+    expect(MAX_LIVE_TOKENS).toBeGreaterThanOrEqual(1024);
+  });
+
+  it('drops a used token before an unused one (a folder of ranks waits to be fetched)', () => {
+    const table = createSnapshotTokenTable({ randomToken: counter(), maxTokens: 3 });
+    for (let index = 0; index < 3; index++) table.issue(run, 1);
+    expect(table.redeem('t2')).toEqual(run);
+    table.issue(run, 1);
+    expect(table.size).toBe(3);
+    // t2 was used (its fetch under way): it went; t1, not fetched yet, still opens.
+    expect(table.redeem('t1')).toEqual(run);
+    expect(table.redeem('t3')).toEqual(run);
+    expect(table.redeem('t4')).toEqual(run);
   });
 
   it('keeps its own copy of the file it was given', () => {

@@ -26,10 +26,13 @@ export interface SnapshotTokenTable {
 }
 
 /**
- * More than anyone opens at once. A page that never reports back (a bug) cannot grow the table
- * past this: the oldest token goes first.
+ * More than anyone opens at once: a folder of ranks hands over every file at once, and the page
+ * fetches them a few at a time (src/renderer/api/page-decoder.ts), so a job of a thousand ranks
+ * holds a thousand unused tokens for a while. A page that never reports back (a bug) cannot grow
+ * the table past this: a used token goes first, the oldest unused one only when none is used.
+ * An entry is a path and a name: the whole table stays well under a megabyte.
  */
-export const MAX_LIVE_TOKENS = 64;
+export const MAX_LIVE_TOKENS = 4096;
 
 export interface SnapshotTokenTableOptions {
   randomToken?: () => string;
@@ -54,6 +57,12 @@ export function createSnapshotTokenTable(
   // A Map iterates in insertion order: the first key is the oldest token.
   const entries = new Map<string, Entry>();
 
+  /** The oldest used token, else the oldest one. */
+  function evictable(): string {
+    for (const [token, entry] of entries) if (entry.redeemed) return token;
+    return entries.keys().next().value!;
+  }
+
   return {
     issue(file, owner) {
       let token = randomToken();
@@ -63,7 +72,7 @@ export function createSnapshotTokenTable(
         owner,
         redeemed: false,
       });
-      while (entries.size > maxTokens) entries.delete(entries.keys().next().value!);
+      while (entries.size > maxTokens) entries.delete(evictable());
       return token;
     },
     redeem(token) {

@@ -12,8 +12,11 @@ export interface SnapshotHandover {
   readonly fileName: string;
   /** The file's size when main could read it, so the page budgets its decodes before the fetch. */
   readonly sizeBytes: number | null;
-  /** One of a job's ranks (a folder, or files chosen together): the page shows them as ranks. */
-  readonly asRank: boolean;
+  /**
+   * The folder of ranks the file came in (an id main makes up, never the path), or null: the
+   * page shows a folder's files side by side on the Ranks page, and only them.
+   */
+  readonly rankGroup: string | null;
 }
 
 /** How a handed-over file ended in the page: a decoded one joins Open Recent. */
@@ -57,8 +60,8 @@ export type SaveExportResult =
 
 export interface AllocscopeBridge {
   /**
-   * Shows the native Open dialog (several files may be chosen); the chosen files arrive as
-   * hand-over, several as ranks of one job.
+   * Shows the native Open dialog (several files may be chosen); each chosen file arrives as a
+   * hand-over of its own (its own tab).
    */
   showOpenDialog(): Promise<void>;
   /** Shows the native folder dialog; the folder's snapshots arrive as hand-overs, as ranks. */

@@ -80,7 +80,7 @@ describe('the preload bridge', () => {
       url: `allocscope-file://snapshot/${'A'.repeat(43)}`,
       fileName: 'a.pickle',
       sizeBytes: 10,
-      asRank: false,
+      rankGroup: null,
     };
     emitFromMain(IpcChannel.snapshotHandover, handover);
     unsubscribe();

@@ -23,7 +23,12 @@ import { FailureNotices } from './shell/notices';
 import { ProgressView } from './shell/progress-view';
 import { SnapshotPage } from './shell/snapshot-page';
 import { RanksPage } from './ranks/ranks-page';
-import { folderNameOf, noRanksMessage, ranksOfFolder } from './shell/folder-files';
+import {
+  folderNameOf,
+  noRanksMessage,
+  ranksOfFolder,
+  unreadableFolderMessage,
+} from './shell/folder-files';
 import { compareCandidateId } from './compare/compare-candidates';
 import { defaultDeviceIndex } from '@shared/analyzed/moments';
 import { DropIcon } from './ui/icons';
@@ -39,6 +44,11 @@ export interface AppProps {
 const openShortcut = keysOf('open', currentKeyPlatform());
 const openFolderShortcut = keysOf('open-folder', currentKeyPlatform());
 
+/** Whether a tab is on the Ranks page of `group` (null: every tab is). */
+function inRanksGroup(tab: { rankGroup: string | null }, group: string | null): boolean {
+  return group === null || tab.rankGroup === group;
+}
+
 export function App({ client }: AppProps) {
   const [state, dispatch] = useReducer(appReducer, initialAppState);
   const [recentFiles, setRecentFiles] = useState<readonly RecentFile[] | null>(null);
@@ -50,6 +60,16 @@ export function App({ client }: AppProps) {
     () => state.tabs.filter((tab): tab is SnapshotTab => tab.kind === 'snapshot'),
     [state.tabs],
   );
+
+  // The Ranks page: one folder's files, or every open snapshot ("Ranks (N)").
+  const { ranksGroup } = state;
+  const rankTabs = useMemo(
+    () => openSnapshots.filter((tab) => inRanksGroup(tab, ranksGroup)),
+    [openSnapshots, ranksGroup],
+  );
+  const rankTabsOpening = state.tabs.filter(
+    (tab) => tab.kind === 'loading' && inRanksGroup(tab, ranksGroup),
+  ).length;
 
   const refreshRecentFiles = useCallback(() => {
     client.recentFiles?.list().then(setRecentFiles, (error: unknown) => {
@@ -130,18 +150,23 @@ export function App({ client }: AppProps) {
     [client],
   );
 
-  /** A folder's snapshot files, as the ranks of one job (one file alone opens as itself). */
-  const nextRefusedFolder = useRef(1);
+  /**
+   * A folder's snapshot files, as the ranks of one job on a Ranks page of their own (one file
+   * alone opens as itself). `unreadable`: the folder could not be listed.
+   */
+  const nextFolder = useRef(1);
   const openRankFiles = useCallback(
-    (files: readonly File[], folderName: string | null) => {
+    (files: readonly File[], folderName: string | null, unreadable = false) => {
+      const folder = nextFolder.current++;
       const ranks = ranksOfFolder(files);
-      for (const file of ranks) client.openFile(file, { asRank: ranks.length >= 2 });
+      const rankGroup = ranks.length >= 2 ? `page-folder-${folder}` : null;
+      for (const file of ranks) client.openFile(file, { rankGroup });
       if (ranks.length === 0) {
         const event: DecodeEvent = {
           type: 'failed',
-          jobId: `folder-${nextRefusedFolder.current++}`,
+          jobId: `folder-${folder}`,
           fileName: folderName ?? folderNameOf(files) ?? 'the folder',
-          message: noRanksMessage(),
+          message: unreadable ? unreadableFolderMessage() : noRanksMessage(),
         };
         dispatch({ type: 'decode', event });
       }
@@ -308,12 +333,8 @@ export function App({ client }: AppProps) {
             recentFiles={recentFiles}
             onOpenRecent={(path) => client.recentFiles?.open(path)}
           />
-        ) : state.ranksShown && openSnapshots.length >= 2 ? (
-          <RanksPage
-            tabs={openSnapshots}
-            opening={state.tabs.length - openSnapshots.length}
-            dispatch={dispatch}
-          />
+        ) : state.ranksShown && rankTabs.length >= 2 ? (
+          <RanksPage tabs={rankTabs} opening={rankTabsOpening} dispatch={dispatch} />
         ) : current.kind === 'loading' ? (
           <ProgressView tab={current} onCancel={() => closeTab(current.id)} />
         ) : (

@@ -118,7 +118,7 @@ async function serveLikeMain(
     }
     await page.evaluate(
       ([url, fileName, sizeBytes]) =>
-        window.__main!.handOver({ url, fileName, sizeBytes, asRank: false }),
+        window.__main!.handOver({ url, fileName, sizeBytes, rankGroup: null }),
       [handoverUrl, fileName, sizeBytes] as const,
     );
     return handoverUrl;

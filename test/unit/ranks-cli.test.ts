@@ -6,7 +6,9 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gzipUnpackedBytes } from '../../src/cli/run-ranks';
 import { generateLargeSnapshot } from '../../generators/snapshot/generate-large-snapshot';
 import { orderRanks, rankOfFileName } from '../../src/shared/compare/ranks';
 import type { RanksDocument } from '../../src/shared/report/ranks-document';
@@ -130,5 +132,20 @@ describe('rank names', () => {
       { name: 'rank2.pickle', rank: 2 },
       { name: 'rank10.pickle', rank: 10 },
     ]);
+  });
+});
+
+describe('gzipUnpackedBytes', () => {
+  it("reads a gzip file's unpacked size from its trailer, and nothing from other files", () => {
+    const packed = join(directory, 'rank0.pickle.gz');
+    const content = new Uint8Array(300_000).map((_, i) => i % 7);
+    writeFileSync(packed, gzipSync(content));
+    expect(gzipUnpackedBytes(packed)).toBe(content.length);
+    const plain = join(directory, 'rank0.pickle');
+    writeFileSync(plain, content);
+    expect(gzipUnpackedBytes(plain)).toBeNull();
+    const fake = join(directory, 'fake.pickle.gz');
+    writeFileSync(fake, content);
+    expect(gzipUnpackedBytes(fake)).toBeNull();
   });
 });

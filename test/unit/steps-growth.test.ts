@@ -259,7 +259,7 @@ describe('growthVerdict', () => {
   it('names growth that climbed to a limit and stopped, not "no growth"', () => {
     const levels = [8, 9, 9, 10, 11, 11, 12, 13, 14, ...Array(40).fill(14)].map((g) => g * GiB);
     expect(verdictOf(levels)).toBe(
-      'Active memory climbs from 8.0 GiB to 14.0 GiB over steps 1–9 (768.0 MiB per step), then holds at about 14.0 GiB for the other 40 steps: growth that stopped at a limit or a full cache.',
+      'Active memory climbs from 8.0 GiB to 14.0 GiB from step 1 to step 9 (768.0 MiB per step), then holds at about 14.0 GiB for the other 40 steps: growth that stopped at a limit or a full cache.',
     );
   });
 

@@ -54,13 +54,13 @@ function fakeBridge() {
   const handOver = (
     url: string,
     fileName: string,
-    extra: { sizeBytes?: number | null; asRank?: boolean } = {},
+    extra: { sizeBytes?: number | null; rankGroup?: string | null } = {},
   ) =>
     handover?.({
       url,
       fileName,
       sizeBytes: extra.sizeBytes ?? null,
-      asRank: extra.asRank ?? false,
+      rankGroup: extra.rankGroup ?? null,
     });
   return { bridge, calls, settled, droppedPaths, handOver };
 }
@@ -110,7 +110,7 @@ describe('createElectronSnapshotClient', () => {
       fileName: 'run.pickle',
       totalBytes: null,
       waiting: false,
-      asRank: false,
+      rankGroup: null,
     });
     expect(settled).toEqual([[url('A'), 'decoded']]);
   });
@@ -158,11 +158,11 @@ describe('createElectronSnapshotClient', () => {
   it("takes a rank's size and rank from main's hand-over, and decodes a folder's Files itself", () => {
     const { client, calls, droppedPaths, workers, events, listen, handOver } = setup();
     listen();
-    handOver(url('A'), 'rank0.pickle', { sizeBytes: 1234, asRank: true });
-    expect(events[0]).toMatchObject({ type: 'started', totalBytes: 1234, asRank: true });
+    handOver(url('A'), 'rank0.pickle', { sizeBytes: 1234, rankGroup: 'job' });
+    expect(events[0]).toMatchObject({ type: 'started', totalBytes: 1234, rankGroup: 'job' });
     const fromFolder = new File([new Uint8Array(3)], 'rank1.pickle');
     droppedPaths.set(fromFolder, '/data/job/rank1.pickle');
-    client.openFile(fromFolder, { asRank: true });
+    client.openFile(fromFolder, { rankGroup: 'job' });
     expect(calls).not.toContain('openDroppedFile /data/job/rank1.pickle');
     expect(workers.flatMap((worker) => worker.requests)).toContainEqual({
       kind: 'file',
@@ -171,7 +171,7 @@ describe('createElectronSnapshotClient', () => {
     expect(events.at(-1)).toMatchObject({
       type: 'started',
       fileName: 'rank1.pickle',
-      asRank: true,
+      rankGroup: 'job',
     });
   });
 

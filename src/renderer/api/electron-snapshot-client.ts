@@ -29,7 +29,7 @@ export function createElectronSnapshotClient(
     openFile(file, options = {}) {
       // A folder's files (read by the page from a dropped folder) decode here as Files: main
       // would hand them over one by one, not as ranks.
-      if (options.asRank === true) decoder.decode({ kind: 'file', file }, { asRank: true });
+      if (options.rankGroup != null) decoder.decode({ kind: 'file', file }, { rankGroup: 'job' });
       else if (!bridge.openDroppedFile(file)) decoder.decode({ kind: 'file', file });
     },
     openDemo: () => bridge.openDemoSnapshot(),
@@ -37,10 +37,10 @@ export function createElectronSnapshotClient(
     subscribe(listener) {
       const remove = listeners.add(listener);
       if (!bridgeSubscribed) {
-        bridge.onSnapshotHandover(({ url, fileName, sizeBytes, asRank }) =>
+        bridge.onSnapshotHandover(({ url, fileName, sizeBytes, rankGroup }) =>
           decoder.decode(
             { kind: 'url', url, fileName, sizeBytes },
-            { onSettled: (outcome) => bridge.settleSnapshot(url, outcome), asRank },
+            { onSettled: (outcome) => bridge.settleSnapshot(url, outcome), rankGroup },
           ),
         );
         bridgeSubscribed = true;

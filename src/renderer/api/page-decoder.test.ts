@@ -73,7 +73,7 @@ describe('createPageDecoder', () => {
         fileName: 'run.pickle',
         totalBytes: 10,
         waiting: false,
-        asRank: false,
+        rankGroup: null,
       },
       { type: 'progress', jobId: 'page-1', stage: 'reading', bytesRead: 5, totalBytes: 10 },
       { type: 'done', jobId: 'page-1', view: adopted },
@@ -101,7 +101,7 @@ describe('createPageDecoder', () => {
         fileName: 'run.pickle',
         totalBytes: null,
         waiting: false,
-        asRank: false,
+        rankGroup: null,
       },
       { type: 'progress', jobId: 'page-1', stage: 'reading', bytesRead: 0, totalBytes: 1234 },
       { type: 'done', jobId: 'page-1', view: adopted },
@@ -153,7 +153,7 @@ describe('createPageDecoder', () => {
     for (const name of ['r0', 'r1', 'r2', 'r3'])
       decoder.decode(
         { kind: 'file', file: new File([new Uint8Array(10)], `${name}.pickle`) },
-        { asRank: true, onSettled: (outcome) => void outcomes.push(`${name} ${outcome}`) },
+        { rankGroup: 'job', onSettled: (outcome) => void outcomes.push(`${name} ${outcome}`) },
       );
     expect(workers.length).toBe(2);
     expect(
@@ -164,7 +164,9 @@ describe('createPageDecoder', () => {
       ['r2.pickle', true],
       ['r3.pickle', true],
     ]);
-    expect(events.every((event) => event.type === 'started' && event.asRank)).toBe(true);
+    expect(events.every((event) => event.type === 'started' && event.rankGroup === 'job')).toBe(
+      true,
+    );
     // r1 ends first: r2 takes its place (reading from 0), r3 still waits.
     workers[1]!.reply({ type: 'done', view });
     expect(workers.length).toBe(3);
@@ -203,6 +205,20 @@ describe('createPageDecoder', () => {
     expect(
       events.filter((event) => event.type === 'started').map((event) => event.waiting),
     ).toEqual([false, false, true, true]);
+  });
+
+  it('budgets a gzipped file as it will be unpacked', () => {
+    // 10 bytes packed: 120 unpacked (the guess), 360 while decoding; two do not fit in 700.
+    const { decoder, workers } = setup({ cores: 8, memoryBytes: 700 });
+    const gz = (name: string) => new File([new Uint8Array(10)], `${name}.pickle.gz`);
+    decoder.decode({ kind: 'file', file: gz('a') });
+    decoder.decode({ kind: 'file', file: gz('b') });
+    expect(workers.length).toBe(1);
+    // Unpacked files of the same size would both have started.
+    const plain = setup({ cores: 8, memoryBytes: 700 });
+    plain.decoder.decode({ kind: 'file', file: new File([new Uint8Array(10)], 'a.pickle') });
+    plain.decoder.decode({ kind: 'file', file: new File([new Uint8Array(10)], 'b.pickle') });
+    expect(plain.workers.length).toBe(2);
   });
 
   it("reads the browser's cores and memory, half of it for decoding", () => {

@@ -1,5 +1,9 @@
 import { adoptAnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
-import { mayStartDecode, type DecodeResources } from '@shared/analyzed/decode-budget';
+import {
+  decodedBytesOf,
+  mayStartDecode,
+  type DecodeResources,
+} from '@shared/analyzed/decode-budget';
 import { bugReportOf } from '@shared/snapshot/describe-decode-error';
 import type { SnapshotOutcome } from '../../preload/index.d';
 import type { DecodeWorkerReply, DecodeWorkerRequest } from '../workers/decode-worker-protocol';
@@ -31,8 +35,8 @@ export interface PageDecodeOptions {
    * main, which drops the file's token and adds a decoded file to Open Recent.
    */
   onSettled?(outcome: SnapshotOutcome): void;
-  /** One of a job's ranks (its `started` event says so). */
-  asRank?: boolean;
+  /** The folder of ranks the file came in (its `started` event says so). */
+  rankGroup?: string | null;
 }
 
 export interface PageDecoder {
@@ -83,6 +87,8 @@ interface Job {
   readonly source: PageDecodeSource;
   readonly fileName: string;
   readonly sizeBytes: number | null;
+  /** What the decode works through (a .gz unpacked): what the memory budget counts. */
+  readonly budgetBytes: number | null;
   readonly onSettled: ((outcome: SnapshotOutcome) => void) | undefined;
 }
 
@@ -121,8 +127,8 @@ export function createPageDecoder(
   function startWaiting(): void {
     for (const [jobId, job] of jobs) {
       if (job.worker !== null) continue;
-      const sizes = running().map((other) => other.sizeBytes);
-      if (!mayStartDecode(sizes, job.sizeBytes, resources())) return;
+      const sizes = running().map((other) => other.budgetBytes);
+      if (!mayStartDecode(sizes, job.budgetBytes, resources())) return;
       // Its tab said "waiting": now it reads.
       start(jobId, job, () =>
         emit({
@@ -244,15 +250,16 @@ export function createPageDecoder(
         source,
         fileName,
         sizeBytes,
+        budgetBytes: decodedBytesOf(fileName, sizeBytes),
         onSettled: decodeOptions.onSettled,
       };
-      const sizes = running().map((other) => other.sizeBytes);
+      const sizes = running().map((other) => other.budgetBytes);
       const waiting =
-        running().length < jobs.size || !mayStartDecode(sizes, sizeBytes, resources());
+        running().length < jobs.size || !mayStartDecode(sizes, job.budgetBytes, resources());
       jobs.set(jobId, job);
-      const asRank = decodeOptions.asRank ?? false;
+      const rankGroup = decodeOptions.rankGroup ?? null;
       const announce = () =>
-        emit({ type: 'started', jobId, fileName, totalBytes: sizeBytes, waiting, asRank });
+        emit({ type: 'started', jobId, fileName, totalBytes: sizeBytes, waiting, rankGroup });
       if (waiting) announce();
       else start(jobId, job, announce);
     },

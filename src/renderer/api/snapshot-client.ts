@@ -27,8 +27,11 @@ export type DecodeEvent =
        * first progress event says it started.
        */
       readonly waiting: boolean;
-      /** One of a job's ranks (a folder opened): the page shows the ranks side by side. */
-      readonly asRank: boolean;
+      /**
+       * The folder of ranks the file came in (an id), or null: the page shows a folder's files
+       * side by side on the Ranks page.
+       */
+      readonly rankGroup: string | null;
     }
   | WithJob<Extract<DecodeWorkerReply, { type: 'progress' }>>
   | { readonly type: 'done'; readonly jobId: string; readonly view: AnalyzedSnapshot }
@@ -50,8 +53,8 @@ export interface SnapshotClient {
   readonly showOpenDialog: (() => Promise<void>) | null;
   /** The host's own folder dialog (Electron); null where the page offers a folder input. */
   readonly showOpenFolderDialog: (() => Promise<void>) | null;
-  /** A File the user chose or dropped; `asRank` when it came in a folder of ranks. */
-  openFile(file: File, options?: { asRank?: boolean }): void;
+  /** A File the user chose or dropped; `rankGroup` names the folder of ranks it came in. */
+  openFile(file: File, options?: { rankGroup?: string | null }): void;
   openDemo(): void;
   cancel(jobId: string): void;
   /**

@@ -21,7 +21,7 @@ export function createWebSnapshotClient(location: Location): SnapshotClient {
     showOpenDialog: null,
     showOpenFolderDialog: null,
     openFile: (file, options = {}) =>
-      decoder.decode({ kind: 'file', file }, { asRank: options.asRank ?? false }),
+      decoder.decode({ kind: 'file', file }, { rankGroup: options.rankGroup ?? null }),
     openDemo() {
       if (location.protocol === 'file:') {
         // Browsers let a page from disk read only the files the user hands it.

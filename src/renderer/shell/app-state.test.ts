@@ -35,7 +35,7 @@ function fakeView(fileName: string, devices: AnalyzedDevice[] = [fakeDevice(0)])
 
 const started = (jobId: string, fileName = `${jobId}.pickle`): AppAction => ({
   type: 'decode',
-  event: { type: 'started', jobId, fileName, totalBytes: 1000, waiting: false, asRank: false },
+  event: { type: 'started', jobId, fileName, totalBytes: 1000, waiting: false, rankGroup: null },
 });
 const done = (jobId: string, view = fakeView(`${jobId}.pickle`)): AppAction => ({
   type: 'decode',
@@ -256,7 +256,7 @@ describe('appReducer: tabs', () => {
   });
 
   it("opens a folder's files on the ranks page; a file opened alone shows its own progress", () => {
-    const rank = (jobId: string): AppAction => ({
+    const rank = (jobId: string, rankGroup = 'job'): AppAction => ({
       type: 'decode',
       event: {
         type: 'started',
@@ -264,7 +264,7 @@ describe('appReducer: tabs', () => {
         fileName: `${jobId}.pickle`,
         totalBytes: 10,
         waiting: true,
-        asRank: true,
+        rankGroup,
       },
     });
     const folder = run(rank('r0'), rank('r1'), rank('r2'));
@@ -276,9 +276,22 @@ describe('appReducer: tabs', () => {
     ]);
     const decoded = run(rank('r0'), rank('r1'), done('r0'), done('r1'));
     expect(decoded.ranksShown).toBe(true);
+    expect(decoded.ranksGroup).toBe('job');
+    expect(decoded.tabs.map((tab) => tab.rankGroup)).toEqual(['job', 'job']);
     const alone = appReducer(decoded, started('x'));
     expect(alone.ranksShown).toBe(false);
     expect(alone.selectedTabId).toBe('x');
+    expect(alone.tabs.at(-1)!.rankGroup).toBeNull();
+    // A second folder: its own page; "Ranks (N)" then shows every open snapshot.
+    const second = run(rank('r0'), rank('r1'), done('r0'), done('r1'), rank('s0', 'other'));
+    expect(second.ranksGroup).toBe('other');
+    const all = appReducer(second, { type: 'show-ranks' });
+    expect(all).toMatchObject({ ranksShown: true, ranksGroup: null });
+  });
+
+  it('shows the ranks page of every open snapshot only once two are decoded', () => {
+    const loading = run(started('a'), done('a'), started('b'));
+    expect(appReducer(loading, { type: 'show-ranks' })).toBe(loading);
   });
 
   it('compares one tab with a device of another: its Compare view, that device chosen', () => {

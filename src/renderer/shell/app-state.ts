@@ -35,6 +35,8 @@ interface TabBase {
   readonly fileName: string;
   /** The tab that was shown when this one opened: shown again if this one fails or is cancelled. */
   readonly openedFrom: string | null;
+  /** The folder of ranks the file came in (an id), or null. */
+  readonly rankGroup: string | null;
 }
 
 /** What a file being opened is doing: waiting for a free decoder, then the decode's stages. */
@@ -80,6 +82,8 @@ export interface AppState {
   readonly lastOpenFailed: boolean;
   /** The page of all open snapshots as the ranks of one job is shown (instead of a tab). */
   readonly ranksShown: boolean;
+  /** The folder of ranks that page shows (its files only); null: every open snapshot. */
+  readonly ranksGroup: string | null;
 }
 
 export type AppAction =
@@ -109,6 +113,7 @@ export const initialAppState: AppState = {
   failures: [],
   lastOpenFailed: false,
   ranksShown: false,
+  ranksGroup: null,
 };
 
 /**
@@ -143,7 +148,11 @@ export function appReducer(state: AppState, action: AppAction): AppState {
         ? { ...state, selectedTabId: action.tabId, ranksShown: false }
         : state;
     case 'show-ranks':
-      return state.tabs.length < 2 || state.ranksShown ? state : { ...state, ranksShown: true };
+      // Every open snapshot (the tab bar's "Ranks (N)"), not one folder's.
+      return state.tabs.filter((tab) => tab.kind === 'snapshot').length < 2 ||
+        (state.ranksShown && state.ranksGroup === null)
+        ? state
+        : { ...state, ranksShown: true, ranksGroup: null };
     case 'compare-with': {
       if (findTab(state, action.tabId)?.kind !== 'snapshot') return state;
       const shown = { ...state, selectedTabId: action.tabId, ranksShown: false };
@@ -207,14 +216,16 @@ function reduceDecodeEvent(state: AppState, event: DecodeEvent): AppState {
         stage: event.waiting ? 'waiting' : 'reading',
         bytesRead: 0,
         totalBytes: event.totalBytes,
+        rankGroup: event.rankGroup,
       };
-      // A file opened alone shows its own progress; a folder's ranks open on the Ranks page
-      // (shown once two of them are decoded).
+      // A file opened alone shows its own progress; a folder's ranks open on the Ranks page of
+      // that folder (shown once two of them are decoded).
       return {
         ...state,
         tabs: [...state.tabs, tab],
         selectedTabId: tab.id,
-        ranksShown: event.asRank,
+        ranksShown: event.rankGroup !== null,
+        ranksGroup: event.rankGroup,
       };
     }
     case 'progress': {
@@ -237,6 +248,7 @@ function reduceDecodeEvent(state: AppState, event: DecodeEvent): AppState {
         id: tab.id,
         fileName: tab.fileName,
         openedFrom: tab.openedFrom,
+        rankGroup: tab.rankGroup,
         view: event.view,
         ui: initialSnapshotUi(event.view),
       };

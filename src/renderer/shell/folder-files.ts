@@ -29,6 +29,11 @@ export function noRanksMessage(): string {
   return 'this folder holds no snapshot files. A folder of ranks holds one snapshot per rank, as torch.cuda.memory._dump_snapshot() writes them (.pickle or .pkl, gzipped or not).';
 }
 
+/** What to say when a dropped folder cannot be listed. */
+export function unreadableFolderMessage(): string {
+  return 'this folder could not be read (is it still there, and may this app read it?).';
+}
+
 /** Every file directly inside a dropped folder (FileSystemDirectoryEntry, read in batches). */
 export async function filesOfDroppedFolder(folder: FileSystemDirectoryEntry): Promise<File[]> {
   const reader = folder.createReader();

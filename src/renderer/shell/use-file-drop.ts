@@ -20,7 +20,8 @@ export const DRAG_SILENCE_MS = 1_000;
  */
 export function useFileDrop(
   onFiles: (files: File[], onTabId: string | null) => void,
-  onFolder: (files: File[], folderName: string) => void,
+  /** A dropped folder's files; `unreadable` when it could not be listed. */
+  onFolder: (files: File[], folderName: string, unreadable?: boolean) => void,
 ): boolean {
   const [dragging, setDragging] = useState(false);
   const deliver = useEffectEvent(onFiles);
@@ -80,7 +81,7 @@ export function useFileDrop(
       for (const folder of folders)
         filesOfDroppedFolder(folder).then(
           (folderFiles) => deliverFolder(folderFiles, folder.name),
-          () => deliverFolder([], folder.name),
+          () => deliverFolder([], folder.name, true),
         );
     };
     // No drag is under way while the pointer moves (a drag sends no pointer events).

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { MEMORY_PER_FILE_BYTE, mayStartDecode, parallelDecodes } from './decode-budget';
+import {
+  decodedBytesOf,
+  GZIP_RATIO_GUESS,
+  MEMORY_PER_FILE_BYTE,
+  mayStartDecode,
+  parallelDecodes,
+} from './decode-budget';
 
 const GB = 1e9;
 
@@ -15,6 +21,16 @@ describe('parallelDecodes', () => {
   it('always runs one, however little memory there is', () => {
     expect(parallelDecodes([10 * GB, 10 * GB], { cores: 4, memoryBytes: GB })).toBe(1);
     expect(parallelDecodes([], { cores: 4, memoryBytes: GB })).toBe(1);
+  });
+});
+
+describe('decodedBytesOf', () => {
+  it('counts a gzipped file unpacked: as its trailer says, else as the guess', () => {
+    expect(decodedBytesOf('rank0.pickle', 100)).toBe(100);
+    expect(decodedBytesOf('rank0.pickle.gz', 100, 2500)).toBe(2500);
+    expect(decodedBytesOf('RANK0.PKL.GZ', 100)).toBe(100 * GZIP_RATIO_GUESS);
+    expect(decodedBytesOf('rank0.pickle.gz', null)).toBeNull();
+    expect(decodedBytesOf('rank0.pickle', null)).toBeNull();
   });
 });
 

@@ -159,10 +159,12 @@ function leakSuspects(
 }
 
 /**
- * Growth that stopped: the level at the steps' ends climbs in three steps or more to its highest,
- * then holds there (within `noticeable`) for at least as many steps: a leak that reached what the
- * device holds (each later step then runs out, or frees to make room) reads as no growth over the
- * whole run, but it is the thing to fix. Null when the run does not look like that.
+ * Growth that stopped: the level at the steps' ends rises by `noticeable` or more in three steps
+ * or more until it first comes within `noticeable` of its highest, then never falls more than
+ * three times `noticeable` below that for at least as many steps again (three at least): a leak
+ * that reached what the device holds (each later step then runs out, or frees to make room) reads
+ * as no growth over the whole run, but it is the thing to fix. A warm-up that fills a cache over
+ * a few steps reads the same, and the words say both. Null when the run does not look like that.
  */
 function climbThenHold(steps: readonly StepFigures[], noticeable: number): string | null {
   const ends = steps.map((step) => step.endActiveBytes);
@@ -175,7 +177,7 @@ function climbThenHold(steps: readonly StepFigures[], noticeable: number): strin
   if (rises < 3 || held < Math.max(3, top) || ends[top]! - ends[0]! < noticeable * 3) return null;
   if (ends.slice(top).some((bytes) => bytes < highest - noticeable * 3)) return null;
   const perStep = (ends[top]! - ends[0]!) / top;
-  return `Active memory climbs from ${formatBytes(ends[0]!)} to ${formatBytes(ends[top]!)} over steps 1–${top + 1} (${formatBytes(perStep)} per step), then holds at about ${formatBytes(highest)} for the other ${held} steps: growth that stopped at a limit or a full cache.`;
+  return `Active memory climbs from ${formatBytes(ends[0]!)} to ${formatBytes(ends[top]!)} from ${steps[0]!.name} to ${steps[top]!.name} (${formatBytes(perStep)} per step), then holds at about ${formatBytes(highest)} for the other ${held} steps: growth that stopped at a limit or a full cache.`;
 }
 
 /** The finding in one sentence (exported for its tests). */
