@@ -149,10 +149,25 @@ test('a folder opens as ranks: its snapshots only, decoded a few at a time, on t
   const labels = page.getByTestId('tab-name').locator('.tab-name-own');
   expect(await labels.allTextContents()).toContain(`rank_${OUTLIER}.pickle`);
 
+  // A file opened alone shows its own tab; "Ranks (N)" then shows every open snapshot.
+  await page.getByTestId('file-input').setInputFiles(join(directory, 'clean.pickle'));
+  await expect(page.locator('[data-tab-state="snapshot"]')).toHaveCount(9);
+  await expect(page.getByTestId('ranks-page')).toHaveCount(0);
+  await page.getByTestId('ranks-open').click();
+  await expect(rows).toHaveCount(9);
+  // The folder again, from the tab bar: a Ranks page of its own eight, not of all seventeen.
+  const again = page.waitForEvent('filechooser');
+  await page.getByTestId('open-folder').click();
+  await (await again).setFiles(join(directory, 'job'));
+  await expect(page.locator('[data-tab-state="snapshot"]')).toHaveCount(17, { timeout: 60_000 });
+  await expect(rows).toHaveCount(8);
+  await page.getByTestId('ranks-open').click();
+  await expect(rows).toHaveCount(17);
+
   // A folder without snapshots says so, naming it; nothing else changes.
   await page.getByTestId('folder-input').setInputFiles(join(directory, 'no-snapshots'));
   await expect(page.getByTestId('error-notice')).toContainText('no-snapshots');
   await expect(page.getByTestId('error-notice')).toContainText('holds no snapshot files');
-  await expect(rows).toHaveCount(8);
+  await expect(rows).toHaveCount(17);
   expect(await problems()).toEqual([]);
 });
