@@ -44,6 +44,20 @@ export interface AppProps {
 const openShortcut = keysOf('open', currentKeyPlatform());
 const openFolderShortcut = keysOf('open-folder', currentKeyPlatform());
 
+/** The host's own dialog where it has one (Electron), else the page's hidden file input. */
+function askForFiles(
+  hostDialog: (() => Promise<void>) | null,
+  input: HTMLInputElement | null,
+  what: string,
+): void {
+  if (hostDialog) {
+    hostDialog().catch((error: unknown) => console.error(`[allocscope] ${what} failed:`, error));
+  } else if (input) {
+    input.value = ''; // so choosing the same file again still fires `change`
+    input.click();
+  }
+}
+
 /** Whether a tab is on the Ranks page of `group` (null: every tab is). */
 function inRanksGroup(tab: { rankGroup: string | null }, group: string | null): boolean {
   return group === null || tab.rankGroup === group;
@@ -112,33 +126,14 @@ export function App({ client }: AppProps) {
   useLayoutEffect(() => client.subscribe(onDecodeEvent), [client]);
   useEffect(() => refreshRecentFiles(), [refreshRecentFiles]);
 
-  const openSnapshot = useCallback(() => {
-    if (client.showOpenDialog) {
-      client.showOpenDialog().catch((error: unknown) => {
-        console.error('[allocscope] the Open dialog failed:', error);
-      });
-    } else {
-      const input = fileInput.current;
-      if (input) {
-        input.value = ''; // so choosing the same file again still fires `change`
-        input.click();
-      }
-    }
-  }, [client]);
-
-  const openFolder = useCallback(() => {
-    if (client.showOpenFolderDialog) {
-      client.showOpenFolderDialog().catch((error: unknown) => {
-        console.error('[allocscope] the folder dialog failed:', error);
-      });
-    } else {
-      const input = folderInput.current;
-      if (input) {
-        input.value = '';
-        input.click();
-      }
-    }
-  }, [client]);
+  const openSnapshot = useCallback(
+    () => askForFiles(client.showOpenDialog, fileInput.current, 'the Open dialog'),
+    [client],
+  );
+  const openFolder = useCallback(
+    () => askForFiles(client.showOpenFolderDialog, folderInput.current, 'the folder dialog'),
+    [client],
+  );
 
   const openFiles = useCallback(
     (files: Iterable<File>, compareWithTabId: string | null = null) => {
