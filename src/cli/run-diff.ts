@@ -8,7 +8,7 @@ import {
   type Comparison,
 } from '@shared/compare/compare-moments';
 import { deviceLabel } from '@shared/format/words';
-import { formatBytes, formatExactBytes } from '@shared/format/units';
+import { formatBytes, formatExactBytes, formatSignedBytes } from '@shared/format/units';
 import { DEFAULT_CATEGORY_RULES } from '@shared/holders/category-rules';
 import { diffDocumentOf, type DiffSide } from '@shared/report/diff-document';
 import { alignColumns } from './align-columns';
@@ -66,8 +66,7 @@ export function formatDiffText(diff: DiffText, exact: boolean): string {
   const { a, b, comparison } = diff;
   const bytes = (value: number): string =>
     exact ? `${formatBytes(value)} (${formatExactBytes(value)} B)` : formatBytes(value);
-  const signed = (value: number): string =>
-    value === 0 ? '0 B' : `${value > 0 ? '+' : '−'}${bytes(Math.abs(value))}`;
+  const signed = (value: number): string => (value === 0 ? '0 B' : formatSignedBytes(value, bytes));
   const sideLine = (name: string, side: DiffSide, activeBytes: number): string => {
     const { figures } = side.device;
     const ooms = side.device.ooms.length;

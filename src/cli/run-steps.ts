@@ -3,7 +3,7 @@
 // text, or the allocscope.steps/1 document with --json.
 
 import { basename } from 'node:path';
-import { formatBytes, formatExactBytes } from '@shared/format/units';
+import { formatBytes, formatExactBytes, formatSignedBytes } from '@shared/format/units';
 import { DEFAULT_CATEGORY_RULES } from '@shared/holders/category-rules';
 import { stepsDocumentOf } from '@shared/report/steps-document';
 import { findSteps } from '@shared/steps/find-steps';
@@ -53,7 +53,7 @@ export function formatStepsText(
             bytes(step.endReservedBytes),
             step.endActiveDeltaBytes === null
               ? ''
-              : `${step.endActiveDeltaBytes >= 0 ? '+' : '−'}${bytes(Math.abs(step.endActiveDeltaBytes))}`,
+              : formatSignedBytes(step.endActiveDeltaBytes, bytes),
           ],
     );
     lines.push(

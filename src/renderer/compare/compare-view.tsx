@@ -9,7 +9,7 @@ import { useEffect, useMemo, useState, type JSX } from 'react';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { alignCurves, ALIGN_BYS, canAlign, type AlignBy } from '@shared/compare/aligned-curves';
 import { compareMoments, comparisonVerdict } from '@shared/compare/compare-moments';
-import { formatBytes, formatExactBytes } from '@shared/format/units';
+import { formatBytes, formatExactBytes, formatSignedBytes } from '@shared/format/units';
 import { deviceLabel } from '@shared/format/words';
 import { GROUP_BY_NAMES, type GroupBy } from '@shared/holders/group-by';
 import { renderCompareSvg } from '@shared/render/compare-svg';
@@ -246,8 +246,7 @@ function CompareBody(props: {
                       <BytesCell bytes={group.aBytes} />
                       <BytesCell bytes={group.bBytes} />
                       <td className="numeric" title={`${formatExactBytes(group.deltaBytes)} bytes`}>
-                        {group.deltaBytes > 0 ? '+' : '−'}
-                        {formatBytes(Math.abs(group.deltaBytes))}
+                        {formatSignedBytes(group.deltaBytes)}
                       </td>
                       <td className="holders-key" title={`${group.title} (${group.category})`}>
                         {group.title}

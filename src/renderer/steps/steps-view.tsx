@@ -8,7 +8,7 @@ import { useEffect, useMemo, useState, type JSX } from 'react';
 import { renderStepsSvg } from '@shared/render/steps-svg';
 import type { ViewPicture } from '../export/export-files';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
-import { formatBytes } from '@shared/format/units';
+import { formatSignedBytes } from '@shared/format/units';
 import type { FoundSteps } from '@shared/steps/find-steps';
 import { analyzeGrowth, GROWTH_BYS, type GrowthBy, type LeakSuspect } from '@shared/steps/growth';
 import type { StepFigures } from '@shared/steps/step-figures';
@@ -140,7 +140,7 @@ function StepsTable(props: {
                 <td className="numeric">
                   {step.endActiveDeltaBytes === null
                     ? ''
-                    : `${step.endActiveDeltaBytes >= 0 ? '+' : '−'}${formatBytes(Math.abs(step.endActiveDeltaBytes))}`}
+                    : formatSignedBytes(step.endActiveDeltaBytes)}
                 </td>
               </tr>
             ))}

@@ -4,7 +4,7 @@
 // group, so the groups' deltas add up to the difference of the two moments' active bytes.
 
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
-import { formatBytes } from '../format/units';
+import { formatBytes, formatSignedBytes } from '../format/units';
 import { activeBytesAt, aliveRowsAt } from '../holders/alive-rows';
 import { CATEGORY_NAMES } from '../holders/categories';
 import { DEFAULT_CATEGORY_RULES, type CategoryRules } from '../holders/category-rules';
@@ -126,6 +126,5 @@ export function comparisonVerdict(comparison: Comparison, momentWords: string): 
       : `B holds ${formatBytes(Math.abs(delta))} ${delta > 0 ? 'more' : 'less'} than A at ${momentWords} (${formatBytes(comparison.aActiveBytes)} → ${formatBytes(comparison.bActiveBytes)})`;
   const top = comparison.groups[0];
   if (top === undefined || top.deltaBytes === 0) return `${head}; no group changed.`;
-  const sign = top.deltaBytes > 0 ? '+' : '−';
-  return `${head}; the largest change: ${sign}${formatBytes(Math.abs(top.deltaBytes))} from ${top.title} (${top.category}, ${top.change}).`;
+  return `${head}; the largest change: ${formatSignedBytes(top.deltaBytes)} from ${top.title} (${top.category}, ${top.change}).`;
 }

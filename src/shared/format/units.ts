@@ -16,6 +16,17 @@ export function formatBytes(bytes: number, fractionDigits = 1): string {
   return `${sign}${value.toFixed(digits)} ${BYTE_UNITS[unit]}`;
 }
 
+/**
+ * A change in bytes with its sign always written ("+96.0 MiB", "−1.0 GiB", "+0 B"), the minus a
+ * true minus sign; `format` writes the magnitude (exact bytes beside the unit in the CLI).
+ */
+export function formatSignedBytes(
+  bytes: number,
+  format: (magnitude: number) => string = formatBytes,
+): string {
+  return `${bytes < 0 ? '−' : '+'}${format(Math.abs(bytes))}`;
+}
+
 /** Groups digits in threes so exact byte counts stay readable: 1 234 567 890. */
 export function formatExactBytes(bytes: number): string {
   const sign = bytes < 0 ? '-' : '';

@@ -5,7 +5,7 @@
 
 import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { byteTicks } from '../chart/byte-ticks';
-import { formatBytes } from '../format/units';
+import { formatBytes, formatSignedBytes } from '../format/units';
 import { deviceLabel } from '../format/words';
 import type { GrowthAnalysis } from '../steps/growth';
 import { flatten, type Paint, type ThemeName } from './palette';
@@ -127,7 +127,7 @@ export function renderStepsSvg(
     ],
     ['active at its end', solid(theme.activeLine)],
     ['reserved at its end', theme.reservedLine],
-    [`growth: ${signedBytes(growth.growthBytesPerStep)} per step`, theme.peakActive],
+    [`growth: ${formatSignedBytes(growth.growthBytesPerStep)} per step`, theme.peakActive],
   ];
   let x = plot.x;
   const legendY = axisY + 14;
@@ -155,7 +155,7 @@ export function renderStepsSvg(
       parts.push(
         svgText(
           fitText(
-            `${signedBytes(suspect.bytesPerStep)} per step in ${suspect.stepsGrown} steps (${formatBytes(suspect.totalBytes)} kept) · ${suspect.topFrame}`,
+            `${formatSignedBytes(suspect.bytesPerStep)} per step in ${suspect.stepsGrown} steps (${formatBytes(suspect.totalBytes)} kept) · ${suspect.topFrame}`,
             width - 32,
             11,
           ),
@@ -166,8 +166,4 @@ export function renderStepsSvg(
   }
   parts.push('</g>', '</svg>');
   return parts.join('\n');
-}
-
-function signedBytes(bytes: number): string {
-  return `${bytes < 0 ? '−' : '+'}${formatBytes(Math.abs(bytes))}`;
 }

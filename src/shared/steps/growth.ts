@@ -7,7 +7,7 @@
 
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { describeStack } from '../analysis/user-frame';
-import { formatBytes } from '../format/units';
+import { formatBytes, formatSignedBytes } from '../format/units';
 import { DEFAULT_CATEGORY_RULES, type CategoryRules } from '../holders/category-rules';
 import { groupKeyOf, type HolderView } from '../holders/group-by';
 import type { FoundSteps } from './find-steps';
@@ -212,7 +212,7 @@ export function growthVerdict(
     if (jump !== null && Math.abs(delta) >= noticeable)
       return moves === 1
         ? `No steady growth across ${steps.length} steps (${range}); the level ${delta > 0 ? 'rises' : 'falls'} by ${formatBytes(Math.abs(delta))} once, in ${jump.name}.`
-        : `No steady growth across ${steps.length} steps (${range}); the level moves in ${moves} steps, most in ${jump.name} (${delta > 0 ? '+' : '−'}${formatBytes(Math.abs(delta))}).`;
+        : `No steady growth across ${steps.length} steps (${range}); the level moves in ${moves} steps, most in ${jump.name} (${formatSignedBytes(delta)}).`;
     return `No growth across ${steps.length} steps (${range}).`;
   }
   const head = `Active memory grows ${formatBytes(fit.slope)} per step over ${steps.length} steps`;
