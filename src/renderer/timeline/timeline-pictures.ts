@@ -6,7 +6,7 @@ import { resolveBandColors, stackColoring, type BandColoring } from '@shared/cha
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import type { TimelineHit } from '@shared/chart/timeline-layout';
 import { BAND_CLASHES } from '@shared/render/palette';
-import { oomLineWidth, type MarkerKind } from '@shared/chart/timeline-markers';
+import { oomLineWidthIn, type MarkerKind } from '@shared/chart/timeline-markers';
 import type { VerticalMarker } from '../canvas/vertical-marker';
 import type { OverlayPicture, TimelinePicture } from './timeline-draw';
 import type { PlotPoint } from './timeline-hit';
@@ -53,20 +53,14 @@ export function plotPicture(
 ): TimelinePicture {
   const { data, layout, domain } = plot;
   const stackIds = data.device.allocations.stackId;
+  const markerXs = data.markers.map((marker) => markerX(plot, marker.event));
   const markerStyle: Record<MarkerKind, Omit<VerticalMarker, 'x'>> = {
     'peak-reserved': { color: theme.peakReserved, dash: [3, 3], width: 1 },
     'peak-active': { color: theme.peakActive, dash: [5, 3], width: 1 },
     oom: {
       color: theme.oom,
       dash: [],
-      width: oomLineWidth(
-        data.markers.filter((marker) => {
-          if (marker.kind !== 'oom') return false;
-          const x = markerX(plot, marker.event);
-          return x >= 0 && x <= plot.size.width;
-        }).length,
-        plot.size.width,
-      ),
+      width: oomLineWidthIn(data.markers, markerXs, { left: 0, width: plot.size.width }),
     },
   };
   const xOfSpan = (x: number): number => plot.xScale(x);
@@ -92,10 +86,10 @@ export function plotPicture(
       x0: coordinates.xOfEvent(step.startEvent),
       x1: coordinates.xOfEvent(step.endEvent + 1),
     })),
-    markers: data.markers.map((marker) => ({
+    markers: data.markers.map((marker, i) => ({
       ...markerStyle[marker.kind],
       kind: marker.kind,
-      x: markerX(plot, marker.event),
+      x: markerXs[i]!,
     })),
   };
 }

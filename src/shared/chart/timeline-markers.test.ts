@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { testDevice } from '../../../test/support/builders/analyzed-device';
-import { eventMarkers, oomLineWidth, reservedPeakEvent, stackLabelRows } from './timeline-markers';
+import {
+  eventMarkers,
+  oomLineWidth,
+  oomLineWidthIn,
+  reservedPeakEvent,
+  stackLabelRows,
+} from './timeline-markers';
 
 describe('eventMarkers', () => {
   it('marks both peaks and every OOM', () => {
@@ -54,5 +60,19 @@ describe('oomLineWidth', () => {
     expect(oomLineWidth(125, 1000)).toBe(2);
     expect(oomLineWidth(126, 1000)).toBe(1);
     expect(oomLineWidth(521, 1190)).toBe(1);
+  });
+});
+
+describe('oomLineWidthIn', () => {
+  it('counts only the OOM markers inside the plot', () => {
+    const markers = [
+      { kind: 'peak-active' as const },
+      ...Array.from({ length: 20 }, () => ({ kind: 'oom' as const })),
+    ];
+    const inside = [50, ...Array.from({ length: 20 }, (_, i) => i * 5)];
+    expect(oomLineWidthIn(markers, inside, { left: 0, width: 100 })).toBe(1);
+    // The same OOMs left of the plot: none drawn, full width.
+    const outside = [50, ...Array.from({ length: 20 }, (_, i) => -1 - i)];
+    expect(oomLineWidthIn(markers, outside, { left: 0, width: 100 })).toBe(2);
   });
 });

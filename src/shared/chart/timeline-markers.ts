@@ -67,6 +67,20 @@ export function oomLineWidth(oomsShown: number, plotWidth: number): 1 | 2 {
   return oomsShown * 8 > plotWidth ? 1 : 2;
 }
 
+/** oomLineWidth of the OOM markers drawn inside the plot (`xs`: each marker's x, in order). */
+export function oomLineWidthIn(
+  markers: readonly Pick<EventMarker, 'kind'>[],
+  xs: readonly number[],
+  plot: { left: number; width: number },
+): 1 | 2 {
+  let shown = 0;
+  markers.forEach((marker, i) => {
+    const x = xs[i]!;
+    if (marker.kind === 'oom' && x >= plot.left && x <= plot.left + plot.width) shown++;
+  });
+  return oomLineWidth(shown, plot.width);
+}
+
 /**
  * Rows (0, 1, …) for labels centred at `x` so that labels in one row do not overlap, taken in the
  * order given (the peaks come first, so they always get a place); a label with no room in any of

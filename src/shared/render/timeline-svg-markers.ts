@@ -2,7 +2,7 @@
 // the plot (stacked where they would overlap), and the selected moment's line.
 
 import {
-  oomLineWidth,
+  oomLineWidthIn,
   stackLabelRows,
   type EventMarker,
   type MarkerKind,
@@ -35,12 +35,8 @@ export function markerStylesFor(
   markerX: (event: number) => number,
   plot: Pick<SvgPlot, 'left' | 'width'>,
 ): MarkerStyles {
-  const shown = markers.filter((marker) => {
-    if (marker.kind !== 'oom') return false;
-    const x = markerX(marker.event);
-    return x >= plot.left && x <= plot.left + plot.width;
-  }).length;
-  return markerStyles(theme, oomLineWidth(shown, plot.width));
+  const xs = markers.map((marker) => markerX(marker.event));
+  return markerStyles(theme, oomLineWidthIn(markers, xs, plot));
 }
 
 /** One line per marker, on a half pixel where its width is odd so it stays crisp. */
