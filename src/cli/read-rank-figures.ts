@@ -22,10 +22,9 @@ export async function readRankFigures(path: string): Promise<RankReply> {
     // `summary` does), and the app's device: the headline figures are the summary's.
     const view = await loadAnalyzedSnapshot(path);
     const device = view.devices[defaultDeviceIndex(view.devices)];
-    const figures = rankFiguresOf(view.devices.map((candidate) => candidate.figures));
-    return figures === null || device === undefined
+    return device === undefined
       ? { path, refused: 'no devices' }
-      : { path, figures, detail: rankDetailOf(view, device) };
+      : { path, figures: rankFiguresOf([device.figures])!, detail: rankDetailOf(view, device) };
   } catch (error) {
     return isInputError(error)
       ? { path, refused: describeInputError(error) }
