@@ -3,9 +3,9 @@
 // them by the million (it has no memo), and one object per distinct text spares the allocations,
 // lets V8 keep each one's hash, and lets consumers compare by identity first.
 
-const SLOTS = 1 << 12;
+const SLOTS = 1 << 14;
 /** Longer strings are rarely repeated often enough to pay for the hashing. */
-export const SHORT_STRING_BYTES = 64;
+export const SHORT_STRING_BYTES = 128;
 
 export class ShortStrings {
   private readonly table = new Array<string | undefined>(SLOTS).fill(undefined);

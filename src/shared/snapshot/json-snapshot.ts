@@ -38,6 +38,10 @@ const HOST_TRACES = 5; // host_traces: a list of entries, or of lists of entries
 const ENTRY = 6; // a trace entry, read as key/value pairs
 
 const NO_ENTRY_DICT = Object.freeze({});
+const NOT_YET = 0;
+
+/** segments[3].blocks[0].history[1] is five containers down: the deepest path a refusal names. */
+const MAX_NAMED_DEPTH = 6;
 
 export async function decodeJsonSnapshot(
   chunks: AsyncIterable<Uint8Array>,
@@ -75,8 +79,13 @@ class JsonSnapshotConsumer implements JsonVisitor {
   private readonly starts: number[] = [];
   /** Trace entries handed to the table, per trace list. */
   private readonly consumed: number[] = [];
-  /** Per kept container: the byte of each item (lists) or key/byte pairs (dicts), for refusals. */
-  private readonly offsets = new WeakMap<object, unknown[]>();
+  /**
+   * Per depth, for a container the model builder may name in a refusal (segments, blocks and
+   * their fields; not frames, not settings): the byte of each item (a list) or key/byte pairs (a
+   * dict). Kept by container once it closes, to give the builder's path its byte.
+   */
+  private readonly itemOffsets: (unknown[] | typeof NOT_YET | null)[] = [];
+  private readonly offsetsOf = new Map<object, unknown[]>();
 
   // The trace entry being read (entries do not nest: they stand only in trace lists).
   private readonly pairs: unknown[] = [];
@@ -113,12 +122,14 @@ class JsonSnapshotConsumer implements JsonVisitor {
     const role = this.roles[this.depth]!;
     const value = this.values[this.depth]!;
     const start = this.starts[this.depth]!;
+    const offsets = this.itemOffsets[this.depth];
     this.depth--;
     if (role === ENTRY) {
       this.closeEntry();
       return;
     }
     if (role === DROPPED) return;
+    if (Array.isArray(offsets)) this.offsetsOf.set(value as object, offsets);
     this.put(value, start);
   }
 
@@ -132,12 +143,14 @@ class JsonSnapshotConsumer implements JsonVisitor {
     const role = this.roles[this.depth]!;
     const list = this.values[this.depth] as unknown[] | null;
     const start = this.starts[this.depth]!;
+    const offsets = this.itemOffsets[this.depth];
     // host_traces may hold entries itself (one allocator) or lists of them.
     if ((role === TRACE_LIST || role === HOST_TRACES) && this.consumed[this.depth]! > 0) {
       this.table.appendConsumed(list as never, this.consumed[this.depth]!, offset);
     }
     this.depth--;
     if (role === DROPPED) return;
+    if (Array.isArray(offsets)) this.offsetsOf.set(list as object, offsets);
     this.put(list, start);
   }
 
@@ -198,7 +211,8 @@ class JsonSnapshotConsumer implements JsonVisitor {
     this.values[depth] = value;
     this.keys[depth] = undefined;
     this.starts[depth] = offset;
-    if (value !== null && role !== ENTRY) this.offsets.set(value, []);
+    this.itemOffsets[depth] =
+      value !== null && role !== ENTRY && this.isNamed(depth) ? NOT_YET : null;
   }
 
   /** Puts a finished value into the container now open (or makes it the root). */
@@ -217,10 +231,12 @@ class JsonSnapshotConsumer implements JsonVisitor {
       return;
     }
     const container = this.values[depth]!;
-    const offsets = this.offsets.get(container)!;
+    let offsets = this.itemOffsets[depth]!;
+    // An empty container (most of a container bomb) costs no list of offsets.
+    if (offsets === NOT_YET) offsets = this.itemOffsets[depth] = [];
     if (Array.isArray(container)) {
       container.push(value);
-      offsets.push(offset);
+      offsets?.push(offset);
       return;
     }
     const key = this.keys[depth]!;
@@ -235,7 +251,19 @@ class JsonSnapshotConsumer implements JsonVisitor {
     } else {
       container[key] = value;
     }
-    offsets.push(key, offset);
+    offsets?.push(key, offset);
+  }
+
+  /**
+   * Whether the container just opened at `depth` is one a refusal of the model builder may name:
+   * the top level and what stands within a few levels of it, but not a list of frames or what is
+   * in one (frames are named by no path, and there are millions of them), nor settings.
+   */
+  private isNamed(depth: number): boolean {
+    if (depth > 1 && this.itemOffsets[depth - 1] === null) return false;
+    if (depth > MAX_NAMED_DEPTH) return false;
+    const key = this.keys[depth - 1];
+    return key !== 'frames' && key !== 'allocator_settings';
   }
 
   /**
@@ -320,7 +348,7 @@ class JsonSnapshotConsumer implements JsonVisitor {
     let offset = -1;
     for (const part of parts) {
       if (typeof value !== 'object' || value === null) break;
-      const offsets = this.offsets.get(value);
+      const offsets = this.offsetsOf.get(value);
       if (offsets === undefined) break;
       let found = -1;
       if (typeof part === 'number') {
