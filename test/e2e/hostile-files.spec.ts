@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { HOSTILE_FILES } from '../support/hostile-files';
+import { HOSTILE_FILES, repeated, writeHostileFile } from '../support/hostile-files';
 import { assertChromiumInstalled } from './chromium';
 import { CRASHES_THE_WORKER, sabotageDecoderFor, THROWS_TYPE_ERROR } from './decoder-bug-seam';
 import { watchPageProblems } from './page-problems';
@@ -117,7 +117,8 @@ test.describe('hostile files', () => {
 
     test(`${file.name}: ${file.description} ${expectation}`, async ({ page }) => {
       const problems = await watchPageProblems(page);
-      const path = await writeTestFile(file.name, file.bytes());
+      const path = join(directory, file.name);
+      writeHostileFile(path, file);
       const good = await openGoodSnapshot(page);
 
       await page.getByTestId('file-input').setInputFiles(path);
@@ -153,6 +154,122 @@ test.describe('hostile files', () => {
       expect(await problems()).toEqual([]);
     });
   }
+});
+
+/** A real snapshot, already open in its tab while a JSON bomb decodes in another. */
+const REAL = resolve('test/fixtures/real/Yiyi-philosophy_LLM-inference__oom_snapshot.pickle');
+const REAL_NAME = 'Yiyi-philosophy_LLM-inference__oom_snapshot.pickle';
+/** The longest a click in the open tab may wait to be answered while a bomb decodes. */
+const CLICK_ANSWER_MS = 200;
+
+interface ClickAnswer {
+  /** From the input to the end of its handlers: the page has answered (the view is switched). */
+  answeredMs: number;
+  /** From the input to the next frame drawn: the answer on screen (the machine's speed too). */
+  shownMs: number;
+}
+
+/**
+ * Starts recording how long the page takes to answer each click, by the browser's own Event
+ * Timing: a main thread kept busy by anything (decoding, progress, layout) answers late, whatever
+ * the test runner does meanwhile. Clicks shown within 16 ms are not recorded.
+ */
+async function recordClickAnswers(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const scope = window as unknown as { clickAnswers: ClickAnswer[] };
+    scope.clickAnswers = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as PerformanceEventTiming[]) {
+        if (entry.name !== 'click') continue;
+        scope.clickAnswers.push({
+          answeredMs: entry.processingEnd - entry.startTime,
+          shownMs: entry.duration,
+        });
+      }
+    }).observe({ type: 'event', durationThreshold: 16 } as PerformanceObserverInit);
+  });
+}
+
+/** The click answers recorded since the last call (once the frame after them is drawn). */
+async function clickAnswers(page: Page): Promise<ClickAnswer[]> {
+  return page.evaluate(async () => {
+    await new Promise((drawn) => requestAnimationFrame(() => setTimeout(drawn, 50)));
+    const scope = window as unknown as { clickAnswers: ClickAnswer[] };
+    const answers = scope.clickAnswers;
+    scope.clickAnswers = [];
+    return answers;
+  });
+}
+
+test.describe('a JSON bomb beside an open snapshot', () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  test('decodes in its own tab while a click in the open one is answered within 200 ms', async ({
+    page,
+  }) => {
+    const problems = await watchPageProblems(page);
+    // 60 MB of [{},{},…], refused by the container budget; then 80 MB of numbers under a key the
+    // model does not read (every byte read, nothing kept) ending in lists nested 5,000 deep: the
+    // second keeps the decoder busy for seconds before its refusal.
+    const bombs = [
+      {
+        name: 'empty-dicts.json',
+        file: repeated('[', '{},', 20_000_000, '{}]'),
+        refused:
+          /^\[262143\]: more lists and dicts than a memory snapshot holds .* \(at byte 786430\)$/,
+      },
+      {
+        name: 'numbers-then-deep-lists.json',
+        file: repeated('{"notes": [', '1,', 40_000_000, `1], "segments": ${'['.repeat(5000)}`),
+        refused: /: the JSON is nested more than 4,096 levels deep; .* \(at byte 80\d{6}\)$/,
+      },
+    ];
+    await openSnapshot(page, REAL);
+    const real = await goodTabFigures(page);
+    const realTab = page.getByTestId('tab').and(page.locator(`[data-file-name="${REAL_NAME}"]`));
+    await recordClickAnswers(page);
+    let clicksWhileDecoding = 0;
+
+    for (const bomb of bombs) {
+      const path = join(directory, bomb.name);
+      writeHostileFile(path, bomb.file);
+      await page.getByTestId('file-input').setInputFiles(path);
+      const bombTab = page.getByTestId('tab').and(page.locator(`[data-file-name="${bomb.name}"]`));
+      const notice = noticeAbout(page, bomb.name);
+      // Back to the open snapshot while the bomb decodes in its tab; its page drawn again and
+      // both views shown once (what is measured is the answer to a click, not a first drawing).
+      await realTab.click();
+      await expect(page.getByTestId('snapshot-page')).toBeVisible();
+      for (const view of ['oom', 'compare']) await page.getByTestId(`view-tab-${view}`).click();
+      await page.evaluate(
+        () => new Promise((settled) => requestIdleCallback(settled, { timeout: 2_000 })),
+      );
+      await clickAnswers(page);
+      for (let i = 0; (await notice.count()) === 0; i++) {
+        expect(i, `${bomb.name} is still not refused`).toBeLessThan(2_000);
+        const decoding = (await bombTab.count()) === 1;
+        const view = page.getByTestId(`view-tab-${i % 2 === 0 ? 'oom' : 'compare'}`);
+        await view.click();
+        await expect(view).toHaveAttribute('aria-selected', 'true');
+        if (decoding && (await notice.count()) === 0) clicksWhileDecoding++;
+      }
+      const answers = await clickAnswers(page);
+      const said = answers
+        .map((answer) => `${Math.round(answer.answeredMs)} (shown ${Math.round(answer.shownMs)})`)
+        .join(', ');
+      expect(
+        Math.max(0, ...answers.map((answer) => answer.answeredMs)),
+        `clicks answered in ${said} ms while ${bomb.name} decoded`,
+      ).toBeLessThan(CLICK_ANSWER_MS);
+      await expectRefusal(notice, bomb.name, bomb.refused);
+      await expect(bombTab).toHaveCount(0);
+      await notice.getByRole('button', { name: /Dismiss/ }).click();
+    }
+    // The slow bomb was decoding while the open tab answered clicks, not only before or after.
+    expect(clicksWhileDecoding).toBeGreaterThanOrEqual(3);
+    expect(await goodTabFigures(page)).toEqual(real);
+    expect(await problems()).toEqual([]);
+  });
 });
 
 test.describe('a bug in allocscope', () => {

@@ -3,9 +3,11 @@
 // either a clean refusal (one line naming what is wrong) or the snapshot opened with a warning,
 // in bounded time and memory. Files are built here, never committed: some are tens of MB.
 
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { Op } from '../../src/shared/pickle/opcodes';
 import { dumpToBytes } from '../../generators/pickle/pickle-writer';
+import { snapshotToJson } from '../../generators/snapshot/json-form';
 import {
   pyFloat,
   tuple,
@@ -22,6 +24,11 @@ export interface HostileFile {
   description: string;
   bytes: () => Uint8Array;
   /**
+   * The same bytes in pieces, for a file too big to build whole where a child's memory is
+   * measured: a child process starts with its parent's resident memory (writeHostileFile).
+   */
+  chunks?: () => Iterable<Uint8Array>;
+  /**
    * A refusal whose message matches, an opened snapshot with a warning that matches, or one that
    * opens cleanly (a valid file that used to cost too much).
    */
@@ -37,6 +44,18 @@ const frame = { filename: 'train.py', line: 62, name: 'forward' };
 export function tinySnapshot(
   patch: (snapshot: Record<string, unknown>) => void = () => {},
 ): Uint8Array {
+  return dumpToBytes(tinySnapshotValue(patch) as unknown as PickleValue);
+}
+
+/** tinySnapshot in the JSON form (what pytorch.org/memory_viz also accepts). */
+export function tinyJsonSnapshot(
+  patch: (snapshot: Record<string, unknown>) => void = () => {},
+): Uint8Array {
+  return ascii(snapshotToJson(tinySnapshotValue(patch) as unknown as PickleValue));
+}
+
+/** The value tinySnapshot pickles, after `patch`. */
+function tinySnapshotValue(patch: (snapshot: Record<string, unknown>) => void): object {
   const stack = [frame];
   const snapshot: Record<string, unknown> = {
     segments: [
@@ -104,7 +123,7 @@ export function tinySnapshot(
     allocator_settings: { expandable_segments: false, max_split_size: -1 },
   };
   patch(snapshot);
-  return dumpToBytes(snapshot as unknown as PickleValue);
+  return snapshot;
 }
 
 function segmentsOf(snapshot: Record<string, unknown>): Record<string, unknown>[] {
@@ -149,9 +168,9 @@ function markAndNones(count: number): Uint8Array {
   return bytes;
 }
 
-function htmlPage(pickle: Uint8Array): Uint8Array {
+function htmlPage(pickle: Uint8Array, before = ''): Uint8Array {
   const head = new TextEncoder().encode(
-    '<!DOCTYPE html>\n<html><head></head><body><script type="module">\nconst local_files = [{"name": "snapshot.pickle", "base64": "',
+    `<!DOCTYPE html>\n<html><head>${before}</head><body><script type="module">\nconst local_files = [{"name": "snapshot.pickle", "base64": "`,
   );
   const tail = new TextEncoder().encode('"}];\n</script></body></html>\n');
   return concat(head, new TextEncoder().encode(Buffer.from(pickle).toString('base64')), tail);
@@ -598,7 +617,177 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
     bytes: () => rawPickle(Op.MARK, Op.FROZENSET, Op.STOP),
     expect: { refused: /pickle opcode FROZENSET \(a frozenset\) is not used by memory snapshots/ },
   },
+  // Issue 20: the JSON form read with the pickle's bounds, and the HTML page's real marker.
+  {
+    name: 'empty-dicts.json',
+    defectClass: 5,
+    description: 'a 60 MB JSON list of empty dicts ([{},{},…])',
+    ...repeated('[', '{},', 20_000_000, '{}]'),
+    expect: {
+      refused:
+        /(?:^|: )\[262143\]: more lists and dicts than a memory snapshot holds \(past the first 262,144, a snapshot takes 8 bytes or more of file for each\) \(at byte 786430\)$/,
+    },
+  },
+  {
+    name: 'empty-lists.json',
+    defectClass: 5,
+    description: 'a 250 MB JSON list of empty lists ([[],[],…])',
+    ...repeated('[', '[],', 83_000_000, '[]]'),
+    expect: { refused: /(?:^|: )\[262143\]: more lists and dicts than .* \(at byte 786430\)$/ },
+  },
+  {
+    name: 'many-numbers.json',
+    defectClass: 5,
+    description: 'a 20 MB JSON snapshot whose segments are ten million 1s',
+    ...repeated('{"segments": [', '1,', 10_000_000, '1]}'),
+    expect: {
+      refused:
+        /(?:^|: )segments\[262144\]: more values outside the trace than a memory snapshot holds \(past the first 262,144, a snapshot takes 8 bytes or more of file for each\) \(at byte 524302\)$/,
+    },
+  },
+  {
+    name: 'deep-lists.json',
+    defectClass: 7,
+    description: 'a JSON snapshot whose segments nest a million lists deep',
+    ...repeated('{"segments": ', '[', 1_000_000, ''),
+    expect: {
+      refused:
+        /(?:^|: )segments\[0\]\[0\].*: the JSON is nested more than 4,096 levels deep; a memory snapshot is nested a few levels \(at byte 4108\)$/,
+    },
+  },
+  {
+    name: 'huge-string.json',
+    defectClass: 2,
+    description: 'a JSON snapshot whose trace entry holds a 70 MB string',
+    bytes: () =>
+      concat(
+        ascii('{"device_traces": [[{"action": "alloc", "user_metadata": "'),
+        new Uint8Array(70 * MiB).fill(0x61),
+        ascii('"}]]}'),
+      ),
+    expect: {
+      refused:
+        /(?:^|: )device_traces\[0\]\[0\]\.user_metadata: a string of more than 67,108,864 bytes; no field of a memory snapshot is longer than 67,108,864 bytes \(at byte 57\)$/,
+    },
+  },
+  {
+    name: 'long-string.json',
+    defectClass: 2,
+    description: 'a valid JSON snapshot whose user_metadata is a 40 MB string',
+    bytes: () =>
+      tinyJsonSnapshot((snapshot) => {
+        traceOf(snapshot)[1]!.user_metadata = 'x'.repeat(40 * MiB);
+      }),
+    expect: { opens: 'cleanly' },
+  },
+  {
+    name: 'string-size.json',
+    defectClass: 9,
+    description: 'a JSON snapshot whose trace entry has a size that is a string',
+    bytes: () => tinyJsonSnapshot((snapshot) => void (traceOf(snapshot)[1]!.size = 'x')),
+    expect: {
+      refused: new RegExp(
+        `(?:^|: )not a memory snapshot of a known shape: device_traces\\[0\\]\\[1\\]\\.size: expected a byte count, found a string \\('x'\\) \\(at byte ${byteAfter(
+          tinyJsonSnapshot((snapshot) => void (traceOf(snapshot)[1]!.size = 'x')),
+          '"size":',
+          4,
+        )}\\)$`,
+      ),
+    },
+  },
+  {
+    name: 'negative-block-size.json',
+    defectClass: 9,
+    description: 'a JSON snapshot with a block of negative size',
+    bytes: () => tinyJsonSnapshot((snapshot) => void (blocksOf(snapshot)[1]!.size = -5)),
+    expect: {
+      refused: new RegExp(
+        `(?:^|: )not a memory snapshot of a known shape: segments\\[0\\]\\.blocks\\[1\\]\\.size: -5 is not a byte count \\(at byte ${byteAfter(
+          tinyJsonSnapshot((snapshot) => void (blocksOf(snapshot)[1]!.size = -5)),
+          '"size":',
+          2,
+        )}\\)$`,
+      ),
+    },
+  },
+  {
+    name: 'utf16.json',
+    defectClass: 6,
+    description: 'a JSON snapshot saved as UTF-16',
+    bytes: () =>
+      concat(
+        Uint8Array.of(0xff, 0xfe),
+        new Uint8Array(Buffer.from(new TextDecoder().decode(tinyJsonSnapshot()), 'utf16le')),
+      ),
+    expect: {
+      refused: /(?:^|: )this is text in UTF-16: the JSON form of a snapshot .* must be UTF-8/,
+    },
+  },
+  {
+    name: 'base64-in-comment.html',
+    defectClass: 6,
+    description: 'the HTML page of _memory_viz with "base64" in a comment before the payload',
+    bytes: () =>
+      htmlPage(
+        tinySnapshot(),
+        '<!-- the snapshot is embedded below as "base64": see {"base64": 1} -->',
+      ),
+    expect: { opens: 'cleanly' },
+  },
 ];
+
+/**
+ * `prefix`, then `count` times `item`, then `suffix`: the file whole, and in pieces of about a
+ * MiB (the same piece again and again), for a file of hundreds of MB.
+ */
+export function repeated(
+  prefix: string,
+  item: string,
+  count: number,
+  suffix: string,
+): Pick<HostileFile, 'bytes' | 'chunks'> {
+  const chunks = (): Iterable<Uint8Array> => repeatedChunks(prefix, item, count, suffix);
+  return { bytes: () => concat(...chunks()), chunks };
+}
+
+function* repeatedChunks(
+  prefix: string,
+  item: string,
+  count: number,
+  suffix: string,
+): Generator<Uint8Array> {
+  yield ascii(prefix);
+  const unit = ascii(item);
+  const perPiece = Math.max(1, Math.floor(MiB / unit.length));
+  const piece = new Uint8Array(unit.length * Math.min(perPiece, count));
+  for (let at = 0; at < piece.length; at += unit.length) piece.set(unit, at);
+  for (let left = count; left > 0; left -= perPiece) {
+    yield left >= perPiece ? piece : piece.subarray(0, left * unit.length);
+  }
+  yield ascii(suffix);
+}
+
+/** Writes the file at `path` (piece by piece when it has pieces). */
+export function writeHostileFile(path: string, file: Pick<HostileFile, 'bytes' | 'chunks'>): void {
+  if (file.chunks === undefined) {
+    writeFileSync(path, file.bytes());
+    return;
+  }
+  const fd = openSync(path, 'w');
+  try {
+    for (const chunk of file.chunks()) writeSync(fd, chunk);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The byte right after the `nth` (1-based) `marker` in `bytes`: where a value starts. */
+function byteAfter(bytes: Uint8Array, marker: string, nth: number): number {
+  const text = new TextDecoder().decode(bytes);
+  let at = -1;
+  for (let i = 0; i < nth; i++) at = text.indexOf(marker, at + 1);
+  return at + marker.length;
+}
 
 /** The hostile files a class stands for (tests name them by class). */
 export function hostileFilesOfClass(defectClass: number): HostileFile[] {

@@ -3,13 +3,13 @@
 // or opens with a warning (exit 0) — in under a second of CPU and under 300 MB, never a crash (exit 1
 // or a signal), a hang or an internal error shown as bad input.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli';
-import { HOSTILE_FILES } from '../support/hostile-files';
+import { HOSTILE_FILES, writeHostileFile } from '../support/hostile-files';
 
 const dir = mkdtempSync(join(tmpdir(), 'allocscope-hostile-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,7 +34,7 @@ describe('hostile files through the CLI', () => {
     HOSTILE_FILES.map((file) => [`class ${file.defectClass}: ${file.description}`, file] as const),
   )('%s', (_name, file) => {
     const path = join(dir, file.name);
-    writeFileSync(path, file.bytes());
+    writeHostileFile(path, file);
     const run = runCli(['summary', path, '--json', '--timings']);
     const timings = timingsOf(run.stderr);
     const lines = run.stderr

@@ -173,5 +173,10 @@ describe('the JSON form of a snapshot', () => {
       return rest;
     };
     expect(strip(fromJson.stdout)).toEqual(strip(fromPickle.stdout));
+    // The text says which form it read, never a pickle protocol the file does not have.
+    const text = runCli(['summary', jsonPath]);
+    expect(text.stdout.split('\n')[0]).toMatch(/^run\.json\.gz {2}\S+ \S+ {2}JSON form$/);
+    expect(text.stdout).not.toMatch(/pickle protocol/);
+    expect(runCli(['summary', picklePath]).stdout.split('\n')[0]).toMatch(/ {2}pickle protocol 4$/);
   });
 });

@@ -16,6 +16,7 @@ import {
   segmentGroupPhrase,
   segmentsOfType,
   segmentTypeName,
+  snapshotFormName,
   streamName,
   streamNameAt,
 } from './words';
@@ -192,5 +193,12 @@ describe('C++ names', () => {
       expect(qualifiedNativeName(symbol), symbol).toBe(qualified);
       expect(shortNativeName(symbol), symbol).toBe(short);
     }
+  });
+});
+
+describe('snapshotFormName', () => {
+  it('names the pickle protocol, or the JSON form that has none', () => {
+    expect(snapshotFormName(4)).toBe('pickle protocol 4');
+    expect(snapshotFormName(null)).toBe('JSON form');
   });
 });

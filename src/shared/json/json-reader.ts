@@ -43,6 +43,10 @@ export interface JsonReaderOptions {
   document?: DocumentWords;
 }
 
+// A path deeper than these two together names its first and last levels only.
+const PATH_HEAD_LEVELS = 8;
+const PATH_TAIL_LEVELS = 4;
+
 /** Digits, sign, point and exponent of one number: more is no number a file needs. */
 export const MAX_NUMBER_CHARS = 1024;
 
@@ -75,6 +79,8 @@ const FALSE = Uint8Array.from([0x66, 0x61, 0x6c, 0x73, 0x65]);
 const NULL = Uint8Array.from([0x6e, 0x75, 0x6c, 0x6c]);
 const BYTE_ORDER_MARK = Uint8Array.from([0xef, 0xbb, 0xbf]);
 const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+// Built from code points: the lint refuses control characters written in a regex literal.
+const CONTROL_CHARACTER = new RegExp(`[${String.fromCharCode(0)}-${String.fromCharCode(0x1f)}]`);
 
 const utf8 = new TextDecoder('utf-8');
 
@@ -101,7 +107,6 @@ export class JsonReader {
   private stringBytes = new Uint8Array(1 << 10);
   private stringLength = 0;
   private stringEscaped = false;
-  private stringHigh = false;
   private escape = PLAIN;
   private readonly numberBytes = new Uint8Array(MAX_NUMBER_CHARS);
   private numberLength = 0;
@@ -121,7 +126,14 @@ export class JsonReader {
   /** Where the reader is: `device_traces[0][12].frames[3]`; '' at the top level. */
   path(): string {
     let out = '';
-    for (let d = 1; d <= this.depth; d++) {
+    const depth = this.depth;
+    for (let d = 1; d <= depth; d++) {
+      // A path thousands of levels deep is its first and last levels.
+      if (d === PATH_HEAD_LEVELS + 1 && depth > PATH_HEAD_LEVELS + PATH_TAIL_LEVELS) {
+        out += `…(${groupDigits(depth - PATH_HEAD_LEVELS - PATH_TAIL_LEVELS)} levels)…`;
+        d = depth - PATH_TAIL_LEVELS;
+        continue;
+      }
       if (this.isObject[d] === 1) {
         const key = this.keys[d];
         if (key !== undefined) out += keyPath(key, out === '');
@@ -313,11 +325,11 @@ export class JsonReader {
     this.tokenStart = this.base + i;
     const start = i + 1;
     const n = chunk.length;
-    // The common case: no escape, all in this chunk. Bounded by the longest string allowed.
-    const limit = Math.min(n, start + MAX_PAYLOAD_BYTES + 1);
+    // The common case, a short string without escapes in this chunk, byte by byte.
+    const shortEnd = Math.min(n, start + SHORT_STRING_BYTES);
     let high = 0;
     let j = start;
-    for (; j < limit; j++) {
+    for (; j < shortEnd; j++) {
       const c = chunk[j]!;
       if (c === QUOTE) {
         this.endString(chunk, start, j, high >= 0x80, false);
@@ -326,10 +338,19 @@ export class JsonReader {
       if (c === BACKSLASH || c < 0x20) break;
       high |= c;
     }
+    // A long one, found by the engine's own search (a string may be tens of MB).
+    if (j === shortEnd && j < n) {
+      const quote = chunk.indexOf(QUOTE, j);
+      if (quote >= 0 && quote - start <= MAX_PAYLOAD_BYTES) {
+        if (chunk.subarray(j, quote).indexOf(BACKSLASH) < 0) {
+          this.endString(chunk, start, quote, true, false);
+          return quote + 1;
+        }
+      }
+    }
     this.token = IN_STRING;
     this.stringLength = 0;
     this.stringEscaped = false;
-    this.stringHigh = high >= 0x80;
     this.escape = PLAIN;
     return this.continueString(chunk, start);
   }
@@ -339,26 +360,28 @@ export class JsonReader {
     const n = chunk.length;
     let i = from;
     let escape = this.escape;
-    for (; i < n; i++) {
-      const c = chunk[i]!;
+    // The next quote and backslash at or after i (n: none in this chunk).
+    let quote = -1;
+    let backslash = -1;
+    while (i < n) {
       if (escape === PLAIN) {
-        if (c === QUOTE) break;
-        if (c === BACKSLASH) {
-          escape = AFTER_BACKSLASH;
-          this.stringEscaped = true;
-        } else if (c < 0x20) {
-          this.syntax(
-            `a control character (0x${c.toString(16).padStart(2, '0')}) inside a string; JSON writes it as an escape`,
-            this.base + i,
-          );
-        } else if (c >= 0x80) {
-          this.stringHigh = true;
+        if (quote < i) quote = indexIn(chunk, QUOTE, i);
+        if (backslash < i) backslash = indexIn(chunk, BACKSLASH, i);
+        if (quote < backslash) {
+          i = quote;
+          break;
         }
+        i = backslash;
+        if (i === n) break;
+        escape = AFTER_BACKSLASH;
+        this.stringEscaped = true;
       } else if (escape === AFTER_BACKSLASH) {
+        const c = chunk[i]!;
         if (c === 0x75) escape = HEX_FIRST;
         else if (isEscapeLetter(c)) escape = PLAIN;
         else this.syntax(`'\\${describeChar(c)}' is not an escape JSON knows`, this.base + i - 1);
       } else {
+        const c = chunk[i]!;
         if (!isHexDigit(c)) {
           this.syntax(
             `expected four hex digits after \\u, found ${describeByte(c)}`,
@@ -367,13 +390,13 @@ export class JsonReader {
         }
         escape = escape === HEX_LAST ? PLAIN : escape + 1;
       }
+      i++;
     }
     this.escape = escape;
     this.appendString(chunk, from, i);
     if (i === n) return n;
     this.token = NO_TOKEN;
-    const bytes = this.stringBytes;
-    this.endString(bytes, 0, this.stringLength, this.stringHigh, this.stringEscaped);
+    this.endString(this.stringBytes, 0, this.stringLength, true, this.stringEscaped);
     this.shrinkStringBuffer();
     return i + 1;
   }
@@ -402,21 +425,27 @@ export class JsonReader {
     if (this.stringBytes.length > 1 << 16) this.stringBytes = new Uint8Array(1 << 10);
   }
 
+  /**
+   * The string of bytes[start..end) (between its quotes). Unless `decode`, it is short ASCII
+   * read byte by byte (no escape, no control character); else it is decoded and checked here.
+   */
   private endString(
     bytes: Uint8Array,
     start: number,
     end: number,
-    high: boolean,
+    decode: boolean,
     escaped: boolean,
   ): void {
     let text: string;
-    if (escaped) {
-      // Escapes were checked as they came: JSON.parse of the one string only decodes them.
-      text = JSON.parse(`"${utf8.decode(bytes.subarray(start, end))}"`) as string;
-    } else if (!high && end - start <= SHORT_STRING_BYTES) {
+    if (!decode && !escaped) {
       text = this.shortStrings.get(bytes, start, end);
     } else {
       text = utf8.decode(bytes.subarray(start, end));
+      // Control characters may not stand raw in a JSON string (found by the engine's regex
+      // search, not byte by byte: a string may be tens of MB).
+      if (CONTROL_CHARACTER.test(text)) this.controlCharacter(bytes, start, end);
+      // Escapes were checked as they came: JSON.parse of the one string only decodes them.
+      if (escaped) text = JSON.parse(`"${text}"`) as string;
     }
     if (this.stringIsKey) {
       this.keys[this.depth] = text;
@@ -425,6 +454,15 @@ export class JsonReader {
     } else {
       this.scalar(text, this.tokenStart);
     }
+  }
+
+  private controlCharacter(bytes: Uint8Array, start: number, end: number): never {
+    let at = start;
+    while (at < end && bytes[at]! >= 0x20) at++;
+    return this.syntax(
+      `a control character (0x${bytes[at]!.toString(16).padStart(2, '0')}) inside a string; JSON writes it as an escape`,
+      this.tokenStart + 1 + (at - start),
+    );
   }
 
   // --- numbers and words ----------------------------------------------------------------------
@@ -549,6 +587,12 @@ export class JsonReader {
 function keyPath(key: string, first: boolean): string {
   if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) return first ? key : `.${key}`;
   return `[${JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key)}]`;
+}
+
+/** The index of `byte` in chunk[from..], or chunk.length. */
+function indexIn(chunk: Uint8Array, byte: number, from: number): number {
+  const at = chunk.indexOf(byte, from);
+  return at < 0 ? chunk.length : at;
 }
 
 function isNumberByte(c: number): boolean {

@@ -13,8 +13,19 @@ export class ShortStrings {
   /** The string of the ASCII bytes[start..end) (at most SHORT_STRING_BYTES). */
   get(bytes: Uint8Array, start: number, end: number): string {
     const length = end - start;
+    // Hashed by its length and a few of its bytes (the ends differ most: names, line-like
+    // suffixes, file extensions); the comparison below reads every byte anyway.
     let hash = 0x811c9dc5 ^ length;
-    for (let i = start; i < end; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
+    if (length > 0) {
+      const last = end - 1;
+      hash = Math.imul(hash ^ bytes[start]!, 0x01000193);
+      hash = Math.imul(hash ^ bytes[last]!, 0x01000193);
+      hash = Math.imul(hash ^ bytes[start + (length >> 1)]!, 0x01000193);
+      hash = Math.imul(hash ^ bytes[last - (length >> 2)]!, 0x01000193);
+      hash = Math.imul(hash ^ bytes[start + (length >> 2)]!, 0x01000193);
+      hash = Math.imul(hash ^ bytes[last - 1 < start ? start : last - 1]!, 0x01000193);
+      hash = Math.imul(hash ^ bytes[last - 2 < start ? start : last - 2]!, 0x01000193);
+    }
     const slot = (hash ^ (hash >>> 15)) & (SLOTS - 1);
     const cached = this.table[slot];
     if (cached !== undefined && cached.length === length) {

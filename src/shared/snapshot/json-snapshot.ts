@@ -49,10 +49,8 @@ export async function decodeJsonSnapshot(
   const stacks = new StackInterner();
   const traceTable = new TraceTableBuilder(stacks);
   const consumer = new JsonSnapshotConsumer(traceTable);
-  const reader = new JsonReader(consumer);
-  consumer.reader = reader;
-  for await (const chunk of chunks) reader.feed(chunk);
-  reader.finish();
+  for await (const chunk of chunks) consumer.reader.feed(chunk);
+  consumer.reader.finish();
   try {
     return buildSnapshotModel({ root: consumer.root, pickleProtocol: null, traceTable, stacks });
   } catch (error) {
@@ -66,7 +64,7 @@ export async function decodeJsonSnapshot(
  * what the bytes read justify, by the rule the containers are held to.
  */
 class JsonSnapshotConsumer implements JsonVisitor {
-  reader: JsonReader | null = null;
+  readonly reader = new JsonReader(this);
   root: unknown = undefined;
 
   private readonly table: TraceTableBuilder;
@@ -224,6 +222,7 @@ class JsonSnapshotConsumer implements JsonVisitor {
     }
     const role = this.roles[depth]!;
     if (role === DROPPED) return;
+    if (role === ROOT_DICT && !READ_KEYS.has(this.keys[depth]!)) return;
     if (++this.held > this.heldBudget) this.checkHeld(offset);
     if (role === ENTRY) {
       this.pairs.push(this.keys[depth], value);
@@ -274,8 +273,8 @@ class JsonSnapshotConsumer implements JsonVisitor {
     this.heldBudget = containerBudgetAt(offset);
     if (this.held <= this.heldBudget) return;
     throw new JsonInputError(
-      withPath(this.reader?.path() ?? '', tooManyContainers('values outside the trace')),
-      this.reader?.path() ?? '',
+      withPath(this.reader.path(), tooManyContainers('values outside the trace')),
+      this.reader.path(),
       offset,
     );
   }
@@ -308,7 +307,7 @@ class JsonSnapshotConsumer implements JsonVisitor {
         break;
       }
     }
-    const path = `${this.reader?.path() ?? ''}.${error.field}`;
+    const path = `${this.reader.path()}.${error.field}`;
     return new SnapshotFormatError(
       `not a memory snapshot of a known shape: ${path}: ${error.problem}`,
       offset,
@@ -320,7 +319,7 @@ class JsonSnapshotConsumer implements JsonVisitor {
    * model builder would use once the whole file was read.
    */
   private notTraceEntries(found: unknown, offset: number): never {
-    const path = this.reader?.path() ?? '';
+    const path = this.reader.path();
     const role = this.roles[this.depth];
     if (role === TRACE_LISTS) {
       throw new SnapshotFormatError(
