@@ -5,7 +5,7 @@
 // OOMs, the expandable segments and the ranks. Unlike test/fixtures/real (files found on GitHub,
 // compared with a Python re-implementation), here the expected numbers are the allocator's own.
 //
-// Two tests are marked `it.fails`: they state the truth and the tool gets it wrong today (see the
+// Tests marked `it.fails`: they state the truth and the tool gets it wrong today (see the
 // comments there). When the tool is fixed they start failing: drop the `.fails` then.
 
 import { readFileSync } from 'node:fs';
@@ -182,20 +182,19 @@ describe('oom: set_per_process_memory_fraction(2 GiB), then 256 MiB until OutOfM
     expect(thrown[0]!.message).toMatch(/2\.00 GiB allowed/);
   });
 
-  // KNOWN WRONG (src/shared/oom/oom-explainer.ts, explainOoms): the verdict is 'fragmentation'
-  // whenever cached free + device_free >= the request, so this OOM, with 0 B cached free and
-  // 134 GiB free on the device, is called "Fragmentation: 0 B is cached free but the largest hole
-  // ... is 0 B < the 256.0 MiB request; expandable_segments avoids this". Nothing was fragmented
-  // and expandable segments would not help: the device had the memory and the allocator refused
-  // it because of a limit on this process (set_per_process_memory_fraction, "2.00 GiB allowed").
-  it.fails('does not call an OOM under a per-process limit fragmentation', async () => {
+  // 0 B cached free and 134 GiB free on the device: nothing was fragmented and expandable
+  // segments would not help; the allocator refused because of a cap on this process
+  // (set_per_process_memory_fraction, "2.00 GiB allowed").
+  it('calls an OOM under a per-process limit a process limit, not fragmentation', async () => {
     const view = await loadAnalyzedSnapshot(pathOf('oom'));
     const { ooms } = deviceExplanationsOf(view, 0);
     expect(ooms).toHaveLength(2);
     for (const oom of ooms) {
       expect(oom.cachedFreeBytes).toBe(0);
       expect(oom.deviceFreeBytes! >= oom.roundedRequestBytes!).toBe(true);
-      expect(oom.verdict).not.toBe('fragmentation');
+      expect(oom.verdict).toBe('process-limit');
+      expect(oom.verdictText).toMatch(/^Process limit: the GPU had [\d.]+ GiB free/);
+      expect(oom.verdictText).toContain('set_per_process_memory_fraction');
     }
   });
 });

@@ -5,6 +5,9 @@
 // Verdict rules (R = the request rounded like the allocator rounds it; the request's group is
 // the default pool, the oom entry's stream, 'small' segments for R <= 1 MiB else 'large'):
 //   fits-in-cache  the largest free block of the request's group is >= R;
+//   process-limit  otherwise, when device_free alone is >= R: a new segment would have fitted on
+//                  the device, so the allocator refused because of a cap on this process
+//                  (set_per_process_memory_fraction), not for want of memory or of a large hole;
 //   fragmentation  otherwise, when the device's cached free bytes + device_free >= R (the bytes
 //                  were there, in holes too small to hold the request);
 //   out-of-memory  otherwise (even one hole made of every cached free byte and all of
@@ -89,7 +92,9 @@ export function explainOoms(
     const deviceFree = oom.deviceFreeBytes ?? 0;
     let verdict: OomVerdict;
     if (facts.group.largestFreeBytes >= rounded) verdict = 'fits-in-cache';
-    else if (facts.totals.cachedFreeBytes + deviceFree >= rounded) verdict = 'fragmentation';
+    else if (oom.deviceFreeBytes !== null && oom.deviceFreeBytes >= rounded) {
+      verdict = 'process-limit';
+    } else if (facts.totals.cachedFreeBytes + deviceFree >= rounded) verdict = 'fragmentation';
     else verdict = 'out-of-memory';
     const explanation = explanationOf(view, device, oom.eventIndex, facts, verdict);
     explanation.requestedBytes = oom.requestedBytes;
@@ -385,6 +390,16 @@ export function verdictText(e: OomExplanation): string {
         holdersClause(e.holders)
       );
     }
+    case 'process-limit':
+      return (
+        `Process limit: the GPU had ${formatBytes(e.deviceFreeBytes ?? 0)} free (device_free), ` +
+        `enough for the ${request} request, yet the allocator refused it: this process was ` +
+        `capped (torch.cuda.set_per_process_memory_fraction; the error's "allowed" figure is the ` +
+        `cap). Live tensors hold ${formatBytes(e.activeBytes)} of the ` +
+        `${formatBytes(e.reservedBytes)} reserved; raise the fraction or free memory.` +
+        categoryClause(e, 'at the OOM') +
+        holdersClause(e.holders)
+      );
     case 'fits-in-cache':
       return (
         `Fits in cache: a ${formatBytes(e.poolLargestFreeBytes)} free block in ` +
