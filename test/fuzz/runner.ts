@@ -263,6 +263,7 @@ const MINIMIZABLE = new Set<Defect['check']>([
   'json',
   'code-loading-accepted',
   'svg',
+  'control-characters',
   'wording',
 ]);
 
