@@ -12,7 +12,7 @@ import { generatedSeeds } from './corpus';
 import { crc32Repeated, gzipHeader, gzipTrailer, highRatio, PLAIN_HEADER } from './gzip-build';
 import { jsonTextOf } from './json-text';
 import { minimize } from './minimize';
-import { ascii, concat, repeat } from './mutator-kit';
+import { ascii, concat, repeat, shown } from './mutator-kit';
 import { makeCase, MUTATOR_NAMES, QUICK_PROFILE } from './mutators';
 import { badNumbers, controlCharacterDefects, defectSignature, runCase } from './oracle';
 import { scanPickle } from './pickle-scan';
@@ -151,5 +151,7 @@ describe('fuzz machinery', () => {
       'top text holds control character U+001B',
       'report text holds control character U+0085',
     ]);
+    // Notes of cases are printed too: what a terminal acts on is escaped there.
+    expect(shown('a\u009b2J\u001b\u202e')).toBe('"a\\u009b2J\\u001b\\u202e"');
   });
 });

@@ -10,6 +10,7 @@ import {
   ascii,
   concat,
   pickSeed,
+  shown,
   type Mutation,
   type Mutator,
   type MutatorContext,
@@ -113,7 +114,7 @@ export const htmlWrapper: Mutator = (ctx) => {
       if (how === 0) {
         const bad = rng.pick(['!', '-', '_', '%', 'é', '\u0000', '.', '\\u002b']);
         base64 = base64.slice(0, at) + bad + base64.slice(at);
-        notes.push(`${JSON.stringify(bad)} @${at} of the payload`);
+        notes.push(`${shown(bad)} @${at} of the payload`);
       } else if (how === 1) {
         base64 = `${base64.slice(0, at)}=${base64.slice(at)}`;
         notes.push(`'=' @${at} of the payload`);

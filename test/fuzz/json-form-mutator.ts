@@ -9,7 +9,7 @@
 import { gzipSync } from 'node:zlib';
 import { tinySnapshot } from '../support/hostile-files';
 import { jsonTextOf } from './json-text';
-import { ascii, concat, splice, type Mutator, type MutatorContext } from './mutator-kit';
+import { ascii, concat, shown, splice, type Mutator, type MutatorContext } from './mutator-kit';
 import { deepJson, RawValues, type DeepShape } from './raw-values';
 import type { Obj } from './snapshot-generator';
 import { applyWrongTypes, collectSlots, isPlainObject, snapshotValue } from './snapshot-value';
@@ -176,13 +176,13 @@ function valueEdit(ctx: MutatorContext, value: { root: unknown }, raw: RawValues
           writable: true,
           configurable: true,
         });
-        return `key ${JSON.stringify(key)} = ${JSON.stringify(item)}`;
+        return `key ${shown(key)} = ${JSON.stringify(item)}`;
       }
       const keys = Object.keys(target);
       if (keys.length === 0) return 'an empty dict';
       const key = rng.pick(keys);
       target[raw.addKey(key)] = rng.pick<unknown>([null, [], {}, 0, 'x', [{}]]);
-      return `key ${JSON.stringify(key)} written twice`;
+      return `key ${shown(key)} written twice`;
     }
     default: {
       // The top level in another shape.
@@ -306,7 +306,7 @@ function textEdit(ctx: MutatorContext, bytes: Uint8Array): [Uint8Array, string] 
       const replacement = rng.pick(['', '{', '[', '}', ']', ':', ',', '"', "'"]);
       return [
         splice(bytes, structural, 1, ascii(replacement)),
-        `${JSON.stringify(old)} -> ${JSON.stringify(replacement)} @${structural}`,
+        `${shown(old)} -> ${shown(replacement)} @${structural}`,
       ];
     }
     default: {

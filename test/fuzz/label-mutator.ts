@@ -8,7 +8,7 @@
 // or as the JSON form.
 
 import { jsonTextOf } from './json-text';
-import { ascii, type Mutator, type MutatorContext } from './mutator-kit';
+import { ascii, shown, type Mutator, type MutatorContext } from './mutator-kit';
 import type { Prng } from './prng';
 import type { Obj } from './snapshot-generator';
 import { dumpValue, isPlainObject, snapshotValue, traceListsOf } from './snapshot-value';
@@ -67,12 +67,12 @@ export function hostileName(rng: Prng, bytes: number): [string, string] {
         '{lambda()#1}::',
       ]);
       const count = times(unit);
-      return [`at::${unit.repeat(count)}fn(int)`, `${JSON.stringify(unit)} x ${count}`];
+      return [`at::${unit.repeat(count)}fn(int)`, `${shown(unit)} x ${count}`];
     }
     case 8: {
       const unit = rng.pick(['<', '<(', '(<', '<[', ' <', '< ']);
       const count = times(unit);
-      return [`t${unit.repeat(count)}`, `${JSON.stringify(unit)} x ${count}`];
+      return [`t${unit.repeat(count)}`, `${shown(unit)} x ${count}`];
     }
     case 9:
       return ['x'.repeat(bytes), `a name of ${bytes} characters`];
@@ -89,15 +89,12 @@ export function hostileName(rng: Prng, bytes: number): [string, string] {
       ]);
       return [
         `evil${unit.repeat(rng.chance(0.5) ? 1 : times(unit))}name`,
-        `control characters ${JSON.stringify(unit)}`,
+        `control characters ${shown(unit)}`,
       ];
     }
     default: {
       const unit = rng.pick(['a/', '/torch/', 'lib/python3', '\\', '<frozen ', 'site-packages/']);
-      return [
-        `${unit.repeat(times(unit))}x.py`,
-        `a path of ${JSON.stringify(unit)} x ${times(unit)}`,
-      ];
+      return [`${unit.repeat(times(unit))}x.py`, `a path of ${shown(unit)} x ${times(unit)}`];
     }
   }
 }

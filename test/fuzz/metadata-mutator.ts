@@ -6,7 +6,7 @@
 // entries naming a live block, and in internal_metadata, compile_context and category.
 
 import { jsonTextOf } from './json-text';
-import { ascii, type Mutator } from './mutator-kit';
+import { ascii, shown, type Mutator } from './mutator-kit';
 import type { Prng } from './prng';
 import { deepJson, deepPickle, RawValues, type DeepShape } from './raw-values';
 import type { Obj } from './snapshot-generator';
@@ -57,13 +57,13 @@ function metadataValue(
       const length = rng.logInt(maxBytes);
       return [
         unit.repeat(Math.max(1, Math.floor(length / unit.length))),
-        `text of ${length} x ${JSON.stringify(unit)}`,
+        `text of ${length} x ${shown(unit)}`,
       ];
     }
     case 5: {
       // Starts like JSON, is not: parsed and refused by JSON.parse every time it is shown.
       const open = rng.pick(['{', '[', '"', '-', '1', 't', 'n']);
-      return [open.repeat(rng.logInt(maxBytes)), `${JSON.stringify(open)} repeated (not JSON)`];
+      return [open.repeat(rng.logInt(maxBytes)), `${shown(open)} repeated (not JSON)`];
     }
     case 6:
     case 7: {

@@ -107,3 +107,14 @@ export function repeat(pattern: Uint8Array, times: number): Uint8Array {
 export function pickSeed(ctx: MutatorContext): Seed {
   return ctx.rng.pick(ctx.seeds);
 }
+
+/**
+ * Text for a case's note, quoted, with every character a terminal would act on escaped (JSON
+ * leaves DEL, C1 and bidi controls raw): notes are printed by the runner and saved with findings.
+ */
+export function shown(text: string): string {
+  return JSON.stringify(text).replace(
+    /[\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
