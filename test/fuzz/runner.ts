@@ -166,7 +166,12 @@ interface CaseReport {
   saved: (string | null)[];
 }
 
-type WorkerMessage = { type: 'started'; index: number } | CaseReport | { type: 'batch-done' };
+type WorkerMessage =
+  | { type: 'started'; index: number }
+  /** Minimizing a defect: one more oracle run starts (the case timeout counts per run). */
+  | { type: 'alive' }
+  | CaseReport
+  | { type: 'batch-done' };
 
 /**
  * Checks that isolation works: FUZZ_SELFTEST_CRASH=N aborts the worker at case N (as a V8 heap
@@ -215,7 +220,7 @@ async function workerMain(): Promise<void> {
           }
           minimized.add(signature);
           const bytes = request.minimize
-            ? await minimizeFor(fuzzCase, defect, expect)
+            ? await minimizeFor(fuzzCase, defect, expect, () => send({ type: 'alive' }))
             : fuzzCase.bytes;
           saved.push(
             saveFinding({
@@ -263,6 +268,7 @@ const MINIMIZABLE = new Set<Defect['check']>([
   'json',
   'code-loading-accepted',
   'svg',
+  'control-characters',
   'wording',
 ]);
 
@@ -270,10 +276,14 @@ async function minimizeFor(
   fuzzCase: FuzzCase,
   defect: Defect,
   expect: { codeLoadingRefused: boolean },
+  beforeRun: () => Promise<void> = async () => {},
 ): Promise<Uint8Array> {
   if (!MINIMIZABLE.has(defect.check) || fuzzCase.bytes.length > 4 * MiB) return fuzzCase.bytes;
   const signature = defectSignature(defect);
   return minimize(fuzzCase.bytes, async (candidate) => {
+    // Minimizing takes up to 30 s of oracle runs: the parent's case timeout is per run, not
+    // for all of them (else a slow defect's minimization reads as a hang).
+    await beforeRun();
     const outcome = await runCase(candidate, expect);
     return outcome.defects.some(
       (found) =>
@@ -421,6 +431,7 @@ function runWorker(
     child.on('message', (message: WorkerMessage) => {
       lastHeard = Date.now();
       if (message.type === 'started') inFlight = message.index;
+      else if (message.type === 'alive') return;
       else if (message.type === 'case') {
         inFlight = null;
         reports.push(message);
