@@ -4,6 +4,9 @@ import { z } from 'zod';
 import { GROUP_BYS } from '@shared/holders/group-by';
 import { COLOR_BYS } from '@shared/holders/band-coloring';
 import { GROWTH_BYS } from '@shared/steps/growth';
+import { groupDigits } from '@shared/errors/unreadable-input';
+import { MAX_PATTERN_CHARS } from '@shared/format/user-regex';
+import { compileSearch } from '@shared/holders/search';
 
 export const USAGE = `allocscope: where did the GPU memory go? (PyTorch CUDA memory snapshots)
 
@@ -104,8 +107,15 @@ const summaryOptionsSchema = z.object({
   timings: z.boolean(),
 });
 
-/** Largest PNG side we agree to make (resvg and image viewers cope; memory stays sane). */
-export const MAX_IMAGE_PIXELS_SIDE = 16_384;
+/**
+ * Largest picture `render` makes, a side and in all (CSS pixels x --scale): 8192 x 4096 pixels, an
+ * 8K UHD poster (7680 x 4320) or 4K at --scale 2. resvg holds the whole RGBA image (128 MiB at
+ * the cap) and the PNG encoder a copy; 16384 x 16384 took 20 s and 3.4 GB, and aborted the
+ * process under a 6 GB limit.
+ */
+export const MAX_IMAGE_PIXELS_SIDE = 8192;
+export const MAX_IMAGE_PIXELS = 8192 * 4096;
+const SIDE_TOO_LARGE = `render makes pictures of at most ${MAX_IMAGE_PIXELS_SIDE} pixels a side`;
 
 /** The app's charts `render` draws (the tabs whose PNG/SVG export draws the same picture). */
 export const RENDER_VIEWS = [
@@ -126,8 +136,8 @@ const renderOptionsSchema = z
     png: z.string().min(1).nullable(),
     svg: z.string().min(1).nullable(),
     view: z.enum(RENDER_VIEWS),
-    width: z.number().int().min(200).max(MAX_IMAGE_PIXELS_SIDE),
-    height: z.number().int().min(120).max(MAX_IMAGE_PIXELS_SIDE),
+    width: z.number().int().min(200).max(MAX_IMAGE_PIXELS_SIDE, SIDE_TOO_LARGE),
+    height: z.number().int().min(120).max(MAX_IMAGE_PIXELS_SIDE, SIDE_TOO_LARGE),
     scale: z.number().positive().max(8),
     device: deviceSchema,
     moment: momentSchema.nullable(),
@@ -149,6 +159,16 @@ const renderOptionsSchema = z
           message: `${side} x scale must stay within ${MAX_IMAGE_PIXELS_SIDE} pixels`,
         });
     }
+    const width = Math.round(options.width * options.scale);
+    const height = Math.round(options.height * options.scale);
+    if (width * height > MAX_IMAGE_PIXELS)
+      context.addIssue({
+        code: 'custom',
+        message:
+          `the picture would be ${width} x ${height} = ${groupDigits(width * height)} pixels ` +
+          `(--width x --height x --scale); render makes at most ${groupDigits(MAX_IMAGE_PIXELS)} ` +
+          `(${MAX_IMAGE_PIXELS_SIDE} x ${MAX_IMAGE_PIXELS / MAX_IMAGE_PIXELS_SIDE})`,
+      });
   });
 
 const segmentsOptionsSchema = z.object({
@@ -165,7 +185,16 @@ const topOptionsSchema = z.object({
   device: deviceSchema,
   moment: momentSchema.nullable(),
   by: z.enum(GROUP_BYS),
-  grep: z.string().min(1).max(1000).nullable(),
+  // Checked before any file is read: an expression RE2 cannot run is a usage error.
+  grep: z
+    .string()
+    .min(1)
+    .max(MAX_PATTERN_CHARS)
+    .nullable()
+    .superRefine((text, context) => {
+      const search = text === null ? null : compileSearch({ text, regex: true });
+      if (search?.kind === 'invalid') context.addIssue({ code: 'custom', message: search.message });
+    }),
   rules: z.string().min(1).nullable(),
   limit: z.number().int().min(1).max(1_000_000),
   json: z.boolean(),

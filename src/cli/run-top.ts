@@ -9,10 +9,9 @@ import { aliveRowsAt } from '@shared/holders/alive-rows';
 import { DEFAULT_CATEGORY_RULES } from '@shared/holders/category-rules';
 import { foldedStacks } from '@shared/holders/folded-stacks';
 import { GROUP_BY_NAMES } from '@shared/holders/group-by';
-import { compileSearch } from '@shared/holders/search';
 import { topDocumentOf, topResultOf, type TopResult } from '@shared/report/top-document';
 import { alignColumns } from './align-columns';
-import { UsageError, type TopCliOptions } from './cli-options';
+import type { TopCliOptions } from './cli-options';
 import { cliDeviceName, loadAnalyzedSnapshot, chosenDevice } from './load-analyzed-snapshot';
 import { readRules } from './read-rules';
 import { resolveMoment, writeOutput } from './run-render';
@@ -21,11 +20,8 @@ import { resolveMoment, writeOutput } from './run-render';
 const MAX_KEY_TEXT = 120;
 
 export async function runTop(options: TopCliOptions): Promise<string> {
-  // Checked before the file is read: a bad expression or rules file fails at once.
-  if (options.grep !== null) {
-    const search = compileSearch({ text: options.grep, regex: true });
-    if (search.kind === 'invalid') throw new UsageError(`--grep: ${search.message}`);
-  }
+  // Checked before the file is read: a bad rules file fails at once (a bad --grep was refused
+  // with the options).
   const rules = options.rules === null ? DEFAULT_CATEGORY_RULES : await readRules(options.rules);
   const view = await loadAnalyzedSnapshot(options.file);
   const device = chosenDevice(view, options.device);

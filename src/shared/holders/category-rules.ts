@@ -5,21 +5,38 @@
 // with --rules FILE, read through the same schema.
 
 import { z } from 'zod';
+import { formatBytes } from '../format/units';
+import { compileUserRegex, MAX_PATTERN_CHARS, type UserRegex } from '../format/user-regex';
 import { CATEGORIES, type Category } from './categories';
 
 export const CATEGORY_RULES_SCHEMA = 'allocscope.category-rules/1';
 
+/**
+ * Largest rules file read (the CLI's --rules, the app's Load rules…). The built-in rules are 2 KiB
+ * and a file of 1,000 rules (the schema's most) with 100-character patterns is about 150 KiB; a
+ * larger file is refused from its size, before it is read, and no more than this is ever read.
+ */
+export const MAX_RULES_FILE_BYTES = 1 << 20;
+
+/**
+ * Why a rules file of `bytes` is refused, or null when its size is fine. `bytes` is its size, or
+ * (`readPast`) the bytes read from a file that held more than its size said.
+ */
+export function rulesFileSizeProblem(bytes: number, readPast = false): string | null {
+  if (bytes <= MAX_RULES_FILE_BYTES) return null;
+  const limit = `a rules file is at most ${formatBytes(MAX_RULES_FILE_BYTES, 0)}`;
+  return readPast ? `${limit}; this one holds more` : `${limit}; this one is ${formatBytes(bytes)}`;
+}
+
+// A file's patterns run on RE2's linear-time engine (../format/user-regex.ts): a rules file from
+// elsewhere cannot stall a classification with a backtracking pattern.
 const regexText = z
   .string()
-  .max(1000)
-  .refine((text) => {
-    try {
-      new RegExp(text);
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'not a regular expression');
+  .max(MAX_PATTERN_CHARS)
+  .superRefine((text, context) => {
+    const compiled = compileUserRegex(text);
+    if (!compiled.ok) context.addIssue({ code: 'custom', message: compiled.message });
+  });
 
 const share = z.number().min(0).max(1);
 const events = z.number().int().min(0);
@@ -132,15 +149,20 @@ export function parseCategoryRules(
 /** A rule's conditions compiled once. */
 export interface CompiledRule {
   readonly category: Category;
-  readonly fileCategory: RegExp | null;
-  readonly frame: RegExp | null;
-  readonly label: RegExp | null;
+  readonly fileCategory: UserRegex | null;
+  readonly frame: UserRegex | null;
+  readonly label: UserRegex | null;
   readonly match: CategoryMatch;
 }
 
 export function compileRules(rules: CategoryRules): CompiledRule[] {
-  const regex = (text: string | undefined): RegExp | null =>
-    text === undefined ? null : new RegExp(text);
+  const regex = (text: string | undefined): UserRegex | null => {
+    if (text === undefined) return null;
+    const compiled = compileUserRegex(text);
+    // The rules passed the schema, which compiles every pattern the same way.
+    if (!compiled.ok) throw new Error(`a rule's pattern does not compile: ${compiled.message}`);
+    return compiled.regex;
+  };
   return rules.rules.map((rule) => ({
     category: rule.category,
     fileCategory: regex(rule.match.file_category),
