@@ -14,13 +14,15 @@ const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
 /**
  * The folders of src/shared from the bottom up: a folder may import from the layers before it and
  * from its own folder, never from a later layer. The order
- * is the data path: pickle → snapshot → analysis → analyzed → state → oom → chart → report /
+ * is the data path: limits → json, pickle → snapshot → analysis → analyzed → state → oom → chart → report /
  * render. `errors` and `format` (words and units) sit at the bottom: every layer words its
  * warnings and refusals the same way.
  */
 const SHARED_LAYERS = [
   { name: 'errors' },
   { name: 'format' },
+  { name: 'limits' },
+  { name: 'json' },
   { name: 'pickle' },
   { name: 'snapshot' },
   { name: 'analysis' },
@@ -41,7 +43,7 @@ function sharedImportRestrictions(forbiddenFolders, layer) {
     group: [`../${folder}`, `../${folder}/**`, `@shared/${folder}`, `@shared/${folder}/**`],
     message:
       `src/shared/${layer?.name} may not import from src/shared/${folder}: the layers of ` +
-      'src/shared are errors, format → pickle → snapshot → analysis → analyzed → state → chart → ' +
+      'src/shared are errors, format → limits → json → pickle → snapshot → analysis → analyzed → state → chart → ' +
       'holders → oom → report, render, and a layer imports only from the layers before it ' +
       '(src/README.md).',
   }));

@@ -10,7 +10,13 @@ import type {
 } from '@shared/report/report-document';
 import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
-import { NO_STACK_TEXT, poolName, segmentGroupPhrase, streamName } from '@shared/format/words';
+import {
+  NO_STACK_TEXT,
+  poolName,
+  segmentGroupPhrase,
+  snapshotFormName,
+  streamName,
+} from '@shared/format/words';
 import { alignColumns } from './align-columns';
 import { cliDeviceName } from './load-analyzed-snapshot';
 
@@ -31,7 +37,7 @@ export function formatReportText(
       : formatBytes(bytes);
   const lines: string[] = [];
   lines.push(
-    `${view.fileName}  ${formatBytes(view.fileBytes)}  pickle protocol ${view.pickleProtocol}`,
+    `${view.fileName}  ${formatBytes(view.fileBytes)}  ${snapshotFormName(view.pickleProtocol)}`,
   );
   for (const warning of view.warnings) lines.push(`warning: ${warning}`);
   if (reports.length === 0) {

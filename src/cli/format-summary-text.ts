@@ -5,6 +5,7 @@ import { describeStack } from '@shared/analysis/user-frame';
 import type { SnapshotFigures } from '@shared/analyzed/device-figures';
 import { FIGURE } from '@shared/format/glossary';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
+import { snapshotFormName } from '@shared/format/words';
 import { alignColumns } from './align-columns';
 import { cliDeviceName } from './load-analyzed-snapshot';
 
@@ -20,7 +21,7 @@ export function formatSummaryText(figures: SnapshotFigures, options: TextOptions
       : formatBytes(bytes);
   const lines: string[] = [];
   lines.push(
-    `${figures.fileName}  ${formatBytes(figures.fileBytes)}  pickle protocol ${figures.pickleProtocol}`,
+    `${figures.fileName}  ${formatBytes(figures.fileBytes)}  ${snapshotFormName(figures.pickleProtocol)}`,
   );
   for (const warning of figures.warnings) lines.push(`warning: ${warning}`);
   if (figures.devices.length === 0)

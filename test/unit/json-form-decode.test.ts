@@ -13,7 +13,8 @@ import { makeNewestSnapshot } from '../../generators/snapshot/newest-fields-snap
 import { allocationDetails } from '../../src/shared/analyzed/allocation-details';
 import type { AnalyzedSnapshot } from '../../src/shared/analyzed/analyzed-snapshot';
 import { UnreadableInputError } from '../../src/shared/errors/unreadable-input';
-import { firstJsonError, JSON_FORM_PROTOCOL } from '../../src/shared/snapshot/json-snapshot';
+import { JsonReader, type JsonVisitor } from '../../src/shared/json/json-reader';
+import { JsonInputError } from '../../src/shared/json/json-error';
 import { analyzeBytes, chunksOf } from '../support/analyzed';
 import { runCli } from '../support/cli';
 import { decodeSnapshot } from '../../src/shared/snapshot/decode-snapshot';
@@ -59,6 +60,27 @@ function comparable(view: AnalyzedSnapshot): unknown {
   };
 }
 
+/** The byte where the streaming reader refuses `text` (fed one byte at a time), or -1. */
+function jsonErrorOffset(text: string): number {
+  const ignore: JsonVisitor = {
+    openObject() {},
+    key() {},
+    closeObject() {},
+    openArray() {},
+    closeArray() {},
+    value() {},
+  };
+  const reader = new JsonReader(ignore);
+  try {
+    for (const byte of new TextEncoder().encode(text)) reader.feed(Uint8Array.of(byte));
+    reader.finish();
+    return -1;
+  } catch (error) {
+    if (!(error instanceof JsonInputError)) throw error;
+    return error.offset;
+  }
+}
+
 describe('the JSON form of a snapshot', () => {
   it('is several times the pickle of the same data (no shared objects)', () => {
     expect(jsonBytes.length).toBeGreaterThan(2 * pickleBytes.length);
@@ -69,7 +91,7 @@ describe('the JSON form of a snapshot', () => {
       analyzeBytes(pickleBytes),
       analyzeBytes(jsonBytes, 'x.json'),
     ]);
-    expect(fromJson.pickleProtocol).toBe(JSON_FORM_PROTOCOL);
+    expect(fromJson.pickleProtocol).toBeNull();
     expect(fromJson.devices.map((d) => d.device)).toEqual([0, 1, -1]);
     expect(comparable(fromJson)).toEqual(comparable(fromPickle));
   });
@@ -105,12 +127,19 @@ describe('the JSON form of a snapshot', () => {
     ['[1 2]', 3],
     ['{"a": 1,}', 8],
     ['{"segments": [{"device": 0', 26],
-    ['"abc', 0],
-    ['nul', 0],
+    ['"abc', 4],
+    ['nul', 3],
+    ['nulx', 3],
     ['{} x', 3],
+    ['[01]', 1],
+    ['["a\\x"]', 3],
+    ['["\\u00e"]', 7],
+    ['["tab\there"]', 5],
+    ['', 0],
+    ['  ', 2],
     ['{"a": [{}, [], {"b": [1, -2.5e3, true, null, "\\u00e9"]}]}', -1],
-  ])('finds where %s stops being JSON (%i)', (text, position) => {
-    expect(firstJsonError(text)).toBe(position);
+  ])('finds where %j stops being JSON (%i)', (text, position) => {
+    expect(jsonErrorOffset(text)).toBe(position);
     let parses = true;
     try {
       JSON.parse(text);
@@ -130,9 +159,9 @@ describe('the JSON form of a snapshot', () => {
     const fromJson = runCli(['summary', jsonPath, '--json']);
     expect(fromJson.stderr).toBe('');
     expect(fromJson.status).toBe(0);
-    // pickle_protocol 0 says "the JSON form"; the document stays valid.
-    const document = JSON.parse(fromJson.stdout) as { pickle_protocol: number };
-    expect(document.pickle_protocol).toBe(0);
+    // No pickle protocol: null says "the JSON form"; the document stays valid.
+    const document = JSON.parse(fromJson.stdout) as { pickle_protocol: number | null };
+    expect(document.pickle_protocol).toBeNull();
     expect(summaryDocumentSchema.safeParse(document).error).toBeUndefined();
     const strip = (text: string): unknown => {
       const {

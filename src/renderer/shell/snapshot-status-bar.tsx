@@ -1,7 +1,8 @@
-// The snapshot page's footer: file, size, pickle protocol, devices and the device's allocations.
+// The snapshot page's footer: file, size, form (pickle protocol or JSON), devices and the device's allocations.
 
 import type { JSX } from 'react';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
+import { snapshotFormName } from '@shared/format/words';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 
 export function SnapshotStatusBar(props: {
@@ -14,7 +15,7 @@ export function SnapshotStatusBar(props: {
       <span title={`${formatExactBytes(view.fileBytes)} bytes`}>
         {view.fileName} · {formatBytes(view.fileBytes)}
       </span>
-      <span>pickle protocol {view.pickleProtocol}</span>
+      <span>{snapshotFormName(view.pickleProtocol)}</span>
       <span>
         {view.devices.length} {view.devices.length === 1 ? 'device' : 'devices'}
       </span>

@@ -1,4 +1,5 @@
 import { formatBytes } from '@shared/format/units';
+import { snapshotFormName } from '@shared/format/words';
 import type { Tab } from './app-state';
 import { CloseIcon } from '../ui/icons';
 import { progressFraction } from './progress-view';
@@ -24,7 +25,7 @@ export function TabStrip({ tabs, selectedTabId, onSelect, onClose }: TabStripPro
           tab.kind === 'snapshot'
             ? [
                 formatBytes(tab.view.fileBytes),
-                `pickle protocol ${tab.view.pickleProtocol}`,
+                snapshotFormName(tab.view.pickleProtocol),
                 `${tab.view.devices.length} ${tab.view.devices.length === 1 ? 'device' : 'devices'}`,
               ].join(' · ')
             : 'opening…';

@@ -62,7 +62,8 @@ export interface AnalyzedDeviceData {
 export interface AnalyzedSnapshotData {
   fileName: string;
   fileBytes: number;
-  pickleProtocol: number;
+  /** Null for the JSON form; `snapshotFormName` says either. */
+  pickleProtocol: number | null;
   /** Final before any document is built: decode, analysis and segment history all said theirs. */
   warnings: readonly string[];
   actionNames: string[];

@@ -49,7 +49,8 @@ export interface DeviceFigures {
 export interface SnapshotFigures {
   fileName: string;
   fileBytes: number;
-  pickleProtocol: number;
+  /** Null for the JSON form; `snapshotFormName` says either. */
+  pickleProtocol: number | null;
   /** Final: every warning the decode and the analysis have to say, before any document. */
   warnings: readonly string[];
   frames: FrameTable;

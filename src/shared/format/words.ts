@@ -260,3 +260,11 @@ function lastTopLevelSpace(text: string): number {
 export function deviceLabel(device: number): string {
   return device === -1 ? 'host (pinned)' : `cuda:${device}`;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The file's form
+
+/** "pickle protocol 4", or "JSON form" for a snapshot read from JSON (no pickle protocol: null). */
+export function snapshotFormName(pickleProtocol: number | null): string {
+  return pickleProtocol === null ? 'JSON form' : `pickle protocol ${pickleProtocol}`;
+}

@@ -7,6 +7,15 @@
 // entries into table rows that way), so millions of short-lived records never become objects.
 
 import { groupDigits } from '../errors/unreadable-input';
+import {
+  containerBudgetAt,
+  MAX_NESTING_DEPTH,
+  MAX_PAYLOAD_BYTES,
+  MIN_CONTAINER_BUDGET,
+  nestedTooDeep,
+  payloadTooLong,
+  tooManyContainers,
+} from '../limits/input-limits';
 import { CODE_LOADING_OPCODES, Op, UNSUPPORTED_OPCODES } from './opcodes';
 import { CodeLoadingRefusedError, PickleError } from './pickle-error';
 import { describeProtocol0Or1 } from './text-pickle';
@@ -72,13 +81,9 @@ const GATHER_FROM_BYTES = 1 << 10;
  */
 export const MAX_STACK_VALUES = 1 << 22;
 const MAX_STACK_SLOTS = 1 << 26;
-/** Containers allowed whatever the size of the file, and bytes of file per container beyond. */
-const MIN_CONTAINER_BUDGET = 1 << 18;
-const BYTES_PER_CONTAINER = 8;
-/** Open MARKs: containers nested this deep. Python itself cannot pickle past ~1,000 levels. */
-export const MAX_NESTING_DEPTH = 4096;
-/** One string or bytes value. The longest strings of a snapshot are file names and metadata. */
-export const MAX_PAYLOAD_BYTES = 64 << 20;
+// Containers per byte read, open MARKs (MAX_NESTING_DEPTH) and one string's length
+// (MAX_PAYLOAD_BYTES): the rules every form of a snapshot is read by (../limits/input-limits.ts).
+export { MAX_NESTING_DEPTH, MAX_PAYLOAD_BYTES } from '../limits/input-limits';
 /** LONG4 integers: a snapshot's fit in 8 bytes; 1 KiB leaves room and keeps decoding cheap. */
 const MAX_LONG_BYTES = 1024;
 
@@ -317,10 +322,7 @@ export class Unpickler {
         }
         case Op.MARK:
           if (this.marks.length >= MAX_NESTING_DEPTH) {
-            throw new PickleError(
-              `the pickle is nested more than ${groupDigits(MAX_NESTING_DEPTH)} levels deep; a memory snapshot is nested a few levels`,
-              base + opStart,
-            );
+            throw new PickleError(nestedTooDeep('the pickle'), base + opStart);
           }
           this.marks.push(stack.length);
           break;
@@ -625,17 +627,11 @@ export class Unpickler {
   private containerBudget = MIN_CONTAINER_BUDGET;
 
   private checkContainers(bytesRead: number): void {
-    this.containerBudget = Math.max(
-      MIN_CONTAINER_BUDGET,
-      Math.floor(bytesRead / BYTES_PER_CONTAINER),
-    );
+    this.containerBudget = containerBudgetAt(bytesRead);
     if (this.containers <= this.containerBudget) return;
     // No count or offset in the words: the fast path counts a trace entry's frames list at the
     // entry, the generic path at the list, and the verdict must not depend on which one ran.
-    throw new PickleError(
-      `more lists, dicts and tuples than a memory snapshot holds (past the first ${groupDigits(MIN_CONTAINER_BUDGET)}, a snapshot takes ${BYTES_PER_CONTAINER} bytes or more of file for each)`,
-      -1,
-    );
+    throw new PickleError(tooManyContainers('lists, dicts and tuples'), -1);
   }
 
   private readonly maxStackValues: number;
@@ -680,7 +676,7 @@ export class Unpickler {
     }
     if (length > MAX_PAYLOAD_BYTES) {
       throw new PickleError(
-        `declares ${what} of ${groupDigits(length)} bytes; no field of a memory snapshot is longer than ${groupDigits(MAX_PAYLOAD_BYTES)} bytes`,
+        `declares ${what} of ${groupDigits(length)} bytes; ${payloadTooLong()}`,
         offset,
       );
     }

@@ -56,8 +56,8 @@ export const summaryDocumentSchema = z.object({
   schema: z.literal(SUMMARY_SCHEMA_ID),
   file: z.string(),
   bytes,
-  /** 2..5 from the PROTO opcode; 0 for the JSON form (JSON_FORM_PROTOCOL). */
-  pickle_protocol: z.number().int().min(0).max(5),
+  /** 2..5 from the PROTO opcode; null for the JSON form (no pickle). */
+  pickle_protocol: z.number().int().min(2).max(5).nullable(),
   warnings: z.array(z.string()),
   devices: z.array(deviceSummarySchema),
 });

@@ -44,3 +44,27 @@ describe('pickleFromHtml', () => {
     await expect(collect(pickleFromHtml(chunksOf(bad, 64)))).rejects.toThrow(/not valid base64/);
   });
 });
+
+describe('the payload marker', () => {
+  const pickle = Uint8Array.from({ length: 300 }, (_, i) => (i === 0 ? 0x80 : (i * 7) & 0xff));
+
+  it('is the "base64" key after "name", whatever mentions base64 earlier', async () => {
+    for (const before of [
+      '<!-- the snapshot below is embedded as base64 -->',
+      '<!-- {"base64": "not this one"} -->',
+      '<p>"base64"</p><p>"base64": "AAAA"</p>',
+      `<script>// ${'"base64"'.repeat(10_000)}</script>`,
+    ]) {
+      for (const size of [1, 7, 1 << 16]) {
+        expect(await collect(pickleFromHtml(chunksOf(page(pickle, before), size)))).toEqual(pickle);
+      }
+    }
+  });
+
+  it('falls back to a bare "base64" key when no page of _memory_viz is found', async () => {
+    const bare = encoder.encode(
+      `<html><script>x = {"base64": "${Buffer.from(pickle).toString('base64')}"}</script></html>`,
+    );
+    expect(await collect(pickleFromHtml(chunksOf(bare, 5)))).toEqual(pickle);
+  });
+});

@@ -1,12 +1,13 @@
 // The pickle inside the HTML page that `torch.cuda._memory_viz trace_plot` writes: the page's
-// script holds `[{"name": "snapshot.pickle", "base64": "<payload>"}]` near its top. The page is
-// streamed: the key is looked for in the first MiB only, and the payload is decoded from base64
-// chunk by chunk as it arrives, so a page of any size takes memory for one chunk, not the page.
+// script holds `const local_files = [{"name": "snapshot.pickle", "base64": "<payload>"}]` near its
+// top (json.dumps of that list). The page is streamed: the marker is looked for in the first MiB
+// only, and the payload is decoded from base64 chunk by chunk as it arrives, so a page of any size
+// takes memory for one chunk, not the page.
 
 import { Base64StreamDecoder } from './base64';
 import { SnapshotFormatError } from './snapshot-error';
 
-/** The key is this close to the start in every page _memory_viz writes (a few hundred bytes). */
+/** The marker is this close to the start in every page _memory_viz writes (a few hundred bytes). */
 const KEY_SEARCH_BYTES = 1 << 20;
 const BASE64_KEY = new TextEncoder().encode('"base64"');
 const QUOTE = 0x22;
@@ -65,49 +66,115 @@ interface PayloadStart {
   offset: number;
 }
 
-/** Reads the page until `"base64": "` is found within its first MiB. */
+/**
+ * Reads the page until the payload's marker is found within its first MiB: the JSON that
+ * `_format_viz` writes, `{"name": "snapshot.pickle", "base64": "`. The word base64 may come
+ * earlier (a comment, the page's text, an example): only a `"base64"` key right after a `"name"`
+ * key opens the payload. A page without that marker in its first MiB gets its first bare
+ * `"base64": "` (a page another tool wrote), which must then decode to a pickle.
+ */
 async function findPayloadStart(iterator: AsyncIterator<Uint8Array>): Promise<PayloadStart> {
-  let head = new Uint8Array(0);
+  // Grown by doubling: pages come in chunks of any size, down to a byte.
+  let head = new Uint8Array(1 << 16);
+  let length = 0;
+  let searchFrom = 0;
+  let bare = -1;
   for (;;) {
-    const found = payloadStartIn(head);
-    if (found >= 0) return { rest: head.subarray(found), offset: found };
-    if (head.length >= KEY_SEARCH_BYTES) break;
+    const found = findMarker(head, length, searchFrom);
+    if (found.marked >= 0) {
+      return { rest: head.subarray(found.marked, length), offset: found.marked };
+    }
+    if (bare < 0) bare = found.bare;
+    searchFrom = found.resumeAt;
+    if (length >= KEY_SEARCH_BYTES) break;
     const next = await iterator.next();
     if (next.done === true) break;
-    const joined = new Uint8Array(head.length + next.value.length);
-    joined.set(head);
-    joined.set(next.value, head.length);
-    head = joined;
+    if (length + next.value.length > head.length) {
+      let capacity = head.length * 2;
+      while (capacity < length + next.value.length) capacity *= 2;
+      const grown = new Uint8Array(capacity);
+      grown.set(head.subarray(0, length));
+      head = grown;
+    }
+    head.set(next.value, length);
+    length += next.value.length;
   }
+  if (bare >= 0) return { rest: head.subarray(bare, length), offset: bare };
   throw new SnapshotFormatError(
     'an HTML page without an embedded snapshot (expected the page written by torch.cuda._memory_viz trace_plot)',
   );
 }
 
-/** Index of the payload's first character after `"base64": "` in `page`, or -1. */
-function payloadStartIn(page: Uint8Array): number {
-  const keyAt = indexOfBytes(page, BASE64_KEY);
-  if (keyAt < 0) return -1;
-  let i = skipSpace(page, keyAt + BASE64_KEY.length);
-  if (i >= page.length || page[i] !== 0x3a /* : */) return -1;
-  i = skipSpace(page, i + 1);
-  if (i >= page.length || page[i] !== QUOTE) return -1;
-  return i + 1;
+interface Marker {
+  /** The payload's first character after `{"name": "…", "base64": "`, or -1. */
+  marked: number;
+  /** The payload's first character after the first bare `"base64": "` seen, or -1. */
+  bare: number;
+  /** Where to look again once more of the page is read. */
+  resumeAt: number;
+}
+
+/** Looks for the payload's marker in page[from..end). */
+function findMarker(page: Uint8Array, end: number, from: number): Marker {
+  let bare = -1;
+  const view = page.subarray(0, end);
+  for (let at = indexOfBytes(view, BASE64_KEY, from); at >= 0;) {
+    let i = skipSpace(view, at + BASE64_KEY.length);
+    if (i < end && view[i] === 0x3a /* : */) i = skipSpace(view, i + 1);
+    else if (i < end) i = -1;
+    if (i >= end) return { marked: -1, bare, resumeAt: at }; // cut by the end: read on
+    if (i >= 0 && view[i] === QUOTE) {
+      if (bare < 0) bare = i + 1;
+      if (followsNameKey(view, at)) return { marked: i + 1, bare, resumeAt: at };
+    }
+    at = indexOfBytes(view, BASE64_KEY, at + 1);
+  }
+  return { marked: -1, bare, resumeAt: Math.max(from, end - BASE64_KEY.length + 1) };
+}
+
+const NAME_KEY = new TextEncoder().encode('"name"');
+/** A file name longer than this is not the one _format_viz writes. */
+const MAX_NAME_BYTES = 4096;
+
+/** Whether `"name": "<text>",` (and the dict's `{`) stands right before page[at]. */
+function followsNameKey(page: Uint8Array, at: number): boolean {
+  let i = skipSpaceBack(page, at - 1);
+  if (i < 0 || page[i] !== 0x2c /* , */) return false;
+  i = skipSpaceBack(page, i - 1);
+  if (i < 0 || page[i] !== QUOTE) return false;
+  const lowest = Math.max(0, i - MAX_NAME_BYTES);
+  i--;
+  while (i >= lowest && !(page[i] === QUOTE && page[i - 1] !== 0x5c /* \ */)) i--;
+  if (i < lowest) return false;
+  i = skipSpaceBack(page, i - 1);
+  if (i < 0 || page[i] !== 0x3a /* : */) return false;
+  i = skipSpaceBack(page, i - 1);
+  const keyAt = i - NAME_KEY.length + 1;
+  if (keyAt < 0) return false;
+  for (let k = 0; k < NAME_KEY.length; k++) if (page[keyAt + k] !== NAME_KEY[k]) return false;
+  i = skipSpaceBack(page, keyAt - 1);
+  return i >= 0 && page[i] === 0x7b; /* { */
+}
+
+function isSpace(byte: number | undefined): boolean {
+  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }
 
 function skipSpace(page: Uint8Array, from: number): number {
   let i = from;
-  while (
-    i < page.length &&
-    (page[i] === 0x20 || page[i] === 0x0a || page[i] === 0x0d || page[i] === 0x09)
-  )
-    i++;
+  while (i < page.length && isSpace(page[i])) i++;
   return i;
 }
 
-function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
+function skipSpaceBack(page: Uint8Array, from: number): number {
+  let i = from;
+  while (i >= 0 && isSpace(page[i])) i--;
+  return i;
+}
+
+function indexOfBytes(haystack: Uint8Array, needle: Uint8Array, from: number): number {
   const first = needle[0]!;
-  for (let i = haystack.indexOf(first); i >= 0; i = haystack.indexOf(first, i + 1)) {
+  for (let i = haystack.indexOf(first, from); i >= 0; i = haystack.indexOf(first, i + 1)) {
     if (i + needle.length > haystack.length) return -1;
     let match = true;
     for (let j = 1; j < needle.length; j++) {

@@ -185,7 +185,8 @@ export interface ExternalAnnotation {
 export type AllocatorSettings = Record<string, unknown>;
 
 export interface SnapshotModel {
-  pickleProtocol: number;
+  /** 2..5 from the pickle's PROTO opcode; null for the JSON form (no pickle). */
+  pickleProtocol: number | null;
   /** 'dict' for current files, 'segment-list' for very old files that are a bare list of segments. */
   layout: 'dict' | 'segment-list';
   /** Action names by code: KNOWN_ACTIONS first, then any unknown names found in the file. */

@@ -35,7 +35,8 @@ import type { RowRange, TraceTableBuilder } from './trace-table-builder';
 
 export interface BuildInputs {
   root: unknown;
-  pickleProtocol: number;
+  /** Null for the JSON form. */
+  pickleProtocol: number | null;
   traceTable: TraceTableBuilder;
   stacks: StackInterner;
 }

@@ -18,6 +18,21 @@ import { SnapshotFormatError } from './snapshot-error';
 import { NOT_FOUND, SequenceTable } from './sequence-table';
 import { StackRef, StringListRef, type StackInterner } from './stack-interner';
 
+/**
+ * A trace entry's field that cannot be what it says. The JSON reader names the field by its path
+ * (`device_traces[0][12].size`) and its own byte; the pickle's words name the field alone.
+ */
+export class TraceEntryFieldError extends SnapshotFormatError {
+  readonly field: string;
+  readonly problem: string;
+
+  constructor(field: string, problem: string, offset: number) {
+    super(`not a memory snapshot of a known shape: a trace entry's '${field}': ${problem}`, offset);
+    this.field = field;
+    this.problem = problem;
+  }
+}
+
 export interface RowRange {
   first: number;
   count: number;
@@ -704,10 +719,7 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
    * once its list is complete, and waiting for that would mean keeping every problem.
    */
   private problem(_row: number, field: string, text: string, offset: number): never {
-    throw new SnapshotFormatError(
-      `not a memory snapshot of a known shape: a trace entry's '${field}': ${text}`,
-      offset,
-    );
+    throw new TraceEntryFieldError(field, text, offset);
   }
 
   private lastActionName: unknown = undefined;
