@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { GROUP_BYS } from '@shared/holders/group-by';
 import { COLOR_BYS } from '@shared/holders/band-coloring';
 import { GROWTH_BYS } from '@shared/steps/growth';
+import { parseByteSize } from './memory-limit';
 
 export const USAGE = `allocscope: where did the GPU memory go? (PyTorch CUDA memory snapshots)
 
@@ -22,6 +23,7 @@ usage:
   allocscope diff A B [--moment EVENT] [--by GROUPING] [--device N] [--device-b N]
                   [--rules RULES.json] [--limit K] [--json] [--bytes]
   allocscope ranks DIR|FILES... [--json] [--bytes]
+  every command also takes --max-memory SIZE
 
   FILE        a snapshot from torch.cuda.memory._dump_snapshot(): .pickle / .pkl, its
               JSON form (.json), - for standard input, gzip-compressed (.gz), or the
@@ -32,6 +34,10 @@ usage:
               report: write the findings (schema allocscope.report/1) to OUT.json, - for stdout
   --top K     list the K largest allocations alive at the active peak (default 10)
   --bytes     show exact byte counts beside human units
+  --max-memory SIZE  the memory reading one snapshot may take (8G, 512M; default: this
+              machine's memory): a gzip-compressed snapshot that would unpack to more is
+              refused at once, as is, without --max-memory, one that would unpack to more
+              than 64 times its size (and 256 MiB): a gzip bomb
   --timings   print decode/analysis timings, CPU time and peak memory to stderr (a refused
               file too)
   --png, --svg  render: write the chart as a PNG image and/or an SVG document
@@ -94,8 +100,12 @@ const momentSchema = z.union([z.number().int().min(-1), z.enum(['final', 'peak',
 // A CUDA device ordinal, or -1 for pinned host memory (`--device host`, HOST_DEVICE).
 const deviceSchema = z.number().int().min(-1).nullable();
 
+// --max-memory in bytes (every command that reads snapshots); null: this machine's memory.
+const maxMemorySchema = z.number().int().positive().nullable();
+
 const summaryOptionsSchema = z.object({
   command: z.literal('summary'),
+  maxMemory: maxMemorySchema,
   file: z.string().min(1),
   device: deviceSchema,
   json: z.boolean(),
@@ -122,6 +132,7 @@ export type RenderView = (typeof RENDER_VIEWS)[number];
 const renderOptionsSchema = z
   .object({
     command: z.literal('render'),
+    maxMemory: maxMemorySchema,
     file: z.string().min(1),
     png: z.string().min(1).nullable(),
     svg: z.string().min(1).nullable(),
@@ -153,6 +164,7 @@ const renderOptionsSchema = z
 
 const segmentsOptionsSchema = z.object({
   command: z.literal('segments'),
+  maxMemory: maxMemorySchema,
   file: z.string().min(1),
   device: deviceSchema,
   moment: momentSchema.nullable(),
@@ -161,6 +173,7 @@ const segmentsOptionsSchema = z.object({
 
 const topOptionsSchema = z.object({
   command: z.literal('top'),
+  maxMemory: maxMemorySchema,
   file: z.string().min(1),
   device: deviceSchema,
   moment: momentSchema.nullable(),
@@ -175,6 +188,7 @@ const topOptionsSchema = z.object({
 
 const stepsOptionsSchema = z.object({
   command: z.literal('steps'),
+  maxMemory: maxMemorySchema,
   file: z.string().min(1),
   device: deviceSchema,
   by: z.enum(GROWTH_BYS),
@@ -185,6 +199,7 @@ const stepsOptionsSchema = z.object({
 
 const diffOptionsSchema = z.object({
   command: z.literal('diff'),
+  maxMemory: maxMemorySchema,
   fileA: z.string().min(1),
   fileB: z.string().min(1),
   device: deviceSchema,
@@ -199,6 +214,7 @@ const diffOptionsSchema = z.object({
 
 const ranksOptionsSchema = z.object({
   command: z.literal('ranks'),
+  maxMemory: maxMemorySchema,
   files: z.array(z.string().min(1)).min(1),
   json: z.boolean(),
   bytes: z.boolean(),
@@ -206,6 +222,7 @@ const ranksOptionsSchema = z.object({
 
 const reportOptionsSchema = z.object({
   command: z.literal('report'),
+  maxMemory: maxMemorySchema,
   file: z.string().min(1),
   device: deviceSchema,
   /** '-' for stdout; null for the human-readable text. */
@@ -243,19 +260,25 @@ const COMMANDS = [
 ] as const;
 type Command = (typeof COMMANDS)[number];
 
-type FlagKind = 'switch' | 'integer' | 'number' | 'text' | 'moment' | 'optional-text' | 'device';
+type FlagKind =
+  'switch' | 'integer' | 'number' | 'text' | 'moment' | 'optional-text' | 'device' | 'size';
+
+/** Every command reads snapshots, and may be told how much memory decoding one may take. */
+const MEMORY_FLAG = { '--max-memory': 'size' } as const;
 
 /** The flags each command takes, and what their values are. */
 const FLAGS: Record<Command, Record<string, FlagKind>> = {
   summary: {
+    ...MEMORY_FLAG,
     '--device': 'device',
     '--json': 'switch',
     '--top': 'integer',
     '--bytes': 'switch',
     '--timings': 'switch',
   },
-  report: { '--device': 'device', '--json': 'optional-text' },
+  report: { ...MEMORY_FLAG, '--device': 'device', '--json': 'optional-text' },
   render: {
+    ...MEMORY_FLAG,
     '--png': 'text',
     '--svg': 'text',
     '--view': 'text',
@@ -268,8 +291,9 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
     '--color-by': 'text',
     '--rules': 'text',
   },
-  segments: { '--device': 'device', '--moment': 'moment', '--bytes': 'switch' },
+  segments: { ...MEMORY_FLAG, '--device': 'device', '--moment': 'moment', '--bytes': 'switch' },
   top: {
+    ...MEMORY_FLAG,
     '--device': 'device',
     '--moment': 'moment',
     '--by': 'text',
@@ -281,14 +305,16 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
     '--bytes': 'switch',
   },
   steps: {
+    ...MEMORY_FLAG,
     '--device': 'device',
     '--by': 'text',
     '--rules': 'text',
     '--json': 'switch',
     '--bytes': 'switch',
   },
-  ranks: { '--json': 'switch', '--bytes': 'switch' },
+  ranks: { ...MEMORY_FLAG, '--json': 'switch', '--bytes': 'switch' },
   diff: {
+    ...MEMORY_FLAG,
     '--device': 'device',
     '--device-b': 'device',
     '--moment': 'moment',
@@ -301,9 +327,10 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
 };
 
 const DEFAULTS: Record<Command, Record<string, unknown>> = {
-  summary: { device: null, json: false, top: 10, bytes: false, timings: false },
-  report: { device: null, json: null },
+  summary: { maxMemory: null, device: null, json: false, top: 10, bytes: false, timings: false },
+  report: { maxMemory: null, device: null, json: null },
   render: {
+    maxMemory: null,
     png: null,
     svg: null,
     view: 'timeline',
@@ -316,8 +343,9 @@ const DEFAULTS: Record<Command, Record<string, unknown>> = {
     colorBy: 'stack',
     rules: null,
   },
-  segments: { device: null, moment: null, bytes: false },
+  segments: { maxMemory: null, device: null, moment: null, bytes: false },
   top: {
+    maxMemory: null,
     device: null,
     moment: null,
     by: 'frame',
@@ -328,9 +356,10 @@ const DEFAULTS: Record<Command, Record<string, unknown>> = {
     folded: null,
     bytes: false,
   },
-  steps: { device: null, by: 'frame', rules: null, json: false, bytes: false },
-  ranks: { json: false, bytes: false },
+  steps: { maxMemory: null, device: null, by: 'frame', rules: null, json: false, bytes: false },
+  ranks: { maxMemory: null, json: false, bytes: false },
   diff: {
+    maxMemory: null,
     device: null,
     deviceB: null,
     moment: 'peak',
@@ -444,6 +473,12 @@ function flagValue(flag: string, kind: FlagKind, text: string): unknown {
       if (!/^\d+(\.\d+)?$/.test(text))
         throw new UsageError(`${flag} takes a number, got '${text}'`);
       return Number(text);
+    case 'size': {
+      const bytes = parseByteSize(text);
+      if (bytes === null)
+        throw new UsageError(`${flag} takes a size such as 8G, 512M or 1.5G, got '${text}'`);
+      return bytes;
+    }
     case 'moment':
       if (text === 'final' || text === 'peak' || text === 'oom') return text;
       if (!/^-?\d+$/.test(text))

@@ -3,15 +3,7 @@
 // ranks that stand out; text, or allocscope.ranks/1 with --json. A file that cannot be read is
 // listed as refused; the others are reported all the same.
 
-import {
-  closeSync,
-  existsSync,
-  fstatSync,
-  openSync,
-  readdirSync,
-  readSync,
-  statSync,
-} from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, statSync } from 'node:fs';
 import { availableParallelism, freemem } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,14 +14,16 @@ import { deviceLabel } from '@shared/format/words';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { ranksDocumentOf, type RankEntry } from '@shared/report/ranks-document';
 import { alignColumns } from './align-columns';
+import { gzipIsizeOf } from './gzip-isize';
 import { UsageError, type RanksCliOptions } from './cli-options';
 import { readRankFigures, type RankReply } from './read-rank-figures';
+import type { ReadSnapshotOptions } from './read-snapshot-file';
 
 export async function runRanks(options: RanksCliOptions): Promise<string> {
   const paths = expandInputs(options.files);
   const started = performance.now();
   const workers = workerCount(paths);
-  const replies = await readAll(paths, workers);
+  const replies = await readAll(paths, workers, { maxMemory: options.maxMemory });
   const wallMs = performance.now() - started;
   const bug = replies.find((reply) => 'bug' in reply);
   if (bug !== undefined && 'bug' in bug)
@@ -100,15 +94,9 @@ export function gzipUnpackedBytes(path: string): number | null {
   try {
     handle = openSync(path, 'r');
     const size = fstatSync(handle).size;
-    if (size < 18) return null;
-    const head = Buffer.alloc(2);
-    readSync(handle, head, 0, 2, 0);
-    if (head[0] !== 0x1f || head[1] !== 0x8b) return null;
-    const trailer = Buffer.alloc(4);
-    readSync(handle, trailer, 0, 4, size - 4);
-    const unpacked = trailer.readUInt32LE(0);
+    const unpacked = gzipIsizeOf(handle, size);
     // ISIZE wraps at 4 GiB: an unpacked size below the packed one says it wrapped.
-    return unpacked >= size ? unpacked : null;
+    return unpacked !== null && unpacked >= size ? unpacked : null;
   } catch {
     return null;
   } finally {
@@ -122,18 +110,22 @@ function workerScript(): string | null {
   return existsSync(script) ? script : null;
 }
 
-async function readAll(paths: readonly string[], workers: number): Promise<RankReply[]> {
+async function readAll(
+  paths: readonly string[],
+  workers: number,
+  options: ReadSnapshotOptions,
+): Promise<RankReply[]> {
   const script = workerScript();
   if (script === null || workers === 1) {
     const replies: RankReply[] = [];
-    for (const path of paths) replies.push(await readRankFigures(path));
+    for (const path of paths) replies.push(await readRankFigures(path, options));
     return replies;
   }
   const queue = [...paths];
   const replies: RankReply[] = [];
   await Promise.all(
     Array.from({ length: workers }, async () => {
-      const worker = new Worker(script);
+      const worker = new Worker(script, { workerData: options });
       try {
         for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
           const sent = path;

@@ -27,7 +27,7 @@ export async function runTop(options: TopCliOptions): Promise<string> {
     if (search.kind === 'invalid') throw new UsageError(`--grep: ${search.message}`);
   }
   const rules = options.rules === null ? DEFAULT_CATEGORY_RULES : await readRules(options.rules);
-  const view = await loadAnalyzedSnapshot(options.file);
+  const view = await loadAnalyzedSnapshot(options.file, options);
   const device = chosenDevice(view, options.device);
   const moment =
     options.moment === null ? defaultMoment(device) : resolveMoment(device, options.moment);
