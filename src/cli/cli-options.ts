@@ -7,6 +7,7 @@ import { GROWTH_BYS } from '@shared/steps/growth';
 import { groupDigits } from '@shared/errors/unreadable-input';
 import { MAX_PATTERN_CHARS } from '@shared/format/user-regex';
 import { compileSearch } from '@shared/holders/search';
+import { parseByteSize } from './memory-limit';
 
 export const USAGE = `allocscope: where did the GPU memory go? (PyTorch CUDA memory snapshots)
 
@@ -25,6 +26,7 @@ usage:
   allocscope diff A B [--moment EVENT] [--by GROUPING] [--device N] [--device-b N]
                   [--rules RULES.json] [--limit K] [--json] [--bytes]
   allocscope ranks DIR|FILES... [--json] [--bytes]
+  every command also takes --max-memory SIZE
 
   FILE        a snapshot from torch.cuda.memory._dump_snapshot(): .pickle / .pkl, its
               JSON form (.json), - for standard input, gzip-compressed (.gz), or the
@@ -35,6 +37,10 @@ usage:
               report: write the findings (schema allocscope.report/1) to OUT.json, - for stdout
   --top K     list the K largest allocations alive at the active peak (default 10)
   --bytes     show exact byte counts beside human units
+  --max-memory SIZE  the memory reading one snapshot may take (8G, 512M; default: this
+              machine's memory): a gzip-compressed snapshot that would unpack to more is
+              refused at once, as is, without --max-memory, one that would unpack to more
+              than 64 times its size (and 256 MiB): a gzip bomb
   --timings   print decode/analysis timings, CPU time and peak memory to stderr (a refused
               file too)
   --png, --svg  render: write the chart as a PNG image and/or an SVG document
@@ -97,8 +103,12 @@ const momentSchema = z.union([z.number().int().min(-1), z.enum(['final', 'peak',
 // A CUDA device ordinal, or -1 for pinned host memory (`--device host`, HOST_DEVICE).
 const deviceSchema = z.number().int().min(-1).nullable();
 
+// --max-memory in bytes (every command that reads snapshots); null: this machine's memory.
+const maxMemorySchema = z.number().int().positive().nullable();
+
 const summaryOptionsSchema = z.object({
   command: z.literal('summary'),
+  maxMemory: maxMemorySchema,
   file: z.string().min(1),
   device: deviceSchema,
   json: z.boolean(),
@@ -132,6 +142,7 @@ export type RenderView = (typeof RENDER_VIEWS)[number];
 const renderOptionsSchema = z
   .object({
     command: z.literal('render'),
+    maxMemory: maxMemorySchema,
     file: z.string().min(1),
     png: z.string().min(1).nullable(),
     svg: z.string().min(1).nullable(),
@@ -173,6 +184,7 @@ const renderOptionsSchema = z
 
 const segmentsOptionsSchema = z.object({
   command: z.literal('segments'),
+  maxMemory: maxMemorySchema,
   file: z.string().min(1),
   device: deviceSchema,
   moment: momentSchema.nullable(),
@@ -181,6 +193,7 @@ const segmentsOptionsSchema = z.object({
 
 const topOptionsSchema = z.object({
   command: z.literal('top'),
+  maxMemory: maxMemorySchema,
   file: z.string().min(1),
   device: deviceSchema,
   moment: momentSchema.nullable(),
@@ -204,6 +217,7 @@ const topOptionsSchema = z.object({
 
 const stepsOptionsSchema = z.object({
   command: z.literal('steps'),
+  maxMemory: maxMemorySchema,
   file: z.string().min(1),
   device: deviceSchema,
   by: z.enum(GROWTH_BYS),
@@ -214,6 +228,7 @@ const stepsOptionsSchema = z.object({
 
 const diffOptionsSchema = z.object({
   command: z.literal('diff'),
+  maxMemory: maxMemorySchema,
   fileA: z.string().min(1),
   fileB: z.string().min(1),
   device: deviceSchema,
@@ -228,6 +243,7 @@ const diffOptionsSchema = z.object({
 
 const ranksOptionsSchema = z.object({
   command: z.literal('ranks'),
+  maxMemory: maxMemorySchema,
   files: z.array(z.string().min(1)).min(1),
   json: z.boolean(),
   bytes: z.boolean(),
@@ -235,6 +251,7 @@ const ranksOptionsSchema = z.object({
 
 const reportOptionsSchema = z.object({
   command: z.literal('report'),
+  maxMemory: maxMemorySchema,
   file: z.string().min(1),
   device: deviceSchema,
   /** '-' for stdout; null for the human-readable text. */
@@ -272,19 +289,25 @@ const COMMANDS = [
 ] as const;
 type Command = (typeof COMMANDS)[number];
 
-type FlagKind = 'switch' | 'integer' | 'number' | 'text' | 'moment' | 'optional-text' | 'device';
+type FlagKind =
+  'switch' | 'integer' | 'number' | 'text' | 'moment' | 'optional-text' | 'device' | 'size';
+
+/** Every command reads snapshots, and may be told how much memory decoding one may take. */
+const MEMORY_FLAG = { '--max-memory': 'size' } as const;
 
 /** The flags each command takes, and what their values are. */
 const FLAGS: Record<Command, Record<string, FlagKind>> = {
   summary: {
+    ...MEMORY_FLAG,
     '--device': 'device',
     '--json': 'switch',
     '--top': 'integer',
     '--bytes': 'switch',
     '--timings': 'switch',
   },
-  report: { '--device': 'device', '--json': 'optional-text' },
+  report: { ...MEMORY_FLAG, '--device': 'device', '--json': 'optional-text' },
   render: {
+    ...MEMORY_FLAG,
     '--png': 'text',
     '--svg': 'text',
     '--view': 'text',
@@ -297,8 +320,9 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
     '--color-by': 'text',
     '--rules': 'text',
   },
-  segments: { '--device': 'device', '--moment': 'moment', '--bytes': 'switch' },
+  segments: { ...MEMORY_FLAG, '--device': 'device', '--moment': 'moment', '--bytes': 'switch' },
   top: {
+    ...MEMORY_FLAG,
     '--device': 'device',
     '--moment': 'moment',
     '--by': 'text',
@@ -310,14 +334,16 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
     '--bytes': 'switch',
   },
   steps: {
+    ...MEMORY_FLAG,
     '--device': 'device',
     '--by': 'text',
     '--rules': 'text',
     '--json': 'switch',
     '--bytes': 'switch',
   },
-  ranks: { '--json': 'switch', '--bytes': 'switch' },
+  ranks: { ...MEMORY_FLAG, '--json': 'switch', '--bytes': 'switch' },
   diff: {
+    ...MEMORY_FLAG,
     '--device': 'device',
     '--device-b': 'device',
     '--moment': 'moment',
@@ -330,9 +356,10 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
 };
 
 const DEFAULTS: Record<Command, Record<string, unknown>> = {
-  summary: { device: null, json: false, top: 10, bytes: false, timings: false },
-  report: { device: null, json: null },
+  summary: { maxMemory: null, device: null, json: false, top: 10, bytes: false, timings: false },
+  report: { maxMemory: null, device: null, json: null },
   render: {
+    maxMemory: null,
     png: null,
     svg: null,
     view: 'timeline',
@@ -345,8 +372,9 @@ const DEFAULTS: Record<Command, Record<string, unknown>> = {
     colorBy: 'stack',
     rules: null,
   },
-  segments: { device: null, moment: null, bytes: false },
+  segments: { maxMemory: null, device: null, moment: null, bytes: false },
   top: {
+    maxMemory: null,
     device: null,
     moment: null,
     by: 'frame',
@@ -357,9 +385,10 @@ const DEFAULTS: Record<Command, Record<string, unknown>> = {
     folded: null,
     bytes: false,
   },
-  steps: { device: null, by: 'frame', rules: null, json: false, bytes: false },
-  ranks: { json: false, bytes: false },
+  steps: { maxMemory: null, device: null, by: 'frame', rules: null, json: false, bytes: false },
+  ranks: { maxMemory: null, json: false, bytes: false },
   diff: {
+    maxMemory: null,
     device: null,
     deviceB: null,
     moment: 'peak',
@@ -473,6 +502,12 @@ function flagValue(flag: string, kind: FlagKind, text: string): unknown {
       if (!/^\d+(\.\d+)?$/.test(text))
         throw new UsageError(`${flag} takes a number, got '${text}'`);
       return Number(text);
+    case 'size': {
+      const bytes = parseByteSize(text);
+      if (bytes === null)
+        throw new UsageError(`${flag} takes a size such as 8G, 512M or 1.5G, got '${text}'`);
+      return bytes;
+    }
     case 'moment':
       if (text === 'final' || text === 'peak' || text === 'oom') return text;
       if (!/^-?\d+$/.test(text))

@@ -25,7 +25,7 @@ const EXIT_INTERNAL_ERROR = 1;
 
 async function runSummary(options: SummaryCliOptions): Promise<void> {
   const started = performance.now();
-  const { model, fileName, fileBytes } = await readSnapshotFile(options.file);
+  const { model, fileName, fileBytes } = await readSnapshotFile(options.file, options);
   const decoded = performance.now();
   const analysis = analyzeSnapshot(model);
   if (options.device !== null) {
@@ -80,7 +80,12 @@ async function main(argv: readonly string[]): Promise<number> {
         await runSummary(options);
         break;
       case 'report':
-        await runReport({ file: options.file, device: options.device, jsonPath: options.json });
+        await runReport({
+          file: options.file,
+          device: options.device,
+          jsonPath: options.json,
+          maxMemory: options.maxMemory,
+        });
         break;
       case 'render':
         process.stdout.write(`${await runRender(options)}\n`);

@@ -6,17 +6,19 @@
 
 import { Worker } from 'node:worker_threads';
 import type { RankReply } from './read-rank-figures';
+import type { ReadSnapshotOptions } from './read-snapshot-file';
 
 export async function readInWorkers(
   script: string,
   paths: readonly string[],
   workers: number,
+  options: ReadSnapshotOptions = {},
 ): Promise<RankReply[]> {
   const queue = [...paths];
   const replies: RankReply[] = [];
   await Promise.all(
     Array.from({ length: Math.min(workers, paths.length) }, async () => {
-      const worker = new RankWorker(script);
+      const worker = new RankWorker(script, options);
       try {
         for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
           const reply = await worker.read(path);
@@ -36,8 +38,9 @@ class RankWorker {
   private pending: { path: string; answer: (reply: RankReply) => void } | null = null;
   private failure: string | null = null;
 
-  constructor(script: string) {
-    this.worker = new Worker(script);
+  constructor(script: string, options: ReadSnapshotOptions) {
+    // workerData: how each file is read (--max-memory).
+    this.worker = new Worker(script, { workerData: options });
     this.worker.on('message', (reply: RankReply) => this.settle(reply));
     this.worker.on('error', (error) => this.fail(String(error)));
     this.worker.on('exit', (code) => this.fail(`the worker thread exited (code ${code})`));

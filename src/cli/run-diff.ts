@@ -23,11 +23,11 @@ const MAX_KEY_TEXT = 100;
 
 export async function runDiff(options: DiffCliOptions): Promise<string> {
   const rules = options.rules === null ? DEFAULT_CATEGORY_RULES : await readRules(options.rules);
-  const viewA = await forFile(options.fileA, () => loadAnalyzedSnapshot(options.fileA));
+  const viewA = await forFile(options.fileA, () => loadAnalyzedSnapshot(options.fileA, options));
   const viewB =
     options.fileB === options.fileA
       ? viewA
-      : await forFile(options.fileB, () => loadAnalyzedSnapshot(options.fileB));
+      : await forFile(options.fileB, () => loadAnalyzedSnapshot(options.fileB, options));
   const side = async (
     view: typeof viewA,
     device: number | null,

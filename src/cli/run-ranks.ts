@@ -25,9 +25,11 @@ import { describeDecodeError } from '@shared/snapshot/describe-decode-error';
 import { folderEntryProblem, type EntryStat } from '@shared/snapshot/folder-entry';
 import { ranksDocumentOf, type RankEntry } from '@shared/report/ranks-document';
 import { alignColumns } from './align-columns';
+import { gzipIsizeOf } from './gzip-isize';
 import { UsageError, type RanksCliOptions } from './cli-options';
 import { readRankFigures, type RankReply } from './read-rank-figures';
 import { readInWorkers } from './rank-worker-pool';
+import type { ReadSnapshotOptions } from './read-snapshot-file';
 
 export async function runRanks(options: RanksCliOptions): Promise<string> {
   const listed = expandInputs(options.files);
@@ -35,7 +37,7 @@ export async function runRanks(options: RanksCliOptions): Promise<string> {
   const paths = readable.map((entry) => entry.path);
   const started = performance.now();
   const workers = workerCount(readable);
-  const replies = await readAll(paths, workers);
+  const replies = await readAll(paths, workers, { maxMemory: options.maxMemory });
   const wallMs = performance.now() - started;
   const bug = replies.find((reply) => 'bug' in reply);
   if (bug !== undefined && 'bug' in bug)
@@ -144,15 +146,9 @@ export function gzipUnpackedBytes(path: string): number | null {
   try {
     handle = openSync(path, 'r');
     const size = fstatSync(handle).size;
-    if (size < 18) return null;
-    const head = Buffer.alloc(2);
-    readSync(handle, head, 0, 2, 0);
-    if (head[0] !== 0x1f || head[1] !== 0x8b) return null;
-    const trailer = Buffer.alloc(4);
-    readSync(handle, trailer, 0, 4, size - 4);
-    const unpacked = trailer.readUInt32LE(0);
+    const unpacked = gzipIsizeOf(handle, size);
     // ISIZE wraps at 4 GiB: an unpacked size below the packed one says it wrapped.
-    return unpacked >= size ? unpacked : null;
+    return unpacked !== null && unpacked >= size ? unpacked : null;
   } catch {
     return null;
   } finally {
@@ -166,14 +162,18 @@ function workerScript(): string | null {
   return existsSync(script) ? script : null;
 }
 
-async function readAll(paths: readonly string[], workers: number): Promise<RankReply[]> {
+async function readAll(
+  paths: readonly string[],
+  workers: number,
+  options: ReadSnapshotOptions,
+): Promise<RankReply[]> {
   const script = workerScript();
   if (script === null || workers === 1) {
     const replies: RankReply[] = [];
-    for (const path of paths) replies.push(await readRankFigures(path));
+    for (const path of paths) replies.push(await readRankFigures(path, options));
     return replies;
   }
-  return readInWorkers(script, paths, workers);
+  return readInWorkers(script, paths, workers, options);
 }
 
 export interface RanksText {

@@ -68,7 +68,7 @@ export async function writeOutput(path: string, data: string | Uint8Array): Prom
 export async function runRender(options: RenderCliOptions): Promise<string> {
   // Checked before the file is read: a bad rules file fails at once.
   const rules = options.rules === null ? DEFAULT_CATEGORY_RULES : await readRules(options.rules);
-  const view = await loadAnalyzedSnapshot(options.file);
+  const view = await loadAnalyzedSnapshot(options.file, options);
   const deviceIndex =
     options.device === null ? defaultDeviceIndex(view) : deviceIndexOf(view, options.device);
   const device = view.devices[deviceIndex]!;

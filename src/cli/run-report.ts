@@ -21,10 +21,12 @@ export interface ReportRunOptions {
   device: number | null;
   /** Where the JSON goes: a path, '-' for stdout, null for the text report on stdout. */
   jsonPath: string | null;
+  /** --max-memory in bytes; null: this machine's memory. */
+  maxMemory?: number | null;
 }
 
 export async function runReport(options: ReportRunOptions): Promise<void> {
-  const view = await loadAnalyzedSnapshot(options.file);
+  const view = await loadAnalyzedSnapshot(options.file, options);
   const devices =
     options.device === null
       ? view.devices.map((_device, index) => index)

@@ -11,7 +11,7 @@ import { deviceIndexOf, loadAnalyzedSnapshot } from './load-analyzed-snapshot';
 import { resolveMoment } from './run-render';
 
 export async function runSegments(options: SegmentsCliOptions): Promise<string> {
-  const view = await loadAnalyzedSnapshot(options.file);
+  const view = await loadAnalyzedSnapshot(options.file, options);
   let indexes =
     options.device === null
       ? view.devices.map((_device, index) => index)

@@ -19,7 +19,7 @@ const TEXT_SUSPECTS = 10;
 
 export async function runSteps(options: StepsCliOptions): Promise<string> {
   const rules = options.rules === null ? DEFAULT_CATEGORY_RULES : await readRules(options.rules);
-  const view = await loadAnalyzedSnapshot(options.file);
+  const view = await loadAnalyzedSnapshot(options.file, options);
   const device = chosenDevice(view, options.device);
   const growth = analyzeGrowth(view, device, findSteps(view, device), { by: options.by, rules });
   if (options.json) return JSON.stringify(stepsDocumentOf(view.fileName, device, growth), null, 2);

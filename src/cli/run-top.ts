@@ -23,7 +23,7 @@ export async function runTop(options: TopCliOptions): Promise<string> {
   // Checked before the file is read: a bad rules file fails at once (a bad --grep was refused
   // with the options).
   const rules = options.rules === null ? DEFAULT_CATEGORY_RULES : await readRules(options.rules);
-  const view = await loadAnalyzedSnapshot(options.file);
+  const view = await loadAnalyzedSnapshot(options.file, options);
   const device = chosenDevice(view, options.device);
   const moment =
     options.moment === null ? defaultMoment(device) : resolveMoment(device, options.moment);
