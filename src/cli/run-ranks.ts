@@ -11,7 +11,6 @@ import {
   lstatSync,
   openSync,
   readdirSync,
-  readSync,
   statSync,
 } from 'node:fs';
 import { availableParallelism, freemem } from 'node:os';
