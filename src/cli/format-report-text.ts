@@ -13,6 +13,7 @@ import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { NO_STACK_TEXT, poolName, segmentGroupPhrase, streamName } from '@shared/format/words';
 import { alignColumns } from './align-columns';
 import { cliDeviceName } from './load-analyzed-snapshot';
+import { joinLines } from './text-lines';
 
 export interface ReportTextOptions {
   /** Exact byte counts beside human units. */
@@ -51,7 +52,7 @@ export function formatReportText(
     for (const oom of report.ooms) lines.push(...oomLines(oom, size));
     if (report.whatIf !== null) lines.push(...whatIfLines(report.whatIf, size));
   }
-  return lines.join('\n');
+  return joinLines(lines);
 }
 
 type Size = (bytes: number) => string;

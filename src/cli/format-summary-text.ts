@@ -7,6 +7,7 @@ import { FIGURE } from '@shared/format/glossary';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { alignColumns } from './align-columns';
 import { cliDeviceName } from './load-analyzed-snapshot';
+import { joinLines } from './text-lines';
 
 export interface TextOptions {
   /** Exact byte counts beside human units. */
@@ -80,5 +81,5 @@ export function formatSummaryText(figures: SnapshotFigures, options: TextOptions
       lines.push(...alignColumns(table).map((row) => `    ${row}`));
     }
   }
-  return lines.join('\n');
+  return joinLines(lines);
 }

@@ -24,6 +24,9 @@ import { ranksDocumentOf, type RankEntry } from '@shared/report/ranks-document';
 import { alignColumns } from './align-columns';
 import { UsageError, type RanksCliOptions } from './cli-options';
 import { readRankFigures, type RankReply } from './read-rank-figures';
+import { jsonText } from '@shared/format/json-text';
+import { joinLines } from './text-lines';
+import { printErrLine } from './terminal-output';
 
 export async function runRanks(options: RanksCliOptions): Promise<string> {
   const paths = expandInputs(options.files);
@@ -49,9 +52,9 @@ export async function runRanks(options: RanksCliOptions): Promise<string> {
     );
   const finding = ranksFinding(entries);
   for (const entry of refused)
-    process.stderr.write(`allocscope: ${entry.file}: ${entry.message} (left out)\n`);
+    printErrLine(`allocscope: ${entry.file}: ${entry.message} (left out)`);
   if (options.json)
-    return JSON.stringify(ranksDocumentOf(entries, finding, refused, { workers, wallMs }), null, 2);
+    return jsonText(ranksDocumentOf(entries, finding, refused, { workers, wallMs }));
   return formatRanksText({ entries, finding, refused, workers, wallMs }, options.bytes);
 }
 
@@ -213,5 +216,5 @@ export function formatRanksText(ranks: RanksText, exact: boolean): string {
   ];
   if (ranks.refused.length > 0)
     lines.push(`left out (unreadable): ${ranks.refused.map((entry) => entry.file).join(', ')}`);
-  return lines.join('\n');
+  return joinLines(lines);
 }
