@@ -29,6 +29,9 @@ import { UsageError, type RanksCliOptions } from './cli-options';
 import { readRankFigures, type RankReply } from './read-rank-figures';
 import { readInWorkers } from './rank-worker-pool';
 import type { ReadSnapshotOptions } from './read-snapshot-file';
+import { jsonText } from '@shared/format/json-text';
+import { joinLines } from './text-lines';
+import { printErrLine } from './terminal-output';
 
 export async function runRanks(options: RanksCliOptions): Promise<string> {
   const listed = expandInputs(options.files);
@@ -59,9 +62,9 @@ export async function runRanks(options: RanksCliOptions): Promise<string> {
     );
   const finding = ranksFinding(entries);
   for (const entry of refused)
-    process.stderr.write(`allocscope: ${entry.file}: ${entry.message} (left out)\n`);
+    printErrLine(`allocscope: ${entry.file}: ${entry.message} (left out)`);
   if (options.json)
-    return JSON.stringify(ranksDocumentOf(entries, finding, refused, { workers, wallMs }), null, 2);
+    return jsonText(ranksDocumentOf(entries, finding, refused, { workers, wallMs }));
   return formatRanksText({ entries, finding, refused, workers, wallMs }, options.bytes);
 }
 
@@ -235,5 +238,5 @@ export function formatRanksText(ranks: RanksText, exact: boolean): string {
   ];
   if (ranks.refused.length > 0)
     lines.push(`left out (unreadable): ${ranks.refused.map((entry) => entry.file).join(', ')}`);
-  return lines.join('\n');
+  return joinLines(lines);
 }

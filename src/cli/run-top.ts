@@ -15,6 +15,8 @@ import type { TopCliOptions } from './cli-options';
 import { cliDeviceName, loadAnalyzedSnapshot, chosenDevice } from './load-analyzed-snapshot';
 import { readRules } from './read-rules';
 import { resolveMoment, writeOutput } from './run-render';
+import { jsonText } from '@shared/format/json-text';
+import { joinLines } from './text-lines';
 
 /** Longest group key in the text (keys of the stack grouping are whole stacks). */
 const MAX_KEY_TEXT = 120;
@@ -38,7 +40,7 @@ export async function runTop(options: TopCliOptions): Promise<string> {
   if (options.folded !== null) {
     await writeOutput(options.folded, foldedStacks(view, device, aliveRowsAt(device, moment)));
   }
-  if (options.json) return JSON.stringify(topDocumentOf(result), null, 2);
+  if (options.json) return jsonText(topDocumentOf(result));
   const momentName =
     moment === firstOomEvent(device)
       ? 'the first OOM'
@@ -85,7 +87,7 @@ export function formatTopText(
   }
   if (result.groups.length === 0) lines.push('no allocations alive at this moment match');
   else lines.push(...alignColumns(rows));
-  return lines.join('\n');
+  return joinLines(lines);
 }
 
 /** Long keys keep their end: the innermost frames of a stack, the file name of a path. */

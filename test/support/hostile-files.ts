@@ -16,7 +16,7 @@ import {
 export interface HostileFile {
   /** File name (its extension matters to nobody: the decoder sniffs the bytes). */
   name: string;
-  /** Which class of issue 8 it stands for (1-12). */
+  /** Which class of issue 8 it stands for (1-12); 20.N: item N of issue 20. */
   defectClass: number;
   /** What it is, for test names. */
   description: string;
@@ -598,7 +598,104 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
     bytes: () => rawPickle(Op.MARK, Op.FROZENSET, Op.STOP),
     expect: { refused: /pickle opcode FROZENSET \(a frozenset\) is not used by memory snapshots/ },
   },
+  // 20.7 (issue 20, item 7). Text that would drive the terminal the CLI prints it on.
+  {
+    name: 'terminal-escapes.pickle',
+    defectClass: 20.7,
+    description: 'escape sequences in frames, user_metadata, annotations and an action name',
+    bytes: terminalEscapesSnapshot,
+    expect: { warning: /unknown actions: evil/ },
+  },
+  // 20.8 (issue 20, item 8). Text a spreadsheet program would run as a formula.
+  {
+    name: 'csv-formulas.pickle',
+    defectClass: 20.8,
+    description: 'frames and user_metadata that read as spreadsheet formulas',
+    bytes: csvFormulasSnapshot,
+    expect: { opens: 'cleanly' },
+  },
 ];
+
+/**
+ * Terminal escape sequences a file's text could carry to a terminal: clear the screen, retitle
+ * the window (OSC 0), write the clipboard (OSC 52), colour text through the one-byte C1 CSI
+ * (U+009B), ring the bell, overwrite the line (CR), DEL, flip the text's direction (U+202E) and
+ * a line break inside one name.
+ */
+export const TERMINAL_ESCAPES = {
+  clear: '\x1b[2J\x1b[H',
+  title: '\x1b]0;pwned\x07',
+  clipboard: '\x1b]52;c;cm0gLXJmIH4K\x07',
+  c1: '\u009b31mRED\u009b0m',
+  bell: '\x07',
+  del: '\x7f',
+  cr: 'ok\rfake',
+  bidi: '\u202egnp.exe\u202c',
+  newline: 'one\ntwo',
+} as const;
+
+const ESCAPES = Object.values(TERMINAL_ESCAPES).join('');
+
+/**
+ * Escape sequences in every kind of text of a snapshot the CLI prints: frame file names and
+ * function names, user_metadata, annotation names (the steps), an unknown action's name, an
+ * allocator setting.
+ */
+export function terminalEscapesSnapshot(): Uint8Array {
+  return tinySnapshot((snapshot) => {
+    const stack = [
+      {
+        filename: `model${TERMINAL_ESCAPES.c1}${TERMINAL_ESCAPES.newline}.py`,
+        line: 7,
+        name: ESCAPES,
+      },
+      { filename: `train${TERMINAL_ESCAPES.clear}.py`, line: 62, name: `step${ESCAPES}` },
+    ];
+    blocksOf(snapshot)[0]!.frames = stack;
+    const trace = traceOf(snapshot);
+    for (const entry of trace) entry.frames = stack;
+    trace[1]!.user_metadata = `meta${ESCAPES}`;
+    trace.push({ action: `evil${ESCAPES}`, addr: 0, size: 0, stream: 0, time_us: 1_005 });
+    snapshot.external_annotations = [
+      { stage: 'START', name: `${ESCAPES} step 1`, device: 0, time_us: 1_000 },
+      { stage: 'END', name: `${ESCAPES} step 1`, device: 0, time_us: 1_002 },
+      { stage: 'START', name: `${ESCAPES} step 2`, device: 0, time_us: 1_002 },
+      { stage: 'END', name: `${ESCAPES} step 2`, device: 0, time_us: 1_004 },
+    ];
+    snapshot.allocator_settings = { PYTORCH_CUDA_ALLOC_CONF: `x${ESCAPES}`, max_split_size: -1 };
+  });
+}
+
+/** Cell texts a spreadsheet program would run as formulas (OWASP's CSV injection). */
+export const CSV_FORMULAS = [
+  '=HYPERLINK("http://x","y")',
+  "=cmd|' /C calc'!A0",
+  '+1',
+  '-cmd',
+  '@SUM(1)',
+  '\t=1+1',
+  '\r=1+1',
+] as const;
+
+/**
+ * One allocation per formula (made and freed after the others), its stack's only frame the
+ * formula (a file name ending .py, so that it is the user's frame the CSV names), with the
+ * formula as its user_metadata.
+ */
+export function csvFormulasSnapshot(): Uint8Array {
+  return tinySnapshot((snapshot) => {
+    const trace = traceOf(snapshot);
+    CSV_FORMULAS.forEach((formula, i) => {
+      const frames = [{ filename: `${formula}.py`, line: i + 1, name: formula }];
+      const entry = { addr: BASE + MiB + 4096 * i, size: 512, stream: 0, frames };
+      trace.push(
+        { action: 'alloc', ...entry, time_us: 1_010 + 3 * i, user_metadata: formula },
+        { action: 'free_requested', ...entry, time_us: 1_011 + 3 * i },
+        { action: 'free_completed', ...entry, time_us: 1_012 + 3 * i },
+      );
+    });
+  });
+}
 
 /** The hostile files a class stands for (tests name them by class). */
 export function hostileFilesOfClass(defectClass: number): HostileFile[] {
