@@ -50,7 +50,8 @@ usage:
               graph of the memory alive at the moment, the live memory by category over
               the trace, or the training steps (each step's peak, what it leaves active,
               the growth line and the leak suspects, as the Steps view exports them)
-  --width W, --height H  render: size in CSS pixels (default 1600 x 900)
+  --width W, --height H  render: size in CSS pixels (default 1600 x 900; times --scale at
+              most 8192 a side and 33,554,432 pixels in all)
   --scale S   render: PNG pixels per CSS pixel (default 1; 2 for a sharp 2x image)
   --moment EVENT  the state after trace entry EVENT (-1: before the first), or one of
               final, peak (the active peak), oom (the first OOM). render: marks it on the
@@ -66,7 +67,8 @@ usage:
               stream, pool, metadata (user metadata), compile_context or forward_frame
               (where autograd created the tensor in the forward pass)
   --grep      top: only allocations whose stack has a frame ("file:line name") matching
-              the regular expression (case ignored), or whose block holds a hex address
+              the regular expression (case ignored; RE2 syntax, linear time: no lookaround
+              or backreferences), or whose block holds a hex address
   --rules     top, render, steps: categories by this rules file (allocscope.category-rules/1) instead of
               the built-in rules (docs/categories.md)
   --limit K   top: list the K largest groups (default 20; the rest are summed)
