@@ -39,8 +39,8 @@ usage:
   --bytes     show exact byte counts beside human units
   --max-memory SIZE  the memory reading one snapshot may take (8G, 512M; default: this
               machine's memory): a gzip-compressed snapshot that would unpack to more is
-              refused at once, as is, without --max-memory, one that would unpack to more
-              than 64 times its size (and 256 MiB): a gzip bomb
+              refused early; so is, unless --max-memory is given, one that would unpack
+              to more than 64 times its size and 128 MiB (a gzip bomb)
   --timings   print decode/analysis timings, CPU time and peak memory to stderr (a refused
               file too)
   --png, --svg  render: write the chart as a PNG image and/or an SVG document
@@ -105,8 +105,9 @@ const momentSchema = z.union([z.number().int().min(-1), z.enum(['final', 'peak',
 // A CUDA device ordinal, or -1 for pinned host memory (`--device host`, HOST_DEVICE).
 const deviceSchema = z.number().int().min(-1).nullable();
 
-// --max-memory in bytes (every command that reads snapshots); null: this machine's memory.
-const maxMemorySchema = z.number().int().positive().nullable();
+// --max-memory in bytes (every command that reads snapshots); null (the default): this
+// machine's memory. Optional for callers that build options in code (tests).
+const maxMemorySchema = z.number().int().positive().nullable().optional();
 
 const summaryOptionsSchema = z.object({
   command: z.literal('summary'),

@@ -24,6 +24,15 @@ export interface SnapshotFile {
   model: SnapshotModel;
 }
 
+/** A snapshot file opened for reading: its size when opened, and its bytes up to there. */
+export interface OpenedSnapshotFile {
+  readonly size: number;
+  /** Its gzip trailer's ISIZE, for a gzip file. */
+  readonly gzipIsize: number | null;
+  /** Its first `size` bytes, however it grows meanwhile; reading them closes the file. */
+  readonly chunks: AsyncIterable<Uint8Array>;
+}
+
 export interface ReadSnapshotOptions {
   /** --max-memory in bytes; null: this machine's memory (./memory-limit.ts). */
   readonly maxMemory?: number | null;
@@ -45,6 +54,12 @@ export async function readSnapshotFile(
     const model = await decodeSnapshot(counted, { memoryLimit });
     return { fileName: 'standard input', fileBytes: bytes, model };
   }
+  const { size, gzipIsize, chunks } = await openSnapshotFile(path);
+  const model = await decodeSnapshot(chunks, { totalBytes: size, memoryLimit, gzipIsize });
+  return { fileName: basename(path), fileBytes: size, model };
+}
+
+export async function openSnapshotFile(path: string): Promise<OpenedSnapshotFile> {
   const hint = ' (use - to read standard input)';
   assertRegularFile(await stat(path), hint);
   // Non-blocking: should the path have become a FIFO since its stat, the open returns at once
@@ -61,16 +76,16 @@ export async function readSnapshotFile(
     closeSync(fd);
     throw error;
   }
-  let chunks: AsyncIterable<Uint8Array> = (async function* () {})();
-  // `end` is inclusive, and a stream of an empty file would read to whatever it grows to.
-  if (size > 0)
-    chunks = createReadStream(path, {
-      fd,
-      start: 0,
-      end: size - 1,
-      highWaterMark: READ_CHUNK_BYTES,
-    });
-  else closeSync(fd);
-  const model = await decodeSnapshot(chunks, { totalBytes: size, memoryLimit, gzipIsize });
-  return { fileName: basename(path), fileBytes: size, model };
+  if (size === 0) {
+    closeSync(fd);
+    return { size, gzipIsize, chunks: (async function* () {})() };
+  }
+  // `end` is inclusive.
+  const chunks = createReadStream(path, {
+    fd,
+    start: 0,
+    end: size - 1,
+    highWaterMark: READ_CHUNK_BYTES,
+  });
+  return { size, gzipIsize, chunks };
 }

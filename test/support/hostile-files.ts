@@ -6,6 +6,7 @@
 import { gzipSync } from 'node:zlib';
 import { Op } from '../../src/shared/pickle/opcodes';
 import { dumpToBytes } from '../../generators/pickle/pickle-writer';
+import { gzipOfRepeats, repeatedTrace } from './gzip-bomb';
 import {
   pyFloat,
   tuple,
@@ -16,7 +17,10 @@ import {
 export interface HostileFile {
   /** File name (its extension matters to nobody: the decoder sniffs the bytes). */
   name: string;
-  /** Which class of issue 8 it stands for (1-12); 20.N: item N of issue 20. */
+  /**
+   * Which class it stands for: 1-12 issue 8's; 300 + N item N of round 3 (issue 20), e.g. 301 for
+   * its item 1.
+   */
   defectClass: number;
   /** What it is, for test names. */
   description: string;
@@ -598,23 +602,84 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
     bytes: () => rawPickle(Op.MARK, Op.FROZENSET, Op.STOP),
     expect: { refused: /pickle opcode FROZENSET \(a frozenset\) is not used by memory snapshots/ },
   },
-  // 20.7 (issue 20, item 7). Text that would drive the terminal the CLI prints it on.
+  // Round 3 (issue 20), item 7. Text that would drive the terminal the CLI prints it on.
   {
     name: 'terminal-escapes.pickle',
-    defectClass: 20.7,
+    defectClass: 307,
     description: 'escape sequences in frames, user_metadata, annotations and an action name',
     bytes: terminalEscapesSnapshot,
     expect: { warning: /unknown actions: evil/ },
   },
-  // 20.8 (issue 20, item 8). Text a spreadsheet program would run as a formula.
+  // Round 3 (issue 20), item 8. Text a spreadsheet program would run as a formula.
   {
     name: 'csv-formulas.pickle',
-    defectClass: 20.8,
+    defectClass: 308,
     description: 'frames and user_metadata that read as spreadsheet formulas',
     bytes: csvFormulasSnapshot,
     expect: { opens: 'cleanly' },
   },
+  // Round 3 (issue 20), item 4: gzip bombs of valid-looking trace (the issue's took two minutes
+  // and 3.6 GB, or ran out of memory), refused once 2 MiB are unpacked.
+  {
+    name: 'gzip-bomb-3gb.pickle.gz',
+    defectClass: 304,
+    description: '11 MB of gzip unpacking to 2.8 GiB of trace entries, the trailer telling',
+    bytes: () => gzipOfRepeats(repeatedTrace(2000, 17_045, 1)),
+    expect: {
+      refused:
+        /the gzip data unpacks to 2\.8 GiB \(says its trailer\), 258 times its size: decoding it could take 8\.4 GiB of memory, over the limit of 2\.1 GiB for a file of 11\.1 MiB \(snapshots compress up to about 40 times\)/,
+    },
+  },
+  {
+    name: 'gzip-bomb-trailer-lies.pickle.gz',
+    defectClass: 304,
+    description: 'the same 2.8 GiB, its trailer saying 1,000 bytes',
+    bytes: () => gzipOfRepeats(repeatedTrace(2000, 17_045, 1), { isize: 1000 }),
+    expect: {
+      refused:
+        /the gzip data would unpack to about 2\.\d GiB, 2\d\d times its size \(judging by the first \d+\.\d MiB\)/,
+    },
+  },
+  // Round 3, item 13: bytes after the gzip member, refused alike (Node read further members and
+  // ignored zeros, Chromium refused both, and whether they were reached depended on the chunks).
+  {
+    name: 'gzip-trailing-zeros.pickle.gz',
+    defectClass: 313,
+    description: 'a gzip member followed by 512 zero bytes',
+    bytes: () => concatBytes(gzipSync(tinySnapshot()), new Uint8Array(512)),
+    expect: {
+      refused: /bytes follow the end of the gzip data \(padding, garbage or a second gzip member\)/,
+    },
+  },
+  {
+    name: 'gzip-trailing-garbage.pickle.gz',
+    defectClass: 313,
+    description: 'a gzip member followed by text',
+    bytes: () => concatBytes(gzipSync(tinySnapshot()), new TextEncoder().encode('garbage\n')),
+    expect: { refused: /bytes follow the end of the gzip data/ },
+  },
+  {
+    name: 'gzip-two-members.pickle.gz',
+    defectClass: 313,
+    description: 'a snapshot cut in two gzip members (gzip -c a b)',
+    bytes: () => {
+      const pickle = tinySnapshot();
+      const half = pickle.length >> 1;
+      return concatBytes(gzipSync(pickle.subarray(0, half)), gzipSync(pickle.subarray(half)));
+    },
+    expect: { refused: /bytes follow the end of the gzip data/ },
+  },
 ];
+
+function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
 
 /**
  * Terminal escape sequences a file's text could carry to a terminal: clear the screen, retitle

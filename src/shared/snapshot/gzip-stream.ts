@@ -36,6 +36,19 @@ export const BYTES_AFTER_GZIP =
 // member, whose header then fails (the first member's header was sniffed already).
 const BYTES_AFTER_END = /junk found after end|incorrect header check/i;
 
+/** The smallest gzip file: a 10-byte header, an empty deflate block, the 8-byte trailer. */
+export const MIN_GZIP_BYTES = 18;
+
+/**
+ * A gzip file's ISIZE (the unpacked size modulo 4 GiB) from its first two and last four bytes,
+ * for callers that can read a file's end without reading the rest (the CLI, a File in the page);
+ * null when the file does not start as gzip does.
+ */
+export function gzipIsizeFrom(firstTwo: Uint8Array, lastFour: Uint8Array): number | null {
+  if (firstTwo[0] !== 0x1f || firstTwo[1] !== 0x8b || lastFour.length !== 4) return null;
+  return new DataView(lastFour.buffer, lastFour.byteOffset, 4).getUint32(0, true);
+}
+
 export interface GzipData {
   /** The unpacked bytes as they come. Stopping early leaves the rest to finish() or cancel(). */
   readonly chunks: AsyncIterable<Uint8Array>;

@@ -37,6 +37,9 @@ const RATIO_PROBE_BYTES = 2 << 20;
  */
 const RATIO_SLACK = 2;
 
+/** The trailer gives the likeliest size where it is this near (a fraction) the ratio's estimate. */
+const TRAILER_AGREES = 0.25;
+
 const TWO_POW_32 = 2 ** 32;
 
 export interface MemoryLimit {
@@ -107,11 +110,14 @@ export function estimateUnpacked(facts: PackedFacts, progress: UnpackProgress): 
     isize + Math.max(0, Math.ceil((bytes - isize) / TWO_POW_32)) * TWO_POW_32;
   const smallest = atOrAbove(low);
   if (smallest > byRatio * RATIO_SLACK) return ratio;
+  // The likeliest: the size with the trailer's remainder nearest the ratio's estimate, where it
+  // is near enough to be that (a trailer that lies is off by a multiple of 4 GiB).
   const nearest = Math.max(smallest, atOrAbove(byRatio - TWO_POW_32 / 2));
+  const near = Math.abs(nearest - byRatio) <= byRatio * TRAILER_AGREES;
   return {
     atLeast: smallest,
-    likely: nearest <= byRatio * RATIO_SLACK ? nearest : smallest,
-    from: smallest === isize ? 'trailer' : 'ratio',
+    likely: near ? nearest : ratio.likely,
+    from: near && nearest === isize ? 'trailer' : 'ratio',
   };
 }
 
