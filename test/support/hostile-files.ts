@@ -153,6 +153,28 @@ function markAndNones(count: number): Uint8Array {
   return bytes;
 }
 
+/**
+ * Round 3, item 1: a list (PROTO, EMPTY_LIST) filled by `batches` times MARK, 100,000 NONE,
+ * APPENDS: one item per byte of file, no container beyond the first. The issue's 137 KB gzip is
+ * 1,370 batches; any number past 10 is refused at the same byte.
+ */
+export function noneListBomb(batches: number): Uint8Array {
+  const batch = 100_002;
+  const bytes = new Uint8Array(3 + batches * batch + 1);
+  bytes.set([Op.PROTO, 4, Op.EMPTY_LIST]);
+  for (let i = 0; i < batches; i++) {
+    const at = 3 + i * batch;
+    bytes[at] = Op.MARK;
+    bytes.fill(Op.NONE, at + 1, at + batch - 1);
+    bytes[at + batch - 1] = Op.APPENDS;
+  }
+  bytes[bytes.length - 1] = Op.STOP;
+  return bytes;
+}
+
+/** A trace entry that changes nothing: one per device list. */
+const SNAPSHOT_ENTRY = { action: 'snapshot', addr: 0, size: 0, stream: 0, time_us: 1_000 };
+
 function htmlPage(pickle: Uint8Array): Uint8Array {
   const head = new TextEncoder().encode(
     '<!DOCTYPE html>\n<html><head></head><body><script type="module">\nconst local_files = [{"name": "snapshot.pickle", "base64": "',
@@ -334,7 +356,7 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
           snapshot.segments = Array.from({ length: 200_000 }, () => ({}));
         }),
       ),
-    expect: { refused: /segments\[0\]\.device: expected an integer, found nothing/ },
+    expect: { refused: /segments\[0\]\.device: expected a device index, found nothing/ },
   },
   // 6. HTML read whole before looking for the snapshot.
   {
@@ -668,6 +690,106 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
       return concatBytes(gzipSync(pickle.subarray(0, half)), gzipSync(pickle.subarray(half)));
     },
     expect: { refused: /bytes follow the end of the gzip data/ },
+  },
+  // Round 3 (issue 20), item 1: more items in lists, dicts and tuples, or memo slots, than the
+  // bytes justify (a 137 KB gzip made V8 abort with "invalid size" at 1.9 GB).
+  {
+    name: 'none-list-bomb.pickle.gz',
+    defectClass: 301,
+    description: 'MARK, 100,000 NONE, APPENDS, 200 times into one list (gzip, 20 KB)',
+    bytes: () => gzipSync(noneListBomb(200), { level: 9 }),
+    expect: {
+      refused:
+        /more items in lists, dicts and tuples than a memory snapshot holds \(past the first 1,048,576, a snapshot takes 2 bytes or more of file for each\) \(at byte 1100024\)/,
+    },
+  },
+  {
+    name: 'memoize-bomb.pickle.gz',
+    defectClass: 301,
+    description: 'NONE memoized 20,000,000 times in a row (gzip, 20 KB)',
+    bytes: () => {
+      const bytes = new Uint8Array(20_000_004).fill(Op.MEMOIZE);
+      bytes.set([Op.PROTO, 4, Op.NONE]);
+      bytes[bytes.length - 1] = Op.STOP;
+      return gzipSync(bytes, { level: 9 });
+    },
+    expect: {
+      refused:
+        /the same object is memoized twice in a row; a pickler memoizes each object once \(at byte 4\)/,
+    },
+  },
+  // Round 3, item 2: devices that cannot be. Device indexes were stored in an Int32Array: 2^31
+  // showed as cuda:-2147483648, 2^32 - 1 as "host (pinned)", 2^40 as cuda:0; 100,000 devices
+  // took 37 s and 3.4 GB.
+  ...[2 ** 31, 2 ** 32 - 1, 2 ** 40].map((device): HostileFile => ({
+    name: `device-${device}.pickle`,
+    defectClass: 302,
+    description: `a segment on device ${device.toLocaleString('en-US')}`,
+    bytes: () => tinySnapshot((snapshot) => void (segmentsOf(snapshot)[0]!.device = device)),
+    expect: {
+      refused: new RegExp(
+        `segments\\[0\\]\\.device: ${device.toLocaleString('en-US')} is not a device index \\(0 to 511\\)`,
+      ),
+    },
+  })),
+  {
+    name: 'annotation-device-2-31.pickle',
+    defectClass: 302,
+    description: 'an external annotation on device 2^31',
+    bytes: () =>
+      tinySnapshot((snapshot) => {
+        snapshot.external_annotations = [
+          { stage: 'START', name: 'step', device: 2 ** 31, time_us: 1_000 },
+        ];
+      }),
+    expect: {
+      refused:
+        /external_annotations\[0\]\.device: 2,147,483,648 is not a device index \(0 to 511\)/,
+    },
+  },
+  {
+    name: 'devices-100000-traces.pickle.gz',
+    defectClass: 302,
+    description: 'device_traces of 100,000 lists of one entry each (gzip)',
+    bytes: () =>
+      gzipSync(
+        tinySnapshot((snapshot) => {
+          snapshot.device_traces = Array.from({ length: 100_000 }, () => [{ ...SNAPSHOT_ENTRY }]);
+        }),
+      ),
+    expect: {
+      refused:
+        /device_traces has 100,000 lists, one per device; 512 is not a device index \(0 to 511\)/,
+    },
+  },
+  {
+    name: 'devices-10000-segments.pickle.gz',
+    defectClass: 302,
+    description: '10,000 segments, each on a device of its own (gzip)',
+    bytes: () =>
+      gzipSync(
+        tinySnapshot((snapshot) => {
+          const segment = segmentsOf(snapshot)[0]!;
+          snapshot.device_traces = [];
+          snapshot.segments = Array.from({ length: 10_000 }, (_, device) => ({
+            ...segment,
+            device,
+            blocks: [{ address: BASE, size: 2 * MiB, requested_size: 0, state: 'inactive' }],
+          }));
+        }),
+      ),
+    expect: { refused: /segments\[512\]\.device: 512 is not a device index \(0 to 511\)/ },
+  },
+  {
+    name: 'devices-512.pickle',
+    defectClass: 302,
+    description: 'the most devices a process has (512), one trace entry each',
+    bytes: () =>
+      tinySnapshot((snapshot) => {
+        snapshot.segments = [];
+        snapshot.device_traces = Array.from({ length: 512 }, () => [{ ...SNAPSHOT_ENTRY }]);
+      }),
+    expect: { opens: 'cleanly' },
   },
 ];
 
