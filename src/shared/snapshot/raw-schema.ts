@@ -55,8 +55,8 @@ const byteCount = z
   .max(MAX_BYTE_COUNT, notAByteCount);
 /**
  * Devices a process can have: PyTorch's c10::Device::MAX_NUM_DEVICES (formerly
- * C10_COMPILE_TIME_MAX_GPUS, 16 then 120; c10's DeviceIndex was an 8-bit integer, now 16-bit).
- * `device` fields and the position of a list in device_traces are below it.
+ * C10_COMPILE_TIME_MAX_GPUS, 16 then 120; c10::DeviceIndex is a small integer, 8 or 16 bits by
+ * version). `device` fields and the position of a list in device_traces are below it.
  */
 export const MAX_DEVICES = 512;
 /** "2,147,483,648 is not a device index (0 to 511)": the one wording for a device out of range. */
