@@ -15,8 +15,14 @@ import { UnreadableInputError } from '../errors/unreadable-input';
 import { SnapshotFormatError } from './snapshot-error';
 import type { UnpackedBudget, UnpackProgress } from './unpacked-budget';
 
-/** Compressed bytes are handed to the inflater this many at a time. */
-const PIECE_BYTES = 16 << 10;
+/**
+ * Compressed bytes are handed to the inflater this many at a time: small over the first MiB, so
+ * the ratio is known within the budget's first MiBs of output, then larger (a piece costs a round
+ * trip through the inflater; 64 KiB unpack to 66 MB at most).
+ */
+const FIRST_PIECE_BYTES = 16 << 10;
+const PIECE_BYTES = 64 << 10;
+const FIRST_PIECES_UNTIL = 1 << 20;
 
 /**
  * Once a file is refused, this much more is unpacked (not decoded: tens of milliseconds) so that
@@ -158,8 +164,10 @@ class GzipUnpacker implements GzipData {
         const next = await this.source.next();
         if (next.done === true) break;
         const chunk = next.value;
-        for (let at = 0; at < chunk.length; at += PIECE_BYTES) {
-          const piece = chunk.subarray(at, at + PIECE_BYTES);
+        for (let at = 0; at < chunk.length;) {
+          const size = this.fed < FIRST_PIECES_UNTIL ? FIRST_PIECE_BYTES : PIECE_BYTES;
+          const piece = chunk.subarray(at, at + size);
+          at += piece.length;
           this.keepLastFour(piece);
           this.fed += piece.length;
           this.pending = piece.length;
