@@ -12,6 +12,7 @@ import {
   type PickleDict,
   type PickleValue,
 } from '../../generators/pickle/pickle-values';
+import { LABEL_AND_METADATA_FILES } from './hostile-labels';
 
 export interface HostileFile {
   /** File name (its extension matters to nobody: the decoder sniffs the bytes). */
@@ -598,6 +599,8 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
     bytes: () => rawPickle(Op.MARK, Op.FROZENSET, Op.STOP),
     expect: { refused: /pickle opcode FROZENSET \(a frozenset\) is not used by memory snapshots/ },
   },
+  // 13, 14 (issue 20). Labels of huge frame names, user metadata nested 20,000 deep.
+  ...LABEL_AND_METADATA_FILES,
 ];
 
 /** The hostile files a class stands for (tests name them by class). */

@@ -10,11 +10,11 @@ import { NO_STRING } from '../snapshot/model';
 import { stackFrameIds } from '../snapshot/stack-source';
 import { CATEGORIES, categoryOfFileText, type Category } from './categories';
 import {
-  BACKWARD_FRAME,
   compileRules,
   DEFAULT_CATEGORY_RULES,
   type CategoryRules,
   type CompiledRule,
+  isBackwardFrameText,
 } from './category-rules';
 
 /** Index into CATEGORIES per allocation row. */
@@ -59,10 +59,11 @@ export function classifyAllocations(
   const table = device.allocations;
   const column = new Uint8Array(table.count).fill(UNKNOWN);
   const factsByStack = new Map<number, StackFacts>();
+  const longFrames = new Map<number, FrameFacts>();
   const factsOf = (stackId: number): StackFacts => {
     let facts = factsByStack.get(stackId);
     if (facts === undefined) {
-      facts = stackFacts(view, stackId, compiled);
+      facts = stackFacts(view, stackId, compiled, longFrames);
       factsByStack.set(stackId, facts);
     }
     return facts;
@@ -124,21 +125,65 @@ export function frameSearchText(filename: string, line: number, name: string): s
   return `${filename}:${line} ${name}`;
 }
 
+/** What the rules ask of one frame: part of the backward pass; each rule's frame condition. */
+interface FrameFacts {
+  inBackward: boolean;
+  holds: boolean[];
+}
+
+/**
+ * Frames whose text is longer than this are tested once per classification, not once per stack
+ * they are in: a file may put one frame with a name of megabytes into every stack, for a few
+ * bytes each. Shorter ones cost little to test again, and caching every frame would cost memory
+ * in proportion to all the frames of a large file.
+ */
+const LONG_FRAME_TEXT = 1024;
+
+function frameFacts(
+  view: Pick<AnalyzedSnapshot, 'frames'>,
+  frameId: number,
+  compiled: readonly CompiledRule[],
+): FrameFacts {
+  const text = frameSearchText(
+    view.frames.filename[frameId]!,
+    view.frames.line[frameId]!,
+    view.frames.name[frameId]!,
+  );
+  return {
+    inBackward: isBackwardFrameText(text),
+    holds: compiled.map((rule) => rule.frame !== null && rule.frame.test(text)),
+  };
+}
+
 function stackFacts(
   view: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
   stackId: number,
   compiled: readonly CompiledRule[],
+  longFrames: Map<number, FrameFacts>,
 ): StackFacts {
-  const frameIds = stackFrameIds(view, stackId);
-  const texts = Array.from(frameIds, (id) =>
-    frameSearchText(view.frames.filename[id]!, view.frames.line[id]!, view.frames.name[id]!),
-  );
+  const { filename, line, name } = view.frames;
+  // Per frame its text, or for a long one its facts computed once.
+  const frames = Array.from(stackFrameIds(view, stackId), (id): string | FrameFacts => {
+    if (filename[id]!.length + name[id]!.length <= LONG_FRAME_TEXT)
+      return frameSearchText(filename[id]!, line[id]!, name[id]!);
+    let facts = longFrames.get(id);
+    if (facts === undefined) {
+      facts = frameFacts(view, id, compiled);
+      longFrames.set(id, facts);
+    }
+    return facts;
+  });
   const label = stackLabel(view, stackId);
   return {
-    inBackward: texts.some((text) => BACKWARD_FRAME.test(text)),
+    inBackward: frames.some((frame) =>
+      typeof frame === 'string' ? isBackwardFrameText(frame) : frame.inBackward,
+    ),
     stackHolds: compiled.map(
-      (rule) =>
-        (rule.frame === null || texts.some((text) => rule.frame!.test(text))) &&
+      (rule, r) =>
+        (rule.frame === null ||
+          frames.some((frame) =>
+            typeof frame === 'string' ? rule.frame!.test(frame) : frame.holds[r],
+          )) &&
         (rule.label === null || (label !== null && rule.label.test(label))),
     ),
   };
