@@ -13,6 +13,7 @@ import {
   type PickleDict,
   type PickleValue,
 } from '../../generators/pickle/pickle-values';
+import { LABEL_AND_METADATA_FILES } from './hostile-labels';
 
 export interface HostileFile {
   /** File name (its extension matters to nobody: the decoder sniffs the bytes). */
@@ -624,6 +625,9 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
     bytes: () => rawPickle(Op.MARK, Op.FROZENSET, Op.STOP),
     expect: { refused: /pickle opcode FROZENSET \(a frozenset\) is not used by memory snapshots/ },
   },
+  // Round 3 (issue 20), items 5 and 6: labels of huge frame names, user metadata nested 20,000
+  // deep.
+  ...LABEL_AND_METADATA_FILES,
   // Round 3 (issue 20), item 7. Text that would drive the terminal the CLI prints it on.
   {
     name: 'terminal-escapes.pickle',

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { formatBytes } from '../format/units';
 import { compileUserRegex, MAX_PATTERN_CHARS, type UserRegex } from '../format/user-regex';
+import { wordEnd } from '../format/word-chars';
 import { CATEGORIES, type Category } from './categories';
 
 export const CATEGORY_RULES_SCHEMA = 'allocscope.category-rules/1';
@@ -77,9 +78,35 @@ export type CategoryMatch = z.infer<typeof categoryMatchSchema>;
 export type CategoryRule = z.infer<typeof categoryRuleSchema>;
 export type CategoryRules = z.infer<typeof categoryRulesSchema>;
 
-/** Frames of autograd's backward pass: the engine, a Node's apply, AccumulateGrad. */
-export const BACKWARD_FRAME =
-  /torch::autograd::Engine::|torch::autograd::(generated::)?\w*Backward\w*::apply|AccumulateGrad|[\\/]torch[\\/]autograd[\\/]__init__\.py:\d+ backward$|[\\/]torch[\\/]_tensor\.py:\d+ backward$/;
+/**
+ * A frame of autograd's backward pass, by its search text ("filename:line name"): the engine, a
+ * Node's apply, AccumulateGrad, torch.autograd.backward and Tensor.backward. What
+ * `/torch::autograd::Engine::|torch::autograd::(generated::)?\w*Backward\w*::apply|AccumulateGrad|
+ * [\\/]torch[\\/](autograd[\\/]__init__|_tensor)\.py:\d+ backward$/` says, by scans: that
+ * expression retried `\w*Backward\w*` from every "Backward" of a word, quadratic in a long name.
+ */
+export function isBackwardFrameText(text: string): boolean {
+  if (text.includes('torch::autograd::Engine::') || text.includes('AccumulateGrad')) return true;
+  if (BACKWARD_PYTHON_FRAME.test(text)) return true;
+  const PREFIX = 'torch::autograd::';
+  for (let at = text.indexOf(PREFIX); at >= 0; at = text.indexOf(PREFIX, at + 1)) {
+    let start = at + PREFIX.length;
+    if (isNodeApply(text, start)) return true;
+    start += 'generated::'.length;
+    if (text.startsWith('generated::', at + PREFIX.length) && isNodeApply(text, start)) return true;
+  }
+  return false;
+}
+
+/** `\w*Backward\w*::apply` at `start`: the word there holds "Backward" and `::apply` follows it. */
+function isNodeApply(text: string, start: number): boolean {
+  const end = wordEnd(text, start);
+  return text.startsWith('::apply', end) && text.slice(start, end).includes('Backward');
+}
+
+// Linear: tried only where a path separator is followed by "torch", the digits end at the space.
+const BACKWARD_PYTHON_FRAME =
+  /[\\/]torch[\\/]autograd[\\/]__init__\.py:\d+ backward$|[\\/]torch[\\/]_tensor\.py:\d+ backward$/;
 
 const TORCH_OPTIM = '[\\\\/]torch[\\\\/]optim[\\\\/]';
 const NN_MODULES = '[\\\\/]torch[\\\\/]nn[\\\\/]';

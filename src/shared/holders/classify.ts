@@ -10,11 +10,11 @@ import { NO_STRING } from '../snapshot/model';
 import { stackFrameIds } from '../snapshot/stack-source';
 import { CATEGORIES, categoryOfFileText, type Category } from './categories';
 import {
-  BACKWARD_FRAME,
   compileRules,
   DEFAULT_CATEGORY_RULES,
   type CategoryRules,
   type CompiledRule,
+  isBackwardFrameText,
 } from './category-rules';
 
 /** Index into CATEGORIES per allocation row. */
@@ -154,7 +154,7 @@ class FrameTests {
 
   inBackward(frameId: number): boolean {
     if (this.backward[frameId] === 0)
-      this.backward[frameId] = BACKWARD_FRAME.test(this.textOf(frameId)) ? 1 : 2;
+      this.backward[frameId] = isBackwardFrameText(this.textOf(frameId)) ? 1 : 2;
     return this.backward[frameId] === 1;
   }
 

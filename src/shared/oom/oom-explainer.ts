@@ -16,13 +16,8 @@
 import { aliveRowsAt } from '../holders/alive-rows';
 import { CATEGORIES, CATEGORY_NAMES, type Category } from '../holders/categories';
 import { categoriesOf, categoryAt } from '../holders/classify';
-import {
-  isFrameworkFrame,
-  shortFrameLabel,
-  stackLabel,
-  topUserFrameIndex,
-} from '../analysis/user-frame';
-import { frameAt, stackFrameIds, type StackSource } from '../snapshot/stack-source';
+import { frameFactsOf, stackLabel, stackLabelOfStack } from '../analysis/user-frame';
+import { stackFrameIds, type StackSource } from '../snapshot/stack-source';
 import {
   allocatorStateIndexOf,
   BlockKind,
@@ -237,18 +232,18 @@ export function holdersOf(
  * (null when nothing does, e.g. the stacks differ only in framework frames).
  */
 function partingCallers(source: StackSource, stackIds: readonly number[]): (string | null)[] {
+  // Frames tested and worded once per frame, not once per stack (a name may be megabytes long).
+  const facts = frameFactsOf(source.frames);
   const outward = stackIds.map((stackId) => {
-    const frames = Array.from(stackFrameIds(source, stackId), (frameId) =>
-      frameAt(source.frames, frameId),
-    );
-    return frames.slice(Math.max(0, topUserFrameIndex(frames) + 1));
+    const frameIds = Array.from(stackFrameIds(source, stackId));
+    return frameIds.slice(Math.max(0, (stackLabelOfStack(source, stackId)?.index ?? -1) + 1));
   });
   // The user's callers first; where only the framework's frames differ (two paths through
   // torch into the same line), the first frame that differs at all.
-  const userOnly = outward.map((frames) =>
-    frames.filter((frame) => !isFrameworkFrame(frame.filename, frame.name)).map(shortFrameLabel),
+  const userOnly = outward.map((frameIds) =>
+    frameIds.filter((frameId) => facts.isUser(frameId)).map((frameId) => facts.shortLabel(frameId)),
   );
-  const all = outward.map((frames) => frames.map(shortFrameLabel));
+  const all = outward.map((frameIds) => frameIds.map((frameId) => facts.shortLabel(frameId)));
   for (const callers of [userOnly, all]) {
     const depth = Math.max(...callers.map((labels) => labels.length));
     for (let d = 0; d < depth; d++) {
