@@ -300,6 +300,8 @@ interface ClassTally {
   opened: number;
   refused: number;
   defects: number;
+  /** The oracle's time over the class's cases (a case lost to a crash or hang counts 0). */
+  ms: number;
 }
 
 interface DefectTally {
@@ -333,9 +335,11 @@ function record(campaign: Campaign, report: CaseReport): void {
     opened: 0,
     refused: 0,
     defects: 0,
+    ms: 0,
   };
   tally.cases++;
   const { outcome } = report;
+  tally.ms += outcome.totalMs;
   if (outcome.verdict === 'opened') tally.opened++;
   else if (outcome.verdict === 'refused') tally.refused++;
   else tally.defects++;
@@ -633,12 +637,19 @@ function printSummary(campaign: Campaign, seconds: number): void {
   );
   out.push('');
   out.push(
-    `${pad('class (mutator)', 18)}${pad('cases', 8, true)}${pad('opened', 8, true)}${pad('refused', 9, true)}${pad('defects', 9, true)}`,
+    `${pad('class (mutator)', 18)}${pad('cases', 8, true)}${pad('opened', 8, true)}${pad('refused', 9, true)}${pad('defects', 9, true)}${pad('ms/case', 9, true)}`,
   );
   for (const name of campaign.options.mutators) {
-    const tally = campaign.perClass.get(name) ?? { cases: 0, opened: 0, refused: 0, defects: 0 };
+    const tally = campaign.perClass.get(name) ?? {
+      cases: 0,
+      opened: 0,
+      refused: 0,
+      defects: 0,
+      ms: 0,
+    };
+    const mean = tally.cases === 0 ? 0 : Math.round(tally.ms / tally.cases);
     out.push(
-      `${pad(name, 18)}${pad(tally.cases, 8, true)}${pad(tally.opened, 8, true)}${pad(tally.refused, 9, true)}${pad(tally.defects, 9, true)}`,
+      `${pad(name, 18)}${pad(tally.cases, 8, true)}${pad(tally.opened, 8, true)}${pad(tally.refused, 9, true)}${pad(tally.defects, 9, true)}${pad(mean, 9, true)}`,
     );
   }
   out.push('');
