@@ -201,7 +201,7 @@ export function viewBugSeamSnapshot(key: string): Uint8Array {
 export const LABEL_AND_METADATA_FILES: readonly HostileFile[] = [
   {
     name: 'label-bomb.pickle',
-    defectClass: 13,
+    defectClass: 305,
     description:
       'C++ frame names of 150 KB each (deep templates, a long Backward word, unclosed [clone, a run of spaces), 1 MB in all',
     bytes: () => labelBombSnapshot(MiB),
@@ -209,14 +209,14 @@ export const LABEL_AND_METADATA_FILES: readonly HostileFile[] = [
   },
   {
     name: 'shared-bomb-frame.pickle',
-    defectClass: 13,
+    defectClass: 305,
     description: 'one frame with a 256 KB name in each of 1,000 stacks',
     bytes: () => sharedBombFrameSnapshot(256 * 1024, 1000),
     expect: { opens: 'cleanly' },
   },
   {
     name: 'deep-metadata.pickle',
-    defectClass: 14,
+    defectClass: 306,
     description: 'user_metadata and an annotation nested 20,000 deep, a 100 KB compile context',
     bytes: () => deepMetadataSnapshot(20_000),
     expect: { opens: 'cleanly' },
