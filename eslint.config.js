@@ -141,6 +141,25 @@ export default defineConfig(
     },
   },
 
+  // The CLI prints through src/cli/terminal-output.ts only, which shows a file's escape sequences
+  // escaped (issue 20): a command cannot forget it.
+  {
+    files: ['src/cli/**/*.ts'],
+    ignores: ['src/cli/terminal-output.ts', 'src/cli/**/*.test.ts'],
+    rules: {
+      'no-console': 'error',
+      'no-restricted-properties': [
+        'error',
+        ...['stdout', 'stderr'].map((property) => ({
+          object: 'process',
+          property,
+          message:
+            'Print with printOut / printErr / printErrLine (src/cli/terminal-output.ts): they escape the control characters a file can carry.',
+        })),
+      ],
+    },
+  },
+
   // The layering rule: shared code depends on nothing platform-specific and on no app layer,
   // and each folder of src/shared only on the folders below it (SHARED_LAYERS, src/README.md).
   // Tests beside it may read fixtures from disk and use any layer.

@@ -4,6 +4,10 @@ import { z } from 'zod';
 import { GROUP_BYS } from '@shared/holders/group-by';
 import { COLOR_BYS } from '@shared/holders/band-coloring';
 import { GROWTH_BYS } from '@shared/steps/growth';
+import { groupDigits } from '@shared/errors/unreadable-input';
+import { MAX_PATTERN_CHARS } from '@shared/format/user-regex';
+import { compileSearch } from '@shared/holders/search';
+import { parseByteSize } from './memory-limit';
 
 export const USAGE = `allocscope: where did the GPU memory go? (PyTorch CUDA memory snapshots)
 
@@ -22,6 +26,7 @@ usage:
   allocscope diff A B [--moment EVENT] [--by GROUPING] [--device N] [--device-b N]
                   [--rules RULES.json] [--limit K] [--json] [--bytes]
   allocscope ranks DIR|FILES... [--json] [--bytes]
+  every command also takes --max-memory SIZE
 
   FILE        a snapshot from torch.cuda.memory._dump_snapshot(): .pickle / .pkl, its
               JSON form (.json), - for standard input, gzip-compressed (.gz), or the
@@ -32,6 +37,10 @@ usage:
               report: write the findings (schema allocscope.report/1) to OUT.json, - for stdout
   --top K     list the K largest allocations alive at the active peak (default 10)
   --bytes     show exact byte counts beside human units
+  --max-memory SIZE  the memory reading one snapshot may take (8G, 512M; default: this
+              machine's memory): a gzip-compressed snapshot that would unpack to more is
+              refused early; so is, unless --max-memory is given, one that would unpack
+              to more than 64 times its size and 128 MiB (a gzip bomb)
   --timings   print decode/analysis timings, CPU time and peak memory to stderr (a refused
               file too)
   --png, --svg  render: write the chart as a PNG image and/or an SVG document
@@ -41,7 +50,8 @@ usage:
               graph of the memory alive at the moment, the live memory by category over
               the trace, or the training steps (each step's peak, what it leaves active,
               the growth line and the leak suspects, as the Steps view exports them)
-  --width W, --height H  render: size in CSS pixels (default 1600 x 900)
+  --width W, --height H  render: size in CSS pixels (default 1600 x 900; times --scale at
+              most 8192 a side and 33,554,432 pixels in all)
   --scale S   render: PNG pixels per CSS pixel (default 1; 2 for a sharp 2x image)
   --moment EVENT  the state after trace entry EVENT (-1: before the first), or one of
               final, peak (the active peak), oom (the first OOM). render: marks it on the
@@ -57,7 +67,8 @@ usage:
               stream, pool, metadata (user metadata), compile_context or forward_frame
               (where autograd created the tensor in the forward pass)
   --grep      top: only allocations whose stack has a frame ("file:line name") matching
-              the regular expression (case ignored), or whose block holds a hex address
+              the regular expression (case ignored; RE2 syntax, linear time: no lookaround
+              or backreferences), or whose block holds a hex address
   --rules     top, render, steps: categories by this rules file (allocscope.category-rules/1) instead of
               the built-in rules (docs/categories.md)
   --limit K   top: list the K largest groups (default 20; the rest are summed)
@@ -94,8 +105,13 @@ const momentSchema = z.union([z.number().int().min(-1), z.enum(['final', 'peak',
 // A CUDA device ordinal, or -1 for pinned host memory (`--device host`, HOST_DEVICE).
 const deviceSchema = z.number().int().min(-1).nullable();
 
+// --max-memory in bytes (every command that reads snapshots); null (the default): this
+// machine's memory. Optional for callers that build options in code (tests).
+const maxMemorySchema = z.number().int().positive().nullable().optional();
+
 const summaryOptionsSchema = z.object({
   command: z.literal('summary'),
+  maxMemory: maxMemorySchema,
   file: z.string().min(1),
   device: deviceSchema,
   json: z.boolean(),
@@ -104,8 +120,15 @@ const summaryOptionsSchema = z.object({
   timings: z.boolean(),
 });
 
-/** Largest PNG side we agree to make (resvg and image viewers cope; memory stays sane). */
-export const MAX_IMAGE_PIXELS_SIDE = 16_384;
+/**
+ * Largest picture `render` makes, a side and in all (CSS pixels x --scale): 8192 x 4096 pixels, an
+ * 8K UHD poster (7680 x 4320) or 4K at --scale 2. resvg holds the whole RGBA image (128 MiB at
+ * the cap) and the PNG encoder a copy; 16384 x 16384 took 20 s and 3.4 GB, and aborted the
+ * process under a 6 GB limit.
+ */
+export const MAX_IMAGE_PIXELS_SIDE = 8192;
+export const MAX_IMAGE_PIXELS = 8192 * 4096;
+const SIDE_TOO_LARGE = `render makes pictures of at most ${MAX_IMAGE_PIXELS_SIDE} pixels a side`;
 
 /** The app's charts `render` draws (the tabs whose PNG/SVG export draws the same picture). */
 export const RENDER_VIEWS = [
@@ -122,12 +145,13 @@ export type RenderView = (typeof RENDER_VIEWS)[number];
 const renderOptionsSchema = z
   .object({
     command: z.literal('render'),
+    maxMemory: maxMemorySchema,
     file: z.string().min(1),
     png: z.string().min(1).nullable(),
     svg: z.string().min(1).nullable(),
     view: z.enum(RENDER_VIEWS),
-    width: z.number().int().min(200).max(MAX_IMAGE_PIXELS_SIDE),
-    height: z.number().int().min(120).max(MAX_IMAGE_PIXELS_SIDE),
+    width: z.number().int().min(200).max(MAX_IMAGE_PIXELS_SIDE, SIDE_TOO_LARGE),
+    height: z.number().int().min(120).max(MAX_IMAGE_PIXELS_SIDE, SIDE_TOO_LARGE),
     scale: z.number().positive().max(8),
     device: deviceSchema,
     moment: momentSchema.nullable(),
@@ -149,10 +173,21 @@ const renderOptionsSchema = z
           message: `${side} x scale must stay within ${MAX_IMAGE_PIXELS_SIDE} pixels`,
         });
     }
+    const width = Math.round(options.width * options.scale);
+    const height = Math.round(options.height * options.scale);
+    if (width * height > MAX_IMAGE_PIXELS)
+      context.addIssue({
+        code: 'custom',
+        message:
+          `the picture would be ${width} x ${height} = ${groupDigits(width * height)} pixels ` +
+          `(--width x --height x --scale); render makes at most ${groupDigits(MAX_IMAGE_PIXELS)} ` +
+          `(${MAX_IMAGE_PIXELS_SIDE} x ${MAX_IMAGE_PIXELS / MAX_IMAGE_PIXELS_SIDE})`,
+      });
   });
 
 const segmentsOptionsSchema = z.object({
   command: z.literal('segments'),
+  maxMemory: maxMemorySchema,
   file: z.string().min(1),
   device: deviceSchema,
   moment: momentSchema.nullable(),
@@ -161,11 +196,21 @@ const segmentsOptionsSchema = z.object({
 
 const topOptionsSchema = z.object({
   command: z.literal('top'),
+  maxMemory: maxMemorySchema,
   file: z.string().min(1),
   device: deviceSchema,
   moment: momentSchema.nullable(),
   by: z.enum(GROUP_BYS),
-  grep: z.string().min(1).max(1000).nullable(),
+  // Checked before any file is read: an expression RE2 cannot run is a usage error.
+  grep: z
+    .string()
+    .min(1)
+    .max(MAX_PATTERN_CHARS)
+    .nullable()
+    .superRefine((text, context) => {
+      const search = text === null ? null : compileSearch({ text, regex: true });
+      if (search?.kind === 'invalid') context.addIssue({ code: 'custom', message: search.message });
+    }),
   rules: z.string().min(1).nullable(),
   limit: z.number().int().min(1).max(1_000_000),
   json: z.boolean(),
@@ -175,6 +220,7 @@ const topOptionsSchema = z.object({
 
 const stepsOptionsSchema = z.object({
   command: z.literal('steps'),
+  maxMemory: maxMemorySchema,
   file: z.string().min(1),
   device: deviceSchema,
   by: z.enum(GROWTH_BYS),
@@ -185,6 +231,7 @@ const stepsOptionsSchema = z.object({
 
 const diffOptionsSchema = z.object({
   command: z.literal('diff'),
+  maxMemory: maxMemorySchema,
   fileA: z.string().min(1),
   fileB: z.string().min(1),
   device: deviceSchema,
@@ -199,6 +246,7 @@ const diffOptionsSchema = z.object({
 
 const ranksOptionsSchema = z.object({
   command: z.literal('ranks'),
+  maxMemory: maxMemorySchema,
   files: z.array(z.string().min(1)).min(1),
   json: z.boolean(),
   bytes: z.boolean(),
@@ -206,6 +254,7 @@ const ranksOptionsSchema = z.object({
 
 const reportOptionsSchema = z.object({
   command: z.literal('report'),
+  maxMemory: maxMemorySchema,
   file: z.string().min(1),
   device: deviceSchema,
   /** '-' for stdout; null for the human-readable text. */
@@ -243,19 +292,25 @@ const COMMANDS = [
 ] as const;
 type Command = (typeof COMMANDS)[number];
 
-type FlagKind = 'switch' | 'integer' | 'number' | 'text' | 'moment' | 'optional-text' | 'device';
+type FlagKind =
+  'switch' | 'integer' | 'number' | 'text' | 'moment' | 'optional-text' | 'device' | 'size';
+
+/** Every command reads snapshots, and may be told how much memory decoding one may take. */
+const MEMORY_FLAG = { '--max-memory': 'size' } as const;
 
 /** The flags each command takes, and what their values are. */
 const FLAGS: Record<Command, Record<string, FlagKind>> = {
   summary: {
+    ...MEMORY_FLAG,
     '--device': 'device',
     '--json': 'switch',
     '--top': 'integer',
     '--bytes': 'switch',
     '--timings': 'switch',
   },
-  report: { '--device': 'device', '--json': 'optional-text' },
+  report: { ...MEMORY_FLAG, '--device': 'device', '--json': 'optional-text' },
   render: {
+    ...MEMORY_FLAG,
     '--png': 'text',
     '--svg': 'text',
     '--view': 'text',
@@ -268,8 +323,9 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
     '--color-by': 'text',
     '--rules': 'text',
   },
-  segments: { '--device': 'device', '--moment': 'moment', '--bytes': 'switch' },
+  segments: { ...MEMORY_FLAG, '--device': 'device', '--moment': 'moment', '--bytes': 'switch' },
   top: {
+    ...MEMORY_FLAG,
     '--device': 'device',
     '--moment': 'moment',
     '--by': 'text',
@@ -281,14 +337,16 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
     '--bytes': 'switch',
   },
   steps: {
+    ...MEMORY_FLAG,
     '--device': 'device',
     '--by': 'text',
     '--rules': 'text',
     '--json': 'switch',
     '--bytes': 'switch',
   },
-  ranks: { '--json': 'switch', '--bytes': 'switch' },
+  ranks: { ...MEMORY_FLAG, '--json': 'switch', '--bytes': 'switch' },
   diff: {
+    ...MEMORY_FLAG,
     '--device': 'device',
     '--device-b': 'device',
     '--moment': 'moment',
@@ -301,9 +359,10 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
 };
 
 const DEFAULTS: Record<Command, Record<string, unknown>> = {
-  summary: { device: null, json: false, top: 10, bytes: false, timings: false },
-  report: { device: null, json: null },
+  summary: { maxMemory: null, device: null, json: false, top: 10, bytes: false, timings: false },
+  report: { maxMemory: null, device: null, json: null },
   render: {
+    maxMemory: null,
     png: null,
     svg: null,
     view: 'timeline',
@@ -316,8 +375,9 @@ const DEFAULTS: Record<Command, Record<string, unknown>> = {
     colorBy: 'stack',
     rules: null,
   },
-  segments: { device: null, moment: null, bytes: false },
+  segments: { maxMemory: null, device: null, moment: null, bytes: false },
   top: {
+    maxMemory: null,
     device: null,
     moment: null,
     by: 'frame',
@@ -328,9 +388,10 @@ const DEFAULTS: Record<Command, Record<string, unknown>> = {
     folded: null,
     bytes: false,
   },
-  steps: { device: null, by: 'frame', rules: null, json: false, bytes: false },
-  ranks: { json: false, bytes: false },
+  steps: { maxMemory: null, device: null, by: 'frame', rules: null, json: false, bytes: false },
+  ranks: { maxMemory: null, json: false, bytes: false },
   diff: {
+    maxMemory: null,
     device: null,
     deviceB: null,
     moment: 'peak',
@@ -444,6 +505,12 @@ function flagValue(flag: string, kind: FlagKind, text: string): unknown {
       if (!/^\d+(\.\d+)?$/.test(text))
         throw new UsageError(`${flag} takes a number, got '${text}'`);
       return Number(text);
+    case 'size': {
+      const bytes = parseByteSize(text);
+      if (bytes === null)
+        throw new UsageError(`${flag} takes a size such as 8G, 512M or 1.5G, got '${text}'`);
+      return bytes;
+    }
     case 'moment':
       if (text === 'final' || text === 'peak' || text === 'oom') return text;
       if (!/^-?\d+$/.test(text))

@@ -19,6 +19,7 @@ import {
 } from '@shared/format/words';
 import { alignColumns } from './align-columns';
 import { cliDeviceName } from './load-analyzed-snapshot';
+import { joinLines } from './text-lines';
 
 export interface ReportTextOptions {
   /** Exact byte counts beside human units. */
@@ -57,7 +58,7 @@ export function formatReportText(
     for (const oom of report.ooms) lines.push(...oomLines(oom, size));
     if (report.whatIf !== null) lines.push(...whatIfLines(report.whatIf, size));
   }
-  return lines.join('\n');
+  return joinLines(lines);
 }
 
 type Size = (bytes: number) => string;

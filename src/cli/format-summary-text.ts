@@ -8,6 +8,7 @@ import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { snapshotFormName } from '@shared/format/words';
 import { alignColumns } from './align-columns';
 import { cliDeviceName } from './load-analyzed-snapshot';
+import { joinLines } from './text-lines';
 
 export interface TextOptions {
   /** Exact byte counts beside human units. */
@@ -81,5 +82,5 @@ export function formatSummaryText(figures: SnapshotFigures, options: TextOptions
       lines.push(...alignColumns(table).map((row) => `    ${row}`));
     }
   }
-  return lines.join('\n');
+  return joinLines(lines);
 }

@@ -9,11 +9,14 @@ import {
 import { defaultDeviceIndex } from '@shared/analyzed/moments';
 import { HOST_DEVICE } from '@shared/snapshot/model';
 import { deviceLabel } from '@shared/format/words';
-import { readSnapshotFile } from './read-snapshot-file';
+import { readSnapshotFile, type ReadSnapshotOptions } from './read-snapshot-file';
 import { UsageError } from './cli-options';
 
-export async function loadAnalyzedSnapshot(path: string): Promise<AnalyzedSnapshot> {
-  const { model, fileName, fileBytes } = await readSnapshotFile(path);
+export async function loadAnalyzedSnapshot(
+  path: string,
+  options: ReadSnapshotOptions = {},
+): Promise<AnalyzedSnapshot> {
+  const { model, fileName, fileBytes } = await readSnapshotFile(path, options);
   return buildAnalyzedSnapshot(model, { fileName, fileBytes });
 }
 

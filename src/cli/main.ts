@@ -19,13 +19,15 @@ import { runDiff } from './run-diff';
 import { runRanks } from './run-ranks';
 import { FileFailure } from './file-failure';
 import { missingDeviceMessage } from './load-analyzed-snapshot';
+import { jsonText } from '@shared/format/json-text';
+import { exitQuietlyWhenStdoutCloses, printErr, printErrLine, printOut } from './terminal-output';
 
 const EXIT_BAD_INPUT = 2;
 const EXIT_INTERNAL_ERROR = 1;
 
 async function runSummary(options: SummaryCliOptions): Promise<void> {
   const started = performance.now();
-  const { model, fileName, fileBytes } = await readSnapshotFile(options.file);
+  const { model, fileName, fileBytes } = await readSnapshotFile(options.file, options);
   const decoded = performance.now();
   const analysis = analyzeSnapshot(model);
   if (options.device !== null) {
@@ -37,10 +39,10 @@ async function runSummary(options: SummaryCliOptions): Promise<void> {
   }
   const figures = snapshotFiguresOf(model, analysis, { fileName, fileBytes, top: options.top });
   const output = options.json
-    ? JSON.stringify(summaryDocumentOf(figures), null, 2)
+    ? jsonText(summaryDocumentOf(figures))
     : formatSummaryText(figures, { exactBytes: options.bytes });
   const finished = performance.now();
-  process.stdout.write(`${output}\n`);
+  printOut(`${output}\n`);
   if (options.timings) {
     const timings = {
       read_decode_ms: Math.round(decoded - started),
@@ -50,7 +52,7 @@ async function runSummary(options: SummaryCliOptions): Promise<void> {
       cpu_ms: cpuMilliseconds(),
       input_bytes: fileBytes,
     };
-    process.stderr.write(`allocscope-timings ${JSON.stringify(timings)}\n`);
+    printErr(`allocscope-timings ${jsonText(timings, 0)}\n`);
   }
 }
 
@@ -65,12 +67,12 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     options = parseCliOptions(argv);
   } catch (error) {
-    process.stderr.write(`allocscope: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.stderr.write(`run 'allocscope --help' for usage\n`);
+    printErrLine(`allocscope: ${error instanceof Error ? error.message : String(error)}`);
+    printErr(`run 'allocscope --help' for usage\n`);
     return EXIT_BAD_INPUT;
   }
   if (options.command === 'help') {
-    process.stdout.write(`${USAGE}\n`);
+    printOut(`${USAGE}\n`);
     return 0;
   }
   const started = performance.now();
@@ -80,25 +82,30 @@ async function main(argv: readonly string[]): Promise<number> {
         await runSummary(options);
         break;
       case 'report':
-        await runReport({ file: options.file, device: options.device, jsonPath: options.json });
+        await runReport({
+          file: options.file,
+          device: options.device,
+          jsonPath: options.json,
+          maxMemory: options.maxMemory,
+        });
         break;
       case 'render':
-        process.stdout.write(`${await runRender(options)}\n`);
+        printOut(`${await runRender(options)}\n`);
         break;
       case 'segments':
-        process.stdout.write(`${await runSegments(options)}\n`);
+        printOut(`${await runSegments(options)}\n`);
         break;
       case 'top':
-        process.stdout.write(`${await runTop(options)}\n`);
+        printOut(`${await runTop(options)}\n`);
         break;
       case 'steps':
-        process.stdout.write(`${await runSteps(options)}\n`);
+        printOut(`${await runSteps(options)}\n`);
         break;
       case 'diff':
-        process.stdout.write(`${await runDiff(options)}\n`);
+        printOut(`${await runDiff(options)}\n`);
         break;
       case 'ranks':
-        process.stdout.write(`${await runRanks(options)}\n`);
+        printOut(`${await runRanks(options)}\n`);
         break;
     }
     return 0;
@@ -121,27 +128,23 @@ async function main(argv: readonly string[]): Promise<number> {
         max_rss_bytes: process.resourceUsage().maxRSS * 1024,
         cpu_ms: cpuMilliseconds(),
       };
-      process.stderr.write(`allocscope-timings ${JSON.stringify(timings)}\n`);
+      printErr(`allocscope-timings ${jsonText(timings, 0)}\n`);
     }
     const file = path === '-' ? 'standard input' : basename(path);
     if (isInputError(error)) {
-      process.stderr.write(`allocscope: ${file}: ${describeInputError(error)}\n`);
+      printErrLine(`allocscope: ${file}: ${describeInputError(error)}`);
       return EXIT_BAD_INPUT;
     }
     // Not the file's fault: ours. Say so, with the stack, so that it can be reported and fixed.
-    process.stderr.write(
-      `allocscope: internal error while reading ${file}: ${describeInputError(error)}\n` +
-        `${bugReportOf(error)}\n` +
+    printErrLine(`allocscope: internal error while reading ${file}: ${describeInputError(error)}`);
+    printErr(
+      `${bugReportOf(error)}\n` +
         'This is a bug in allocscope: please report it with the command line and, if you can, the file.\n',
     );
     return EXIT_INTERNAL_ERROR;
   }
 }
 
-// `allocscope segments FILE | head`: a reader that stops early is not an error.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw error;
-});
+exitQuietlyWhenStdoutCloses();
 
 process.exitCode = await main(process.argv.slice(2));

@@ -10,17 +10,21 @@ import {
 } from '@shared/compare/ranks';
 import { describeInputError, isInputError } from './describe-input-error';
 import { loadAnalyzedSnapshot } from './load-analyzed-snapshot';
+import type { ReadSnapshotOptions } from './read-snapshot-file';
 
 export type RankReply =
   | { path: string; figures: RankFigures; detail: RankDetail }
   | { path: string; refused: string }
   | { path: string; bug: string };
 
-export async function readRankFigures(path: string): Promise<RankReply> {
+export async function readRankFigures(
+  path: string,
+  options: ReadSnapshotOptions = {},
+): Promise<RankReply> {
   try {
     // The app's model (the allocator's state at the peak needs it; it costs about what
     // `summary` does), and the app's device: the headline figures are the summary's.
-    const view = await loadAnalyzedSnapshot(path);
+    const view = await loadAnalyzedSnapshot(path, options);
     const device = view.devices[defaultDeviceIndex(view.devices)];
     return device === undefined
       ? { path, refused: 'no devices' }

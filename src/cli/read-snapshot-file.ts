@@ -1,14 +1,18 @@
 // Reads a snapshot file from disk as a stream of chunks into the shared decoder (the file is never
 // held whole in memory, so multi-GB snapshots stay within RAM). `-` reads standard input (a pipe
 // from `zcat`, say). Anything that is not a regular file is refused before it is opened: opening
-// a FIFO blocks until a writer comes, and a device or socket is never a snapshot.
+// a FIFO blocks until a writer comes, and a device or socket is never a snapshot. A file is read
+// up to the size it had when opened: one still being written (or appended to meanwhile) is the
+// snapshot it was then, cut short where it was cut, whatever is added while it is read.
 
-import { createReadStream } from 'node:fs';
+import { closeSync, constants, createReadStream, fstatSync, openSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { assertRegularFile } from '@shared/snapshot/regular-file';
 import { decodeSnapshot } from '@shared/snapshot/decode-snapshot';
 import type { SnapshotModel } from '@shared/snapshot/model';
+import { gzipIsizeOf } from './gzip-isize';
+import { cliMemoryLimit } from './memory-limit';
 
 const READ_CHUNK_BYTES = 1 << 20;
 
@@ -20,7 +24,25 @@ export interface SnapshotFile {
   model: SnapshotModel;
 }
 
-export async function readSnapshotFile(path: string): Promise<SnapshotFile> {
+/** A snapshot file opened for reading: its size when opened, and its bytes up to there. */
+export interface OpenedSnapshotFile {
+  readonly size: number;
+  /** Its gzip trailer's ISIZE, for a gzip file. */
+  readonly gzipIsize: number | null;
+  /** Its first `size` bytes, however it grows meanwhile; reading them closes the file. */
+  readonly chunks: AsyncIterable<Uint8Array>;
+}
+
+export interface ReadSnapshotOptions {
+  /** --max-memory in bytes; null: this machine's memory (./memory-limit.ts). */
+  readonly maxMemory?: number | null;
+}
+
+export async function readSnapshotFile(
+  path: string,
+  options: ReadSnapshotOptions = {},
+): Promise<SnapshotFile> {
+  const memoryLimit = cliMemoryLimit(options.maxMemory ?? null);
   if (path === STDIN_FILE) {
     let bytes = 0;
     const counted = (async function* () {
@@ -29,14 +51,41 @@ export async function readSnapshotFile(path: string): Promise<SnapshotFile> {
         yield chunk;
       }
     })();
-    const model = await decodeSnapshot(counted);
+    const model = await decodeSnapshot(counted, { memoryLimit });
     return { fileName: 'standard input', fileBytes: bytes, model };
   }
-  const info = await stat(path);
-  assertRegularFile(info, ' (use - to read standard input)');
-  const stream = createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
-  const model = await decodeSnapshot(stream as AsyncIterable<Uint8Array>, {
-    totalBytes: info.size,
+  const { size, gzipIsize, chunks } = await openSnapshotFile(path);
+  const model = await decodeSnapshot(chunks, { totalBytes: size, memoryLimit, gzipIsize });
+  return { fileName: basename(path), fileBytes: size, model };
+}
+
+export async function openSnapshotFile(path: string): Promise<OpenedSnapshotFile> {
+  const hint = ' (use - to read standard input)';
+  assertRegularFile(await stat(path), hint);
+  // Non-blocking: should the path have become a FIFO since its stat, the open returns at once
+  // and the fstat refuses it (a regular file reads the same either way).
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  let size: number;
+  let gzipIsize: number | null;
+  try {
+    const info = fstatSync(fd);
+    assertRegularFile(info, hint);
+    size = info.size;
+    gzipIsize = gzipIsizeOf(fd, size);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  if (size === 0) {
+    closeSync(fd);
+    return { size, gzipIsize, chunks: (async function* () {})() };
+  }
+  // `end` is inclusive.
+  const chunks = createReadStream(path, {
+    fd,
+    start: 0,
+    end: size - 1,
+    highWaterMark: READ_CHUNK_BYTES,
   });
-  return { fileName: basename(path), fileBytes: info.size, model };
+  return { size, gzipIsize, chunks };
 }

@@ -17,17 +17,19 @@ import { loadAnalyzedSnapshot, chosenDevice } from './load-analyzed-snapshot';
 import { forFile } from './file-failure';
 import { readRules } from './read-rules';
 import { resolveMoment } from './run-render';
+import { jsonText } from '@shared/format/json-text';
+import { joinLines } from './text-lines';
 
 /** Longest group key in the text. */
 const MAX_KEY_TEXT = 100;
 
 export async function runDiff(options: DiffCliOptions): Promise<string> {
   const rules = options.rules === null ? DEFAULT_CATEGORY_RULES : await readRules(options.rules);
-  const viewA = await forFile(options.fileA, () => loadAnalyzedSnapshot(options.fileA));
+  const viewA = await forFile(options.fileA, () => loadAnalyzedSnapshot(options.fileA, options));
   const viewB =
     options.fileB === options.fileA
       ? viewA
-      : await forFile(options.fileB, () => loadAnalyzedSnapshot(options.fileB));
+      : await forFile(options.fileB, () => loadAnalyzedSnapshot(options.fileB, options));
   const side = async (
     view: typeof viewA,
     device: number | null,
@@ -48,8 +50,7 @@ export async function runDiff(options: DiffCliOptions): Promise<string> {
           ? 'the ends of their traces'
           : `event ${options.moment}`;
   const verdict = comparisonVerdict(comparison, momentWords);
-  if (options.json)
-    return JSON.stringify(diffDocumentOf(a, b, comparison, verdict, options.limit), null, 2);
+  if (options.json) return jsonText(diffDocumentOf(a, b, comparison, verdict, options.limit));
   return formatDiffText({ a, b, comparison, verdict, limit: options.limit }, options.bytes);
 }
 
@@ -111,5 +112,5 @@ export function formatDiffText(diff: DiffText, exact: boolean): string {
       `… ${rest.length} more ${rest.length === 1 ? 'group' : 'groups'} (${signed(delta)} together; --limit shows more)`,
     );
   }
-  return lines.join('\n');
+  return joinLines(lines);
 }

@@ -1,35 +1,45 @@
 // `allocscope ranks DIR|FILES...`: the ranks of one job, read in parallel worker threads (as many
 // as there are cores and memory for), side by side: each rank's peaks and OOM, the skew, the
-// ranks that stand out; text, or allocscope.ranks/1 with --json. A file that cannot be read is
-// listed as refused; the others are reported all the same.
+// ranks that stand out; text, or allocscope.ranks/1 with --json. A file that cannot be read, and a
+// folder's entry that is no regular file (a folder, a FIFO, a link that loops or leads nowhere),
+// is left out and named; the others are reported all the same.
 
 import {
   closeSync,
   existsSync,
   fstatSync,
+  lstatSync,
   openSync,
   readdirSync,
-  readSync,
   statSync,
 } from 'node:fs';
 import { availableParallelism, freemem } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { decodedBytesOf, parallelDecodes } from '@shared/analyzed/decode-budget';
 import { isRankFileName, orderRanks, ranksFinding, type RanksFinding } from '@shared/compare/ranks';
 import { deviceLabel } from '@shared/format/words';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
+import { describeDecodeError } from '@shared/snapshot/describe-decode-error';
+import { folderEntryProblem, type EntryStat } from '@shared/snapshot/folder-entry';
 import { ranksDocumentOf, type RankEntry } from '@shared/report/ranks-document';
 import { alignColumns } from './align-columns';
+import { gzipIsizeOf } from './gzip-isize';
 import { UsageError, type RanksCliOptions } from './cli-options';
 import { readRankFigures, type RankReply } from './read-rank-figures';
+import { readInWorkers } from './rank-worker-pool';
+import type { ReadSnapshotOptions } from './read-snapshot-file';
+import { jsonText } from '@shared/format/json-text';
+import { joinLines } from './text-lines';
+import { printErrLine } from './terminal-output';
 
 export async function runRanks(options: RanksCliOptions): Promise<string> {
-  const paths = expandInputs(options.files);
+  const listed = expandInputs(options.files);
+  const readable = listed.filter((entry): entry is ListedFile => 'sizeBytes' in entry);
+  const paths = readable.map((entry) => entry.path);
   const started = performance.now();
-  const workers = workerCount(paths);
-  const replies = await readAll(paths, workers);
+  const workers = workerCount(readable);
+  const replies = await readAll(paths, workers, { maxMemory: options.maxMemory });
   const wallMs = performance.now() - started;
   const bug = replies.find((reply) => 'bug' in reply);
   if (bug !== undefined && 'bug' in bug)
@@ -37,55 +47,93 @@ export async function runRanks(options: RanksCliOptions): Promise<string> {
   const byName = new Map(replies.map((reply) => [basename(reply.path), reply]));
   const entries: RankEntry[] = [];
   const refused: { file: string; message: string }[] = [];
+  // Ranks are numbered among the files (a folder or a FIFO beside them takes no rank number).
   for (const { name, rank } of orderRanks(paths.map((path) => basename(path)))) {
     const reply = byName.get(name)!;
     if ('figures' in reply)
       entries.push({ rank, file: name, figures: reply.figures, detail: reply.detail });
     else if ('refused' in reply) refused.push({ file: name, message: reply.refused });
   }
+  for (const entry of listed)
+    if ('refused' in entry) refused.push({ file: basename(entry.path), message: entry.refused });
   if (entries.length === 0)
     throw new UsageError(
       `no rank could be read: ${refused.map((entry) => `${entry.file}: ${entry.message}`).join('; ')}`,
     );
   const finding = ranksFinding(entries);
   for (const entry of refused)
-    process.stderr.write(`allocscope: ${entry.file}: ${entry.message} (left out)\n`);
+    printErrLine(`allocscope: ${entry.file}: ${entry.message} (left out)`);
   if (options.json)
-    return JSON.stringify(ranksDocumentOf(entries, finding, refused, { workers, wallMs }), null, 2);
+    return jsonText(ranksDocumentOf(entries, finding, refused, { workers, wallMs }));
   return formatRanksText({ entries, finding, refused, workers, wallMs }, options.bytes);
 }
 
-/** The files: each FILE as given, each DIR's snapshot files; two files at least. */
-function expandInputs(inputs: readonly string[]): string[] {
-  const paths: string[] = [];
+/** A file to read, with its size (from the stat that found it a regular file). */
+interface ListedFile {
+  path: string;
+  sizeBytes: number;
+}
+
+/** A folder's entry that cannot be a snapshot: left out, with why. */
+interface LeftOut {
+  path: string;
+  refused: string;
+}
+
+/**
+ * The files: each FILE as given, each DIR's snapshot files; two at least. An entry of a folder
+ * that is not a regular file one can stat (a folder, a FIFO, a symbolic link that loops or leads
+ * nowhere) is left out and named, never read: the others are reported all the same.
+ */
+function expandInputs(inputs: readonly string[]): (ListedFile | LeftOut)[] {
+  const listed: (ListedFile | LeftOut)[] = [];
   for (const input of inputs) {
     let isDirectory = false;
     try {
       isDirectory = statSync(input).isDirectory();
-    } catch {
-      throw new UsageError(`cannot read ${input}`);
+    } catch (error) {
+      throw new UsageError(`cannot read ${input}: ${describeDecodeError(error)}`);
     }
-    if (!isDirectory) paths.push(input);
+    if (!isDirectory) listed.push(listEntry(input));
     else
-      paths.push(
+      listed.push(
         ...readdirSync(input)
           .filter(isRankFileName)
-          .map((name) => join(input, name)),
+          .map((name) => listEntry(join(input, name))),
       );
   }
-  const names = new Set(paths.map((path) => basename(path)));
-  if (names.size !== paths.length) throw new UsageError('two of the files have the same name');
-  if (paths.length < 2)
+  const names = new Set(listed.map((entry) => basename(entry.path)));
+  if (names.size !== listed.length) throw new UsageError('two of the files have the same name');
+  if (listed.length < 2)
     throw new UsageError(
-      `ranks needs two snapshots or more (found ${paths.length}: .pickle, .pkl, .gz in a folder)`,
+      `ranks needs two snapshots or more (found ${listed.length}: .pickle, .pkl, .gz in a folder)`,
     );
-  return paths;
+  return listed;
+}
+
+function listEntry(path: string): ListedFile | LeftOut {
+  let stat: EntryStat;
+  let sizeBytes = 0;
+  try {
+    const info = statSync(path);
+    sizeBytes = info.size;
+    stat = { info };
+  } catch (error) {
+    stat = {
+      error,
+      symbolicLink: lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ?? false,
+    };
+  }
+  const problem = folderEntryProblem(stat);
+  return problem === null ? { path, sizeBytes } : { path, refused: problem };
 }
 
 /** As many workers as cores, files and memory allow (70% of what is free now). */
-function workerCount(paths: readonly string[]): number {
+function workerCount(files: readonly ListedFile[]): number {
   return parallelDecodes(
-    paths.map((path) => decodedBytesOf(path, statSync(path).size, gzipUnpackedBytes(path)) ?? 0),
+    files.map(
+      ({ path, sizeBytes }) => decodedBytesOf(path, sizeBytes, gzipUnpackedBytes(path)) ?? 0,
+    ),
     { cores: availableParallelism(), memoryBytes: freemem() * 0.7 },
   );
 }
@@ -100,15 +148,9 @@ export function gzipUnpackedBytes(path: string): number | null {
   try {
     handle = openSync(path, 'r');
     const size = fstatSync(handle).size;
-    if (size < 18) return null;
-    const head = Buffer.alloc(2);
-    readSync(handle, head, 0, 2, 0);
-    if (head[0] !== 0x1f || head[1] !== 0x8b) return null;
-    const trailer = Buffer.alloc(4);
-    readSync(handle, trailer, 0, 4, size - 4);
-    const unpacked = trailer.readUInt32LE(0);
+    const unpacked = gzipIsizeOf(handle, size);
     // ISIZE wraps at 4 GiB: an unpacked size below the packed one says it wrapped.
-    return unpacked >= size ? unpacked : null;
+    return unpacked !== null && unpacked >= size ? unpacked : null;
   } catch {
     return null;
   } finally {
@@ -122,35 +164,18 @@ function workerScript(): string | null {
   return existsSync(script) ? script : null;
 }
 
-async function readAll(paths: readonly string[], workers: number): Promise<RankReply[]> {
+async function readAll(
+  paths: readonly string[],
+  workers: number,
+  options: ReadSnapshotOptions,
+): Promise<RankReply[]> {
   const script = workerScript();
   if (script === null || workers === 1) {
     const replies: RankReply[] = [];
-    for (const path of paths) replies.push(await readRankFigures(path));
+    for (const path of paths) replies.push(await readRankFigures(path, options));
     return replies;
   }
-  const queue = [...paths];
-  const replies: RankReply[] = [];
-  await Promise.all(
-    Array.from({ length: workers }, async () => {
-      const worker = new Worker(script);
-      try {
-        for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
-          const sent = path;
-          replies.push(
-            await new Promise<RankReply>((resolve) => {
-              worker.once('message', resolve);
-              worker.once('error', (error) => resolve({ path: sent, bug: String(error) }));
-              worker.postMessage(sent);
-            }),
-          );
-        }
-      } finally {
-        await worker.terminate();
-      }
-    }),
-  );
-  return replies;
+  return readInWorkers(script, paths, workers, options);
 }
 
 export interface RanksText {
@@ -213,5 +238,5 @@ export function formatRanksText(ranks: RanksText, exact: boolean): string {
   ];
   if (ranks.refused.length > 0)
     lines.push(`left out (unreadable): ${ranks.refused.map((entry) => entry.file).join(', ')}`);
-  return lines.join('\n');
+  return joinLines(lines);
 }

@@ -32,6 +32,7 @@ import { deviceLabel } from '@shared/format/words';
 import { COLOR_BY_NAMES } from '@shared/holders/band-coloring';
 import { DEFAULT_CATEGORY_RULES, type CategoryRules } from '@shared/holders/category-rules';
 import { readRules } from './read-rules';
+import { terminalField } from '@shared/format/terminal-safe';
 
 /** The device a picture shows by default: the shared rule (first OOM, else largest peak). */
 export function defaultDeviceIndex(view: AnalyzedSnapshot): number {
@@ -68,7 +69,7 @@ export async function writeOutput(path: string, data: string | Uint8Array): Prom
 export async function runRender(options: RenderCliOptions): Promise<string> {
   // Checked before the file is read: a bad rules file fails at once.
   const rules = options.rules === null ? DEFAULT_CATEGORY_RULES : await readRules(options.rules);
-  const view = await loadAnalyzedSnapshot(options.file);
+  const view = await loadAnalyzedSnapshot(options.file, options);
   const deviceIndex =
     options.device === null ? defaultDeviceIndex(view) : deviceIndexOf(view, options.device);
   const device = view.devices[deviceIndex]!;
@@ -84,7 +85,10 @@ export async function runRender(options: RenderCliOptions): Promise<string> {
     await writeOutput(options.png, image.png);
     written.push(`${options.png} (PNG ${image.width}x${image.height})`);
   }
-  return `${view.fileName}: ${cliDeviceName(device.device)} ${what} -> ${written.join(', ')}`;
+  // One line, whatever the file's name and the paths hold.
+  return terminalField(
+    `${view.fileName}: ${cliDeviceName(device.device)} ${what} -> ${written.join(', ')}`,
+  );
 }
 
 /** The SVG of the chosen view and the words that say what it shows. */

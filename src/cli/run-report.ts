@@ -11,9 +11,12 @@ import {
   buildReportDocument,
   REPORT_SCHEMA,
 } from '@shared/report/report-document';
+import { jsonText } from '@shared/format/json-text';
+import { terminalField } from '@shared/format/terminal-safe';
 import { formatReportText } from './format-report-text';
 import { deviceIndexOf, loadAnalyzedSnapshot } from './load-analyzed-snapshot';
 import { writeOutput } from './run-render';
+import { printOut } from './terminal-output';
 
 export interface ReportRunOptions {
   file: string;
@@ -21,22 +24,24 @@ export interface ReportRunOptions {
   device: number | null;
   /** Where the JSON goes: a path, '-' for stdout, null for the text report on stdout. */
   jsonPath: string | null;
+  /** --max-memory in bytes; null: this machine's memory. */
+  maxMemory?: number | null;
 }
 
 export async function runReport(options: ReportRunOptions): Promise<void> {
-  const view = await loadAnalyzedSnapshot(options.file);
+  const view = await loadAnalyzedSnapshot(options.file, options);
   const devices =
     options.device === null
       ? view.devices.map((_device, index) => index)
       : [deviceIndexOf(view, options.device)];
   if (options.jsonPath === null) {
-    process.stdout.write(`${formatReportText(view, buildDeviceReports(view, { devices }), {})}\n`);
+    printOut(`${formatReportText(view, buildDeviceReports(view, { devices }), {})}\n`);
     return;
   }
   const document = buildReportDocument(view, { devices });
-  const json = `${JSON.stringify(document, null, 2)}\n`;
+  const json = `${jsonText(document)}\n`;
   if (options.jsonPath === '-') {
-    process.stdout.write(json);
+    printOut(json);
     return;
   }
   await writeOutput(options.jsonPath, json);
@@ -46,5 +51,7 @@ export async function runReport(options: ReportRunOptions): Promise<void> {
     ordinals.length === 0
       ? 'no devices'
       : `${ordinals.length === 1 ? 'device' : 'devices'} ${ordinals.join(', ')}`;
-  process.stdout.write(`${view.fileName}: ${REPORT_SCHEMA} of ${which} -> ${options.jsonPath}\n`);
+  printOut(
+    `${terminalField(`${view.fileName}: ${REPORT_SCHEMA} of ${which} -> ${options.jsonPath}`)}\n`,
+  );
 }

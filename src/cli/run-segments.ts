@@ -9,9 +9,10 @@ import { UsageError, type SegmentsCliOptions } from './cli-options';
 import { formatDeviceSegments, formatFileHeader, MAP_LEGEND } from './format-segments-text';
 import { deviceIndexOf, loadAnalyzedSnapshot } from './load-analyzed-snapshot';
 import { resolveMoment } from './run-render';
+import { joinLines } from './text-lines';
 
 export async function runSegments(options: SegmentsCliOptions): Promise<string> {
-  const view = await loadAnalyzedSnapshot(options.file);
+  const view = await loadAnalyzedSnapshot(options.file, options);
   let indexes =
     options.device === null
       ? view.devices.map((_device, index) => index)
@@ -48,5 +49,5 @@ export async function runSegments(options: SegmentsCliOptions): Promise<string> 
     );
   });
   if (indexes.length > 0) lines.push('', MAP_LEGEND);
-  return lines.join('\n');
+  return joinLines(lines);
 }

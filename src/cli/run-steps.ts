@@ -12,6 +12,8 @@ import { alignColumns } from './align-columns';
 import { type StepsCliOptions } from './cli-options';
 import { cliDeviceName, loadAnalyzedSnapshot, chosenDevice } from './load-analyzed-snapshot';
 import { readRules } from './read-rules';
+import { jsonText } from '@shared/format/json-text';
+import { joinLines } from './text-lines';
 
 /** Steps listed in the text (the JSON has them all): the first and the last ones. */
 const TEXT_STEPS = 12;
@@ -19,10 +21,10 @@ const TEXT_SUSPECTS = 10;
 
 export async function runSteps(options: StepsCliOptions): Promise<string> {
   const rules = options.rules === null ? DEFAULT_CATEGORY_RULES : await readRules(options.rules);
-  const view = await loadAnalyzedSnapshot(options.file);
+  const view = await loadAnalyzedSnapshot(options.file, options);
   const device = chosenDevice(view, options.device);
   const growth = analyzeGrowth(view, device, findSteps(view, device), { by: options.by, rules });
-  if (options.json) return JSON.stringify(stepsDocumentOf(view.fileName, device, growth), null, 2);
+  if (options.json) return jsonText(stepsDocumentOf(view.fileName, device, growth));
   return formatStepsText(basename(options.file), cliDeviceName(device.device), growth, options);
 }
 
@@ -82,5 +84,5 @@ export function formatStepsText(
     if (growth.suspects.length > TEXT_SUSPECTS)
       lines.push(`… ${growth.suspects.length - TEXT_SUSPECTS} more (--json lists 20)`);
   }
-  return lines.join('\n');
+  return joinLines(lines);
 }

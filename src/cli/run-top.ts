@@ -9,25 +9,23 @@ import { aliveRowsAt } from '@shared/holders/alive-rows';
 import { DEFAULT_CATEGORY_RULES } from '@shared/holders/category-rules';
 import { foldedStacks } from '@shared/holders/folded-stacks';
 import { GROUP_BY_NAMES } from '@shared/holders/group-by';
-import { compileSearch } from '@shared/holders/search';
 import { topDocumentOf, topResultOf, type TopResult } from '@shared/report/top-document';
 import { alignColumns } from './align-columns';
-import { UsageError, type TopCliOptions } from './cli-options';
+import type { TopCliOptions } from './cli-options';
 import { cliDeviceName, loadAnalyzedSnapshot, chosenDevice } from './load-analyzed-snapshot';
 import { readRules } from './read-rules';
 import { resolveMoment, writeOutput } from './run-render';
+import { jsonText } from '@shared/format/json-text';
+import { joinLines } from './text-lines';
 
 /** Longest group key in the text (keys of the stack grouping are whole stacks). */
 const MAX_KEY_TEXT = 120;
 
 export async function runTop(options: TopCliOptions): Promise<string> {
-  // Checked before the file is read: a bad expression or rules file fails at once.
-  if (options.grep !== null) {
-    const search = compileSearch({ text: options.grep, regex: true });
-    if (search.kind === 'invalid') throw new UsageError(`--grep: ${search.message}`);
-  }
+  // Checked before the file is read: a bad rules file fails at once (a bad --grep was refused
+  // with the options).
   const rules = options.rules === null ? DEFAULT_CATEGORY_RULES : await readRules(options.rules);
-  const view = await loadAnalyzedSnapshot(options.file);
+  const view = await loadAnalyzedSnapshot(options.file, options);
   const device = chosenDevice(view, options.device);
   const moment =
     options.moment === null ? defaultMoment(device) : resolveMoment(device, options.moment);
@@ -42,7 +40,7 @@ export async function runTop(options: TopCliOptions): Promise<string> {
   if (options.folded !== null) {
     await writeOutput(options.folded, foldedStacks(view, device, aliveRowsAt(device, moment)));
   }
-  if (options.json) return JSON.stringify(topDocumentOf(result), null, 2);
+  if (options.json) return jsonText(topDocumentOf(result));
   const momentName =
     moment === firstOomEvent(device)
       ? 'the first OOM'
@@ -89,7 +87,7 @@ export function formatTopText(
   }
   if (result.groups.length === 0) lines.push('no allocations alive at this moment match');
   else lines.push(...alignColumns(rows));
-  return lines.join('\n');
+  return joinLines(lines);
 }
 
 /** Long keys keep their end: the innermost frames of a stack, the file name of a path. */

@@ -41,10 +41,10 @@ let mainWindow: BrowserWindow | null = null;
 const openPaths = createPathOpener({
   handover,
   reader: nodePathReader,
-  notify(message) {
+  notify({ title, detail }) {
     // macOS may name a folder (open-file) before the app is ready for a dialog.
     void app.whenReady().then(() => {
-      const options = { type: 'info' as const, message: 'Nothing to open', detail: message };
+      const options = { type: 'info' as const, message: title, detail };
       return mainWindow
         ? dialog.showMessageBox(mainWindow, options)
         : dialog.showMessageBox(options);

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -22,10 +23,11 @@ describe('planOpen', () => {
     expect(await planOpen([path], nodePathReader)).toEqual({
       targets: [{ path, options: { sizeBytes: 123 } }],
       emptyFolders: [],
+      leftOut: [],
     });
   });
 
-  it("opens a folder's snapshots as ranks, in rank order, leaving other files and folders", async () => {
+  it("opens a folder's snapshots as ranks, in rank order, leaving out other files and folders", async () => {
     mkdirSync(join(root, 'job'));
     mkdirSync(join(root, 'job', 'nested.pickle'));
     for (const [name, bytes] of [
@@ -45,6 +47,32 @@ describe('planOpen', () => {
       ['rank0.pkl', { sizeBytes: 7, rankGroup: 'folder-1' }],
       ['rank2.pickle.gz', { sizeBytes: 2, rankGroup: 'folder-1' }],
       ['rank10.pickle', { sizeBytes: 10, rankGroup: 'folder-1' }],
+    ]);
+    // A folder named like a snapshot is named as left out; other names are not snapshots at all.
+    expect(plan.leftOut).toEqual([
+      { path: join(root, 'job', 'nested.pickle'), reason: 'is a directory, not a snapshot file' },
+    ]);
+  });
+
+  it("leaves out a folder's links that loop or lead nowhere and its FIFOs, naming each", async () => {
+    mkdirSync(join(root, 'job'));
+    const a = file(join('job', 'rank0.pickle'), 1);
+    const b = file(join('job', 'rank1.pickle'), 2);
+    symlinkSync('loop.pickle', join(root, 'job', 'loop.pickle'));
+    symlinkSync('nowhere.pickle', join(root, 'job', 'dangling.pickle'));
+    execFileSync('mkfifo', [join(root, 'job', 'fifo.pickle')]);
+    const plan = await planOpen([join(root, 'job')], nodePathReader);
+    expect(plan.targets).toEqual([
+      { path: a, options: { sizeBytes: 1, rankGroup: 'folder-1' } },
+      { path: b, options: { sizeBytes: 2, rankGroup: 'folder-1' } },
+    ]);
+    expect(plan.leftOut).toEqual([
+      { path: join(root, 'job', 'dangling.pickle'), reason: 'a symbolic link to a missing file' },
+      {
+        path: join(root, 'job', 'fifo.pickle'),
+        reason: 'is a named pipe (FIFO), not a regular file',
+      },
+      { path: join(root, 'job', 'loop.pickle'), reason: 'too many symbolic links in the path' },
     ]);
   });
 
@@ -73,11 +101,11 @@ describe('createPathOpener', () => {
     const a = file(join('job', 'rank0.pickle'), 1);
     const b = file(join('job', 'rank1.pickle'), 2);
     const opened: [string, unknown][] = [];
-    const told: string[] = [];
+    const told: { title: string; detail: string }[] = [];
     const open = createPathOpener({
       handover: { open: (path, options) => void opened.push([path, options]) },
       reader: nodePathReader,
-      notify: (message) => void told.push(message),
+      notify: (notice) => void told.push(notice),
     });
     await open([join(root, 'job'), join(root, 'empty')]);
     expect(opened).toEqual([
@@ -92,7 +120,23 @@ describe('createPathOpener', () => {
       { sizeBytes: 2, rankGroup: 'folder-2' },
     ]);
     expect(told).toEqual([
-      expect.stringContaining(`${join(root, 'empty')} holds no snapshot files`),
+      {
+        title: 'Nothing to open',
+        detail: expect.stringContaining(`${join(root, 'empty')} holds no snapshot files`),
+      },
+    ]);
+    // Entries left out of a folder: one notice naming each, the others opened.
+    told.length = 0;
+    opened.length = 0;
+    symlinkSync('loop.pickle', join(root, 'job', 'loop.pickle'));
+    await open([join(root, 'job')]);
+    expect(opened.map(([path]) => path)).toEqual([a, b]);
+    expect(told).toEqual([
+      {
+        title: 'Some files were left out',
+        detail:
+          'These are not snapshot files, and were left out:\nloop.pickle: too many symbolic links in the path',
+      },
     ]);
   });
 });

@@ -1,19 +1,24 @@
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, readdir, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { isRankFileName, orderRanks } from '../shared/compare/ranks';
+import { folderEntryProblem, type EntryStat } from '../shared/snapshot/folder-entry';
+import type { FileKind } from '../shared/snapshot/regular-file';
 import type { HandoverOptions, HandoverService } from './snapshot-handover';
 
 // What opening some paths opens (the Open dialog, a folder, a drop, the command line, macOS's
 // open-file): a file as it is; a folder as the ranks of one job, its snapshot files (.pickle,
 // .pkl, gzipped or not) in rank order. Each file goes with its size, so the page can budget its
 // decodes before any byte is fetched. Main reads names and sizes here, never the files' content.
+// A folder's entry that is no regular file (a folder, a FIFO, a link that loops or leads nowhere)
+// is left out and named, as `allocscope ranks DIR` does (shared/snapshot/folder-entry.ts).
 
 export interface PathReader {
-  stat(path: string): Promise<{ isDirectory(): boolean; size: number }>;
+  stat(path: string): Promise<FileKind & { size: number }>;
+  lstat(path: string): Promise<{ isSymbolicLink(): boolean }>;
   readdir(path: string): Promise<string[]>;
 }
 
-export const nodePathReader: PathReader = { stat, readdir: (path) => readdir(path) };
+export const nodePathReader: PathReader = { stat, lstat, readdir: (path) => readdir(path) };
 
 export interface OpenTarget {
   readonly path: string;
@@ -24,6 +29,8 @@ export interface OpenPlan {
   readonly targets: OpenTarget[];
   /** Folders that hold no snapshot file: the user is told, nothing opens for them. */
   readonly emptyFolders: string[];
+  /** Entries of the folders named like snapshots that are no regular file: the user is told. */
+  readonly leftOut: { path: string; reason: string }[];
 }
 
 /** Ids of the folders of ranks opened, for the page to tell them apart (never their paths). */
@@ -39,6 +46,7 @@ export async function planOpen(
 ): Promise<OpenPlan> {
   const targets: OpenTarget[] = [];
   const emptyFolders: string[] = [];
+  const leftOut: { path: string; reason: string }[] = [];
   for (const path of paths) {
     const stats = await statOrNull(reader, path);
     if (stats === null || !stats.isDirectory()) {
@@ -47,20 +55,39 @@ export async function planOpen(
       continue;
     }
     const names = (await reader.readdir(path).catch(() => [])).filter(isRankFileName);
-    const files: OpenTarget[] = [];
-    for (const { name } of orderRanks(names)) {
+    const entries: { name: string; sizeBytes: number }[] = [];
+    for (const name of names) {
       const file = join(path, name);
-      const fileStats = await statOrNull(reader, file);
-      if (fileStats?.isDirectory() === true) continue;
-      files.push({ path: file, options: { sizeBytes: fileStats?.size ?? null } });
+      let entry: EntryStat;
+      let sizeBytes = 0;
+      try {
+        const info = await reader.stat(file);
+        sizeBytes = info.size;
+        entry = { info };
+      } catch (error) {
+        const symbolicLink = await reader.lstat(file).then(
+          (info) => info.isSymbolicLink(),
+          () => false,
+        );
+        entry = { error, symbolicLink };
+      }
+      const reason = folderEntryProblem(entry);
+      if (reason === null) entries.push({ name, sizeBytes });
+      else leftOut.push({ path: file, reason });
     }
+    // In rank order among the files (an entry left out takes no rank).
+    const sizes = new Map(entries.map((entry) => [entry.name, entry.sizeBytes]));
+    const files: OpenTarget[] = orderRanks(entries.map((entry) => entry.name)).map(({ name }) => ({
+      path: join(path, name),
+      options: { sizeBytes: sizes.get(name)! },
+    }));
     if (files.length === 0) emptyFolders.push(path);
     const rankGroup = files.length >= 2 ? newRankGroup() : null;
     targets.push(
       ...files.map((target) => ({ ...target, options: { ...target.options, rankGroup } })),
     );
   }
-  return { targets, emptyFolders };
+  return { targets, emptyFolders, leftOut };
 }
 
 async function statOrNull(
@@ -77,8 +104,8 @@ async function statOrNull(
 export interface PathOpenerDependencies {
   readonly handover: Pick<HandoverService, 'open'>;
   readonly reader: PathReader;
-  /** Tells the user something opened nothing (main shows a native message box). */
-  notify(message: string): void;
+  /** Tells the user something opened nothing, or not all (main shows a native message box). */
+  notify(notice: { title: string; detail: string }): void;
 }
 
 /**
@@ -93,7 +120,13 @@ export function createPathOpener(dependencies: PathOpenerDependencies): PathOpen
     try {
       const plan = await planOpen(paths, dependencies.reader, newRankGroup);
       for (const target of plan.targets) dependencies.handover.open(target.path, target.options);
-      for (const folder of plan.emptyFolders) dependencies.notify(emptyFolderMessage(folder));
+      for (const folder of plan.emptyFolders)
+        dependencies.notify({ title: 'Nothing to open', detail: emptyFolderMessage(folder) });
+      if (plan.leftOut.length > 0)
+        dependencies.notify({
+          title: 'Some files were left out',
+          detail: leftOutMessage(plan.leftOut),
+        });
     } catch (error) {
       console.warn('[allocscope] could not open', paths, error);
     }
@@ -103,4 +136,12 @@ export function createPathOpener(dependencies: PathOpenerDependencies): PathOpen
 /** The words for a folder without snapshots (a native message box shows them). */
 export function emptyFolderMessage(folder: string): string {
   return `${folder} holds no snapshot files. A folder of ranks holds one snapshot per rank, as torch.cuda.memory._dump_snapshot() writes them (.pickle or .pkl, gzipped or not).`;
+}
+
+/** The words for a folder's entries left out: one line each, naming it and why. */
+export function leftOutMessage(leftOut: readonly { path: string; reason: string }[]): string {
+  return [
+    'These are not snapshot files, and were left out:',
+    ...leftOut.map((entry) => `${basename(entry.path)}: ${entry.reason}`),
+  ].join('\n');
 }

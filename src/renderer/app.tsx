@@ -36,6 +36,7 @@ import { TabStrip } from './shell/tab-strip';
 import { useFileDrop } from './shell/use-file-drop';
 import { useShortcuts } from './shell/use-shortcuts';
 import { WelcomeView } from './shell/welcome-view';
+import { ViewBoundary, ViewReportContext, type ViewReportFacts } from './ui/view-boundary';
 
 export interface AppProps {
   readonly client: SnapshotClient;
@@ -80,6 +81,15 @@ export function App({ client }: AppProps) {
   const rankTabs = useMemo(
     () => openSnapshots.filter((tab) => inRanksGroup(tab, ranksGroup)),
     [openSnapshots, ranksGroup],
+  );
+  // What a report about a view that failed names: the tab's file.
+  const reportFacts = useMemo(
+    (): ViewReportFacts => ({
+      host: client.host,
+      fileName: current?.fileName ?? '(no file open)',
+      fileBytes: current?.kind === 'snapshot' ? current.view.fileBytes : null,
+    }),
+    [client.host, current],
   );
   const rankTabsOpening = state.tabs.filter(
     (tab) => tab.kind === 'loading' && inRanksGroup(tab, ranksGroup),
@@ -319,27 +329,32 @@ export function App({ client }: AppProps) {
       )}
 
       <div className="app-content">
-        {current === null ? (
-          <WelcomeView
-            openShortcut={openShortcut}
-            onOpenSnapshot={openSnapshot}
-            onOpenFolder={openFolder}
-            onOpenDemo={() => client.openDemo()}
-            recentFiles={recentFiles}
-            onOpenRecent={(path) => client.recentFiles?.open(path)}
-          />
-        ) : state.ranksShown && rankTabs.length >= 2 ? (
-          <RanksPage tabs={rankTabs} opening={rankTabsOpening} dispatch={dispatch} />
-        ) : current.kind === 'loading' ? (
-          <ProgressView tab={current} onCancel={() => closeTab(current.id)} />
-        ) : (
-          <SnapshotPage
-            key={current.id}
-            tab={current}
-            dispatch={dispatch}
-            openSnapshots={openSnapshots}
-          />
-        )}
+        {/* A failure in one tab stays in it: the tab strip and the other tabs go on. */}
+        <ViewReportContext.Provider value={reportFacts}>
+          <ViewBoundary key={current?.id ?? 'welcome'} name="tab">
+            {current === null ? (
+              <WelcomeView
+                openShortcut={openShortcut}
+                onOpenSnapshot={openSnapshot}
+                onOpenFolder={openFolder}
+                onOpenDemo={() => client.openDemo()}
+                recentFiles={recentFiles}
+                onOpenRecent={(path) => client.recentFiles?.open(path)}
+              />
+            ) : state.ranksShown && rankTabs.length >= 2 ? (
+              <RanksPage tabs={rankTabs} opening={rankTabsOpening} dispatch={dispatch} />
+            ) : current.kind === 'loading' ? (
+              <ProgressView tab={current} onCancel={() => closeTab(current.id)} />
+            ) : (
+              <SnapshotPage
+                key={current.id}
+                tab={current}
+                dispatch={dispatch}
+                openSnapshots={openSnapshots}
+              />
+            )}
+          </ViewBoundary>
+        </ViewReportContext.Provider>
       </div>
 
       <FailureNotices

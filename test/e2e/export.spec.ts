@@ -8,6 +8,7 @@ import { reportDocumentSchema, type ReportDocument } from '../../src/shared/repo
 import type { SummaryDocument } from '../../src/shared/report/summary-report';
 import { formatBytes, formatExactBytes } from '../../src/shared/format/units';
 import { parseCsv } from '../support/csv';
+import { CSV_FORMULAS, csvFormulasSnapshot } from '../support/hostile-files';
 import { assertChromiumInstalled } from './chromium';
 import { watchPageProblems } from './page-problems';
 
@@ -271,6 +272,43 @@ test('CSV: every allocation of the device, those alive at the moment first', asy
   expect(offsets[0]!).toBeLessThanOrEqual(earliest + 0.5);
   const atFirstEntry = timed.find((record) => record.start_event === '0');
   if (atFirstEntry !== undefined) expect(atFirstEntry.start_ms_from_trace_start).toBe('0.000');
+});
+
+test('CSV: a frame or user_metadata that reads as a formula is written as text', async ({
+  page,
+}, testInfo) => {
+  // Formulas (=HYPERLINK(…), =cmd|…, +1, -cmd, @SUM(1), a leading tab or CR) as frames and
+  // user_metadata: a spreadsheet program would run them. Cells that are numbers stay numbers
+  // (this file has none below zero, csv-format's unit test has); only text gets the '.
+  const path = testInfo.outputPath('csv-formulas.pickle');
+  await writeFile(path, csvFormulasSnapshot());
+  await page.goto('./');
+  await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
+  await page.getByTestId('file-input').setInputFiles(path);
+  await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
+  const { bytes } = await download(page, 'export-csv');
+  const [header, ...rows] = parseCsv(bytes.toString('utf8'));
+  expect(header).toEqual([...CSV_COLUMNS, 'user_metadata']);
+  expect(rows).toHaveLength(2 + CSV_FORMULAS.length);
+  const starts = new Set<string>();
+  for (const row of rows) {
+    expect(row).toHaveLength(header!.length);
+    row.forEach((cell, i) => {
+      if (cell !== '') starts.add(cell[0]!);
+      // Numbers are numbers; every other cell starts as no formula does.
+      if (/^-?\d+(\.\d+)?$/.test(cell)) return;
+      expect(cell, `${header![i]}: ${cell}`).not.toMatch(/^[=+\-@\t\r＝＋－＠]/);
+    });
+  }
+  expect(starts.has("'")).toBe(true);
+  // Each formula is in the file, as the text it was.
+  const column = (name: string): string[] => rows.map((row) => row[header!.indexOf(name)]!);
+  for (const formula of CSV_FORMULAS) {
+    expect(column('user_metadata')).toContain(`'${formula}`);
+    expect(column('user_frames')).toContain(
+      `'${formula}.py:${CSV_FORMULAS.indexOf(formula) + 1} ${formula}`,
+    );
+  }
 });
 
 /** The SVG the page exports from the tab shown, parsed by the browser. */

@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { defaultDeviceIndex, defaultMoment } from '../../src/shared/analyzed/moments';
+import { tinySnapshot } from '../support/hostile-files';
 import { realSnapshotPath } from '../support/real-snapshots';
 import { decodeFile, openSnapshot } from './snapshot-pages';
 import { watchPageProblems } from './page-problems';
@@ -146,6 +147,59 @@ test('Ctrl+F searches: the bytes at the moment, the curve on the timeline, a bad
   await box.press('Escape');
   await expect(box).toHaveValue('');
   await expect(page.getByTestId('timeline')).toHaveAttribute('data-search-curve', 'none');
+});
+
+test('the search box runs a regular expression in linear time, and says what it cannot run', async ({
+  page,
+}, testInfo) => {
+  // One live block made by a 41-character frame name: JavaScript's RegExp backtracks on
+  // `(a+)+$` against it for longer than anyone waits, on the page's main thread.
+  const path = testInfo.outputPath('aaa.pickle');
+  writeFileSync(
+    path,
+    tinySnapshot((value) => {
+      const segments = value.segments as { blocks: { frames: unknown[] }[] }[];
+      segments[0]!.blocks[0]!.frames[0] = { filename: 'x.py', line: 1, name: `${'a'.repeat(40)}!` };
+    }),
+  );
+  const problems = await watchPageProblems(page);
+  await openSnapshot(page, path);
+  await page.keyboard.press('Control+f');
+  await page.getByTestId('holders-regex').check();
+  const box = page.getByTestId('holders-search');
+  const result = page.getByTestId('holders-search-result');
+  const error = page.locator('.holders-search-error');
+
+  await box.fill('(?=a)');
+  await expect(error).toHaveText(
+    "the expression uses a lookahead (?=…), which allocscope's linear-time regular expressions do not support",
+  );
+  await box.fill('(a)\\1');
+  await expect(error).toContainText('the expression uses a backreference \\1');
+
+  const started = Date.now();
+  await box.fill('(a+)+$');
+  await expect(result).toHaveAttribute('data-count', '0', { timeout: 5_000 });
+  // The page answers the next thing at once: its main thread is free.
+  await box.fill('a{40}!$');
+  await expect(result).not.toHaveAttribute('data-count', '0', { timeout: 5_000 });
+  expect(Date.now() - started).toBeLessThan(5_000);
+  expect(await problems()).toEqual([]);
+});
+
+test('a rules file larger than 1 MiB is refused from its size, by name', async ({
+  page,
+}, testInfo) => {
+  const big = testInfo.outputPath('big-rules.json');
+  writeFileSync(big, ' '.repeat(2 << 20));
+  await openSnapshot(page, realSnapshotPath('Yiyi'));
+  await page.keyboard.press('5');
+  await page.getByTestId('holders-group-by').selectOption('category');
+  await page.getByTestId('holders-rules-input').setInputFiles(big);
+  await expect(page.getByTestId('holders-rules').getByRole('alert')).toHaveText(
+    'big-rules.json: a rules file is at most 1 MiB; this one is 2.0 MiB',
+  );
+  await expect(page.getByTestId('holders-rules')).toContainText('rules: built-in');
 });
 
 test('shows the live memory by category over the trace', async ({ page }) => {

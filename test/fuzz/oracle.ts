@@ -8,8 +8,11 @@
 //   the same refusal message, or the same model;
 // - the documents validate against their schemas and hold no NaN, no infinity and no negative
 //   number outside the fields that are signed by definition;
-// - each decode and the pipeline take at most `timeMs`, and grow the process's peak RSS by at
-//   most `memoryBytes`; a small input is never refused for want of memory.
+// - the text outputs (summary, report, segments, top) hold no control character but newline and
+//   tab (C0, DEL, C1: they would drive the user's terminal);
+// - each decode, the pipeline and the labels/top/holders step take at most `timeMs`, and grow the
+//   process's peak RSS by at most `memoryBytes`; a small input is never refused for want of
+//   memory.
 
 import { createHash } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
@@ -36,6 +39,16 @@ import { formatReportText } from '../../src/cli/format-report-text';
 import { formatDeviceSegments, formatFileHeader } from '../../src/cli/format-segments-text';
 import { formatSummaryText } from '../../src/cli/format-summary-text';
 import { snapshotFiguresOf } from '../../src/shared/analyzed/device-figures';
+import { allocationDetails } from '../../src/shared/analyzed/allocation-details';
+import { defaultDeviceIndex, defaultMoment } from '../../src/shared/analyzed/moments';
+import type { AnalyzedSnapshot } from '../../src/shared/analyzed/analyzed-snapshot';
+import { stackLabelOfStack } from '../../src/shared/analysis/user-frame';
+import { aliveRowsAt } from '../../src/shared/holders/alive-rows';
+import { foldedStacks } from '../../src/shared/holders/folded-stacks';
+import { GROUP_BYS } from '../../src/shared/holders/group-by';
+import { renderFlameSvg } from '../../src/shared/render/flame-svg';
+import { topDocumentOf, topResultOf } from '../../src/shared/report/top-document';
+import { formatTopText } from '../../src/cli/run-top';
 import { Prng } from './prng';
 
 const KiB = 1024;
@@ -49,6 +62,13 @@ export interface OracleLimits {
   timeMs: number;
   /** ...plus this much per chunk fed. */
   perChunkMicros: number;
+  /**
+   * gzip input: Node's DecompressionStream costs ~0.1-0.6 ms per chunk written to it, whatever the
+   * chunk holds (a thread-pool round trip), so chunks under 4 KiB are fed only to inputs up to
+   * this size, and each chunk is allowed gzipPerChunkMicros.
+   */
+  gzipSmallChunkMaxBytes: number;
+  gzipPerChunkMicros: number;
   /** Growth of the peak RSS during one decode or the pipeline above this is a defect. */
   memoryBytes: number;
   /** Also decode through the generic path (fastTraceEntries: false) and compare. */
@@ -60,9 +80,14 @@ export const DEFAULT_LIMITS: OracleLimits = {
   oneByteChunkMaxBytes: 64 * KiB,
   timeMs: 2000,
   perChunkMicros: 2,
+  gzipSmallChunkMaxBytes: 16 * KiB,
+  gzipPerChunkMicros: 1000,
   memoryBytes: 300 * MiB,
   compareGenericPath: true,
 };
+
+/** The step that runs the label functions, `top` and the holders (runHolders). */
+const HOLDERS_STEP = 'labels, top, holders, details';
 
 /** The chunk size whose model goes through the analysis and the documents. */
 const REFERENCE_CHUNK = 64 * KiB;
@@ -76,6 +101,7 @@ export type DefectCheck =
   | 'negative-or-nan'
   | 'json'
   | 'svg'
+  | 'control-characters'
   | 'wording'
   | 'code-loading-accepted'
   | 'slow'
@@ -291,19 +317,27 @@ const NON_FINITE_ATTRIBUTE =
   /\b(?:x|y|x1|x2|y1|y2|cx|cy|r|width|height|d|points|transform|viewBox)="[^"]*(?:NaN|Infinity)[^"]*"/;
 
 /** Everything the CLI and the page compute from a model; the documents are checked here. */
-function runPipeline(model: SnapshotModel, inputBytes: number, defects: Defect[]): void {
+function runPipeline(
+  model: SnapshotModel,
+  inputBytes: number,
+  defects: Defect[],
+  texts: TextOutput[],
+): AnalyzedSnapshot {
   const file = { fileName: 'case.pickle', fileBytes: inputBytes };
   // `allocscope summary` (JSON and text).
   const analysis = analyzeSnapshot(model);
   const figures = snapshotFiguresOf(model, analysis, { ...file, top: 10 });
   const summary = summaryDocumentOf(figures);
-  formatSummaryText(figures, { exactBytes: true });
+  texts.push({ name: 'summary text', text: formatSummaryText(figures, { exactBytes: true }) });
   // The page's worker and `allocscope report` / `segments`.
   const view = buildAnalyzedSnapshot(model, file);
   const report = buildReportDocument(view, {
     devices: view.devices.map((_device, index) => index),
   });
-  formatReportText(view, report.devices, { exactBytes: true });
+  texts.push({
+    name: 'report text',
+    text: formatReportText(view, report.devices, { exactBytes: true }),
+  });
   const lines = formatFileHeader(view);
   const pictures: string[] = [];
   view.devices.forEach((device, deviceIndex) => {
@@ -324,6 +358,7 @@ function runPipeline(model: SnapshotModel, inputBytes: number, defects: Defect[]
     pictures.push(renderTimelineSvg(view, deviceIndex, { width: 800, height: 450, moment: peak }));
     pictures.push(renderSegmentsSvg(view, deviceIndex, index.stateAt(oom ?? peak), { width: 800 }));
   });
+  texts.push({ name: 'segments text', text: lines.join('\n') });
   for (const svg of pictures) {
     const bad = NON_FINITE_ATTRIBUTE.exec(svg);
     if (bad !== null) {
@@ -366,8 +401,79 @@ function runPipeline(model: SnapshotModel, inputBytes: number, defects: Defect[]
       });
     }
   }
-  // What the worker posts: the view, its typed arrays transferred (last: it detaches them).
-  structuredClone(view, { transfer: transferablesOf(view) });
+  return view;
+}
+
+/** A text output of the CLI, checked for control characters. */
+interface TextOutput {
+  name: string;
+  text: string;
+  /** Which variant (a grouping of `top`), for the defect's detail. */
+  variant?: string;
+}
+
+/** Devices `top`, `holders` and labels are asked about: the CLI's default one, and the first few. */
+const HOLDER_DEVICES = 3;
+/** Rows whose details (user metadata parsed, annotations) are read, as the page's panel does. */
+const DETAIL_ROWS = 1000;
+
+/**
+ * `allocscope top` at the default moment by every grouping (text and document), `top --grep`,
+ * the folded stacks, the flame picture, the details of the rows alive there, and the label of
+ * every stack: the paths the label functions and user_metadata take.
+ */
+function runHolders(view: AnalyzedSnapshot, texts: TextOutput[]): void {
+  const indexes = new Set([defaultDeviceIndex(view.devices)]);
+  for (let i = 0; i < Math.min(HOLDER_DEVICES, view.devices.length); i++) indexes.add(i);
+  for (const deviceIndex of indexes) {
+    const device = view.devices[deviceIndex];
+    if (device === undefined) continue;
+    const moment = defaultMoment(device);
+    for (const by of GROUP_BYS) {
+      const result = topResultOf(view, device, { moment, by, grep: null, limit: 10 });
+      texts.push({
+        name: 'top text',
+        variant: `--by ${by}`,
+        text: formatTopText(result, { exactBytes: true, momentName: null }),
+      });
+      JSON.stringify(topDocumentOf(result));
+    }
+    topResultOf(view, device, { moment, by: 'frame', grep: 'Backward|forward|<', limit: 10 });
+    const rows = aliveRowsAt(device, moment);
+    foldedStacks(view, device, rows);
+    renderFlameSvg(view, deviceIndex, { width: 800, height: 450, moment });
+    for (let i = 0; i < Math.min(rows.length, DETAIL_ROWS); i++) {
+      allocationDetails(view, device, rows[i]!);
+    }
+  }
+  const stacks = view.stacks.offsets.length - 1;
+  for (let stackId = 0; stackId < stacks; stackId++) stackLabelOfStack(view, stackId);
+}
+
+// C0 controls but tab and newline, DEL, C1 controls: what a terminal acts on instead of showing.
+// Built from code points, since the lint refuses control characters written in a regex literal.
+const CONTROL_CHARACTER = new RegExp(
+  `[${String.fromCharCode(0)}-${String.fromCharCode(8)}${String.fromCharCode(0x0b)}-${String.fromCharCode(0x1f)}${String.fromCharCode(0x7f)}-${String.fromCharCode(0x9f)}]`,
+);
+
+/** One defect per kind of text that holds a control character. */
+export function controlCharacterDefects(texts: readonly TextOutput[]): Defect[] {
+  const defects: Defect[] = [];
+  const reported = new Set<string>();
+  for (const { name, text, variant } of texts) {
+    if (reported.has(name)) continue;
+    const found = CONTROL_CHARACTER.exec(text);
+    if (found === null) continue;
+    reported.add(name);
+    const code = found[0].charCodeAt(0);
+    const around = JSON.stringify(text.slice(Math.max(0, found.index - 30), found.index + 30));
+    defects.push({
+      check: 'control-characters',
+      message: `${name} holds control character U+${code.toString(16).padStart(4, '0').toUpperCase()}`,
+      detail: `${name}${variant === undefined ? '' : ` (${variant})`}, at character ${found.index}: ${around}`,
+    });
+  }
+  return defects;
 }
 
 /** Runs one input through the oracle. */
@@ -380,9 +486,13 @@ export async function runCase(
   const steps: Step[] = [];
   const defects: Defect[] = [];
   const runs: { name: string; verdict: RunVerdict }[] = [];
+  const gzip = bytes[0] === 0x1f && bytes[1] === 0x8b;
   const sizes = limits.chunkSizes.filter(
-    (size) => size > 1 || bytes.length <= limits.oneByteChunkMaxBytes,
+    (size) =>
+      (size > 1 || bytes.length <= limits.oneByteChunkMaxBytes) &&
+      (!gzip || size >= 4 * KiB || bytes.length <= limits.gzipSmallChunkMaxBytes),
   );
+  const perChunkMicros = gzip ? limits.gzipPerChunkMicros : limits.perChunkMicros;
   const collect = bytes.length >= GC_BEFORE_STEPS_FROM_BYTES;
   // The reference first: its model goes on to the pipeline.
   const ordered = [REFERENCE_CHUNK, ...sizes.filter((size) => size !== REFERENCE_CHUNK)];
@@ -478,11 +588,20 @@ export async function runCase(
   let verdict: CaseOutcome['verdict'] = reference.kind === 'opened' ? 'opened' : 'refused';
   let message: string | null = reference.kind === 'opened' ? null : reference.message;
   if (reference.kind === 'opened') {
+    const texts: TextOutput[] = [];
     try {
-      await measured(
+      const view = await measured(
         steps,
         'analysis, view, documents',
-        async () => runPipeline(reference.model, bytes.length, defects),
+        async () => runPipeline(reference.model, bytes.length, defects, texts),
+        collect,
+      );
+      await measured(steps, HOLDERS_STEP, async () => runHolders(view, texts), collect);
+      // What the worker posts: the view, its typed arrays transferred (last: it detaches them).
+      await measured(
+        steps,
+        'posting the view',
+        async () => structuredClone(view, { transfer: transferablesOf(view) }),
         collect,
       );
     } catch (error) {
@@ -498,6 +617,7 @@ export async function runCase(
         message = failure.message;
       }
     }
+    defects.push(...controlCharacterDefects(texts));
   }
   if (
     verdict === 'refused' &&
@@ -530,7 +650,7 @@ export async function runCase(
   }
   for (const step of steps) {
     // Tiny chunks of a large input cost the async plumbing ~1 µs each, not the decoder.
-    const limit = limits.timeMs + (step.chunks * limits.perChunkMicros) / 1000;
+    const limit = limits.timeMs + (step.chunks * perChunkMicros) / 1000;
     if (step.ms > limit) {
       defects.push({
         check: 'slow',
@@ -602,7 +722,9 @@ export function defectSignature(defect: Defect): string {
     // One kind per step: decoding (whatever the chunks), or what comes after it.
     const step = /^decode|refused for want/.test(defect.message)
       ? 'decoding'
-      : 'analysis and documents';
+      : defect.message.startsWith(HOLDERS_STEP)
+        ? HOLDERS_STEP
+        : 'analysis and documents';
     return `${defect.check}: ${step}`;
   }
   if (COMPARISONS.has(defect.check)) {

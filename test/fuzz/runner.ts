@@ -166,7 +166,12 @@ interface CaseReport {
   saved: (string | null)[];
 }
 
-type WorkerMessage = { type: 'started'; index: number } | CaseReport | { type: 'batch-done' };
+type WorkerMessage =
+  | { type: 'started'; index: number }
+  /** Minimizing a defect: one more oracle run starts (the case timeout counts per run). */
+  | { type: 'alive' }
+  | CaseReport
+  | { type: 'batch-done' };
 
 /**
  * Checks that isolation works: FUZZ_SELFTEST_CRASH=N aborts the worker at case N (as a V8 heap
@@ -215,7 +220,7 @@ async function workerMain(): Promise<void> {
           }
           minimized.add(signature);
           const bytes = request.minimize
-            ? await minimizeFor(fuzzCase, defect, expect)
+            ? await minimizeFor(fuzzCase, defect, expect, () => send({ type: 'alive' }))
             : fuzzCase.bytes;
           saved.push(
             saveFinding({
@@ -263,6 +268,7 @@ const MINIMIZABLE = new Set<Defect['check']>([
   'json',
   'code-loading-accepted',
   'svg',
+  'control-characters',
   'wording',
 ]);
 
@@ -270,10 +276,14 @@ async function minimizeFor(
   fuzzCase: FuzzCase,
   defect: Defect,
   expect: { codeLoadingRefused: boolean },
+  beforeRun: () => Promise<void> = async () => {},
 ): Promise<Uint8Array> {
   if (!MINIMIZABLE.has(defect.check) || fuzzCase.bytes.length > 4 * MiB) return fuzzCase.bytes;
   const signature = defectSignature(defect);
   return minimize(fuzzCase.bytes, async (candidate) => {
+    // Minimizing takes up to 30 s of oracle runs: the parent's case timeout is per run, not
+    // for all of them (else a slow defect's minimization reads as a hang).
+    await beforeRun();
     const outcome = await runCase(candidate, expect);
     return outcome.defects.some(
       (found) =>
@@ -290,6 +300,8 @@ interface ClassTally {
   opened: number;
   refused: number;
   defects: number;
+  /** The oracle's time over the class's cases (a case lost to a crash or hang counts 0). */
+  ms: number;
 }
 
 interface DefectTally {
@@ -323,9 +335,11 @@ function record(campaign: Campaign, report: CaseReport): void {
     opened: 0,
     refused: 0,
     defects: 0,
+    ms: 0,
   };
   tally.cases++;
   const { outcome } = report;
+  tally.ms += outcome.totalMs;
   if (outcome.verdict === 'opened') tally.opened++;
   else if (outcome.verdict === 'refused') tally.refused++;
   else tally.defects++;
@@ -421,6 +435,7 @@ function runWorker(
     child.on('message', (message: WorkerMessage) => {
       lastHeard = Date.now();
       if (message.type === 'started') inFlight = message.index;
+      else if (message.type === 'alive') return;
       else if (message.type === 'case') {
         inFlight = null;
         reports.push(message);
@@ -622,12 +637,19 @@ function printSummary(campaign: Campaign, seconds: number): void {
   );
   out.push('');
   out.push(
-    `${pad('class (mutator)', 18)}${pad('cases', 8, true)}${pad('opened', 8, true)}${pad('refused', 9, true)}${pad('defects', 9, true)}`,
+    `${pad('class (mutator)', 18)}${pad('cases', 8, true)}${pad('opened', 8, true)}${pad('refused', 9, true)}${pad('defects', 9, true)}${pad('ms/case', 9, true)}`,
   );
   for (const name of campaign.options.mutators) {
-    const tally = campaign.perClass.get(name) ?? { cases: 0, opened: 0, refused: 0, defects: 0 };
+    const tally = campaign.perClass.get(name) ?? {
+      cases: 0,
+      opened: 0,
+      refused: 0,
+      defects: 0,
+      ms: 0,
+    };
+    const mean = tally.cases === 0 ? 0 : Math.round(tally.ms / tally.cases);
     out.push(
-      `${pad(name, 18)}${pad(tally.cases, 8, true)}${pad(tally.opened, 8, true)}${pad(tally.refused, 9, true)}${pad(tally.defects, 9, true)}`,
+      `${pad(name, 18)}${pad(tally.cases, 8, true)}${pad(tally.opened, 8, true)}${pad(tally.refused, 9, true)}${pad(tally.defects, 9, true)}${pad(mean, 9, true)}`,
     );
   }
   out.push('');

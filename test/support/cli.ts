@@ -15,6 +15,8 @@ export function runCli(args: readonly string[]): CliRun {
   const result = spawnSync(process.execPath, [CLI_PATH, ...args], {
     encoding: 'utf8',
     timeout: 60_000,
+    // Documents about files with megabyte-long frame names are megabytes long (the default: 1 MB).
+    maxBuffer: 256 * 1024 * 1024,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

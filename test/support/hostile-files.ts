@@ -8,17 +8,22 @@ import { gzipSync } from 'node:zlib';
 import { Op } from '../../src/shared/pickle/opcodes';
 import { dumpToBytes } from '../../generators/pickle/pickle-writer';
 import { snapshotToJson } from '../../generators/snapshot/json-form';
+import { gzipOfRepeats, repeatedTrace } from './gzip-bomb';
 import {
   pyFloat,
   tuple,
   type PickleDict,
   type PickleValue,
 } from '../../generators/pickle/pickle-values';
+import { LABEL_AND_METADATA_FILES } from './hostile-labels';
 
 export interface HostileFile {
   /** File name (its extension matters to nobody: the decoder sniffs the bytes). */
   name: string;
-  /** Which class of issue 8 it stands for (1-12). */
+  /**
+   * Which class it stands for: 1-12 issue 8's; 300 + N item N of round 3 (issue 20), e.g. 301 for
+   * its item 1.
+   */
   defectClass: number;
   /** What it is, for test names. */
   description: string;
@@ -167,6 +172,28 @@ function markAndNones(count: number): Uint8Array {
   bytes.fill(Op.NONE, 3);
   return bytes;
 }
+
+/**
+ * Round 3, item 1: a list (PROTO, EMPTY_LIST) filled by `batches` times MARK, 100,000 NONE,
+ * APPENDS: one item per byte of file, no container beyond the first. The issue's 137 KB gzip is
+ * 1,370 batches; any number past 10 is refused at the same byte.
+ */
+export function noneListBomb(batches: number): Uint8Array {
+  const batch = 100_002;
+  const bytes = new Uint8Array(3 + batches * batch + 1);
+  bytes.set([Op.PROTO, 4, Op.EMPTY_LIST]);
+  for (let i = 0; i < batches; i++) {
+    const at = 3 + i * batch;
+    bytes[at] = Op.MARK;
+    bytes.fill(Op.NONE, at + 1, at + batch - 1);
+    bytes[at + batch - 1] = Op.APPENDS;
+  }
+  bytes[bytes.length - 1] = Op.STOP;
+  return bytes;
+}
+
+/** A trace entry that changes nothing: one per device list. */
+const SNAPSHOT_ENTRY = { action: 'snapshot', addr: 0, size: 0, stream: 0, time_us: 1_000 };
 
 function htmlPage(pickle: Uint8Array, before = ''): Uint8Array {
   const head = new TextEncoder().encode(
@@ -349,7 +376,7 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
           snapshot.segments = Array.from({ length: 200_000 }, () => ({}));
         }),
       ),
-    expect: { refused: /segments\[0\]\.device: expected an integer, found nothing/ },
+    expect: { refused: /segments\[0\]\.device: expected a device index, found nothing/ },
   },
   // 6. HTML read whole before looking for the snapshot.
   {
@@ -617,10 +644,11 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
     bytes: () => rawPickle(Op.MARK, Op.FROZENSET, Op.STOP),
     expect: { refused: /pickle opcode FROZENSET \(a frozenset\) is not used by memory snapshots/ },
   },
-  // Issue 20: the JSON form read with the pickle's bounds, and the HTML page's real marker.
+  // Round 3 (issue 20), item 3: the JSON form read with the pickle's bounds; item 13: the HTML
+  // page's real marker, UTF-16 text.
   {
     name: 'empty-dicts.json',
-    defectClass: 5,
+    defectClass: 303,
     description: 'a 60 MB JSON list of empty dicts ([{},{},…])',
     ...repeated('[', '{},', 20_000_000, '{}]'),
     expect: {
@@ -630,24 +658,24 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
   },
   {
     name: 'empty-lists.json',
-    defectClass: 5,
+    defectClass: 303,
     description: 'a 250 MB JSON list of empty lists ([[],[],…])',
     ...repeated('[', '[],', 83_000_000, '[]]'),
     expect: { refused: /(?:^|: )\[262143\]: more lists and dicts than .* \(at byte 786430\)$/ },
   },
   {
     name: 'many-numbers.json',
-    defectClass: 5,
+    defectClass: 303,
     description: 'a 20 MB JSON snapshot whose segments are ten million 1s',
     ...repeated('{"segments": [', '1,', 10_000_000, '1]}'),
     expect: {
       refused:
-        /(?:^|: )segments\[262144\]: more values outside the trace than a memory snapshot holds \(past the first 262,144, a snapshot takes 8 bytes or more of file for each\) \(at byte 524302\)$/,
+        /(?:^|: )segments\[262144\]: more items in lists and dicts outside the trace than a memory snapshot holds \(past the first 262,144, a snapshot takes 8 bytes or more of file for each\) \(at byte 524302\)$/,
     },
   },
   {
     name: 'deep-lists.json',
-    defectClass: 7,
+    defectClass: 303,
     description: 'a JSON snapshot whose segments nest a million lists deep',
     ...repeated('{"segments": ', '[', 1_000_000, ''),
     expect: {
@@ -657,7 +685,7 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
   },
   {
     name: 'huge-string.json',
-    defectClass: 2,
+    defectClass: 303,
     description: 'a JSON snapshot whose trace entry holds a 70 MB string',
     bytes: () =>
       concat(
@@ -672,7 +700,7 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
   },
   {
     name: 'long-string.json',
-    defectClass: 2,
+    defectClass: 303,
     description: 'a valid JSON snapshot whose user_metadata is a 40 MB string',
     bytes: () =>
       tinyJsonSnapshot((snapshot) => {
@@ -682,7 +710,7 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
   },
   {
     name: 'string-size.json',
-    defectClass: 9,
+    defectClass: 303,
     description: 'a JSON snapshot whose trace entry has a size that is a string',
     bytes: () => tinyJsonSnapshot((snapshot) => void (traceOf(snapshot)[1]!.size = 'x')),
     expect: {
@@ -697,7 +725,7 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
   },
   {
     name: 'negative-block-size.json',
-    defectClass: 9,
+    defectClass: 303,
     description: 'a JSON snapshot with a block of negative size',
     bytes: () => tinyJsonSnapshot((snapshot) => void (blocksOf(snapshot)[1]!.size = -5)),
     expect: {
@@ -712,7 +740,7 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
   },
   {
     name: 'utf16.json',
-    defectClass: 6,
+    defectClass: 313,
     description: 'a JSON snapshot saved as UTF-16',
     bytes: () =>
       concat(
@@ -725,13 +753,183 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
   },
   {
     name: 'base64-in-comment.html',
-    defectClass: 6,
+    defectClass: 313,
     description: 'the HTML page of _memory_viz with "base64" in a comment before the payload',
     bytes: () =>
       htmlPage(
         tinySnapshot(),
         '<!-- the snapshot is embedded below as "base64": see {"base64": 1} -->',
       ),
+    expect: { opens: 'cleanly' },
+  },
+  // Round 3 (issue 20), items 5 and 6: labels of huge frame names, user metadata nested 20,000
+  // deep.
+  ...LABEL_AND_METADATA_FILES,
+  // Round 3 (issue 20), item 7. Text that would drive the terminal the CLI prints it on.
+  {
+    name: 'terminal-escapes.pickle',
+    defectClass: 307,
+    description: 'escape sequences in frames, user_metadata, annotations and an action name',
+    bytes: terminalEscapesSnapshot,
+    expect: { warning: /unknown actions: evil/ },
+  },
+  // Round 3 (issue 20), item 8. Text a spreadsheet program would run as a formula.
+  {
+    name: 'csv-formulas.pickle',
+    defectClass: 308,
+    description: 'frames and user_metadata that read as spreadsheet formulas',
+    bytes: csvFormulasSnapshot,
+    expect: { opens: 'cleanly' },
+  },
+  // Round 3 (issue 20), item 4: gzip bombs of valid-looking trace (the issue's took two minutes
+  // and 3.6 GB, or ran out of memory), refused once 2 MiB are unpacked.
+  {
+    name: 'gzip-bomb-3gb.pickle.gz',
+    defectClass: 304,
+    description: '11 MB of gzip unpacking to 2.8 GiB of trace entries, the trailer telling',
+    bytes: () => gzipOfRepeats(repeatedTrace(2000, 17_045, 1)),
+    expect: {
+      refused:
+        /the gzip data unpacks to 2\.8 GiB \(says its trailer\), 258 times its size: decoding it could take 8\.4 GiB of memory, over the limit of 2\.1 GiB for a file of 11\.1 MiB \(snapshots compress up to about 40 times\)/,
+    },
+  },
+  {
+    name: 'gzip-bomb-trailer-lies.pickle.gz',
+    defectClass: 304,
+    description: 'the same 2.8 GiB, its trailer saying 1,000 bytes',
+    bytes: () => gzipOfRepeats(repeatedTrace(2000, 17_045, 1), { isize: 1000 }),
+    expect: {
+      refused:
+        /the gzip data would unpack to about 2\.\d GiB, 2\d\d times its size \(judging by the first \d+\.\d MiB\)/,
+    },
+  },
+  // Round 3, item 13: bytes after the gzip member, refused alike (Node read further members and
+  // ignored zeros, Chromium refused both, and whether they were reached depended on the chunks).
+  {
+    name: 'gzip-trailing-zeros.pickle.gz',
+    defectClass: 313,
+    description: 'a gzip member followed by 512 zero bytes',
+    bytes: () => concatBytes(gzipSync(tinySnapshot()), new Uint8Array(512)),
+    expect: {
+      refused: /bytes follow the end of the gzip data \(padding, garbage or a second gzip member\)/,
+    },
+  },
+  {
+    name: 'gzip-trailing-garbage.pickle.gz',
+    defectClass: 313,
+    description: 'a gzip member followed by text',
+    bytes: () => concatBytes(gzipSync(tinySnapshot()), new TextEncoder().encode('garbage\n')),
+    expect: { refused: /bytes follow the end of the gzip data/ },
+  },
+  {
+    name: 'gzip-two-members.pickle.gz',
+    defectClass: 313,
+    description: 'a snapshot cut in two gzip members (gzip -c a b)',
+    bytes: () => {
+      const pickle = tinySnapshot();
+      const half = pickle.length >> 1;
+      return concatBytes(gzipSync(pickle.subarray(0, half)), gzipSync(pickle.subarray(half)));
+    },
+    expect: { refused: /bytes follow the end of the gzip data/ },
+  },
+  // Round 3 (issue 20), item 1: more items in lists, dicts and tuples, or memo slots, than the
+  // bytes justify (a 137 KB gzip made V8 abort with "invalid size" at 1.9 GB).
+  {
+    name: 'none-list-bomb.pickle.gz',
+    defectClass: 301,
+    description: 'MARK, 100,000 NONE, APPENDS, 200 times into one list (gzip, 20 KB)',
+    bytes: () => gzipSync(noneListBomb(200), { level: 9 }),
+    expect: {
+      refused:
+        /more items in lists, dicts and tuples than a memory snapshot holds \(past the first 1,048,576, a snapshot takes 2 bytes or more of file for each\) \(at byte 1100024\)/,
+    },
+  },
+  {
+    name: 'memoize-bomb.pickle.gz',
+    defectClass: 301,
+    description: 'NONE memoized 20,000,000 times in a row (gzip, 20 KB)',
+    bytes: () => {
+      const bytes = new Uint8Array(20_000_004).fill(Op.MEMOIZE);
+      bytes.set([Op.PROTO, 4, Op.NONE]);
+      bytes[bytes.length - 1] = Op.STOP;
+      return gzipSync(bytes, { level: 9 });
+    },
+    expect: {
+      refused:
+        /the same object is memoized twice in a row; a pickler memoizes each object once \(at byte 4\)/,
+    },
+  },
+  // Round 3, item 2: devices that cannot be. Device indexes were stored in an Int32Array: 2^31
+  // showed as cuda:-2147483648, 2^32 - 1 as "host (pinned)", 2^40 as cuda:0; 100,000 devices
+  // took 37 s and 3.4 GB.
+  ...[2 ** 31, 2 ** 32 - 1, 2 ** 40].map((device): HostileFile => ({
+    name: `device-${device}.pickle`,
+    defectClass: 302,
+    description: `a segment on device ${device.toLocaleString('en-US')}`,
+    bytes: () => tinySnapshot((snapshot) => void (segmentsOf(snapshot)[0]!.device = device)),
+    expect: {
+      refused: new RegExp(
+        `segments\\[0\\]\\.device: ${device.toLocaleString('en-US')} is not a device index \\(0 to 511\\)`,
+      ),
+    },
+  })),
+  {
+    name: 'annotation-device-2-31.pickle',
+    defectClass: 302,
+    description: 'an external annotation on device 2^31',
+    bytes: () =>
+      tinySnapshot((snapshot) => {
+        snapshot.external_annotations = [
+          { stage: 'START', name: 'step', device: 2 ** 31, time_us: 1_000 },
+        ];
+      }),
+    expect: {
+      refused:
+        /external_annotations\[0\]\.device: 2,147,483,648 is not a device index \(0 to 511\)/,
+    },
+  },
+  {
+    name: 'devices-100000-traces.pickle.gz',
+    defectClass: 302,
+    description: 'device_traces of 100,000 lists of one entry each (gzip)',
+    bytes: () =>
+      gzipSync(
+        tinySnapshot((snapshot) => {
+          snapshot.device_traces = Array.from({ length: 100_000 }, () => [{ ...SNAPSHOT_ENTRY }]);
+        }),
+      ),
+    expect: {
+      refused:
+        /device_traces has 100,000 lists, one per device; 512 is not a device index \(0 to 511\)/,
+    },
+  },
+  {
+    name: 'devices-10000-segments.pickle.gz',
+    defectClass: 302,
+    description: '10,000 segments, each on a device of its own (gzip)',
+    bytes: () =>
+      gzipSync(
+        tinySnapshot((snapshot) => {
+          const segment = segmentsOf(snapshot)[0]!;
+          snapshot.device_traces = [];
+          snapshot.segments = Array.from({ length: 10_000 }, (_, device) => ({
+            ...segment,
+            device,
+            blocks: [{ address: BASE, size: 2 * MiB, requested_size: 0, state: 'inactive' }],
+          }));
+        }),
+      ),
+    expect: { refused: /segments\[512\]\.device: 512 is not a device index \(0 to 511\)/ },
+  },
+  {
+    name: 'devices-512.pickle',
+    defectClass: 302,
+    description: 'the most devices a process has (512), one trace entry each',
+    bytes: () =>
+      tinySnapshot((snapshot) => {
+        snapshot.segments = [];
+        snapshot.device_traces = Array.from({ length: 512 }, () => [{ ...SNAPSHOT_ENTRY }]);
+      }),
     expect: { opens: 'cleanly' },
   },
 ];
@@ -787,6 +985,97 @@ function byteAfter(bytes: Uint8Array, marker: string, nth: number): number {
   let at = -1;
   for (let i = 0; i < nth; i++) at = text.indexOf(marker, at + 1);
   return at + marker.length;
+}
+
+function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/**
+ * Terminal escape sequences a file's text could carry to a terminal: clear the screen, retitle
+ * the window (OSC 0), write the clipboard (OSC 52), colour text through the one-byte C1 CSI
+ * (U+009B), ring the bell, overwrite the line (CR), DEL, flip the text's direction (U+202E) and
+ * a line break inside one name.
+ */
+export const TERMINAL_ESCAPES = {
+  clear: '\x1b[2J\x1b[H',
+  title: '\x1b]0;pwned\x07',
+  clipboard: '\x1b]52;c;cm0gLXJmIH4K\x07',
+  c1: '\u009b31mRED\u009b0m',
+  bell: '\x07',
+  del: '\x7f',
+  cr: 'ok\rfake',
+  bidi: '\u202egnp.exe\u202c',
+  newline: 'one\ntwo',
+} as const;
+
+const ESCAPES = Object.values(TERMINAL_ESCAPES).join('');
+
+/**
+ * Escape sequences in every kind of text of a snapshot the CLI prints: frame file names and
+ * function names, user_metadata, annotation names (the steps), an unknown action's name, an
+ * allocator setting.
+ */
+export function terminalEscapesSnapshot(): Uint8Array {
+  return tinySnapshot((snapshot) => {
+    const stack = [
+      {
+        filename: `model${TERMINAL_ESCAPES.c1}${TERMINAL_ESCAPES.newline}.py`,
+        line: 7,
+        name: ESCAPES,
+      },
+      { filename: `train${TERMINAL_ESCAPES.clear}.py`, line: 62, name: `step${ESCAPES}` },
+    ];
+    blocksOf(snapshot)[0]!.frames = stack;
+    const trace = traceOf(snapshot);
+    for (const entry of trace) entry.frames = stack;
+    trace[1]!.user_metadata = `meta${ESCAPES}`;
+    trace.push({ action: `evil${ESCAPES}`, addr: 0, size: 0, stream: 0, time_us: 1_005 });
+    snapshot.external_annotations = [
+      { stage: 'START', name: `${ESCAPES} step 1`, device: 0, time_us: 1_000 },
+      { stage: 'END', name: `${ESCAPES} step 1`, device: 0, time_us: 1_002 },
+      { stage: 'START', name: `${ESCAPES} step 2`, device: 0, time_us: 1_002 },
+      { stage: 'END', name: `${ESCAPES} step 2`, device: 0, time_us: 1_004 },
+    ];
+    snapshot.allocator_settings = { PYTORCH_CUDA_ALLOC_CONF: `x${ESCAPES}`, max_split_size: -1 };
+  });
+}
+
+/** Cell texts a spreadsheet program would run as formulas (OWASP's CSV injection). */
+export const CSV_FORMULAS = [
+  '=HYPERLINK("http://x","y")',
+  "=cmd|' /C calc'!A0",
+  '+1',
+  '-cmd',
+  '@SUM(1)',
+  '\t=1+1',
+  '\r=1+1',
+] as const;
+
+/**
+ * One allocation per formula (made and freed after the others), its stack's only frame the
+ * formula (a file name ending .py, so that it is the user's frame the CSV names), with the
+ * formula as its user_metadata.
+ */
+export function csvFormulasSnapshot(): Uint8Array {
+  return tinySnapshot((snapshot) => {
+    const trace = traceOf(snapshot);
+    CSV_FORMULAS.forEach((formula, i) => {
+      const frames = [{ filename: `${formula}.py`, line: i + 1, name: formula }];
+      const entry = { addr: BASE + MiB + 4096 * i, size: 512, stream: 0, frames };
+      trace.push(
+        { action: 'alloc', ...entry, time_us: 1_010 + 3 * i, user_metadata: formula },
+        { action: 'free_requested', ...entry, time_us: 1_011 + 3 * i },
+        { action: 'free_completed', ...entry, time_us: 1_012 + 3 * i },
+      );
+    });
+  });
 }
 
 /** The hostile files a class stands for (tests name them by class). */

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { allocationsAliveAt } from '@shared/analysis/allocation-table';
 import { stackLabel } from '@shared/analysis/user-frame';
 import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
-import { analyzeFile } from '../support/analyzed';
+import { analyzeBytes, analyzeFile } from '../support/analyzed';
+import { CSV_FORMULAS, csvFormulasSnapshot } from '../support/hostile-files';
 import { TEST_FRAMES, TEST_STACKS, testDevice } from '../support/builders/analyzed-device';
 import { realSnapshotPaths } from '../support/real-snapshots';
 import { parseCsv } from '../support/csv';
@@ -18,8 +19,24 @@ import {
   buildAllocationsCsv,
   planAllocationsCsv,
 } from '../../src/renderer/export/allocations-csv';
-import { csvField, toCsv } from '../../src/renderer/export/csv-format';
+import { csvField, csvLine, toCsv } from '../../src/renderer/export/csv-format';
 import type { Slicing } from '../../src/renderer/export/slicing';
+
+/** The columns of numbers: written as numbers (a negative one too), never with a ' in front. */
+const NUMERIC_CSV_COLUMNS = [
+  'rank_at_moment',
+  'size_bytes',
+  'block_bytes',
+  'stream',
+  'start_event',
+  'end_event',
+  'start_ms_from_trace_start',
+  'end_ms_from_trace_start',
+  'start_time_us_epoch',
+  'end_time_us_epoch',
+  'lifetime_events',
+  'stack_id',
+] as const;
 
 /** No pauses: the whole CSV in one go (what the page does in slices). */
 const AT_ONCE: Slicing = { pause: async () => {}, now: () => 0, sliceMs: Infinity };
@@ -66,6 +83,50 @@ describe('csvField (RFC 4180)', () => {
     const text = toCsv(['a', 'b', 'c', 'd', 'e'], rows);
     expect(text.endsWith('\r\n')).toBe(true);
     expect(parseCsv(text)).toEqual([['a', 'b', 'c', 'd', 'e'], ...rows]);
+  });
+});
+
+describe('spreadsheet formulas (OWASP CSV injection)', () => {
+  it("writes a text cell that a spreadsheet would run with a ' in front, quoted as needed", () => {
+    expect(csvField('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`);
+    expect(csvField("=cmd|' /C calc'!A0")).toBe("'=cmd|' /C calc'!A0");
+    expect(csvField('+1')).toBe("'+1");
+    expect(csvField('-cmd')).toBe("'-cmd");
+    expect(csvField('-5')).toBe("'-5");
+    expect(csvField('@SUM(1)')).toBe("'@SUM(1)");
+    expect(csvField('\t=1+1')).toBe("'\t=1+1");
+    expect(csvField('\r=1+1')).toBe(`"'\r=1+1"`);
+    // The full-width forms some spreadsheet programs read as the ASCII ones.
+    expect(csvField('＝1+1')).toBe("'＝1+1");
+    // Inside a cell they are text to every program.
+    expect(csvField('a=1')).toBe('a=1');
+    expect(csvField('train.py:1 f <- -cmd')).toBe('train.py:1 f <- -cmd');
+  });
+
+  it('writes numbers as numbers, negative ones too', () => {
+    expect(csvField(-5)).toBe('-5');
+    expect(csvField(-0.5)).toBe('-0.5');
+    expect(csvLine([-1.5, 'x'], { decimals: new Map([[0, 3]]) })).toBe('-1.500,x\r\n');
+  });
+
+  it('leaves no text cell of a file with formula-like frames and metadata starting a formula', async () => {
+    const view = await analyzeBytes(csvFormulasSnapshot(), 'csv-formulas.pickle');
+    const [header, ...rows] = parseCsv(
+      await buildAllocationsCsv(view, view.devices[0]!, null, AT_ONCE),
+    );
+    const numeric = new Set(NUMERIC_CSV_COLUMNS.map((name) => header!.indexOf(name)));
+    expect(header).toContain('user_metadata');
+    expect(rows).toHaveLength(2 + CSV_FORMULAS.length);
+    for (const row of rows)
+      row.forEach((cell, i) => {
+        if (numeric.has(i)) expect(cell).toMatch(/^(-?\d+(\.\d+)?)?$/);
+        else expect(cell, header![i]).not.toMatch(/^[=+\-@\t\r＝＋－＠]/);
+      });
+    // Each formula is there, as text: its frame and its metadata.
+    const metadata = rows.map((row) => row[header!.indexOf('user_metadata')]);
+    for (const formula of CSV_FORMULAS) expect(metadata).toContain(`'${formula}`);
+    const frames = rows.map((row) => row[header!.indexOf('top_user_frame')]);
+    expect(frames).toContain(`'-cmd.py:4 -cmd`);
   });
 });
 

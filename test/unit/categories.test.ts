@@ -107,7 +107,16 @@ describe('categories', () => {
         schema: CATEGORY_RULES_SCHEMA,
         rules: [{ category: 'gradient', match: { frame: '(' } }],
       }),
-    ).toBe('rules.0.match.frame: not a regular expression');
+    ).toMatch(/^rules\.0\.match\.frame: not a regular expression: missing closing \)/);
+    // Patterns run on RE2: what it cannot run in linear time is refused, saying what it is.
+    expect(
+      bad({
+        schema: CATEGORY_RULES_SCHEMA,
+        rules: [{ category: 'gradient', match: { label: '(\\w+) \\1' } }],
+      }),
+    ).toBe(
+      "rules.0.match.label: the expression uses a backreference \\1, which allocscope's linear-time regular expressions do not support",
+    );
     expect(
       bad({
         schema: CATEGORY_RULES_SCHEMA,

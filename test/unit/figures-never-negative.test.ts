@@ -386,7 +386,13 @@ function everyFigure(model: SnapshotModel): {
     for (const explanation of explanations) {
       texts.push(explanation.verdictText);
       // Every verdict on the same figures, so the sentences of all four verdicts are checked.
-      for (const verdict of ['fragmentation', 'out-of-memory', 'fits-in-cache', 'what-if'] as const)
+      for (const verdict of [
+        'fragmentation',
+        'out-of-memory',
+        'fits-in-cache',
+        'process-limit',
+        'what-if',
+      ] as const)
         texts.push(verdictText({ ...explanation, verdict }));
     }
     const report = buildReportDocument(view, {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parseCliOptions } from '../../src/cli/cli-options';
 import { runCli } from '../support/cli';
 import { realSnapshotPath } from '../support/real-snapshots';
 
@@ -249,11 +250,37 @@ describe('allocscope render', () => {
     [['render', file, '--png', 'x.png', '--moment', 'soon'], /--moment takes an event index/],
     [['render', file, '--png', 'x.png', '--bytes'], /unknown option --bytes/],
     [['render', '--png', 'x.png'], /render needs a FILE/],
+    // Sizes: at most 8192 pixels a side and 33,554,432 in all, refused before the file is read.
+    [
+      ['render', file, '--png', 'x.png', '--width', '16384', '--height', '16384'],
+      /^allocscope: --width: render makes pictures of at most 8192 pixels a side\n/,
+    ],
+    [
+      ['render', file, '--png', 'x.png', '--width', '8192', '--height', '8192'],
+      /^allocscope: the picture would be 8192 x 8192 = 67,108,864 pixels \(--width x --height x --scale\); render makes at most 33,554,432 \(8192 x 4096\)\n/,
+    ],
+    [
+      ['render', file, '--svg', 'x.svg', '--width', '4000', '--height', '3000', '--scale', '2'],
+      /the picture would be 8000 x 6000 = 48,000,000 pixels/,
+    ],
   ])('usage error %j exits 2', (args, message) => {
     const run = runCli(args);
     expect(run.status).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(message);
+  });
+
+  it('takes the largest pictures it makes: 8K UHD, 4K at --scale 2, 8192 x 4096', () => {
+    for (const size of [
+      ['--width', '7680', '--height', '4320'],
+      ['--width', '3840', '--height', '2160', '--scale', '2'],
+      ['--width', '8192', '--height', '4096'],
+      ['--width', '200', '--height', '8192'],
+    ])
+      expect(() => parseCliOptions(['render', file, '--png', 'x.png', ...size])).not.toThrow();
+    expect(() =>
+      parseCliOptions(['render', file, '--png', 'x.png', '--width', '8192', '--height', '4097']),
+    ).toThrow(/33,562,624 pixels/);
   });
 
   it.each([

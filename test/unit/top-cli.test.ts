@@ -132,8 +132,11 @@ describe('top', () => {
     const cases: [string[], RegExp][] = [
       [[file, '--grep', 'model('], /--grep: not a regular expression/],
       [[file, '--by', 'colour'], /--by/],
-      [[file, '--rules', rules], /--rules .*bad-rules\.json: rules\.0\.category/],
-      [[file, '--rules', join(tmp, 'missing.json')], /cannot read it/],
+      [[file, '--rules', rules], /^allocscope: bad-rules\.json: rules\.0\.category/],
+      [
+        [file, '--rules', join(tmp, 'missing.json')],
+        /^allocscope: missing\.json: cannot read this rules file: no such file/,
+      ],
       [[file, '--moment', 'oom'], /has no OOM event/],
     ];
     for (const [args, message] of cases) {

@@ -93,6 +93,7 @@ describe.each(cases)('%s', (name, path) => {
     const view = await analyzed(path);
     const text = await runSegments({
       command: 'segments',
+      maxMemory: null,
       file: path,
       device: null,
       moment: null,

@@ -2,7 +2,7 @@
 // times and its stack, derived from the view's columns (no DOM, so it is unit-tested in Node).
 
 import { AllocationOrigin, BEFORE_TRACE } from '@shared/analysis/allocation-table';
-import { isFrameworkFrame } from '@shared/analysis/user-frame';
+import { frameFactsOf } from '@shared/analysis/user-frame';
 import { frameAt, stackFrameIds, type StackSource } from '@shared/snapshot/stack-source';
 import { formatBytes, formatDurationUs, formatExactBytes } from '@shared/format/units';
 import {
@@ -33,13 +33,15 @@ export interface FrameFx {
 /** Frames of a stack, innermost first. */
 export function stackFrames(source: StackSource, stackId: number): StackFrame[] {
   const fx = source.frames.fx;
+  // isFrameworkFrame, tested once per frame of the table (a path may be megabytes long).
+  const facts = frameFactsOf(source.frames);
   return Array.from(stackFrameIds(source, stackId), (frameId) => {
     const { filename, line, name } = frameAt(source.frames, frameId);
     const frame: StackFrame = {
       name,
       filename,
       line,
-      isFramework: isFrameworkFrame(filename, name),
+      isFramework: !facts.isUser(frameId),
     };
     if (fx !== undefined) {
       const fields: FrameFx = {

@@ -99,3 +99,38 @@ describe('tooltipDetailRows', () => {
     expect(tooltipDetailRows(NO_DETAILS, labelOf)).toEqual([]);
   });
 });
+
+describe('user data nested or long beyond reason (issue 20)', () => {
+  const deepText = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+  const deepObjectText = `${'{"a":'.repeat(20_000)}{}${'}'.repeat(20_000)}`;
+  const DEEP: AllocationDetails = {
+    ...NO_DETAILS,
+    userMetadata: deepText,
+    userMetadataParsed: JSON.parse(deepText) as unknown,
+    compileContext: 'x'.repeat(1_000_000),
+    forwardFrames: ['y'.repeat(1_000_000)],
+    annotations: [
+      {
+        text: deepObjectText,
+        parsed: JSON.parse(deepObjectText) as unknown,
+        event: 1,
+        stackId: -1,
+      },
+    ],
+  };
+
+  it('lists them bounded in depth and length, where JSON.stringify throws', () => {
+    expect(() => JSON.stringify(DEEP.userMetadataParsed)).toThrow(/call stack/);
+    const rows = detailRows(DEEP, labelOf);
+    const text = Object.fromEntries(rows.map((row) => [row.key, row.text]));
+    expect(text['user-metadata']).toContain('[…]');
+    expect(text['user-metadata']!.split('\n')).toHaveLength(17);
+    expect(text['annotation-0']).toContain('"a": {…}');
+    expect(text['compile-context']).toBe(`${'x'.repeat(10_000)}… (990,000 more characters)`);
+    expect(forwardFrameLines(DEEP)[0]!.text).toBe(
+      `${'y'.repeat(10_000)}… (990,000 more characters)`,
+    );
+    for (const row of tooltipDetailRows(DEEP, labelOf))
+      expect(row.text.length).toBeLessThanOrEqual(TOOLTIP_DETAIL_CHARS);
+  });
+});

@@ -4,6 +4,8 @@
 
 import type { AllocationDetails } from '@shared/analyzed/allocation-details';
 import { isUserFrame } from '@shared/analysis/user-frame';
+import { shownJson, shownText } from '@shared/format/shown-text';
+import { isDigitCode } from '@shared/format/word-chars';
 import { poolName } from '@shared/format/words';
 
 export interface DetailRow {
@@ -11,7 +13,10 @@ export interface DetailRow {
   key: string;
   /** The field's name, in PyTorch's words where it has them. */
   label: string;
-  /** The value; JSON pretty-printed (two-space indent) when the text parsed as an object or array. */
+  /**
+   * The value; JSON pretty-printed (two-space indent) when the text parsed as an object or array.
+   * Bounded (format/shown-text.ts): the user's data may be nested thousands deep or megabytes long.
+   */
   text: string;
   /** 'json' and 'code' are shown preformatted; 'text' wraps. */
   format: 'text' | 'json' | 'code';
@@ -21,11 +26,10 @@ export interface DetailRow {
   json?: unknown;
 }
 
-/** Text as written, or pretty JSON when it parsed to an object or an array. */
+/** Text as written, or pretty JSON when it parsed to an object or an array; bounded either way. */
 export function metadataText(text: string, parsed: unknown): { text: string; json: boolean } {
-  if (parsed !== null && typeof parsed === 'object')
-    return { text: JSON.stringify(parsed, null, 2), json: true };
-  return { text, json: false };
+  if (parsed !== null && typeof parsed === 'object') return { text: shownJson(parsed), json: true };
+  return { text: shownText(text), json: false };
 }
 
 /**
@@ -40,9 +44,19 @@ export function detailRows(
 ): DetailRow[] {
   const rows: DetailRow[] = [];
   if (details.category !== null)
-    rows.push({ key: 'category', label: 'category', text: details.category, format: 'text' });
+    rows.push({
+      key: 'category',
+      label: 'category',
+      text: shownText(details.category),
+      format: 'text',
+    });
   if (details.poolId !== null)
-    rows.push({ key: 'pool', label: 'pool', text: poolName(details.poolId), format: 'text' });
+    rows.push({
+      key: 'pool',
+      label: 'pool',
+      text: shownText(poolName(details.poolId)),
+      format: 'text',
+    });
   if (details.userMetadata !== null) {
     const { text, json } = metadataText(details.userMetadata, details.userMetadataParsed);
     rows.push({
@@ -68,14 +82,14 @@ export function detailRows(
     rows.push({
       key: 'compile-context',
       label: 'compile context',
-      text: details.compileContext,
+      text: shownText(details.compileContext),
       format: 'code',
     });
   if (details.internalMetadata !== null)
     rows.push({
       key: 'internal-metadata',
       label: 'internal metadata',
-      text: details.internalMetadata,
+      text: shownText(details.internalMetadata),
       format: 'code',
     });
   return rows;
@@ -94,9 +108,53 @@ export interface ForwardFrameLine {
  */
 export function forwardFrameLines(details: AllocationDetails): ForwardFrameLine[] {
   return details.forwardFrames.map((text) => {
-    const file = /File "([^"]+)"/.exec(text)?.[1] ?? /(\S+\.py):\d+/.exec(text)?.[1] ?? '';
-    return { text, isUser: file !== '' && isUserFrame(file) };
+    const file = forwardFrameFile(text);
+    return { text: shownText(text), isUser: file !== '' && isUserFrame(file) };
   });
+}
+
+/** The file a forward_frames line names ('' for none): `File "…"`, else `….py:12`. */
+export function forwardFrameFile(text: string): string {
+  return quotedFileOf(text) ?? pythonFileOf(text) ?? '';
+}
+
+/**
+ * The file of a traceback line, `File "([^"]+)"`: the first `File "` with text and a closing
+ * quote after it. A scan: the expression looked for the closing quote again from every `File "`.
+ */
+function quotedFileOf(text: string): string | null {
+  const OPEN = 'File "';
+  for (let at = text.indexOf(OPEN); at >= 0; at = text.indexOf(OPEN, at + 1)) {
+    const close = text.indexOf('"', at + OPEN.length);
+    if (close < 0) return null;
+    if (close > at + OPEN.length) return text.slice(at + OPEN.length, close);
+  }
+  return null;
+}
+
+/**
+ * The file of a `model.py:62` line, `(\S+\.py):\d+`: in the first run of non-space characters
+ * that holds a `.py:` and a digit after at least one character, the text up to its last such
+ * `.py:`. The expression tried every position of a run, each time to its end: quadratic.
+ */
+function pythonFileOf(text: string): string | null {
+  const isSpace = (i: number): boolean => WHITESPACE.test(text[i]!);
+  const fits = (at: number): boolean => isDigitCode(text.charCodeAt(at + 4));
+  for (let at = text.indexOf('.py:'); at >= 0; at = text.indexOf('.py:', at + 1)) {
+    if (at === 0 || isSpace(at - 1) || !fits(at)) continue;
+    let start = at - 1;
+    while (start > 0 && !isSpace(start - 1)) start--;
+    let end = at + 5;
+    while (end < text.length && !isSpace(end)) end++;
+    // The last `.py:` and digit of the run: `\S+` takes all it can.
+    let last = at;
+    for (let next = text.indexOf('.py:', at + 1); next >= 0 && next < end - 4;) {
+      if (fits(next)) last = next;
+      next = text.indexOf('.py:', next + 1);
+    }
+    return text.slice(start, last + 3);
+  }
+  return null;
 }
 
 /** Characters of one detail in the timeline's tooltip: a glance, the panel has it whole. */
@@ -113,16 +171,13 @@ export function tooltipDetailRows(
   details: AllocationDetails,
   stackLabelOf: (stackId: number) => string,
 ): { key: string; label: string; text: string }[] {
-  const oneLine = (text: string): string => {
-    const flat = text.replace(/\s+/g, ' ').trim();
-    return flat.length <= TOOLTIP_DETAIL_CHARS
-      ? flat
-      : `${flat.slice(0, TOOLTIP_DETAIL_CHARS - 1)}…`;
-  };
+  const oneLine = (text: string): string => firstLine(text, TOOLTIP_DETAIL_CHARS);
   const rows = detailRows(details, stackLabelOf).map((row) => ({
     key: row.key,
     label: row.label,
-    text: oneLine(row.format === 'json' ? JSON.stringify(row.json) : row.text),
+    text: oneLine(
+      row.format === 'json' ? shownJson(row.json, 0, { maxChars: TOOLTIP_DETAIL_CHARS }) : row.text,
+    ),
   }));
   const forward = forwardFrameLines(details);
   const created = forward.find((line) => line.isUser) ?? forward[0];
@@ -134,3 +189,27 @@ export function tooltipDetailRows(
     });
   return rows.slice(0, TOOLTIP_DETAIL_ROWS);
 }
+
+/**
+ * `text` on one line (whitespace runs as one space, none at the ends), cut to `maxChars` with an
+ * ellipsis: what `text.replace(/\s+/g, ' ').trim()` then a cut gives, reading only as far as the
+ * cut (a value may be megabytes long, and the tooltip follows the mouse).
+ */
+export function firstLine(text: string, maxChars: number): string {
+  let line = '';
+  let space = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (WHITESPACE.test(c)) {
+      space = line !== '';
+      continue;
+    }
+    if (space) line += ' ';
+    space = false;
+    line += c;
+    if (line.length > maxChars) return `${line.slice(0, maxChars - 1)}…`;
+  }
+  return line;
+}
+
+const WHITESPACE = /\s/;

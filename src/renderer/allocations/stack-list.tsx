@@ -4,6 +4,7 @@
 
 import { useState, type JSX, type MouseEvent } from 'react';
 import { isPythonFrame, shortFrameLabel } from '@shared/analysis/user-frame';
+import { shownText } from '@shared/format/shown-text';
 import { frameLocation, frameText, fxNodeText, type StackFrame } from './allocation-facts';
 import { foldText, stackRows, type StackRow } from './stack-rows';
 
@@ -59,6 +60,9 @@ export function StackList(props: StackListProps): JSX.Element {
   );
 }
 
+/** Characters of a frame in its hover title (the row shows it, bounded, too). */
+const FRAME_TITLE_CHARS = 1_000;
+
 function FrameRow(props: {
   row: Extract<StackRow, { kind: 'frame' }>;
   full: boolean;
@@ -85,7 +89,7 @@ function FrameRow(props: {
       data-testid="stack-frame"
       data-frame-index={index}
       data-role={role}
-      title={frameText(frame)}
+      title={shownText(frameText(frame), FRAME_TITLE_CHARS)}
       aria-current={role === 'label' ? 'true' : undefined}
       onClick={onClick}
     >
@@ -94,21 +98,21 @@ function FrameRow(props: {
       </span>
       <span className="ap-frame-body">
         <span className="ap-frame-text" data-testid="stack-frame-text">
-          {full ? frame.name : short}
+          {shownText(full ? frame.name : short)}
         </span>
         {hasFile && (
           <span className="ap-frame-location" data-testid="stack-frame-location">
-            {frameLocation(frame)}
+            {shownText(frameLocation(frame))}
           </span>
         )}
         {fxNode !== null && (
           <span className="ap-frame-fx" data-testid="stack-frame-fx">
-            FX node: {fxNode}
+            FX node: {shownText(fxNode)}
           </span>
         )}
         {frame.fx?.originalTrace != null && (
           <span className="ap-frame-fx-trace" title="fx_original_trace: the model source line">
-            {frame.fx.originalTrace}
+            {shownText(frame.fx.originalTrace)}
           </span>
         )}
       </span>

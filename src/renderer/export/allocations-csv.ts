@@ -22,7 +22,7 @@ import { frameText } from '@shared/format/words';
 import { NO_STACK } from '@shared/snapshot/model';
 import { frameAt, stackFrameIds } from '@shared/snapshot/stack-source';
 import { formatAddress } from '../allocations/allocation-facts';
-import { csvLine, type CsvValue } from './csv-format';
+import { csvLine, csvRecords, type CsvLayout, type CsvValue } from './csv-format';
 import { PAGE_SLICING, type Slicing } from './slicing';
 
 /** How many rows the largest-allocations table lists (the CSV lists every allocation). */
@@ -160,10 +160,15 @@ class StackTexts {
   }
 }
 
-/** Milliseconds with the microseconds kept ("1234.567"). */
-function msText(us: number): string {
-  return (us / 1000).toFixed(3);
-}
+/** The times from the trace start: milliseconds with the microseconds kept ("1234.567"). */
+const LAYOUT: CsvLayout = {
+  decimals: new Map(
+    (['start_ms_from_trace_start', 'end_ms_from_trace_start'] as const).map((column) => [
+      ALLOCATIONS_CSV_COLUMNS.indexOf(column),
+      3,
+    ]),
+  ),
+};
 
 /** Writes positions [from, to) of plan.order as CSV lines. */
 export function allocationsCsvLines(
@@ -177,7 +182,7 @@ export function allocationsCsvLines(
   const table = device.allocations;
   const length = device.traceLength;
   const firstUs = eventTimeUs(device, 0);
-  let text = '';
+  const records: CsvValue[][] = [];
   for (let position = from; position < to; position++) {
     const row = plan.order[position]!;
     const alive = position < plan.aliveCount;
@@ -187,8 +192,8 @@ export function allocationsCsvLines(
     const endEvent = end >= length ? null : end;
     const startUs = startEvent === null ? null : eventTimeUs(device, startEvent);
     const endUs = endEvent === null ? null : eventTimeUs(device, endEvent);
-    const relative = (us: number | null): string | null =>
-      us === null || firstUs === null ? null : msText(us - firstUs);
+    const relative = (us: number | null): number | null =>
+      us === null || firstUs === null ? null : (us - firstUs) / 1000;
     const blockBytes = table.blockSizeBytes[row]!;
     const stackId = table.stackId[row]!;
     const texts = stackId === NO_STACK ? null : stacks.of(stackId);
@@ -215,9 +220,9 @@ export function allocationsCsvLines(
       for (const column of plan.detailColumns)
         fields.push(details === undefined ? null : DETAIL_VALUE[column](details));
     }
-    text += csvLine(fields);
+    records.push(fields);
   }
-  return text;
+  return csvRecords(records, LAYOUT);
 }
 
 /** Rows handled between two clock reads. */

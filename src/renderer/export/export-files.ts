@@ -5,6 +5,7 @@
 
 // First: no schema may be built before zod is told the page allows no eval.
 import './zod-jitless';
+import { jsonText } from '@shared/format/json-text';
 import { buildReportDocument } from '@shared/report/report-document';
 import { fragmentationExportMoments } from '@shared/chart/fragmentation-sampling';
 import { deviceExplanationsOf } from '@shared/oom/oom-explainer';
@@ -157,7 +158,7 @@ export function reportJson(
   const document = buildReportDocument(view, {
     ...(moment === null ? {} : { moment: { deviceIndex, event: moment } }),
   });
-  return `${JSON.stringify(document, null, 2)}\n`;
+  return `${jsonText(document)}\n`;
 }
 
 export interface MadeExport extends ExportFile {

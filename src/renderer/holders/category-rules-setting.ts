@@ -6,13 +6,13 @@
 import { useSyncExternalStore } from 'react';
 import {
   DEFAULT_CATEGORY_RULES,
+  MAX_RULES_FILE_BYTES,
   parseCategoryRules,
+  rulesFileSizeProblem,
   type CategoryRules,
 } from '@shared/holders/category-rules';
 
 const STORAGE_KEY = 'allocscope.categoryRules';
-/** Rules files are small; a larger one is refused rather than kept in settings. */
-export const MAX_RULES_FILE_BYTES = 256 * 1024;
 
 export interface RulesSetting {
   rules: CategoryRules;
@@ -57,11 +57,13 @@ function publish(next: RulesSetting): void {
  * with it (naming the file).
  */
 export async function loadRulesFile(file: File): Promise<string | null> {
-  if (file.size > MAX_RULES_FILE_BYTES)
-    return `${file.name}: a rules file is at most ${MAX_RULES_FILE_BYTES / 1024} KiB`;
+  // Refused from its size before it is read, as the CLI does; and read no further than the limit
+  // whatever the file holds.
+  const tooLarge = rulesFileSizeProblem(file.size);
+  if (tooLarge !== null) return `${file.name}: ${tooLarge}`;
   let json: unknown;
   try {
-    json = JSON.parse(await file.text());
+    json = JSON.parse(await file.slice(0, MAX_RULES_FILE_BYTES).text());
   } catch (error) {
     return `${file.name}: not JSON (${error instanceof Error ? error.message : String(error)})`;
   }

@@ -3,6 +3,7 @@
 
 import { useMemo, useState, type JSX } from 'react';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
+import { shownText } from '@shared/format/shown-text';
 import { GROUP_BY_NAMES, type GroupBy, type HolderGroup } from '@shared/holders/group-by';
 import { Sparkline } from '../ui/sparkline';
 
@@ -87,11 +88,12 @@ export function HolderGroupsTable(props: HolderGroupsTableProps): JSX.Element {
                   className="holders-key"
                   title={
                     group.topFrames.length > 0 && group.topFrames[0] !== group.title
-                      ? `${group.title}\nlargest stacks: ${group.topFrames.join(', ')}`
-                      : group.title
+                      ? `${shownText(group.title)}\nlargest stacks: ${group.topFrames.join(', ')}`
+                      : shownText(group.title)
                   }
                 >
-                  {group.title}
+                  {/* A key may be the user's metadata or a frame: megabytes long. */}
+                  {shownText(group.title)}
                 </td>
               </tr>
             ))}

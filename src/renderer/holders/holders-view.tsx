@@ -98,7 +98,7 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
             }}
             data-testid="holders-search"
           />
-          <label title="The search is a regular expression">
+          <label title="The search is a regular expression (RE2 syntax: no lookaround or backreferences)">
             <input
               type="checkbox"
               aria-label="Regular expression"

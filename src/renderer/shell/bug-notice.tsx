@@ -1,9 +1,9 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { copyToClipboard } from '../api/clipboard';
+import { useMemo, useState } from 'react';
 import { APP_VERSION } from '../app-version';
 import type { OpenFailure, OpenFailureBug } from './app-state';
 import { composeBugReport } from './bug-report';
 import { NoticeLine } from './notice-line';
+import { useCopyReport } from './use-copy-report';
 
 export interface BugNoticeProps {
   readonly failure: OpenFailure;
@@ -11,8 +11,6 @@ export interface BugNoticeProps {
   readonly host: 'electron' | 'web';
   readonly onDismiss: () => void;
 }
-
-type CopyState = 'idle' | 'copied' | 'refused';
 
 /**
  * A file that could not be opened because allocscope broke, not because of the file: says so,
@@ -34,28 +32,12 @@ export function BugNotice({ failure, bug, host, onDismiss }: BugNoticeProps) {
       }),
     [failure.fileName, failure.message, bug, host],
   );
-  const [copyState, setCopyState] = useState<CopyState>('idle');
-  const [reportShown, setReportShown] = useState(false);
+  const { copyState, reportShown, setReportShown, reportBox, copy } = useCopyReport(report);
   const [unfolded, setUnfolded] = useState(false);
-  /** Bumped to select the report's text once its box is open. */
-  const [selectRequests, setSelectRequests] = useState(0);
-  const reportBox = useRef<HTMLTextAreaElement>(null);
-
-  useEffect(() => {
-    if (selectRequests === 0) return;
-    reportBox.current?.focus();
-    reportBox.current?.select();
-  }, [selectRequests]);
 
   async function copyReport() {
     setUnfolded(true);
-    if (await copyToClipboard(report)) {
-      setCopyState('copied');
-      return;
-    }
-    setCopyState('refused');
-    setReportShown(true);
-    setSelectRequests((count) => count + 1);
+    await copy();
   }
 
   return (

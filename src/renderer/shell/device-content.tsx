@@ -32,6 +32,7 @@ import {
   timelineClickHint,
 } from './lower-views';
 import { PaneSeparator } from '../ui/pane-separator';
+import { ViewBoundary } from '../ui/view-boundary';
 import { SEPARATOR_PX } from './pane-sizes';
 import { usePaneSizes } from './use-pane-sizes';
 import { useShortcuts } from './use-shortcuts';
@@ -142,12 +143,15 @@ export function DeviceContent(props: {
 
   const panel =
     ui.selectedRow === null ? null : (
-      <AllocationPanel
-        view={view}
-        device={device}
-        row={ui.selectedRow}
-        onClose={() => onSelectRow(null)}
-      />
+      // A new allocation gets a new boundary: one whose panel failed may well show.
+      <ViewBoundary key={ui.selectedRow} name="allocation panel">
+        <AllocationPanel
+          view={view}
+          device={device}
+          row={ui.selectedRow}
+          onClose={() => onSelectRow(null)}
+        />
+      </ViewBoundary>
     );
 
   return (
@@ -164,19 +168,21 @@ export function DeviceContent(props: {
     >
       <div ref={columnRef} className="snapshot-column">
         <div ref={chartPaneRef} className="timeline-area" id="chart-pane">
-          <TimelineView
-            view={view}
-            device={device}
-            xMode={xMode}
-            selectedRow={ui.selectedRow}
-            onSelectRow={onSelectRow}
-            moment={moment}
-            onMoment={setMoment}
-            onWindowChange={onWindowChange}
-            clickHint={timelineClickHint(lowerView)}
-            search={filter.timelineSearch}
-            steps={steps.steps}
-          />
+          <ViewBoundary name="timeline">
+            <TimelineView
+              view={view}
+              device={device}
+              xMode={xMode}
+              selectedRow={ui.selectedRow}
+              onSelectRow={onSelectRow}
+              moment={moment}
+              onMoment={setMoment}
+              onWindowChange={onWindowChange}
+              clickHint={timelineClickHint(lowerView)}
+              search={filter.timelineSearch}
+              steps={steps.steps}
+            />
+          </ViewBoundary>
         </div>
         <PaneSeparator
           orientation="horizontal"
@@ -220,84 +226,87 @@ export function DeviceContent(props: {
             aria-labelledby={`lower-tab-${lowerView}`}
             data-view={lowerView}
           >
-            {lowerView === 'largest' && (
-              <LargestAllocationsTable
-                view={view}
-                device={device}
-                moment={tableMoment}
-                filter={filter}
-                selectedRow={ui.selectedRow}
-                onSelectRow={onSelectRow}
-              />
-            )}
-            {lowerView === 'segments' && (
-              <SegmentsView
-                view={view}
-                device={device}
-                stateIndex={stateIndex}
-                moment={moment}
-                smallHoleThresholdBytes={threshold}
-                selectedRow={ui.selectedRow}
-                onSelectRow={onSelectRow}
-              />
-            )}
-            {lowerView === 'fragmentation' && (
-              <FragmentationPanel
-                view={view}
-                device={device}
-                stateIndex={stateIndex}
-                moment={moment}
-                smallHoleThresholdBytes={threshold}
-                xMode={xMode}
-                timelineWindow={timelineWindow}
-                onMoment={(event) => setMoment(event)}
-              />
-            )}
-            {lowerView === 'holders' && (
-              <HoldersView
-                view={view}
-                device={device}
-                moment={moment}
-                findRequest={findRequest}
-                filter={filter}
-              />
-            )}
-            {lowerView === 'steps' && (
-              <StepsView
-                view={view}
-                device={device}
-                found={steps}
-                moment={moment}
-                onMoment={(event) => setMoment(event)}
-                filter={filter}
-                onPicture={setViewPicture}
-              />
-            )}
-            {lowerView === 'compare' && (
-              <CompareView
-                view={view}
-                device={device}
-                steps={steps}
-                candidates={compareCandidates(openSnapshots, tab, device)}
-                chosenId={ui.compareWith}
-                onChoose={(candidateId) => dispatch({ type: 'compare-with', tabId, candidateId })}
-                onPicture={setViewPicture}
-              />
-            )}
-            {lowerView === 'oom' &&
-              (stateIndex === null ? (
-                <p className="lower-pending">Reconstructing the allocator state…</p>
-              ) : (
-                <div className="lower-scroll">
-                  <OomExplainerPanel
-                    view={view}
-                    deviceIndex={deviceIndex}
-                    stateIndex={stateIndex}
-                    onGoToEvent={(event) => setMoment(event)}
-                    onSelectRow={(row) => onSelectRow(row)}
-                  />
-                </div>
-              ))}
+            {/* Each view its own boundary: another view, picked in the bar, draws again. */}
+            <ViewBoundary key={lowerView} name={`${lowerView} view`}>
+              {lowerView === 'largest' && (
+                <LargestAllocationsTable
+                  view={view}
+                  device={device}
+                  moment={tableMoment}
+                  filter={filter}
+                  selectedRow={ui.selectedRow}
+                  onSelectRow={onSelectRow}
+                />
+              )}
+              {lowerView === 'segments' && (
+                <SegmentsView
+                  view={view}
+                  device={device}
+                  stateIndex={stateIndex}
+                  moment={moment}
+                  smallHoleThresholdBytes={threshold}
+                  selectedRow={ui.selectedRow}
+                  onSelectRow={onSelectRow}
+                />
+              )}
+              {lowerView === 'fragmentation' && (
+                <FragmentationPanel
+                  view={view}
+                  device={device}
+                  stateIndex={stateIndex}
+                  moment={moment}
+                  smallHoleThresholdBytes={threshold}
+                  xMode={xMode}
+                  timelineWindow={timelineWindow}
+                  onMoment={(event) => setMoment(event)}
+                />
+              )}
+              {lowerView === 'holders' && (
+                <HoldersView
+                  view={view}
+                  device={device}
+                  moment={moment}
+                  findRequest={findRequest}
+                  filter={filter}
+                />
+              )}
+              {lowerView === 'steps' && (
+                <StepsView
+                  view={view}
+                  device={device}
+                  found={steps}
+                  moment={moment}
+                  onMoment={(event) => setMoment(event)}
+                  filter={filter}
+                  onPicture={setViewPicture}
+                />
+              )}
+              {lowerView === 'compare' && (
+                <CompareView
+                  view={view}
+                  device={device}
+                  steps={steps}
+                  candidates={compareCandidates(openSnapshots, tab, device)}
+                  chosenId={ui.compareWith}
+                  onChoose={(candidateId) => dispatch({ type: 'compare-with', tabId, candidateId })}
+                  onPicture={setViewPicture}
+                />
+              )}
+              {lowerView === 'oom' &&
+                (stateIndex === null ? (
+                  <p className="lower-pending">Reconstructing the allocator state…</p>
+                ) : (
+                  <div className="lower-scroll">
+                    <OomExplainerPanel
+                      view={view}
+                      deviceIndex={deviceIndex}
+                      stateIndex={stateIndex}
+                      onGoToEvent={(event) => setMoment(event)}
+                      onSelectRow={(row) => onSelectRow(row)}
+                    />
+                  </div>
+                ))}
+            </ViewBoundary>
           </div>
         </div>
       </div>

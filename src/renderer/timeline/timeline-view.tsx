@@ -12,8 +12,9 @@ import {
   describeStack,
   shortFrameLabel,
   stackLabel,
-  topUserFrameIndex,
+  stackLabelOfStack,
 } from '@shared/analysis/user-frame';
+import { shownText } from '@shared/format/shown-text';
 import { pairAnnotations } from '@shared/chart/annotation-spans';
 import type { TimelineHit } from '@shared/chart/timeline-layout';
 import { formatBytes, formatDurationUs, formatExactBytes } from '@shared/format/units';
@@ -64,6 +65,8 @@ const NO_STEPS: readonly TrainingStep[] = [];
 
 /** Frames listed in the tooltip under the top user frame; the panel shows them all. */
 const TOOLTIP_FRAMES = 6;
+/** Characters of one frame in the tooltip (a frame's name may be megabytes; the panel has it). */
+const TOOLTIP_FRAME_CHARS = 300;
 
 export function TimelineView(props: TimelineViewProps): JSX.Element {
   const { view, device, xMode, selectedRow, moment } = props;
@@ -362,7 +365,8 @@ function AllocationTooltip(props: {
   const { view, device, row } = props;
   const facts = allocationFacts(view, device, row);
   const frames = stackFrames(view, facts.stackId);
-  const userIndex = topUserFrameIndex(frames);
+  // The label's frame, as topUserFrameIndex finds it, from the label computed once per stack.
+  const userIndex = stackLabelOfStack(view, facts.stackId)?.index ?? -1;
   const supporting = userIndex < 0 ? [] : supportingFrames(frames, userIndex, TOOLTIP_FRAMES);
   const unlisted = frames.length - 1 - supporting.length;
   // What the newest snapshots record about it (category, forward frames, metadata), one line each.
@@ -403,7 +407,7 @@ function AllocationTooltip(props: {
           </li>
           {supporting.map((frame, index) => (
             <li key={index} data-testid="tooltip-frame">
-              {shortFrameLabel(frame)}
+              {shownText(shortFrameLabel(frame), TOOLTIP_FRAME_CHARS)}
             </li>
           ))}
           {unlisted > 0 && (

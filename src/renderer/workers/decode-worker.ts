@@ -9,6 +9,7 @@ import { buildAnalyzedSnapshotData, transferablesOf } from '@shared/analyzed/ana
 import { decodeSnapshot } from '@shared/snapshot/decode-snapshot';
 import { classifyDecodeError } from '@shared/snapshot/describe-decode-error';
 import type { DecodeWorkerReply, DecodeWorkerRequest } from './decode-worker-protocol';
+import { pageMemoryLimit } from './page-memory-limit';
 import { openSnapshotSource, ReportedBug } from './snapshot-source';
 
 // Each progress message re-renders the page, on the cores the decoder needs: ten a second is
@@ -28,12 +29,14 @@ function post(message: DecodeWorkerReply, transfer: Transferable[] = []): void {
 }
 
 async function decode(request: DecodeWorkerRequest): Promise<void> {
-  const { fileName, totalBytes, chunks } = await openSnapshotSource(request);
+  const { fileName, totalBytes, chunks, gzipIsize } = await openSnapshotSource(request);
   let bytesRead = 0;
   let lastPostedAt = -Infinity;
   let lastStage = '';
   const model = await decodeSnapshot(chunks, {
     ...(totalBytes === null ? {} : { totalBytes }),
+    memoryLimit: pageMemoryLimit(),
+    gzipIsize,
     onProgress(progress) {
       bytesRead = progress.bytesRead;
       const now = performance.now();

@@ -4,6 +4,7 @@
 
 import { z } from 'zod';
 import { UnreadableInputError } from '@shared/errors/unreadable-input';
+import { gzipIsizeFrom, MIN_GZIP_BYTES } from '@shared/snapshot/gzip-stream';
 import type { SnapshotRefusal } from '../../preload/index.d';
 import type { DecodeWorkerRequest } from './decode-worker-protocol';
 
@@ -13,6 +14,8 @@ export interface SnapshotSource {
   /** The size when known: File.size, or the response's Content-Length. */
   readonly totalBytes: number | null;
   readonly chunks: AsyncIterable<Uint8Array>;
+  /** A gzip File's ISIZE, read from its end (a fetched body cannot be read from its end). */
+  readonly gzipIsize: number | null;
 }
 
 /**
@@ -46,7 +49,12 @@ export async function openSnapshotSource(
   if (request.kind === 'file') {
     const { file } = request;
     // File read errors (NotReadableError, …) are named in plain words by classifyDecodeError.
-    return { fileName: file.name, totalBytes: file.size, chunks: chunksOf(file.stream()) };
+    return {
+      fileName: file.name,
+      totalBytes: file.size,
+      chunks: chunksOf(file.stream()),
+      gzipIsize: await gzipIsizeOfFile(file),
+    };
   }
   let response: Response;
   try {
@@ -59,6 +67,7 @@ export async function openSnapshotSource(
   return {
     fileName: request.fileName,
     totalBytes,
+    gzipIsize: null,
     chunks: chunksOf(response.body ?? new Blob([]).stream(), {
       // The body stopped half-way (the file could not be read further, the link was dropped).
       readError: (error) =>
@@ -66,6 +75,21 @@ export async function openSnapshotSource(
       totalBytes,
     }),
   };
+}
+
+/** A gzip file's ISIZE from its first two and last four bytes; null for anything else. */
+async function gzipIsizeOfFile(file: Blob): Promise<number | null> {
+  if (file.size < MIN_GZIP_BYTES) return null;
+  try {
+    const [head, tail] = await Promise.all([
+      file.slice(0, 2).arrayBuffer(),
+      file.slice(file.size - 4).arrayBuffer(),
+    ]);
+    return gzipIsizeFrom(new Uint8Array(head), new Uint8Array(tail));
+  } catch {
+    // Unreadable: reading the file says so, in its own words.
+    return null;
+  }
 }
 
 /** Content-Length as a byte count, or null when it is missing or not a plain number. */

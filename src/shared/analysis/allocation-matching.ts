@@ -33,7 +33,9 @@ export interface AllocationMatch {
 export function matchAllocations(trace: DeviceTrace, freeing: FreeingActions): AllocationMatch {
   const { action, addr, length } = trace;
   const endRowOfAlloc = new Int32Array(length).fill(NOT_AN_ALLOC);
-  const open = new AddressMap(1024);
+  // Sized by the trace (it grows as needed): a device with a handful of entries costs bytes, not
+  // the 24 KB of a table for a thousand open allocations.
+  const open = new AddressMap(Math.min(1024, length));
   const unmatched: number[] = [];
   const isFreeing = freeing.isFreeing;
   // free_requested only marks "pending" when free_completed is what ends allocations.

@@ -5,23 +5,30 @@
 // "empty_strided (C++)". The one rule for every label of a stack: the app (tooltips, legend,
 // tables, CSV), the OOM explainer (verdicts, holders), the JSON documents and the CLI texts.
 
-import { frameText, NO_STACK_TEXT, qualifiedNativeName, shortNativeName } from '../format/words';
-import type { FrameTable } from '../snapshot/model';
 import {
-  frameAt,
-  stackFrameIds,
-  type SourceFrame,
-  type StackSource,
-} from '../snapshot/stack-source';
+  frameText,
+  NO_STACK_TEXT,
+  qualifiedNativeName,
+  shortFilePath,
+  shortNativeName,
+} from '../format/words';
+import { isDigitCode, wordEnd } from '../format/word-chars';
+import type { FrameTable } from '../snapshot/model';
+import { stackFrameIds, type SourceFrame, type StackSource } from '../snapshot/stack-source';
 
 /** The longest label; longer ones are cut with "…" (the full frame is in the stack panel). */
 export const MAX_LABEL_LENGTH = 100;
+/**
+ * The longest frame in a list of frames (FrameFacts.shortLabel: the flame graph, an OOM holder's
+ * callers); real ones are a few hundred characters, a file's may be megabytes.
+ */
+export const SHORT_LABEL_CHARS = 1_000;
 
 // ---------------------------------------------------------------------------------------------
 // Kinds of frames
 
 /** Python source files: what user code is written in (Jupyter cells are files too). */
-const PYTHON_SOURCE = /\.(py|pyw|pyx)$/;
+const PYTHON_EXTENSIONS = ['.py', '.pyw', '.pyx'];
 const INTERACTIVE_SOURCES = ['<ipython-input-', '<stdin>'];
 
 /** Paths of code that is not the user's: PyTorch, installed packages, the standard library. */
@@ -41,7 +48,8 @@ const FRAMEWORK_PATH_PARTS = [
 /** A frame of Python source code, the user's or a library's (C++ and interpreter frames are not). */
 export function isPythonFrame(filename: string): boolean {
   return (
-    PYTHON_SOURCE.test(filename) || INTERACTIVE_SOURCES.some((part) => filename.startsWith(part))
+    PYTHON_EXTENSIONS.some((extension) => filename.endsWith(extension)) ||
+    INTERACTIVE_SOURCES.some((part) => filename.startsWith(part))
   );
 }
 
@@ -70,8 +78,25 @@ export function isCaptureFrame(name: string): boolean {
   return CAPTURE_FRAME_PREFIXES.some((prefix) => name.startsWith(prefix));
 }
 
-/** Object files and shared libraries: where a symbol lives, never whose code it is. */
-const BINARY_FILE = /\.(o|so(\.\d+)*|a|dylib|dll|pyd)$/;
+/**
+ * Object files and shared libraries (`thread48.o`, `libtorch.so.2.1`, `x.dll`): where a symbol
+ * lives, never whose code it is. What `/\.(o|so(\.\d+)*|a|dylib|dll|pyd)$/` says, read from the
+ * end of the name (the expression is tried at every dot of a name, a file's data).
+ */
+export function isBinaryFile(filename: string): boolean {
+  if (BINARY_EXTENSIONS.some((extension) => filename.endsWith(extension))) return true;
+  // `.so` followed by version numbers: drop `.<digits>` from the end while there is one.
+  let end = filename.length;
+  for (;;) {
+    let digits = end;
+    while (digits > 0 && isDigitCode(filename.charCodeAt(digits - 1))) digits--;
+    if (digits === end || digits === 0 || filename[digits - 1] !== '.') break;
+    end = digits - 1;
+  }
+  return end < filename.length && filename.endsWith('.so', end);
+}
+
+const BINARY_EXTENSIONS = ['.o', '.so', '.a', '.dylib', '.dll', '.pyd'];
 
 /** Python frames that only pass calls on (nn.Module.__call__, threads, `python -m`). */
 const PLUMBING_PATHS = [
@@ -89,6 +114,7 @@ function isTorchPython(filename: string): boolean {
   return ['/torch/', '\\torch\\', '/torchinductor_'].some((part) => filename.includes(part));
 }
 
+// Linear: each expression is tried only at a path separator and stops at the next one.
 function isStandardLibrary(filename: string): boolean {
   return (
     filename.includes('<frozen ') ||
@@ -97,28 +123,47 @@ function isStandardLibrary(filename: string): boolean {
   );
 }
 
-/** The autograd Node a C++ frame runs: "AddmmBackward0", "AccumulateGrad"; null for others. */
-function autogradNodeOf(name: string): string | null {
-  const match =
-    /^torch::autograd::(?:generated::)?(\w*Backward\w*|AccumulateGrad|CopySlices|PyNode)::\w+$/.exec(
-      qualifiedNativeName(name),
-    );
-  return match === null ? null : match[1]!;
+/**
+ * The autograd Node a C++ frame runs: "AddmmBackward0", "AccumulateGrad"; null for others. What
+ * `/^torch::autograd::(?:generated::)?(\w*Backward\w*|AccumulateGrad|CopySlices|PyNode)::\w+$/`
+ * says of the qualified name, in one scan (`\w*Backward\w*` retried the word from each
+ * "Backward" in it: quadratic in a long name).
+ */
+export function autogradNodeOf(name: string): string | null {
+  return autogradNodeOfQualified(qualifiedNativeName(name));
 }
+
+function autogradNodeOfQualified(qualified: string): string | null {
+  const PREFIX = 'torch::autograd::';
+  if (!qualified.startsWith(PREFIX)) return null;
+  let start = PREFIX.length;
+  if (qualified.startsWith('generated::', start)) start += 'generated::'.length;
+  const end = wordEnd(qualified, start);
+  if (!qualified.startsWith('::', end) || wordEnd(qualified, end + 2) !== qualified.length)
+    return null;
+  if (end + 2 === qualified.length) return null;
+  const node = qualified.slice(start, end);
+  return AUTOGRAD_NODES.has(node) || node.includes('Backward') ? node : null;
+}
+
+const AUTOGRAD_NODES = new Set(['AccumulateGrad', 'CopySlices', 'PyNode']);
 
 /**
  * The ATen operator a C++ frame enters: "to_dtype" for at::_ops::to_dtype::call. The outermost
  * one of a stack is what was asked for (a cast, a sum); those inside it only build its result
- * (empty_strided, which every new tensor goes through).
+ * (empty_strided, which every new tensor goes through). `/^at::_ops::(\w+)::call$/`, scanned.
  */
-function atenOpOf(name: string): string | null {
-  const match = /^at::_ops::(\w+)::call$/.exec(qualifiedNativeName(name));
-  return match === null ? null : match[1]!;
+export function atenOpOf(name: string): string | null {
+  return atenOpOfQualified(qualifiedNativeName(name));
 }
 
-function findLast(frames: readonly SourceFrame[], test: (frame: SourceFrame) => boolean): number {
-  for (let i = frames.length - 1; i >= 0; i--) if (test(frames[i]!)) return i;
-  return -1;
+function atenOpOfQualified(qualified: string): string | null {
+  const PREFIX = 'at::_ops::';
+  const SUFFIX = '::call';
+  if (!qualified.startsWith(PREFIX) || !qualified.endsWith(SUFFIX)) return null;
+  const end = qualified.length - SUFFIX.length;
+  if (end <= PREFIX.length || wordEnd(qualified, PREFIX.length) !== end) return null;
+  return qualified.slice(PREFIX.length, end);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -139,6 +184,95 @@ export interface StackLabel {
   text: string;
 }
 
+// What the rule asks about one frame, as bits: some of its file, some of its name. Each answer
+// reads the whole path or name (file data, up to megabytes), so a table of frames computes them
+// once per path and name, not once per stack a frame is in (FrameFacts).
+const PYTHON = 1 << 0;
+const USER = 1 << 1;
+/** Python code of a library other than PyTorch and the standard library. */
+const LIBRARY = 1 << 2;
+/** PyTorch's own Python code, past nn.Module's call plumbing. */
+const TORCH = 1 << 3;
+/** Not an object file or a shared library. */
+const NOT_BINARY = 1 << 4;
+const NODE = 1 << 5;
+const OP = 1 << 6;
+const ENGINE = 1 << 7;
+/** A name a C++ label may show: not the stack capture or the allocator, `??` or nothing. */
+const SHOWN_NAME = 1 << 8;
+/** A C++ function qualified with `::` (not an interpreter or libc frame). */
+const SCOPED = 1 << 9;
+/** A frame a C++ label may name. */
+const CANDIDATE = NOT_BINARY | SHOWN_NAME;
+/** The bits are computed (a table's entries start at 0). */
+const KNOWN = 1 << 15;
+
+function fileFlagsOf(filename: string): number {
+  let flags = isBinaryFile(filename) ? 0 : NOT_BINARY;
+  if (isPythonFrame(filename)) {
+    flags |= PYTHON;
+    if (isUserFrame(filename)) flags |= USER;
+    const torch = isTorchPython(filename);
+    if (!torch && !isStandardLibrary(filename)) flags |= LIBRARY;
+    if (torch && !isPlumbing(filename)) flags |= TORCH;
+  }
+  return flags;
+}
+
+function nameFlagsOf(name: string): number {
+  let flags = 0;
+  const qualified = qualifiedNativeName(name);
+  if (autogradNodeOfQualified(qualified) !== null) flags |= NODE;
+  if (atenOpOfQualified(qualified) !== null) flags |= OP;
+  if (name.startsWith('torch::autograd::Engine::')) flags |= ENGINE;
+  if (!isCaptureFrame(name) && name !== '??' && name !== '') flags |= SHOWN_NAME;
+  if (name.includes('::')) flags |= SCOPED;
+  return flags;
+}
+
+/** The texts a label may take from one frame, each at most MAX_LABEL_LENGTH characters. */
+type LabelText = 'python' | 'node' | 'autograd-op' | 'op' | 'native';
+/** Those of them that only depend on the frame's name. */
+type NameText = Exclude<LabelText, 'python'>;
+
+function nameTextOf(name: string, kind: NameText): string {
+  switch (kind) {
+    case 'node':
+      return cut(`autograd: ${autogradNodeOf(name)}`);
+    case 'autograd-op':
+      return cut(`autograd: ${atenOpOf(name)}`);
+    case 'op':
+      return cut(`${atenOpOf(name)} (C++)`);
+    case 'native':
+      return cut(`${shortNativeName(name)} (C++)`);
+  }
+}
+
+/**
+ * "dir/file.py:12 name" cut at the start to `maxChars` ("…ir/file.py:12 name" keeps the file, the
+ * line and the function), from the parts: the whole line is never built (its path or name may be
+ * megabytes long).
+ */
+function pythonTextOf(shortPath: string, line: number, name: string, maxChars: number): string {
+  const parts = [shortPath, `:${line < 0 ? '?' : line} `, name];
+  let length = 0;
+  for (const part of parts) length += part.length;
+  if (length <= maxChars) return parts.join('');
+  let kept = '';
+  for (let i = parts.length - 1; i >= 0 && kept.length < maxChars - 1; i--) {
+    const part = parts[i]!;
+    kept = part.slice(Math.max(0, part.length - (maxChars - 1 - kept.length))) + kept;
+  }
+  return `…${kept}`;
+}
+
+/** The frames of one stack, innermost first, as the rule reads them. */
+interface RuleFrames {
+  readonly length: number;
+  flags(index: number): number;
+  text(index: number, kind: LabelText): string;
+}
+
 /**
  * The label of a stack (frames innermost first), or null when it has no frames. In order:
  *   1. the innermost frame of the user's own code ("model.py:62 forward");
@@ -151,73 +285,175 @@ export interface StackLabel {
  * Never a `??` frame, an object file or a shared library, unless a stack holds nothing else.
  */
 export function stackLabelOf(frames: readonly SourceFrame[]): StackLabel | null {
-  if (frames.length === 0) return null;
-  const find = (test: (frame: SourceFrame) => boolean): number => frames.findIndex(test);
-
-  const user = find((frame) => isUserFrame(frame.filename));
-  if (user >= 0) return pythonLabel(frames, user, 'user');
-
-  const library = find(
-    (frame) =>
-      isPythonFrame(frame.filename) &&
-      !isTorchPython(frame.filename) &&
-      !isStandardLibrary(frame.filename),
-  );
-  if (library >= 0) return pythonLabel(frames, library, 'library');
-
-  const node = find((frame) => autogradNodeOf(frame.name) !== null);
-  if (node >= 0) {
-    const text = `autograd: ${autogradNodeOf(frames[node]!.name)}`;
-    return { index: node, kind: 'autograd', text: cut(text) };
-  }
-  const op = findLast(frames, (frame) => atenOpOf(frame.name) !== null);
-  // The autograd engine's own work between Nodes (casting, summing, freeing gradients).
-  const engine = find((frame) => frame.name.startsWith('torch::autograd::Engine::'));
-  if (engine >= 0) {
-    return op >= 0
-      ? { index: op, kind: 'autograd', text: cut(`autograd: ${atenOpOf(frames[op]!.name)}`) }
-      : { index: engine, kind: 'autograd', text: 'autograd engine' };
-  }
-
-  const torch = find(
-    (frame) =>
-      isPythonFrame(frame.filename) && isTorchPython(frame.filename) && !isPlumbing(frame.filename),
-  );
-  if (torch >= 0) return pythonLabel(frames, torch, 'torch');
-
-  if (op >= 0) return { index: op, kind: 'op', text: cut(`${atenOpOf(frames[op]!.name)} (C++)`) };
-
-  const candidate = (frame: SourceFrame): boolean =>
-    !isCaptureFrame(frame.name) &&
-    frame.name !== '??' &&
-    frame.name !== '' &&
-    !BINARY_FILE.test(frame.filename);
-  // A C++ function (qualified with ::) before interpreter and libc frames (`_PyEval_…`, `clone`).
-  let native = find((frame) => candidate(frame) && frame.name.includes('::'));
-  if (native < 0) native = find(candidate);
-  if (native < 0) native = 0;
-  const frame = frames[native]!;
-  return isPythonFrame(frame.filename)
-    ? pythonLabel(frames, native, 'torch')
-    : { index: native, kind: 'native', text: cut(`${shortNativeName(frame.name)} (C++)`) };
+  // The facts of these frames alone, kept for no other stack.
+  const facts = new FrameFacts({
+    filename: frames.map((frame) => frame.filename),
+    line: frames.map((frame) => frame.line),
+    name: frames.map((frame) => frame.name),
+  });
+  return labelOf({
+    length: frames.length,
+    flags: (index) => facts.flags(index),
+    text: (index, kind) => facts.text(index, kind),
+  });
 }
 
-function pythonLabel(
-  frames: readonly SourceFrame[],
-  index: number,
-  kind: StackLabelKind,
-): StackLabel {
-  return { index, kind, text: cutFromStart(shortFrameLabel(frames[index]!)) };
+function labelOf(frames: RuleFrames): StackLabel | null {
+  if (frames.length === 0) return null;
+  const find = (bits: number): number => {
+    for (let i = 0; i < frames.length; i++) if ((frames.flags(i) & bits) === bits) return i;
+    return -1;
+  };
+  const label = (index: number, kind: StackLabelKind, text: LabelText): StackLabel => ({
+    index,
+    kind,
+    text: frames.text(index, text),
+  });
+
+  const user = find(USER);
+  if (user >= 0) return label(user, 'user', 'python');
+  const library = find(LIBRARY);
+  if (library >= 0) return label(library, 'library', 'python');
+  const node = find(NODE);
+  if (node >= 0) return label(node, 'autograd', 'node');
+  let op = -1;
+  for (let i = frames.length - 1; i >= 0 && op < 0; i--) if (frames.flags(i) & OP) op = i;
+  // The autograd engine's own work between Nodes (casting, summing, freeing gradients).
+  const engine = find(ENGINE);
+  if (engine >= 0) {
+    return op >= 0
+      ? label(op, 'autograd', 'autograd-op')
+      : { index: engine, kind: 'autograd', text: 'autograd engine' };
+  }
+  const torch = find(TORCH);
+  if (torch >= 0) return label(torch, 'torch', 'python');
+  if (op >= 0) return label(op, 'op', 'op');
+  // A C++ function (qualified with ::) before interpreter and libc frames (`_PyEval_…`, `clone`).
+  let native = find(CANDIDATE | SCOPED);
+  if (native < 0) native = find(CANDIDATE);
+  if (native < 0) native = 0;
+  return frames.flags(native) & PYTHON
+    ? label(native, 'torch', 'python')
+    : label(native, 'native', 'native');
 }
 
 /** Cut at the end: C++ names and phrases keep their start. */
-function cut(text: string): string {
-  return text.length <= MAX_LABEL_LENGTH ? text : `${text.slice(0, MAX_LABEL_LENGTH - 1)}…`;
+function cut(text: string, maxChars = MAX_LABEL_LENGTH): string {
+  return text.length <= maxChars ? text : `${text.slice(0, maxChars - 1)}…`;
 }
 
-/** Cut at the start: "…dir/file.py:12 name" keeps the file, the line and the function. */
-function cutFromStart(text: string): string {
-  return text.length <= MAX_LABEL_LENGTH ? text : `…${text.slice(-(MAX_LABEL_LENGTH - 1))}`;
+/**
+ * What the label rule asks of each frame of a table, and the label texts and short lines of its
+ * frames, each computed once per path and name: a frame is in many stacks, many frames may share
+ * a name, and a path or name may be megabytes long (a file can hand one such name to thousands of
+ * stacks for a few bytes each).
+ */
+export class FrameFacts {
+  private readonly flagsById: Uint16Array;
+  private readonly byFile = new Map<string, { flags: number; shortPath: string }>();
+  private readonly byName = new Map<
+    string,
+    { flags: number; texts: Partial<Record<NameText, string>>; short?: string }
+  >();
+  private readonly pythonTexts = new Map<number, string>();
+
+  constructor(private readonly table: Pick<FrameTable, 'filename' | 'line' | 'name'>) {
+    this.flagsById = new Uint16Array(table.name.length);
+  }
+
+  flags(frameId: number): number {
+    let flags = this.flagsById[frameId] ?? 0;
+    if (flags === 0) {
+      flags = KNOWN | this.file(frameId).flags | this.name(frameId).flags;
+      if (frameId < this.flagsById.length) this.flagsById[frameId] = flags;
+    }
+    return flags;
+  }
+
+  /** isUserFrame of the frame's file. */
+  isUser(frameId: number): boolean {
+    return (this.flags(frameId) & USER) !== 0;
+  }
+
+  text(frameId: number, kind: LabelText): string {
+    if (kind !== 'python') {
+      const facts = this.name(frameId);
+      return (facts.texts[kind] ??= nameTextOf(this.table.name[frameId]!, kind));
+    }
+    let text = this.pythonTexts.get(frameId);
+    if (text === undefined) {
+      const { shortPath } = this.file(frameId);
+      text = pythonTextOf(
+        shortPath,
+        this.table.line[frameId]!,
+        this.table.name[frameId]!,
+        MAX_LABEL_LENGTH,
+      );
+      this.pythonTexts.set(frameId, text);
+    }
+    return text;
+  }
+
+  /**
+   * shortFrameLabel of the frame, at most SHORT_LABEL_CHARS long (a Python line cut at the start,
+   * a C++ name at the end): what lists of frames show, and compare between stacks.
+   */
+  shortLabel(frameId: number): string {
+    if (this.flags(frameId) & PYTHON) {
+      const { shortPath } = this.file(frameId);
+      const { line, name } = this.table;
+      return pythonTextOf(shortPath, line[frameId]!, name[frameId]!, SHORT_LABEL_CHARS);
+    }
+    const facts = this.name(frameId);
+    return (facts.short ??= cut(shortNativeName(this.table.name[frameId]!), SHORT_LABEL_CHARS));
+  }
+
+  private file(frameId: number): { flags: number; shortPath: string } {
+    const filename = this.table.filename[frameId]!;
+    let facts = this.byFile.get(filename);
+    if (facts === undefined) {
+      facts = { flags: fileFlagsOf(filename), shortPath: shortFilePath(filename) };
+      this.byFile.set(filename, facts);
+    }
+    return facts;
+  }
+
+  private name(frameId: number): {
+    flags: number;
+    texts: Partial<Record<NameText, string>>;
+    short?: string;
+  } {
+    const name = this.table.name[frameId]!;
+    let facts = this.byName.get(name);
+    if (facts === undefined) {
+      facts = { flags: nameFlagsOf(name), texts: {} };
+      this.byName.set(name, facts);
+    }
+    return facts;
+  }
+}
+
+const factsByTable = new WeakMap<FrameTable, FrameFacts>();
+
+/** The FrameFacts of a frame table, made on first use and kept as long as the table. */
+export function frameFactsOf(table: FrameTable): FrameFacts {
+  let facts = factsByTable.get(table);
+  if (facts === undefined) {
+    facts = new FrameFacts(table);
+    factsByTable.set(table, facts);
+  }
+  return facts;
+}
+
+/** The label of stack `stackId` of a table, its frames' facts read from frameFactsOf. */
+function labelOfStackFrames(source: StackSource, stackId: number): StackLabel | null {
+  const frameIds = stackFrameIds(source, stackId);
+  const facts = frameFactsOf(source.frames);
+  return labelOf({
+    length: frameIds.length,
+    flags: (index) => facts.flags(frameIds[index]!),
+    text: (index, kind) => facts.text(frameIds[index]!, kind),
+  });
 }
 
 /** Index of the frame a stack's label names (stackLabelOf); -1 when there are no frames. */
@@ -227,9 +463,8 @@ export function topUserFrameIndex(frames: readonly SourceFrame[]): number {
 
 /** Frame id of the frame a stack's label names; null for no stack or no frames. */
 export function topUserFrameId(source: StackSource, stackId: number): number | null {
-  const frameIds = stackFrameIds(source, stackId);
-  const index = topUserFrameIndex(framesOf(source.frames, frameIds));
-  return index < 0 ? null : frameIds[index]!;
+  const label = stackLabelOfStack(source, stackId);
+  return label === null ? null : stackFrameIds(source, stackId)[label.index]!;
 }
 
 // Labels are asked for per row of tables, per holder and per tooltip: computed once per stack.
@@ -244,7 +479,7 @@ export function stackLabelOfStack(source: StackSource, stackId: number): StackLa
   }
   let label = byStack.get(stackId);
   if (label === undefined) {
-    label = stackLabelOf(framesOf(source.frames, stackFrameIds(source, stackId)));
+    label = labelOfStackFrames(source, stackId);
     byStack.set(stackId, label);
   }
   return label;
@@ -271,8 +506,4 @@ export function describeStack(source: StackSource, stackId: number): string {
 export function shortFrameLabel(frame: SourceFrame): string {
   if (isPythonFrame(frame.filename)) return frameText(frame, 'short');
   return shortNativeName(frame.name);
-}
-
-function framesOf(table: FrameTable, frameIds: Uint32Array): SourceFrame[] {
-  return Array.from(frameIds, (frameId) => frameAt(table, frameId));
 }

@@ -3,11 +3,13 @@
 // file while it builds the columns and the analysed model; more at once than the cores or the
 // memory allow only makes every file slower (or the machine swap).
 
+import { MEMORY_PER_DECODED_BYTE } from '../snapshot/unpacked-budget';
+
 /**
- * Memory one decode holds at its height, as a multiple of its file's size: kept on the safe side
- * (the bench's `summary` of a 100 MB file peaks at 130 MB resident, Node's own included).
+ * Memory one decode holds at its height, as a multiple of the bytes it works through: the one
+ * figure the decoder's own limit on what a .gz may unpack to uses (../snapshot/unpacked-budget.ts).
  */
-export const MEMORY_PER_FILE_BYTE = 3;
+export const MEMORY_PER_FILE_BYTE = MEMORY_PER_DECODED_BYTE;
 
 /**
  * How much larger a gzipped snapshot is unpacked, when its unpacked size is not known (the app:

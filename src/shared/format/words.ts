@@ -124,9 +124,13 @@ export type FramePath = 'full' | 'short';
 
 /** "path/to/file.py:12", '?' for an unknown line. */
 export function frameLocation(frame: FrameFields, path: FramePath = 'full'): string {
-  const file =
-    path === 'short' ? frame.filename.split(/[\\/]/).slice(-2).join('/') : frame.filename;
+  const file = path === 'short' ? shortFilePath(frame.filename) : frame.filename;
   return `${file}:${frame.line < 0 ? '?' : frame.line}`;
+}
+
+/** The last two parts of a path, "nn/linear.py" (FramePath 'short'). */
+export function shortFilePath(filename: string): string {
+  return filename.split(/[\\/]/).slice(-2).join('/');
 }
 
 /**
@@ -165,12 +169,13 @@ export function shortNativeName(symbol: string): string {
  * (analysis/user-frame.ts).
  */
 export function qualifiedNativeName(symbol: string): string {
+  // Every step is one left-to-right or right-to-left scan: a symbol is file data, and one of a
+  // megabyte must cost a megabyte's work, not a megabyte squared (docs/bad-input.md).
   // Python's own names (`<module>`, `<listcomp>`) hold brackets too, but no scope or parameters.
   if (!symbol.includes('::') && !symbol.includes('(')) return symbol.replace(LINKER_SUFFIX, '');
-  let text = symbol
-    .replace(/ \[clone [^\]]*\]/g, '')
+  let text = withoutCloneSuffixes(symbol)
     .replace(LINKER_SUFFIX, '')
-    .replace(/\(anonymous namespace\)/g, ANONYMOUS)
+    .replaceAll('(anonymous namespace)', ANONYMOUS)
     .trim();
   // Operators whose names hold brackets or parentheses, kept whole while the rest is elided.
   const operators: string[] = [];
@@ -178,12 +183,9 @@ export function qualifiedNativeName(symbol: string): string {
     operators.push(match);
     return `operator\uE000${operators.length - 1}\uE000`;
   });
-  // Template arguments, innermost first (they may hold parentheses: std::function<void (int)>).
-  for (let previous = ''; previous !== text;) {
-    previous = text;
-    text = text.replace(/<[^<>]*>/g, '');
-  }
-  text = text.replace(/\s+const$/, '').replace(/\s*&{1,2}$/, '');
+  // Template arguments (they may hold parentheses: std::function<void (int)>).
+  text = withoutTemplateArguments(text);
+  text = withoutTrailingQualifiers(text);
   // The parameter list: the balanced group that ends the symbol.
   if (text.endsWith(')')) {
     let depth = 0;
@@ -201,6 +203,75 @@ export function qualifiedNativeName(symbol: string): string {
   return text
     .replace(/operator\uE000(\d+)\uE000/g, (_match, index: string) => operators[Number(index)]!)
     .trim();
+}
+
+/**
+ * Without GCC's ` [clone .isra.0]` suffixes: each ` [clone ` up to the next `]` (none when no `]`
+ * follows). A scan, where ` \[clone [^\]]*\]` would look for the `]` again from every ` [clone `.
+ */
+function withoutCloneSuffixes(text: string): string {
+  const OPEN = ' [clone ';
+  let kept = '';
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf(OPEN, from);
+    if (open < 0) break;
+    const close = text.indexOf(']', open + OPEN.length);
+    if (close < 0) break;
+    kept += text.slice(from, open);
+    from = close + 1;
+  }
+  return from === 0 ? text : kept + text.slice(from);
+}
+
+/**
+ * Without template arguments: every `<` and the matching `>` go with what is between them; a `<`
+ * or `>` without its match stays. What removing the innermost `<…>` until none is left gives, in
+ * one pass (that removal took one pass per level of nesting).
+ */
+function withoutTemplateArguments(text: string): string {
+  if (!text.includes('<')) return text;
+  const opens: number[] = [];
+  // The outermost matched pairs so far, as [start, end) ranges in order: a pair matched later
+  // that starts before them holds them.
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === LESS) opens.push(i);
+    else if (c === GREATER && opens.length > 0) {
+      const start = opens.pop()!;
+      while (starts.length > 0 && starts[starts.length - 1]! > start) {
+        starts.pop();
+        ends.pop();
+      }
+      starts.push(start);
+      ends.push(i + 1);
+    }
+  }
+  if (starts.length === 0) return text;
+  let kept = text.slice(0, starts[0]);
+  for (let r = 0; r < starts.length; r++) kept += text.slice(ends[r], starts[r + 1] ?? text.length);
+  return kept;
+}
+
+const LESS = 0x3c;
+const GREATER = 0x3e;
+
+/**
+ * Without a trailing ` const` and then a trailing `&` or `&&` (and the whitespace before them), as
+ * `/\s+const$/` and `/\s*&{1,2}$/` would, without their search from every whitespace character.
+ * (`\s` and trimEnd() name the same whitespace.)
+ */
+function withoutTrailingQualifiers(text: string): string {
+  if (text.endsWith('const') && text.length > 5 && /\s/.test(text[text.length - 6]!))
+    text = text.slice(0, -5).trimEnd();
+  let ampersands = 0;
+  while (ampersands < text.length && text[text.length - 1 - ampersands] === '&') ampersands++;
+  if (ampersands === 0) return text;
+  // A third `&` is not part of the match: it stays, and so does the space before it.
+  if (ampersands > 2) return text.slice(0, -2);
+  return text.slice(0, -ampersands).trimEnd();
 }
 
 const ANONYMOUS = '{anonymous}';
@@ -245,7 +316,7 @@ function lastTopLevelSpace(text: string): number {
     const c = text[i];
     if (c === ')' || c === ']' || c === '}') depth++;
     else if (c === '(' || c === '[' || c === '{') depth--;
-    else if (c === ' ' && depth === 0 && !text.slice(0, i).endsWith('operator')) return i;
+    else if (c === ' ' && depth === 0 && !text.endsWith('operator', i)) return i;
   }
   return -1;
 }

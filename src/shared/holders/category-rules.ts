@@ -5,21 +5,39 @@
 // with --rules FILE, read through the same schema.
 
 import { z } from 'zod';
+import { formatBytes } from '../format/units';
+import { compileUserRegex, MAX_PATTERN_CHARS, type UserRegex } from '../format/user-regex';
+import { wordEnd } from '../format/word-chars';
 import { CATEGORIES, type Category } from './categories';
 
 export const CATEGORY_RULES_SCHEMA = 'allocscope.category-rules/1';
 
+/**
+ * Largest rules file read (the CLI's --rules, the app's Load rules…). The built-in rules are 2 KiB
+ * and a file of 1,000 rules (the schema's most) with 100-character patterns is about 150 KiB; a
+ * larger file is refused from its size, before it is read, and no more than this is ever read.
+ */
+export const MAX_RULES_FILE_BYTES = 1 << 20;
+
+/**
+ * Why a rules file of `bytes` is refused, or null when its size is fine. `bytes` is its size, or
+ * (`readPast`) the bytes read from a file that held more than its size said.
+ */
+export function rulesFileSizeProblem(bytes: number, readPast = false): string | null {
+  if (bytes <= MAX_RULES_FILE_BYTES) return null;
+  const limit = `a rules file is at most ${formatBytes(MAX_RULES_FILE_BYTES, 0)}`;
+  return readPast ? `${limit}; this one holds more` : `${limit}; this one is ${formatBytes(bytes)}`;
+}
+
+// A file's patterns run on RE2's linear-time engine (../format/user-regex.ts): a rules file from
+// elsewhere cannot stall a classification with a backtracking pattern.
 const regexText = z
   .string()
-  .max(1000)
-  .refine((text) => {
-    try {
-      new RegExp(text);
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'not a regular expression');
+  .max(MAX_PATTERN_CHARS)
+  .superRefine((text, context) => {
+    const compiled = compileUserRegex(text);
+    if (!compiled.ok) context.addIssue({ code: 'custom', message: compiled.message });
+  });
 
 const share = z.number().min(0).max(1);
 const events = z.number().int().min(0);
@@ -60,9 +78,35 @@ export type CategoryMatch = z.infer<typeof categoryMatchSchema>;
 export type CategoryRule = z.infer<typeof categoryRuleSchema>;
 export type CategoryRules = z.infer<typeof categoryRulesSchema>;
 
-/** Frames of autograd's backward pass: the engine, a Node's apply, AccumulateGrad. */
-export const BACKWARD_FRAME =
-  /torch::autograd::Engine::|torch::autograd::(generated::)?\w*Backward\w*::apply|AccumulateGrad|[\\/]torch[\\/]autograd[\\/]__init__\.py:\d+ backward$|[\\/]torch[\\/]_tensor\.py:\d+ backward$/;
+/**
+ * A frame of autograd's backward pass, by its search text ("filename:line name"): the engine, a
+ * Node's apply, AccumulateGrad, torch.autograd.backward and Tensor.backward. What
+ * `/torch::autograd::Engine::|torch::autograd::(generated::)?\w*Backward\w*::apply|AccumulateGrad|
+ * [\\/]torch[\\/](autograd[\\/]__init__|_tensor)\.py:\d+ backward$/` says, by scans: that
+ * expression retried `\w*Backward\w*` from every "Backward" of a word, quadratic in a long name.
+ */
+export function isBackwardFrameText(text: string): boolean {
+  if (text.includes('torch::autograd::Engine::') || text.includes('AccumulateGrad')) return true;
+  if (BACKWARD_PYTHON_FRAME.test(text)) return true;
+  const PREFIX = 'torch::autograd::';
+  for (let at = text.indexOf(PREFIX); at >= 0; at = text.indexOf(PREFIX, at + 1)) {
+    let start = at + PREFIX.length;
+    if (isNodeApply(text, start)) return true;
+    start += 'generated::'.length;
+    if (text.startsWith('generated::', at + PREFIX.length) && isNodeApply(text, start)) return true;
+  }
+  return false;
+}
+
+/** `\w*Backward\w*::apply` at `start`: the word there holds "Backward" and `::apply` follows it. */
+function isNodeApply(text: string, start: number): boolean {
+  const end = wordEnd(text, start);
+  return text.startsWith('::apply', end) && text.slice(start, end).includes('Backward');
+}
+
+// Linear: tried only where a path separator is followed by "torch", the digits end at the space.
+const BACKWARD_PYTHON_FRAME =
+  /[\\/]torch[\\/]autograd[\\/]__init__\.py:\d+ backward$|[\\/]torch[\\/]_tensor\.py:\d+ backward$/;
 
 const TORCH_OPTIM = '[\\\\/]torch[\\\\/]optim[\\\\/]';
 const NN_MODULES = '[\\\\/]torch[\\\\/]nn[\\\\/]';
@@ -132,15 +176,20 @@ export function parseCategoryRules(
 /** A rule's conditions compiled once. */
 export interface CompiledRule {
   readonly category: Category;
-  readonly fileCategory: RegExp | null;
-  readonly frame: RegExp | null;
-  readonly label: RegExp | null;
+  readonly fileCategory: UserRegex | null;
+  readonly frame: UserRegex | null;
+  readonly label: UserRegex | null;
   readonly match: CategoryMatch;
 }
 
 export function compileRules(rules: CategoryRules): CompiledRule[] {
-  const regex = (text: string | undefined): RegExp | null =>
-    text === undefined ? null : new RegExp(text);
+  const regex = (text: string | undefined): UserRegex | null => {
+    if (text === undefined) return null;
+    const compiled = compileUserRegex(text);
+    // The rules passed the schema, which compiles every pattern the same way.
+    if (!compiled.ok) throw new Error(`a rule's pattern does not compile: ${compiled.message}`);
+    return compiled.regex;
+  };
   return rules.rules.map((rule) => ({
     category: rule.category,
     fileCategory: regex(rule.match.file_category),

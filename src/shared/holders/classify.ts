@@ -10,11 +10,11 @@ import { NO_STRING } from '../snapshot/model';
 import { stackFrameIds } from '../snapshot/stack-source';
 import { CATEGORIES, categoryOfFileText, type Category } from './categories';
 import {
-  BACKWARD_FRAME,
   compileRules,
   DEFAULT_CATEGORY_RULES,
   type CategoryRules,
   type CompiledRule,
+  isBackwardFrameText,
 } from './category-rules';
 
 /** Index into CATEGORIES per allocation row. */
@@ -59,10 +59,11 @@ export function classifyAllocations(
   const table = device.allocations;
   const column = new Uint8Array(table.count).fill(UNKNOWN);
   const factsByStack = new Map<number, StackFacts>();
+  const frameTests = new FrameTests(view, compiled);
   const factsOf = (stackId: number): StackFacts => {
     let facts = factsByStack.get(stackId);
     if (facts === undefined) {
-      facts = stackFacts(view, stackId, compiled);
+      facts = stackFacts(view, stackId, compiled, frameTests);
       factsByStack.set(stackId, facts);
     }
     return facts;
@@ -124,21 +125,67 @@ export function frameSearchText(filename: string, line: number, name: string): s
   return `${filename}:${line} ${name}`;
 }
 
+/**
+ * Each frame condition's verdict on each frame, tested once per frame: stacks share their frames
+ * (a frame is in hundreds of stacks), and the patterns run on RE2, linear but slower than RegExp.
+ */
+class FrameTests {
+  private readonly verdicts: (Uint8Array | null)[];
+  private readonly backward: Uint8Array;
+  private texts: (string | undefined)[] = [];
+
+  constructor(
+    private readonly view: Pick<AnalyzedSnapshot, 'frames'>,
+    private readonly compiled: readonly CompiledRule[],
+  ) {
+    const count = view.frames.name.length;
+    // Per frame: 0 not tested yet, 1 holds, 2 does not.
+    this.verdicts = compiled.map((rule) => (rule.frame === null ? null : new Uint8Array(count)));
+    this.backward = new Uint8Array(count);
+  }
+
+  /** Whether rule `r`'s frame condition holds for frame `frameId`. */
+  frameHolds(r: number, frameId: number): boolean {
+    const verdicts = this.verdicts[r]!;
+    if (verdicts[frameId] === 0)
+      verdicts[frameId] = this.compiled[r]!.frame!.test(this.textOf(frameId)) ? 1 : 2;
+    return verdicts[frameId] === 1;
+  }
+
+  inBackward(frameId: number): boolean {
+    if (this.backward[frameId] === 0)
+      this.backward[frameId] = isBackwardFrameText(this.textOf(frameId)) ? 1 : 2;
+    return this.backward[frameId] === 1;
+  }
+
+  private textOf(frameId: number): string {
+    let text = this.texts[frameId];
+    if (text === undefined) {
+      const frames = this.view.frames;
+      text = frameSearchText(
+        frames.filename[frameId]!,
+        frames.line[frameId]!,
+        frames.name[frameId]!,
+      );
+      this.texts[frameId] = text;
+    }
+    return text;
+  }
+}
+
 function stackFacts(
   view: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
   stackId: number,
   compiled: readonly CompiledRule[],
+  frameTests: FrameTests,
 ): StackFacts {
-  const frameIds = stackFrameIds(view, stackId);
-  const texts = Array.from(frameIds, (id) =>
-    frameSearchText(view.frames.filename[id]!, view.frames.line[id]!, view.frames.name[id]!),
-  );
+  const frameIds = Array.from(stackFrameIds(view, stackId));
   const label = stackLabel(view, stackId);
   return {
-    inBackward: texts.some((text) => BACKWARD_FRAME.test(text)),
+    inBackward: frameIds.some((id) => frameTests.inBackward(id)),
     stackHolds: compiled.map(
-      (rule) =>
-        (rule.frame === null || texts.some((text) => rule.frame!.test(text))) &&
+      (rule, r) =>
+        (rule.frame === null || frameIds.some((id) => frameTests.frameHolds(r, id))) &&
         (rule.label === null || (label !== null && rule.label.test(label))),
     ),
   };

@@ -6,9 +6,9 @@
 // in a readable node. Allocations without a stack are one node of their own.
 
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
-import { isUserFrame, shortFrameLabel, stackLabelOfStack } from '../analysis/user-frame';
+import { frameFactsOf, stackLabelOfStack } from '../analysis/user-frame';
 import { NO_STACK_TEXT } from '../format/words';
-import { frameAt, stackFrameIds } from '../snapshot/stack-source';
+import { stackFrameIds } from '../snapshot/stack-source';
 
 export interface FlameNode {
   /** What the node shows: a frame in a short line, the label of a frame, or the root's name. */
@@ -44,17 +44,18 @@ export function flamePath(view: StackView, stackId: number, showFramework = fals
   const frameIds = stackFrameIds(view, stackId);
   if (frameIds.length === 0) return [{ frameId: -1, name: NO_STACK_TEXT }];
   const label = stackLabelOfStack(view, stackId);
+  // Tested and worded once per frame, not once per stack it is in (frames may be megabytes long).
+  const facts = frameFactsOf(view.frames);
   const steps: PathStep[] = [];
   for (let i = frameIds.length - 1; i >= 0; i--) {
     const frameId = frameIds[i]!;
-    const frame = frameAt(view.frames, frameId);
     const isLabel = label !== null && i === label.index;
-    if (!showFramework && !isLabel && !isUserFrame(frame.filename)) continue;
+    if (!showFramework && !isLabel && !facts.isUser(frameId)) continue;
     // The label's frame reads as the label does when it is not the user's code.
     const name =
       isLabel && label.kind !== 'user' && label.kind !== 'library' && label.kind !== 'torch'
         ? label.text
-        : shortFrameLabel(frame);
+        : facts.shortLabel(frameId);
     steps.push({ frameId, name });
   }
   return steps;

@@ -2,9 +2,11 @@
 // read: one line per distinct stack, its frames outermost first joined by ';', a space, and its
 // bytes as an integer. Full stacks (every frame), so another tool can fold them its own way;
 // allocations without a stack are one line "(no stack recorded) BYTES". The lines' weights add up
-// to the active bytes at that moment.
+// to the active bytes at that moment. A frame's control characters are written escaped (as the
+// CLI prints them): the file is text people also read in a terminal.
 
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
+import { terminalField } from '../format/terminal-safe';
 import { stackKey } from './group-by';
 
 export function foldedStacks(
@@ -26,6 +28,6 @@ export function foldedStacks(
   }
   return [...bytesByLine]
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .map(([line, bytes]) => `${line} ${bytes}\n`)
+    .map(([line, bytes]) => `${terminalField(line)} ${bytes}\n`)
     .join('');
 }

@@ -5,13 +5,17 @@
 // a keystroke costs the same on 1M allocations as on 1,000.
 
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
+import { compileUserRegex } from '../format/user-regex';
 import { NO_STACK_TEXT } from '../format/words';
 import type { FrameTable } from '../snapshot/model';
 import { frameSearchText } from './classify';
 
 export interface SearchQuery {
   text: string;
-  /** The text is a regular expression (else a plain substring). Both ignore case. */
+  /**
+   * The text is a regular expression in RE2's syntax (../format/user-regex.ts), else a plain
+   * substring. Both ignore case.
+   */
   regex: boolean;
 }
 
@@ -28,16 +32,10 @@ export function compileSearch(query: SearchQuery): CompiledSearch {
   if (text === '') return { kind: 'none' };
   if (HEX_ADDRESS.test(text)) return { kind: 'address', address: Number.parseInt(text, 16) };
   if (query.regex) {
-    let pattern: RegExp;
-    try {
-      pattern = new RegExp(text, 'i');
-    } catch (error) {
-      return {
-        kind: 'invalid',
-        message: `not a regular expression: ${error instanceof Error ? error.message : String(error)}`,
-      };
-    }
-    return { kind: 'text', test: (candidate) => pattern.test(candidate) };
+    // RE2's linear-time engine: a keystroke never backtracks for minutes on the main thread.
+    const compiled = compileUserRegex(text, { ignoreCase: true });
+    if (!compiled.ok) return { kind: 'invalid', message: compiled.message };
+    return { kind: 'text', test: compiled.regex.test };
   }
   const needle = text.toLowerCase();
   return { kind: 'text', test: (candidate) => candidate.toLowerCase().includes(needle) };

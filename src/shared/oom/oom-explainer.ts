@@ -5,6 +5,9 @@
 // Verdict rules (R = the request rounded like the allocator rounds it; the request's group is
 // the default pool, the oom entry's stream, 'small' segments for R <= 1 MiB else 'large'):
 //   fits-in-cache  the largest free block of the request's group is >= R;
+//   process-limit  otherwise, when device_free alone is >= R: a new segment would have fitted on
+//                  the device, so the allocator refused because of a cap on this process
+//                  (set_per_process_memory_fraction), not for want of memory or of a large hole;
 //   fragmentation  otherwise, when the device's cached free bytes + device_free >= R (the bytes
 //                  were there, in holes too small to hold the request);
 //   out-of-memory  otherwise (even one hole made of every cached free byte and all of
@@ -13,13 +16,8 @@
 import { aliveRowsAt } from '../holders/alive-rows';
 import { CATEGORIES, CATEGORY_NAMES, type Category } from '../holders/categories';
 import { categoriesOf, categoryAt } from '../holders/classify';
-import {
-  isFrameworkFrame,
-  shortFrameLabel,
-  stackLabel,
-  topUserFrameIndex,
-} from '../analysis/user-frame';
-import { frameAt, stackFrameIds, type StackSource } from '../snapshot/stack-source';
+import { frameFactsOf, stackLabel, stackLabelOfStack } from '../analysis/user-frame';
+import { stackFrameIds, type StackSource } from '../snapshot/stack-source';
 import {
   allocatorStateIndexOf,
   BlockKind,
@@ -89,7 +87,9 @@ export function explainOoms(
     const deviceFree = oom.deviceFreeBytes ?? 0;
     let verdict: OomVerdict;
     if (facts.group.largestFreeBytes >= rounded) verdict = 'fits-in-cache';
-    else if (facts.totals.cachedFreeBytes + deviceFree >= rounded) verdict = 'fragmentation';
+    else if (oom.deviceFreeBytes !== null && oom.deviceFreeBytes >= rounded) {
+      verdict = 'process-limit';
+    } else if (facts.totals.cachedFreeBytes + deviceFree >= rounded) verdict = 'fragmentation';
     else verdict = 'out-of-memory';
     const explanation = explanationOf(view, device, oom.eventIndex, facts, verdict);
     explanation.requestedBytes = oom.requestedBytes;
@@ -232,18 +232,18 @@ export function holdersOf(
  * (null when nothing does, e.g. the stacks differ only in framework frames).
  */
 function partingCallers(source: StackSource, stackIds: readonly number[]): (string | null)[] {
+  // Frames tested and worded once per frame, not once per stack (a name may be megabytes long).
+  const facts = frameFactsOf(source.frames);
   const outward = stackIds.map((stackId) => {
-    const frames = Array.from(stackFrameIds(source, stackId), (frameId) =>
-      frameAt(source.frames, frameId),
-    );
-    return frames.slice(Math.max(0, topUserFrameIndex(frames) + 1));
+    const frameIds = Array.from(stackFrameIds(source, stackId));
+    return frameIds.slice(Math.max(0, (stackLabelOfStack(source, stackId)?.index ?? -1) + 1));
   });
   // The user's callers first; where only the framework's frames differ (two paths through
   // torch into the same line), the first frame that differs at all.
-  const userOnly = outward.map((frames) =>
-    frames.filter((frame) => !isFrameworkFrame(frame.filename, frame.name)).map(shortFrameLabel),
+  const userOnly = outward.map((frameIds) =>
+    frameIds.filter((frameId) => facts.isUser(frameId)).map((frameId) => facts.shortLabel(frameId)),
   );
-  const all = outward.map((frames) => frames.map(shortFrameLabel));
+  const all = outward.map((frameIds) => frameIds.map((frameId) => facts.shortLabel(frameId)));
   for (const callers of [userOnly, all]) {
     const depth = Math.max(...callers.map((labels) => labels.length));
     for (let d = 0; d < depth; d++) {
@@ -385,6 +385,16 @@ export function verdictText(e: OomExplanation): string {
         holdersClause(e.holders)
       );
     }
+    case 'process-limit':
+      return (
+        `Process limit: the GPU had ${formatBytes(e.deviceFreeBytes ?? 0)} free (device_free), ` +
+        `enough for the ${request} request, yet the allocator refused it: this process was ` +
+        `capped (torch.cuda.set_per_process_memory_fraction; the error's "allowed" figure is the ` +
+        `cap). Live tensors hold ${formatBytes(e.activeBytes)} of the ` +
+        `${formatBytes(e.reservedBytes)} reserved; raise the fraction or free memory.` +
+        categoryClause(e, 'at the OOM') +
+        holdersClause(e.holders)
+      );
     case 'fits-in-cache':
       return (
         `Fits in cache: a ${formatBytes(e.poolLargestFreeBytes)} free block in ` +

@@ -9,6 +9,11 @@ export type OomVerdict =
   | 'out-of-memory'
   /** A free block large enough existed in the request's pool and stream (the failure came from elsewhere). */
   | 'fits-in-cache'
+  /**
+   * The device itself had room for the request (device_free >= it), yet the allocator refused:
+   * a cap on this process (torch.cuda.set_per_process_memory_fraction) stopped it.
+   */
+  | 'process-limit'
   /** No oom in the trace: the figures describe the active peak ("what if" one more request came). */
   | 'what-if';
 

@@ -10,6 +10,7 @@ import { Op } from './opcodes';
 import { decodeLong } from './long-decoder';
 import { MemoCode, type Memo } from './memo';
 import type { PickleStringDecoder } from './string-decoder';
+import type { ItemBudget } from './item-budget';
 
 /** What a slot holds after a read: nothing, numbers[slot], values[slot], or a handle in numbers[slot]. */
 export const SlotKind = { absent: 0, number: 1, value: 2, handle: 3 } as const;
@@ -89,10 +90,19 @@ export class FlatDictReader {
   private otherKeys = new Int32Array(8);
   private otherKeyCount = 0;
   private readonly tupleItems = new Float64Array(3);
+  /**
+   * The unpickler's budget of list, dict and tuple items: the lists and tuples read here count
+   * where the generic path would count them (at each APPEND, APPENDS and TUPLE opcode), and are
+   * kept (committed) only with the dict.
+   */
+  private readonly items: ItemBudget;
+  /** Items of the lists and tuples read so far in the current dict. */
+  private pendingItems = 0;
 
-  constructor(consumer: FlatDictConsumer, strings: PickleStringDecoder) {
+  constructor(consumer: FlatDictConsumer, strings: PickleStringDecoder, items: ItemBudget) {
     this.consumer = consumer;
     this.strings = strings;
+    this.items = items;
     const slots = consumer.flatDictKeys.length;
     this.numbers = new Float64Array(slots);
     this.values = new Array<unknown>(slots).fill(undefined);
@@ -203,7 +213,7 @@ export class FlatDictReader {
         op !== Op.BINGET &&
         op !== Op.LONG_BINGET
       ) {
-        const after = this.readIntTuple(buffer, view, pos, memo, slot);
+        const after = this.readIntTuple(buffer, view, pos, memo, slot, offsetBase);
         if (after < 0) return NOT_FLAT;
         pos = after;
         continue;
@@ -319,7 +329,7 @@ export class FlatDictReader {
           break;
         case Op.EMPTY_LIST: {
           if (slot === this.consumer.flatDictStringListSlot && slot >= 0) {
-            const after = this.readStringList(buffer, view, pos + 1, memo);
+            const after = this.readStringList(buffer, view, pos + 1, memo, offsetBase);
             if (after < 0) return NOT_FLAT;
             kinds[slot] = SlotKind.handle;
             pos = after;
@@ -327,7 +337,7 @@ export class FlatDictReader {
           }
           if (slot !== this.consumer.flatDictListSlot) return NOT_FLAT;
           // Read now, made into a value only once the dict proves to be the consumer's.
-          const after = this.readList(buffer, view, pos + 1, memo);
+          const after = this.readList(buffer, view, pos + 1, memo, offsetBase);
           if (after < 0) return NOT_FLAT;
           kinds[slot] = SlotKind.handle;
           pos = after;
@@ -368,6 +378,7 @@ export class FlatDictReader {
     }
     if (this.otherKeyCount > 0) this.reportOtherKeys();
     this.readNewList = this.listCount >= 0 || this.stringListCount >= 0;
+    this.items.commit(this.pendingItems);
     this.clearValues();
     return pos;
   }
@@ -415,6 +426,7 @@ export class FlatDictReader {
     pos: number,
     memo: Memo,
     slot: number,
+    offsetBase: number,
   ): number {
     const end = buffer.length;
     const items = this.tupleItems;
@@ -430,6 +442,8 @@ export class FlatDictReader {
       if (expected >= 0) {
         if (expected !== count) return -1;
         pos += 1;
+        this.pendingItems += count;
+        this.items.check(this.pendingItems, offsetBase + pos);
         break;
       }
       if (count === 3) return -1;
@@ -477,7 +491,13 @@ export class FlatDictReader {
    *   [memo op] (MARK item+ APPENDS | item APPEND)*
    * into stringListItems as memo indexes; returns the position after, or -1.
    */
-  private readStringList(buffer: Uint8Array, view: DataView, pos: number, memo: Memo): number {
+  private readStringList(
+    buffer: Uint8Array,
+    view: DataView,
+    pos: number,
+    memo: Memo,
+    offsetBase: number,
+  ): number {
     if (this.stringListCount >= 0) return -1;
     const end = buffer.length;
     const memoIndex = memo.length;
@@ -499,6 +519,7 @@ export class FlatDictReader {
       if (op === Op.APPENDS && batch) {
         batch = false;
         pos += 1;
+        this.items.check(this.pendingItems + count, offsetBase + pos);
         continue;
       }
       const itemStart = pos;
@@ -543,7 +564,9 @@ export class FlatDictReader {
       }
       this.stringListItems[count++] = item;
       hash = Math.imul(hash ^ item, 0x01000193);
+      if (!batch) this.items.check(this.pendingItems + count, offsetBase + pos);
     }
+    this.pendingItems += count;
     this.stringListCount = count;
     this.stringListHash = hash;
     this.stringListMemoIndex = memoized ? memoIndex : -1;
@@ -562,7 +585,13 @@ export class FlatDictReader {
    *   [memo op] (MARK (BINGET | LONG_BINGET)+ APPENDS | (BINGET | LONG_BINGET) APPEND)*
    * into listItems; returns the position after, or -1.
    */
-  private readList(buffer: Uint8Array, view: DataView, pos: number, memo: Memo): number {
+  private readList(
+    buffer: Uint8Array,
+    view: DataView,
+    pos: number,
+    memo: Memo,
+    offsetBase: number,
+  ): number {
     const end = buffer.length;
     const memoIndex = memo.length;
     const afterMemo = this.memoize(buffer, view, pos, memo, LIST_PLACEHOLDER);
@@ -595,6 +624,7 @@ export class FlatDictReader {
             pos += 5;
           } else if (itemOp === Op.APPENDS) {
             pos += 1;
+            this.items.check(this.pendingItems + count, offsetBase + pos);
             break;
           } else {
             return -1;
@@ -616,11 +646,13 @@ export class FlatDictReader {
         items[count++] = item;
         hash = Math.imul(hash ^ item, 0x01000193);
         pos = this.afterReference + 1;
+        this.items.check(this.pendingItems + count, offsetBase + pos);
       } else {
         break;
       }
     }
     if (this.listCount >= 0) return -1; // a second list: not a trace entry
+    this.pendingItems += count;
     this.listCount = count;
     this.listHash = hash;
     this.listMemoIndex = memoized ? memoIndex : -1;
@@ -688,6 +720,7 @@ export class FlatDictReader {
    * references left are dropped by dropValues() when the file is done.
    */
   private clearValues(): void {
+    this.pendingItems = 0;
     this.listCount = -1;
     this.stringListCount = -1;
     this.otherKeyCount = 0;

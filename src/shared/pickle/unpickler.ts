@@ -23,6 +23,7 @@ import { decodeLong } from './long-decoder';
 import { PickleStringDecoder } from './string-decoder';
 import { Memo } from './memo';
 import { FlatDictReader, NOT_FLAT, type FlatDictConsumer } from './flat-dict-reader';
+import { ItemBudget } from './item-budget';
 
 export type PickleValue =
   null | boolean | number | bigint | string | Uint8Array | PickleValue[] | PickleDict;
@@ -60,7 +61,7 @@ export interface UnpicklerOptions {
    */
   totalBytes?: number;
   /** Lower limits than the defaults (tests). */
-  limits?: { maxStackValues?: number };
+  limits?: { maxStackValues?: number; minItemBudget?: number };
   /** Reads flat dicts (trace entries) straight from the bytes; see flat-dict-reader.ts. */
   flatDictConsumer?: FlatDictConsumer;
 }
@@ -108,6 +109,8 @@ export class Unpickler {
   private readonly openDict: object[] = [];
   private readonly openDictMemoIndex: number[] = [];
   private lastEmptyDict: object | null = null;
+  /** Where the last memo opcode of the generic path ended (absolute). */
+  private lastMemoEnd = -1;
   /** Absolute offset of the first byte of `pending` (or of the next chunk when none). */
   private pendingOffset = 0;
   private finished = false;
@@ -115,12 +118,15 @@ export class Unpickler {
   private protocolVersion = -1;
 
   private readonly flatDicts: FlatDictReader | null;
+  /** Items put into lists, dicts and tuples (see item-budget.ts). */
+  private readonly items: ItemBudget;
 
   constructor(options: UnpicklerOptions = {}) {
     this.interceptor = options.interceptor;
     this.totalBytes = options.totalBytes ?? Infinity;
     this.maxStackValues = options.limits?.maxStackValues ?? MAX_STACK_VALUES;
     this.nextStackCheck = this.maxStackValues;
+    this.items = new ItemBudget(options.limits?.minItemBudget);
     const materializeHandle = options.flatDictConsumer?.materializeHandle.bind(
       options.flatDictConsumer,
     );
@@ -131,7 +137,7 @@ export class Unpickler {
     this.flatDicts =
       options.flatDictConsumer === undefined
         ? null
-        : new FlatDictReader(options.flatDictConsumer, this.strings);
+        : new FlatDictReader(options.flatDictConsumer, this.strings, this.items);
   }
 
   /** The protocol from the PROTO opcode, or -1 before it was seen. */
@@ -295,7 +301,7 @@ export class Unpickler {
           break;
         }
         case Op.MEMOIZE:
-          this.memoize(memo.length, base + opStart);
+          this.memoize(memo.length, base + opStart, base + pos);
           break;
         case Op.BININT1:
           if (pos + 1 > end) return opStart;
@@ -385,6 +391,7 @@ export class Unpickler {
         case Op.TUPLE2: {
           if (++this.containers > this.containerBudget) this.checkContainers(base + pos);
           if (stack.length - this.lastMark() < 2) throw this.underflow('TUPLE2', base + opStart);
+          this.items.add(2, base + pos);
           const second = stack.pop();
           const first = stack.pop();
           stack.push(Object.freeze([first, second]));
@@ -429,13 +436,13 @@ export class Unpickler {
           break;
         case Op.BINPUT: {
           if (pos + 1 > end) return opStart;
-          this.memoize(buffer[pos]!, base + opStart);
+          this.memoize(buffer[pos]!, base + opStart, base + pos + 1);
           pos += 1;
           break;
         }
         case Op.LONG_BINPUT: {
           if (pos + 4 > end) return opStart;
-          this.memoize(view.getUint32(pos, true), base + opStart);
+          this.memoize(view.getUint32(pos, true), base + opStart, base + pos + 4);
           pos += 4;
           break;
         }
@@ -487,12 +494,14 @@ export class Unpickler {
         case Op.TUPLE1: {
           if (++this.containers > this.containerBudget) this.checkContainers(base + pos);
           if (stack.length - this.lastMark() < 1) throw this.underflow('TUPLE1', base + opStart);
+          this.items.add(1, base + pos);
           stack.push(Object.freeze([stack.pop()]));
           break;
         }
         case Op.TUPLE3: {
           if (++this.containers > this.containerBudget) this.checkContainers(base + pos);
           if (stack.length - this.lastMark() < 3) throw this.underflow('TUPLE3', base + opStart);
+          this.items.add(3, base + pos);
           const third = stack.pop();
           const second = stack.pop();
           const first = stack.pop();
@@ -507,6 +516,7 @@ export class Unpickler {
         case Op.LIST: {
           if (++this.containers > this.containerBudget) this.checkContainers(base + pos);
           const from = this.popMark(base + opStart);
+          this.items.add(stack.length - from, base + pos);
           const items = stack.slice(from);
           stack.length = from;
           // Tuples are frozen: immutable in Python, and how a tuple the fast path read stands.
@@ -595,9 +605,11 @@ export class Unpickler {
    * MEMOIZE / BINPUT / LONG_BINPUT: stores the top of the stack at `index`. Picklers (CPython's,
    * PyTorch's C++ one) number memo entries 0, 1, 2, … as they go and never reuse one, so any other
    * index is refused: the memo never grows sparsely, and a slot never changes once read (the fast
-   * path caches what slots hold).
+   * path caches what slots hold). A pickler memoizes each object once, right after making it, so
+   * a memo opcode right after another (the same object again) is refused too: repeated, a 1-byte
+   * MEMOIZE would grow the memo by a slot per byte of file.
    */
-  private memoize(index: number, offset: number): void {
+  private memoize(index: number, offset: number, end: number): void {
     const memo = this.memo;
     if (index !== memo.length) {
       throw new PickleError(
@@ -607,6 +619,13 @@ export class Unpickler {
         offset,
       );
     }
+    if (offset === this.lastMemoEnd) {
+      throw new PickleError(
+        'the same object is memoized twice in a row; a pickler memoizes each object once',
+        offset,
+      );
+    }
+    this.lastMemoEnd = end;
     const value = this.top(offset);
     if (this.lastEmptyDict !== null && value === this.lastEmptyDict) {
       const position = this.stack.length - 1;
@@ -729,6 +748,8 @@ export class Unpickler {
         return;
       }
     }
+    // (SETITEM, SETITEMS and DICT are one byte: the opcode ends at offset + 1.)
+    this.items.add((to - from) / 2, offset + 1);
     for (let i = from; i < to; i += 2) {
       const key = stack[i];
       const name = typeof key === 'string' ? key : dictKeyOf(key, offset);
@@ -770,6 +791,8 @@ export class Unpickler {
       this.interceptor!.appendConsumed(list as PickleValue[], to - from, offset);
       return;
     }
+    // (APPEND and APPENDS are one byte: the opcode ends at offset + 1.)
+    this.items.add(to - from, offset + 1);
     for (let i = from; i < to; i++) {
       const item = stack[i];
       if (item === CONSUMED_DICT) {

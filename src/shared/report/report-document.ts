@@ -123,7 +123,7 @@ export const oomExplanationSchema = z.object({
   expandableSegments: z.boolean(),
   holders: z.array(oomHolderSchema),
   categories: z.array(z.object({ category: z.enum(CATEGORIES), bytes })),
-  verdict: z.enum(['fragmentation', 'out-of-memory', 'fits-in-cache', 'what-if']),
+  verdict: z.enum(['fragmentation', 'out-of-memory', 'fits-in-cache', 'process-limit', 'what-if']),
   verdictText: z.string().min(1),
 });
 

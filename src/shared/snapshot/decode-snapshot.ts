@@ -2,10 +2,10 @@
 // form), streams the pickle through the unpickler with trace entries going straight into columns
 // (JSON: json-snapshot.ts), then builds the model. Platform-neutral: the caller supplies the bytes (fs stream, File, fetch body).
 
-import { UnreadableInputError } from '../errors/unreadable-input';
 import { describeProtocol0Or1 } from '../pickle/text-pickle';
 import { Unpickler } from '../pickle/unpickler';
 import { describeUnreadableFormat, sniffInputFormat } from './input-format';
+import { unpackGzip } from './gzip-stream';
 import { pickleFromHtml } from './html-payload';
 import { decodeJsonSnapshot } from './json-snapshot';
 import type { SnapshotModel } from './model';
@@ -13,6 +13,7 @@ import { buildSnapshotModel } from './snapshot-builder';
 import { SnapshotFormatError } from './snapshot-error';
 import { StackInterner } from './stack-interner';
 import { TraceTableBuilder } from './trace-table-builder';
+import { NO_MEMORY_LIMIT, UnpackedBudget, type MemoryLimit } from './unpacked-budget';
 
 export type DecodePhase = 'reading' | 'building';
 
@@ -33,6 +34,16 @@ export interface DecodeOptions {
    * the same model, slower; tests decode both ways and compare.
    */
   fastTraceEntries?: boolean;
+  /**
+   * The memory the decode may hold, and how the user raises it: what a compressed input may
+   * unpack to (./unpacked-budget.ts). Default: no limit but the unpack ratio's.
+   */
+  memoryLimit?: MemoryLimit;
+  /**
+   * A gzip input's ISIZE (its last four bytes, little-endian: the unpacked size modulo 4 GiB),
+   * where the caller could read it without reading the whole input (a file).
+   */
+  gzipIsize?: number | null;
 }
 
 // Trace entries take at least this many bytes in a pickle; sizing columns by it never undershoots
@@ -57,12 +68,32 @@ export async function decodeSnapshot(
     }
   })();
 
-  const { chunks, compressed, json } = await pickleChunksOf(counted, 0);
-  if (json) {
-    const model = await decodeJsonSnapshot(chunks);
-    options.onProgress?.({ phase: 'building', bytesRead, totalBytes });
-    return model;
+  const budget = new UnpackedBudget(options.memoryLimit ?? NO_MEMORY_LIMIT, {
+    packedBytes: totalBytes,
+    isize: options.gzipIsize ?? null,
+  });
+  const { chunks, compressed, json, end } = await pickleChunksOf(counted, 0, budget);
+  try {
+    if (json) {
+      const model = await decodeJsonSnapshot(chunks);
+      await end.finish();
+      options.onProgress?.({ phase: 'building', bytesRead, totalBytes });
+      return model;
+    }
+    return await decodePickle(chunks, compressed, end, options, () => bytesRead);
+  } finally {
+    await end.cancel();
   }
+}
+
+async function decodePickle(
+  chunks: AsyncIterable<Uint8Array>,
+  compressed: boolean,
+  end: ContainerEnd,
+  options: DecodeOptions,
+  bytesRead: () => number,
+): Promise<SnapshotModel> {
+  const totalBytes = options.totalBytes ?? null;
   const stacks = new StackInterner();
   const expectedRows =
     compressed || totalBytes === null ? 0 : totalBytes / MIN_BYTES_PER_TRACE_ENTRY;
@@ -77,21 +108,37 @@ export async function decodeSnapshot(
     // Bytes after STOP (the HTML export pads with NULs) are ignored.
     if (unpickler.done) break;
   }
+  await end.finish();
   const root = unpickler.finish();
-  options.onProgress?.({ phase: 'building', bytesRead, totalBytes });
+  options.onProgress?.({ phase: 'building', bytesRead: bytesRead(), totalBytes });
   return buildSnapshotModel({ root, pickleProtocol: unpickler.protocol, traceTable, stacks });
 }
+
+/** What the container needs once its content is decoded (gzip: its end read and checked). */
+interface ContainerEnd {
+  /** The content was decoded: read what is left of the container and check how it ends. */
+  finish(): Promise<void>;
+  /** Stop (after finish, or on any failure). */
+  cancel(): Promise<void>;
+}
+
+const NOTHING_AT_THE_END: ContainerEnd = {
+  finish: () => Promise.resolve(),
+  cancel: () => Promise.resolve(),
+};
 
 interface PickleChunks {
   chunks: AsyncIterable<Uint8Array>;
   compressed: boolean;
   /** The JSON form of a snapshot (first non-space byte `{` or `[`), not a pickle. */
   json: boolean;
+  end: ContainerEnd;
 }
 
 async function pickleChunksOf(
   source: AsyncIterable<Uint8Array>,
   depth: number,
+  budget: UnpackedBudget,
 ): Promise<PickleChunks> {
   const iterator = source[Symbol.asyncIterator]();
   const head = await readHead(iterator, SNIFF_BYTES);
@@ -99,14 +146,27 @@ async function pickleChunksOf(
   const format = sniffInputFormat(head);
   switch (format) {
     case 'pickle':
-      return { chunks: all, compressed: depth > 0, json: false };
+      return { chunks: all, compressed: depth > 0, json: false, end: NOTHING_AT_THE_END };
     case 'json':
-      return { chunks: all, compressed: depth > 0, json: true };
-    case 'gzip':
+      return { chunks: all, compressed: depth > 0, json: true, end: NOTHING_AT_THE_END };
+    case 'gzip': {
       if (depth > 0) break;
-      return { ...(await pickleChunksOf(gunzip(all), depth + 1)), compressed: true };
+      const gzip = unpackGzip(all, budget);
+      try {
+        const inner = await pickleChunksOf(gzip.chunks, depth + 1, budget);
+        return { ...inner, compressed: true, end: gzip };
+      } catch (error) {
+        await gzip.cancel();
+        throw error;
+      }
+    }
     case 'html':
-      return { chunks: pickleFromHtml(all), compressed: true, json: false };
+      return {
+        chunks: pickleFromHtml(all),
+        compressed: true,
+        json: false,
+        end: NOTHING_AT_THE_END,
+      };
     default:
       break;
   }
@@ -157,31 +217,4 @@ async function* prepend(
     // Stopped early (bad data, cancel): let the source close its file.
     await rest.return?.();
   }
-}
-
-async function* gunzip(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const iterator = source[Symbol.asyncIterator]();
-  const compressed = new ReadableStream<BufferSource>({
-    async pull(controller) {
-      const next = await iterator.next();
-      if (next.done === true) controller.close();
-      else controller.enqueue(next.value as Uint8Array<ArrayBuffer>);
-    },
-  });
-  const reader = compressed.pipeThrough<Uint8Array>(new DecompressionStream('gzip')).getReader();
-  for (;;) {
-    let next: ReadableStreamReadResult<Uint8Array>;
-    try {
-      next = await reader.read();
-    } catch (error) {
-      if (error instanceof UnreadableInputError) throw error;
-      throw new SnapshotFormatError(`the gzip data is corrupt or truncated (${errorText(error)})`);
-    }
-    if (next.done) return;
-    yield next.value;
-  }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -273,7 +273,7 @@ class JsonSnapshotConsumer implements JsonVisitor {
     this.heldBudget = containerBudgetAt(offset);
     if (this.held <= this.heldBudget) return;
     throw new JsonInputError(
-      withPath(this.reader.path(), tooManyContainers('values outside the trace')),
+      withPath(this.reader.path(), tooManyContainers('items in lists and dicts outside the trace')),
       this.reader.path(),
       offset,
     );

@@ -53,7 +53,29 @@ const byteCount = z
   .nonnegative(notAByteCount)
   // 1 PiB: no GPU has that much, and sums of such sizes stay exact in a double.
   .max(MAX_BYTE_COUNT, notAByteCount);
-const deviceIndex = integer.nonnegative(expected('a device index (0 or more)'));
+/**
+ * Devices a process can have: PyTorch's c10::Device::MAX_NUM_DEVICES (formerly
+ * C10_COMPILE_TIME_MAX_GPUS, 16 then 120; c10::DeviceIndex is a small integer, 8 or 16 bits by
+ * version). `device` fields and the position of a list in device_traces are below it.
+ */
+export const MAX_DEVICES = 512;
+/** "2,147,483,648 is not a device index (0 to 511)": the one wording for a device out of range. */
+export function notADeviceIndex(found: unknown): string {
+  return `${describeFound(found)} is not a device index (0 to ${MAX_DEVICES - 1})`;
+}
+const deviceIndexIssue = { error: (issue: { input: unknown }) => notADeviceIndex(issue.input) };
+// Columns hold devices as Int32: a value out of range is refused, never wrapped (2^32 - 1 would
+// read as the host's -1, 2^40 as device 0).
+const deviceIndex = z
+  .number({
+    error: (issue) =>
+      typeof issue.input === 'number' || typeof issue.input === 'bigint'
+        ? notADeviceIndex(issue.input)
+        : expected('a device index').error(issue),
+  })
+  .int(deviceIndexIssue)
+  .nonnegative(deviceIndexIssue)
+  .max(MAX_DEVICES - 1, deviceIndexIssue);
 const text = z.string(expected('a string'));
 const list = z.custom<unknown[]>((value) => Array.isArray(value), expected('a list'));
 // A list of frame dicts, or a StackRef when the decoder already interned that list. Checked

@@ -17,6 +17,8 @@ import {
 import {
   describeFound,
   describeZodError,
+  MAX_DEVICES,
+  notADeviceIndex,
   rawAnnotationSchema,
   rawBlockSchema,
   rawHistoryEntrySchema,
@@ -30,8 +32,14 @@ import {
 import { groupDigits } from '../errors/unreadable-input';
 import { sanitizeAllocatorSettings } from './allocator-settings';
 import { SnapshotFormatError } from './snapshot-error';
+import { SortedByKey } from './sorted-by-key';
 import { StackRef, type StackInterner } from './stack-interner';
-import type { RowRange, TraceTableBuilder } from './trace-table-builder';
+import type {
+  PendingAnnotation,
+  PendingUserDefined,
+  RowRange,
+  TraceTableBuilder,
+} from './trace-table-builder';
 
 export interface BuildInputs {
   root: unknown;
@@ -158,6 +166,11 @@ function buildDeviceTraces(
 ): DeviceTrace[] {
   const traces: DeviceTrace[] = [];
   const deviceOfList = new Map<unknown, number>();
+  const aside: AsideRecords = {
+    deviceFree: new SortedByKey(table.deviceFreeBytes, ([row]) => row),
+    annotations: new SortedByKey(table.annotations, (entry) => entry.consumed),
+    userDefined: new SortedByKey(table.userDefined, (entry) => entry.consumed),
+  };
   const addTrace = (list: unknown[], device: number, where: string): void => {
     const shared = deviceOfList.get(list);
     if (shared !== undefined) {
@@ -174,8 +187,10 @@ function buildDeviceTraces(
     }
     if (range === undefined) return;
     // user_defined entries of this list: annotations of this device.
-    for (const entry of table.userDefined) {
-      if (!inRange(range, entry.consumed)) continue;
+    for (const entry of aside.userDefined.inRange(
+      range.consumedFirst,
+      range.consumedFirst + range.consumedCount,
+    )) {
       externalAnnotations.push({
         stage: entry.stage,
         name: entry.name,
@@ -185,9 +200,16 @@ function buildDeviceTraces(
     }
     // A list of nothing but entries set aside is no trace (as the same file without them).
     if (range.count === 0) return;
-    traces.push(deviceTraceOf(table, range, device));
+    traces.push(deviceTraceOf(table, aside, range, device));
   };
   traceLists.forEach((list, device) => {
+    // A list's position is its device: past the last device a process can have, refused before
+    // it is read (each device is analysed on its own, so their number must be bounded too).
+    if (device >= MAX_DEVICES) {
+      throw new SnapshotFormatError(
+        `not a memory snapshot of a known shape: device_traces has ${groupDigits(traceLists.length)} lists, one per device; ${notADeviceIndex(device)}`,
+      );
+    }
     if (!Array.isArray(list)) {
       throw new SnapshotFormatError(
         `not a memory snapshot of a known shape: device_traces[${device}]: expected a list of trace entries, found ${describeFound(list)}`,
@@ -246,18 +268,26 @@ function addHostTrace(
   addTrace(withEntries[0] ?? lists[0]!, HOST_DEVICE, 'host_traces[0]');
 }
 
-function inRange(range: RowRange, consumed: number): boolean {
-  return consumed >= range.consumedFirst && consumed < range.consumedFirst + range.consumedCount;
+/** What the trace table keeps aside from the rows, by row or entry number (see SortedByKey). */
+interface AsideRecords {
+  deviceFree: SortedByKey<[number, number]>;
+  annotations: SortedByKey<PendingAnnotation>;
+  userDefined: SortedByKey<PendingUserDefined>;
 }
 
-function deviceTraceOf(table: TraceTableBuilder, range: RowRange, device: number): DeviceTrace {
+function deviceTraceOf(
+  table: TraceTableBuilder,
+  aside: AsideRecords,
+  range: RowRange,
+  device: number,
+): DeviceTrace {
   const end = range.first + range.count;
   const deviceFreeBytes = new Map<number, number>();
-  for (const [row, bytes] of table.deviceFreeBytes) {
-    if (row >= range.first && row < end) deviceFreeBytes.set(row - range.first, bytes);
+  for (const [row, bytes] of aside.deviceFree.inRange(range.first, end)) {
+    deviceFreeBytes.set(row - range.first, bytes);
   }
-  const annotations = table.annotations
-    .filter((entry) => inRange(range, entry.consumed))
+  const annotations = aside.annotations
+    .inRange(range.consumedFirst, range.consumedFirst + range.consumedCount)
     .map((entry) => ({
       afterEvent: entry.afterRow - range.first,
       addr: entry.addr,

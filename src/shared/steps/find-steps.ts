@@ -7,6 +7,7 @@
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { derivedKey } from '../analyzed/derived-cache';
 import { pairAnnotations, type AnnotationSpan } from '../chart/annotation-spans';
+import { isDigitCode } from '../format/word-chars';
 import { stepsFromPattern } from './step-pattern';
 import type { TrainingStep } from './training-step';
 
@@ -128,7 +129,7 @@ function stepFamily(spans: readonly AnnotationSpan[]): AnnotationSpan[] | null {
   const families = new Map<string, AnnotationSpan[]>();
   for (const span of spans) {
     if (span.depth !== 0 || !STEP_WORD.test(span.name) || OPTIMIZER_STEP.test(span.name)) continue;
-    const key = span.name.replace(/[#_\s-]*\d+$/, '');
+    const key = withoutTrailingNumber(span.name);
     const list = families.get(key) ?? [];
     list.push(span);
     families.set(key, list);
@@ -138,6 +139,21 @@ function stepFamily(spans: readonly AnnotationSpan[]): AnnotationSpan[] | null {
     if (list.length >= 2 && (best === null || list.length > best.length)) best = list;
   return best;
 }
+
+/**
+ * A span's name without its trailing number and the separators before it ("train_step#12" →
+ * "train_step"): what `/[#_\s-]*\d+$/` removes, read from the end (that expression is tried
+ * from every position of the name, a user's text, each time to its end).
+ */
+export function withoutTrailingNumber(name: string): string {
+  let end = name.length;
+  while (end > 0 && isDigitCode(name.charCodeAt(end - 1))) end--;
+  if (end === name.length) return name;
+  while (end > 0 && NUMBER_SEPARATOR.test(name[end - 1]!)) end--;
+  return name.slice(0, end);
+}
+
+const NUMBER_SEPARATOR = /[#_\s-]/;
 
 /**
  * Steps that end where the optimizer's steps end (`Optimizer.step#AdamW.step`): each from the
