@@ -61,9 +61,13 @@ test('the JSON form, plain and gzipped, opens with the figures of the pickle', a
   await openSnapshot(page, pickled);
   const expected = await figuresOfEveryDevice(page);
   expect(Object.keys(expected).length).toBeGreaterThan(1);
+  await expect(page.locator('.status-bar')).toContainText('pickle protocol 4');
   for (const path of [json, gzipped]) {
     await openSnapshot(page, path);
     expect(await figuresOfEveryDevice(page), path).toEqual(expected);
+    // The JSON form has no pickle protocol, and the page does not make one up.
+    await expect(page.locator('.status-bar')).toContainText('JSON form');
+    await expect(page.locator('.status-bar')).not.toContainText('pickle protocol');
   }
   expect(await problems()).toEqual([]);
 });
