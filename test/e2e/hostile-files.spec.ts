@@ -10,9 +10,16 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { HOSTILE_FILES, repeated, writeHostileFile } from '../support/hostile-files';
+import {
+  deepMetadataSnapshot,
+  labelBombSnapshot,
+  sharedBombFrameSnapshot,
+  viewBugSeamSnapshot,
+} from '../support/hostile-labels';
 import { assertChromiumInstalled } from './chromium';
 import { CRASHES_THE_WORKER, sabotageDecoderFor, THROWS_TYPE_ERROR } from './decoder-bug-seam';
 import { watchPageProblems } from './page-problems';
+import { sabotageViewFor, VIEW_BUG_KEY } from './view-bug-seam';
 import { openSnapshot } from './snapshot-pages';
 
 /** The good snapshot every test opens first: ships with the repository. */
@@ -23,6 +30,8 @@ const GOOD_NAME = 'demo-snapshot.pickle';
 const ANSWER_TIMEOUT_MS = 8_000;
 /** How long the page may take to answer a script or a click after it. */
 const RESPONSIVE_MS = 2_000;
+/** How much longer than with short names the page may take to answer a click, a bomb opening. */
+const CLICK_MS = 200;
 
 let directory = '';
 
@@ -357,3 +366,233 @@ test.describe('a bug in allocscope', () => {
     await expectGoodTabIntact(page, good);
   });
 });
+
+test.describe('what a file holds never takes the page down (issue 20)', () => {
+  test.describe.configure({ timeout: 60_000 });
+
+  test('user_metadata nested 20,000 deep: its panel shows it bounded, the other tab stays', async ({
+    page,
+  }, testInfo) => {
+    const problems = await watchPageProblems(page);
+    const good = await openGoodSnapshot(page);
+    const name = 'deep-metadata.pickle';
+    await page
+      .getByTestId('file-input')
+      .setInputFiles(await writeTestFile(name, deepMetadataSnapshot(20_000)));
+    await expect(snapshotTab(page, name)).toHaveAttribute('aria-selected', 'true', {
+      timeout: ANSWER_TIMEOUT_MS,
+    });
+
+    await page.getByTestId('largest-row').filter({ hasText: 'train.py:62' }).dispatchEvent('click');
+    const panel = page.getByTestId('allocation-panel');
+    await expect(panel).toBeVisible();
+    const metadata = panel.getByTestId('detail-user-metadata').locator('dd');
+    // Eight levels of brackets, then "[…]": the value as far as anyone reads it.
+    await expect(metadata).toContainText('[…]');
+    expect(
+      (await metadata.innerText()).split('\n').filter((line) => line.trim() !== ''),
+    ).toHaveLength(17);
+    await expect(panel.getByTestId('detail-annotation-0')).toContainText('{…}');
+    await expect(panel.getByTestId('detail-compile-context')).toContainText(
+      /… \([\d,]+ more characters\)/,
+    );
+    await expect(page.getByTestId('view-failure')).toHaveCount(0);
+    await panel.screenshot({ path: testInfo.outputPath('deep-metadata-panel.png') });
+
+    await expectResponsive(page);
+    await expectGoodTabIntact(page, good);
+    expect(await problems()).toEqual([]);
+  });
+
+  // Each bomb against a file of the same shape with short names, opened the same way in the same
+  // page: what the bomb costs the page beyond that is what its names cost to label.
+  const BOMBS: { name: string; bomb: () => Uint8Array; control: () => Uint8Array }[] = [
+    {
+      name: 'label-bomb-8mb.pickle',
+      bomb: () => labelBombSnapshot(8 << 20),
+      control: () => labelBombSnapshot(300),
+    },
+    {
+      name: 'shared-bomb-frame.pickle',
+      bomb: () => sharedBombFrameSnapshot(256 * 1024, 1000),
+      control: () => sharedBombFrameSnapshot(40, 1000),
+    },
+  ];
+  for (const { name, bomb, control } of BOMBS) {
+    test(`${name}: decoded and labelled off the page's thread: clicks answered as with short names`, async ({
+      page,
+    }, testInfo) => {
+      const problems = await watchPageProblems(page);
+      const good = await openGoodSnapshot(page);
+      await page.evaluate(() => {
+        const scope = window as unknown as { longestGapMs: number };
+        scope.longestGapMs = 0;
+        let last = performance.now();
+        // The longest the page's main thread goes without running a 5 ms timer.
+        setInterval(() => {
+          const now = performance.now();
+          scope.longestGapMs = Math.max(scope.longestGapMs, now - last);
+          last = now;
+        }, 5);
+      });
+      const controlTimes = await openWhileUsingTheOtherTab(page, `control-${name}`, control());
+      const bombTimes = await openWhileUsingTheOtherTab(page, name, bomb());
+      testInfo.annotations.push({
+        type: 'timings (ms)',
+        description: `bomb ${JSON.stringify(bombTimes)}; short names ${JSON.stringify(controlTimes)}`,
+      });
+      // Each against the same with short names: the machine's own pace is not the bomb's.
+      expect(bombTimes.medianClick).toBeLessThan(controlTimes.medianClick + CLICK_MS);
+      expect(bombTimes.showFile).toBeLessThan(controlTimes.showFile + CLICK_MS);
+      expect(bombTimes.longestGapShowing).toBeLessThan(controlTimes.longestGapShowing + CLICK_MS);
+
+      await expectResponsive(page);
+      await expectGoodTabIntact(page, good);
+      expect(await problems()).toEqual([]);
+    });
+  }
+});
+
+test.describe('a view that fails', () => {
+  test.beforeEach(async ({ page, context }) => {
+    await sabotageViewFor(page);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  });
+
+  test('says so in its place, with a report to copy; the other views and tabs go on', async ({
+    page,
+  }, testInfo) => {
+    const problems = await watchPageProblems(page);
+    const good = await openGoodSnapshot(page);
+    const name = 'view-bug.pickle';
+    await page
+      .getByTestId('file-input')
+      .setInputFiles(await writeTestFile(name, viewBugSeamSnapshot(VIEW_BUG_KEY)));
+    await expect(snapshotTab(page, name)).toHaveAttribute('aria-selected', 'true', {
+      timeout: ANSWER_TIMEOUT_MS,
+    });
+
+    // The allocation whose metadata the seam breaks on: its panel fails, and only its panel.
+    await page.getByTestId('largest-row').filter({ hasText: 'train.py:62' }).dispatchEvent('click');
+    const failure = page.getByTestId('view-failure');
+    await expect(failure).toHaveCount(1);
+    await expect(failure).toHaveAttribute('data-view-name', 'allocation panel');
+    await expect(failure).toContainText('This view failed:');
+    await expect(failure.getByTestId('view-failure-message')).toHaveText(
+      `sabotaged by view-bug-seam.ts: ${VIEW_BUG_KEY}`,
+    );
+    await expect(page.getByTestId('snapshot-page')).toBeVisible();
+    await expect(page.getByTestId('largest-table')).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('view-failure.png') });
+
+    await failure.getByRole('button', { name: 'Copy report' }).click();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toMatch(/^allocscope \d+\.\d+\.\d+\S* \(web page\)\n/);
+    expect(copied).toContain(`File: ${name} (`);
+    expect(copied).toContain('Message: the allocation panel failed: sabotaged by view-bug-seam.ts');
+    expect(copied).toMatch(/TypeError: sabotaged by view-bug-seam\.ts/);
+    expect(copied).toContain('In the view:');
+
+    // Another allocation of the same table: a panel of its own, that works.
+    await page.getByTestId('largest-row').filter({ hasText: 'train.py:63' }).dispatchEvent('click');
+    await expect(page.getByTestId('view-failure')).toHaveCount(0);
+    await expect(page.getByTestId('allocation-panel')).toContainText('"step": 3');
+
+    await expectResponsive(page);
+    await expectGoodTabIntact(page, good);
+    // React reports what a boundary caught on the console; nothing else may be there.
+    expect((await problems()).filter((problem) => !problem.includes('view-bug-seam'))).toEqual([]);
+  });
+});
+
+/** The tab of `fileName` once its snapshot is open. */
+function snapshotTab(page: Page, fileName: string): Locator {
+  return page
+    .getByTestId('tab')
+    .and(page.locator(`[data-file-name="${fileName}"]`))
+    .and(page.locator('[data-tab-state="snapshot"]'));
+}
+
+interface OpeningTimes {
+  /** Clicks on the other tab's views while the file decoded: click to the page's next task. */
+  clicks: number[];
+  medianClick: number;
+  /** Click on the file's tab to the page's next task (its page rendered, stacks labelled). */
+  showFile: number;
+  /** The longest the main thread went without running a timer, from that click to the file's
+   * largest allocation shown with its stack. */
+  longestGapShowing: number;
+}
+
+/**
+ * Opens `name` and uses the good tab's views while the file decodes (at least 6 clicks), then
+ * shows the file's tab until its largest allocation's stack is shown: how long each took the page.
+ */
+async function openWhileUsingTheOtherTab(
+  page: Page,
+  name: string,
+  bytes: Uint8Array,
+): Promise<OpeningTimes> {
+  const path = await writeTestFile(name, bytes);
+  await page.getByTestId('file-input').setInputFiles(path);
+  const goodTab = page.getByTestId('tab').filter({ hasText: GOOD_NAME });
+  await goodTab.click();
+  await expect(goodTab).toHaveAttribute('aria-selected', 'true');
+  const opened = snapshotTab(page, name);
+  const clicks: number[] = [];
+  const deadline = Date.now() + ANSWER_TIMEOUT_MS;
+  do {
+    for (const view of ['segments', 'largest']) {
+      const ms = await clickAnsweredMs(page, `[data-testid="view-tab-${view}"]`, null);
+      if (ms !== null) clicks.push(ms);
+    }
+  } while (((await opened.count()) === 0 || clicks.length < 6) && Date.now() < deadline);
+  await expect(opened).toHaveCount(1);
+
+  await page.evaluate(() => ((window as unknown as { longestGapMs: number }).longestGapMs = 0));
+  const showFile = await clickAnsweredMs(
+    page,
+    `[data-testid="tab"][data-file-name="${name}"]`,
+    null,
+  );
+  await expect(page.getByTestId('largest-row').first()).toContainText(/\(C\+\+\)|autograd/);
+  await page.getByTestId('largest-row').first().dispatchEvent('click');
+  await expect(
+    page.getByTestId('allocation-panel').getByTestId('stack-frame').first(),
+  ).toBeVisible();
+  const longestGapShowing = await page.evaluate(
+    () => (window as unknown as { longestGapMs: number }).longestGapMs,
+  );
+  const sorted = [...clicks].sort((x, y) => x - y);
+  return {
+    clicks: clicks.map(Math.round),
+    medianClick: Math.round(sorted[Math.floor(sorted.length / 2)] ?? 0),
+    showFile: Math.round(showFile ?? 0),
+    longestGapShowing: Math.round(longestGapShowing),
+  };
+}
+
+/**
+ * Milliseconds from a click on the element `selector` (holding `text`, when given) to the page
+ * running its next task, the click's update rendered (measured in the page: the round trip to the
+ * test is not the page's); null when there is no such element.
+ */
+async function clickAnsweredMs(
+  page: Page,
+  selector: string,
+  text: string | null,
+): Promise<number | null> {
+  return page.evaluate(
+    async ({ selector, text }) => {
+      const element = Array.from(document.querySelectorAll<HTMLElement>(selector)).find(
+        (candidate) => text === null || (candidate.textContent ?? '').includes(text),
+      );
+      if (element === undefined) return null;
+      const started = performance.now();
+      element.click();
+      await new Promise<void>((resolve) => setTimeout(resolve, 0));
+      return performance.now() - started;
+    },
+    { selector, text },
+  );
+}

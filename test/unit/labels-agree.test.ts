@@ -18,6 +18,7 @@ import {
   frameFactsOf,
   SHORT_LABEL_CHARS,
 } from '@shared/analysis/user-frame';
+import { adoptFrameLabelTables, frameLabelTablesOf } from '@shared/analysis/label-tables';
 import { qualifiedNativeName, shortNativeName } from '@shared/format/words';
 import { isBackwardFrameText } from '@shared/holders/category-rules';
 import { frameSearchText } from '@shared/holders/classify';
@@ -265,6 +266,18 @@ describe('the linear code says what the old code said', () => {
       for (let stackId = 0; stackId + 1 < stacks.offsets.length; stackId++) {
         const stackFrames = Array.from(stackFrameIds(source, stackId), (id) => frameAt(frames, id));
         expect(stackLabelOfStack(source, stackId)).toEqual(stackLabelOf(stackFrames));
+      }
+      // Handed over as the decode worker hands them to the page: the same labels and lines.
+      const tables = structuredClone(frameLabelTablesOf(source));
+      const adopted = structuredClone(source);
+      adoptFrameLabelTables(adopted, tables);
+      for (let stackId = -1; stackId < stacks.offsets.length; stackId++)
+        expect(stackLabelOfStack(adopted, stackId)).toEqual(stackLabelOfStack(source, stackId));
+      for (let id = 0; id < frames.name.length; id++) {
+        expect(frameFactsOf(adopted.frames).flags(id)).toBe(frameFactsOf(frames).flags(id));
+        expect(frameFactsOf(adopted.frames).shortLabel(id)).toBe(
+          frameFactsOf(frames).shortLabel(id),
+        );
       }
     },
   );

@@ -2,7 +2,7 @@
 // times and its stack, derived from the view's columns (no DOM, so it is unit-tested in Node).
 
 import { AllocationOrigin, BEFORE_TRACE } from '@shared/analysis/allocation-table';
-import { frameFactsOf } from '@shared/analysis/user-frame';
+import { frameFactsOf, shortFrameLabel } from '@shared/analysis/user-frame';
 import { frameAt, stackFrameIds, type StackSource } from '@shared/snapshot/stack-source';
 import { formatBytes, formatDurationUs, formatExactBytes } from '@shared/format/units';
 import {
@@ -18,6 +18,11 @@ export interface StackFrame {
   filename: string;
   line: number;
   isFramework: boolean;
+  /**
+   * The frame in a short line (FrameFacts.shortLabel: shortFrameLabel, at most SHORT_LABEL_CHARS),
+   * worded once per frame of the table; absent in frames built by hand.
+   */
+  short?: string;
   /** The FX graph node a compiled frame ran (`augment_with_fx_traces=True`); absent for others. */
   fx?: FrameFx;
 }
@@ -42,6 +47,7 @@ export function stackFrames(source: StackSource, stackId: number): StackFrame[] 
       filename,
       line,
       isFramework: !facts.isUser(frameId),
+      short: facts.shortLabel(frameId),
     };
     if (fx !== undefined) {
       const fields: FrameFx = {
@@ -62,6 +68,14 @@ export function fxNodeText(fx: FrameFx | undefined): string | null {
   const parts = [fx.nodeOp, fx.nodeTarget].filter((part) => part !== null);
   if (fx.nodeName !== null) parts.push(`(${fx.nodeName})`);
   return parts.length === 0 ? null : parts.join(' ');
+}
+
+/** Characters of a frame in a tooltip's list (a name may be megabytes; the panel has it). */
+export const TOOLTIP_FRAME_CHARS = 300;
+
+/** The frame in a short line, as lists of frames show it. */
+export function shortFrameText(frame: StackFrame): string {
+  return frame.short ?? shortFrameLabel(frame);
 }
 
 /** "path/to/file.py:12" with the whole path (@shared/format/words). */

@@ -3,6 +3,7 @@
 
 import { stackLabelOfStack } from '@shared/analysis/user-frame';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import { shownText } from '@shared/format/shown-text';
 import { NO_STACK_TEXT } from '@shared/format/words';
 import { allocationFacts, frameLocation, stackFrames } from './allocation-facts';
 
@@ -20,6 +21,9 @@ export interface LargestTableRow {
   frameTitle: string;
   stackId: number;
 }
+
+/** Characters of a frame's name and of its path in a row's hover title. */
+const FRAME_TITLE_CHARS = 1_000;
 
 export function largestTableRow(
   view: Pick<AnalyzedSnapshot, 'streams' | 'frames' | 'stacks'>,
@@ -39,7 +43,11 @@ export function largestTableRow(
     allocEvent: facts.allocEvent ?? -1,
     allocText: facts.allocText,
     frameLabel: label === null ? NO_STACK_TEXT : label.text,
-    frameTitle: frame === null ? '' : `${frame.name}\n${frameLocation(frame)}`,
+    // Bounded: a frame's name may be megabytes long (the stack panel has it whole).
+    frameTitle:
+      frame === null
+        ? ''
+        : `${shownText(frame.name, FRAME_TITLE_CHARS)}\n${shownText(frameLocation(frame), FRAME_TITLE_CHARS)}`,
     stackId: facts.stackId,
   };
 }

@@ -2,10 +2,16 @@
 // up to `limit` supporting frames, and how many more there are.
 
 import type { JSX } from 'react';
-import { shortFrameLabel, stackLabelOfStack } from '@shared/analysis/user-frame';
+import { stackLabelOfStack } from '@shared/analysis/user-frame';
 import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import { shownText } from '@shared/format/shown-text';
 import { NO_STACK_TEXT } from '@shared/format/words';
-import { stackFrames, supportingFrames } from './allocation-facts';
+import {
+  shortFrameText,
+  stackFrames,
+  supportingFrames,
+  TOOLTIP_FRAME_CHARS,
+} from './allocation-facts';
 
 export function StackLines(props: {
   view: AnalyzedSnapshot;
@@ -27,7 +33,7 @@ export function StackLines(props: {
       </li>
       {supporting.map((frame, index) => (
         <li key={index} data-testid={testId}>
-          {shortFrameLabel(frame)}
+          {shownText(shortFrameText(frame), TOOLTIP_FRAME_CHARS)}
         </li>
       ))}
       {unlisted > 0 && (

@@ -3,9 +3,15 @@
 // button; the full frame in the tooltip, and a C++ frame's whole signature on click.
 
 import { useState, type JSX, type MouseEvent } from 'react';
-import { isPythonFrame, shortFrameLabel } from '@shared/analysis/user-frame';
+import { isPythonFrame } from '@shared/analysis/user-frame';
 import { shownText } from '@shared/format/shown-text';
-import { frameLocation, frameText, fxNodeText, type StackFrame } from './allocation-facts';
+import {
+  frameLocation,
+  frameText,
+  fxNodeText,
+  shortFrameText,
+  type StackFrame,
+} from './allocation-facts';
 import { foldText, stackRows, type StackRow } from './stack-rows';
 
 export interface StackListProps {
@@ -72,7 +78,7 @@ function FrameRow(props: {
 }): JSX.Element {
   const { row, full, copied, onToggleFull, onCopy } = props;
   const { frame, index, role } = row;
-  const short = shortFrameLabel(frame);
+  const short = shortFrameText(frame);
   // A C++ signature shortened for the row ("MulBackward0::apply"): click shows it whole.
   const elided = !isPythonFrame(frame.filename) && short !== frame.name;
   const hasFile = frame.filename !== '' && frame.filename !== '??';

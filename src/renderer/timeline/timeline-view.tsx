@@ -8,12 +8,7 @@ import { Fragment, useLayoutEffect, useMemo, useRef, useState, type JSX } from '
 import { bandColorIndex, NO_STACK_COLOR } from '@shared/chart/band-colors';
 import { timelineMarks, type TimelineMarkKind } from '@shared/chart/timeline-marks';
 import { FIGURE } from '@shared/format/glossary';
-import {
-  describeStack,
-  shortFrameLabel,
-  stackLabel,
-  stackLabelOfStack,
-} from '@shared/analysis/user-frame';
+import { describeStack, stackLabel, stackLabelOfStack } from '@shared/analysis/user-frame';
 import { shownText } from '@shared/format/shown-text';
 import { pairAnnotations } from '@shared/chart/annotation-spans';
 import type { TimelineHit } from '@shared/chart/timeline-layout';
@@ -23,8 +18,10 @@ import {
   allocationFacts,
   bytesWithExact,
   describeEvent,
+  shortFrameText,
   stackFrames,
   supportingFrames,
+  TOOLTIP_FRAME_CHARS,
 } from '../allocations/allocation-facts';
 import { TimelineChart, type TimelineDomainInfo, type TimelineHover } from './timeline-chart';
 import './timeline.css';
@@ -65,8 +62,6 @@ const NO_STEPS: readonly TrainingStep[] = [];
 
 /** Frames listed in the tooltip under the top user frame; the panel shows them all. */
 const TOOLTIP_FRAMES = 6;
-/** Characters of one frame in the tooltip (a frame's name may be megabytes; the panel has it). */
-const TOOLTIP_FRAME_CHARS = 300;
 
 export function TimelineView(props: TimelineViewProps): JSX.Element {
   const { view, device, xMode, selectedRow, moment } = props;
@@ -407,7 +402,7 @@ function AllocationTooltip(props: {
           </li>
           {supporting.map((frame, index) => (
             <li key={index} data-testid="tooltip-frame">
-              {shownText(shortFrameLabel(frame), TOOLTIP_FRAME_CHARS)}
+              {shownText(shortFrameText(frame), TOOLTIP_FRAME_CHARS)}
             </li>
           ))}
           {unlisted > 0 && (

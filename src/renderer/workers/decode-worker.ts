@@ -5,6 +5,7 @@
 // ./snapshot-source.ts makes either a stream, and from there on the path is one. The page never
 // parses; cancelling terminates the worker, which aborts its fetch.
 
+import { frameLabelTablesOf } from '@shared/analysis/label-tables';
 import { buildAnalyzedSnapshotData, transferablesOf } from '@shared/analyzed/analyzed-snapshot';
 import { decodeSnapshot } from '@shared/snapshot/decode-snapshot';
 import { classifyDecodeError } from '@shared/snapshot/describe-decode-error';
@@ -49,6 +50,8 @@ async function decode(request: DecodeWorkerRequest): Promise<void> {
   const fileBytes = totalBytes ?? bytesRead;
   post({ type: 'progress', stage: 'analyzing', bytesRead: fileBytes, totalBytes: fileBytes });
   const view = buildAnalyzedSnapshotData(model, { fileName, fileBytes });
+  // Every stack labelled here, not on the page's thread: frame names may be megabytes long.
+  view.labels = frameLabelTablesOf(view);
   post({ type: 'done', view }, transferablesOf(view));
 }
 

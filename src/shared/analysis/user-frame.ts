@@ -356,9 +356,22 @@ export class FrameFacts {
     { flags: number; texts: Partial<Record<NameText, string>>; short?: string }
   >();
   private readonly pythonTexts = new Map<number, string>();
+  private readonly seededShortLabels = new Map<number, string>();
 
   constructor(private readonly table: Pick<FrameTable, 'filename' | 'line' | 'name'>) {
     this.flagsById = new Uint16Array(table.name.length);
+  }
+
+  /** Takes the flags and short lines computed elsewhere (label-tables.ts: the decode worker). */
+  seed(flags: Uint16Array, shortLabels: readonly string[]): void {
+    this.flagsById.set(flags.subarray(0, this.flagsById.length));
+    shortLabels.forEach((text, frameId) => this.seededShortLabels.set(frameId, text));
+  }
+
+  /** The flags of every frame of the table (each computed once). */
+  allFlags(): Uint16Array {
+    for (let frameId = 0; frameId < this.flagsById.length; frameId++) this.flags(frameId);
+    return this.flagsById;
   }
 
   flags(frameId: number): number {
@@ -399,6 +412,8 @@ export class FrameFacts {
    * a C++ name at the end): what lists of frames show, and compare between stacks.
    */
   shortLabel(frameId: number): string {
+    const seeded = this.seededShortLabels.get(frameId);
+    if (seeded !== undefined) return seeded;
     if (this.flags(frameId) & PYTHON) {
       const { shortPath } = this.file(frameId);
       const { line, name } = this.table;
@@ -469,6 +484,16 @@ export function topUserFrameId(source: StackSource, stackId: number): number | n
 
 // Labels are asked for per row of tables, per holder and per tooltip: computed once per stack.
 const labelCache = new WeakMap<StackSource['stacks'], Map<number, StackLabel | null>>();
+// Labels computed elsewhere (label-tables.ts: in the decode worker), read on first use.
+const givenLabels = new WeakMap<StackSource['stacks'], (stackId: number) => StackLabel | null>();
+
+/** Labels of a stack table computed elsewhere: stackLabelOfStack reads them instead. */
+export function giveStackLabels(
+  stacks: StackSource['stacks'],
+  labelOfStack: (stackId: number) => StackLabel | null,
+): void {
+  givenLabels.set(stacks, labelOfStack);
+}
 
 /** The label of stack `stackId` (stackLabelOf), cached per stack table; null for no stack. */
 export function stackLabelOfStack(source: StackSource, stackId: number): StackLabel | null {
@@ -479,7 +504,8 @@ export function stackLabelOfStack(source: StackSource, stackId: number): StackLa
   }
   let label = byStack.get(stackId);
   if (label === undefined) {
-    label = labelOfStackFrames(source, stackId);
+    const given = givenLabels.get(source.stacks);
+    label = given === undefined ? labelOfStackFrames(source, stackId) : given(stackId);
     byStack.set(stackId, label);
   }
   return label;

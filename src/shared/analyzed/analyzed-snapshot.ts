@@ -9,6 +9,7 @@ import {
   type AllocationDetailColumns,
 } from '../analysis/allocation-detail-columns';
 import { buildAllocationTable, type AllocationTable } from '../analysis/allocation-table';
+import { adoptFrameLabelTables, type FrameLabelTables } from '../analysis/label-tables';
 import { materializeCurves } from '../analysis/curve-stats';
 import type { SegmentHistory } from '../analysis/segment-history';
 import { analyzeSnapshot, emptyTrace, type OomEvent } from '../analysis/snapshot-analysis';
@@ -79,6 +80,8 @@ export interface AnalyzedSnapshotData {
   strings?: string[];
   /** forward_frames lists (SnapshotModel.forwardFrames). */
   forwardFrames?: StringListTable;
+  /** Every stack's label, computed where the file was decoded (the app's worker); else on use. */
+  labels?: FrameLabelTables;
 }
 
 /** A device of the snapshot as the app, exports and CLI read it, with its derived data. */
@@ -162,6 +165,7 @@ export function buildAnalyzedSnapshotData(
 
 /** Takes posted (or freshly built) data as this thread's analyzed snapshot. */
 export function adoptAnalyzedSnapshot(data: AnalyzedSnapshotData): AnalyzedSnapshot {
+  if (data.labels !== undefined) adoptFrameLabelTables(data, data.labels);
   return {
     ...data,
     derived: new DerivedCache(),
@@ -201,6 +205,7 @@ export function transferablesOf(view: AnalyzedSnapshotData): ArrayBuffer[] {
   };
   addColumnsOf(view.stacks);
   if (view.forwardFrames !== undefined) addColumnsOf(view.forwardFrames);
+  if (view.labels !== undefined) addColumnsOf(view.labels);
   for (const device of view.devices) {
     addColumnsOf(device);
     addColumnsOf(device.allocations);

@@ -42,3 +42,18 @@ describe('fitText', () => {
     expect(fitText('abcdefghij', 12, measure)).toBeNull();
   });
 });
+
+describe('fitText on a name of megabytes (issue 20)', () => {
+  it('measures no more of it than could fit, and cuts it as a short name is cut', () => {
+    const measured: number[] = [];
+    const measure = (text: string): number => {
+      measured.push(text.length);
+      return text.length * 6;
+    };
+    const long = `step ${'1'.repeat(1 << 20)}x`;
+    const text = fitText(long, 120, measure);
+    expect(text).toBe(fitText(long.slice(0, 40), 120, (t) => t.length * 6));
+    expect(text).toBe(`${long.slice(0, 19)}…`);
+    expect(Math.max(...measured)).toBeLessThanOrEqual(122);
+  });
+});

@@ -58,8 +58,13 @@ export function fitText(
   room: number,
   measure: (text: string) => number,
 ): string | null {
-  if (measure(name) <= room) return name;
-  const characters = Array.from(name);
+  // A span's name is the user's text, of any length: no more of it than could fit is measured
+  // (a character takes a pixel at least), nor split into characters.
+  const most = Math.max(0, Math.ceil(room)) + 1;
+  const head = name.length > 2 * most ? name.slice(0, 2 * most) : name;
+  const characters = Array.from(head);
+  if (head === name && characters.length <= most && measure(name) <= room) return name;
+  if (characters.length > most) characters.length = most;
   let low = 0;
   let high = characters.length - 1;
   // The longest prefix whose text plus the ellipsis fits (binary search: width grows with length).

@@ -177,7 +177,8 @@ export function qualifiedNativeName(symbol: string): string {
     .replace(LINKER_SUFFIX, '')
     .replaceAll('(anonymous namespace)', ANONYMOUS)
     .trim();
-  // Operators whose names hold brackets or parentheses, kept whole while the rest is elided.
+  // Operators whose names hold brackets or parentheses, kept whole while the rest is elided (a
+  // fixed word and a few characters: linear).
   const operators: string[] = [];
   text = text.replace(/operator(<<=|>>=|<=>|<<|>>|->\*|->|<=|>=|<|>|\(\)|\[\])/g, (match) => {
     operators.push(match);
@@ -276,7 +277,10 @@ function withoutTrailingQualifiers(text: string): string {
 
 const ANONYMOUS = '{anonymous}';
 
-/** What compilers and linkers append to a symbol: `.localalias`, `.isra.0`, `.lto_priv.4`. */
+/**
+ * What compilers and linkers append to a symbol: `.localalias`, `.isra.0`, `.lto_priv.4`. Linear:
+ * tried at each dot, it reads at most a word and one run of digits, which no other dot shares.
+ */
 const LINKER_SUFFIX =
   /\.(localalias|constprop\.\d+|isra\.\d+|part\.\d+|cold|lto_priv\.\d+|llvm\.\d+)\b/g;
 
