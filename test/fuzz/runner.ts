@@ -11,7 +11,7 @@
 // `--case N --seed S` re-runs one generated case (saving its input).
 
 import { fork, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { loadSeeds, LONG_CORPUS, QUICK_CORPUS } from './corpus';
 import { saveFinding } from './findings';
@@ -39,6 +39,8 @@ interface RunnerOptions {
   /** The script workers run (a private copy of this bundle; see campaignMain). */
   workerScript: string;
   cases: number;
+  /** The first case's index: a campaign can be run in ranges (--first 0 --cases 50000, then 50000). */
+  first: number;
   seed: number;
   jobs: number;
   batch: number;
@@ -49,10 +51,13 @@ interface RunnerOptions {
   minimize: boolean;
   replay: string[];
   single: number | null;
+  /** Where the campaign's result goes as JSON (npm test reads it), or null. */
+  json: string | null;
 }
 
-const USAGE = `npm run fuzz -- [--cases N] [--seed N] [--jobs J] [--mutators a,b] [--profile long|quick]
-                    [--batch N] [--case-timeout MS] [--heap MB] [--no-minimize]
+const USAGE = `npm run fuzz -- [--cases N] [--first N] [--seed N] [--jobs J] [--mutators a,b]
+                    [--profile long|quick] [--batch N] [--case-timeout MS] [--heap MB]
+                    [--no-minimize] [--json FILE]
 npm run fuzz -- --replay FILE...     run files through the oracle
 npm run fuzz -- --seed S --case N    re-run one case and save its input
 
@@ -62,6 +67,7 @@ function parseOptions(argv: readonly string[]): RunnerOptions {
   const options: RunnerOptions = {
     workerScript: process.argv[1]!,
     cases: 10_000,
+    first: 0,
     seed: 1,
     jobs: 1,
     batch: 200,
@@ -72,6 +78,7 @@ function parseOptions(argv: readonly string[]): RunnerOptions {
     minimize: true,
     replay: [],
     single: null,
+    json: null,
   };
   const number = (value: string | undefined, flag: string): number => {
     const parsed = Number(value);
@@ -85,9 +92,18 @@ function parseOptions(argv: readonly string[]): RunnerOptions {
       case '--cases':
         options.cases = number(argv[++i], arg);
         break;
+      case '--first':
+        options.first = number(argv[++i], arg);
+        break;
       case '--seed':
         options.seed = number(argv[++i], arg);
         break;
+      case '--json': {
+        const file = argv[++i];
+        if (file === undefined || file.startsWith('--')) throw new Error('--json needs a file');
+        options.json = file;
+        break;
+      }
       case '--jobs':
         options.jobs = Math.max(1, number(argv[++i], arg));
         break;
@@ -491,14 +507,17 @@ async function campaignMain(options: RunnerOptions): Promise<number> {
   };
   const seeds = seedsFor(options.profile);
   process.stdout.write(
-    `allocscope fuzz: ${options.cases} cases, seed ${options.seed}, ${options.jobs} job(s), profile ${options.profile}, ` +
+    `allocscope fuzz: ${options.cases} cases${options.first > 0 ? ` from case ${options.first}` : ''}, seed ${options.seed}, ${options.jobs} job(s), profile ${options.profile}, ` +
       `${seeds.length} seeds (${seeds.filter((seed) => seed.name.startsWith('real:')).length} real)\n`,
   );
   const known = new Set<string>();
   const pending: number[][] = [];
   for (let start = 0; start < options.cases; start += options.batch) {
     pending.push(
-      Array.from({ length: Math.min(options.batch, options.cases - start) }, (_v, i) => start + i),
+      Array.from(
+        { length: Math.min(options.batch, options.cases - start) },
+        (_v, i) => options.first + start + i,
+      ),
     );
   }
   let lastProgress = 0;
@@ -558,6 +577,7 @@ async function campaignMain(options: RunnerOptions): Promise<number> {
               defects: [defect],
               inputBytes: fuzzCase.bytes.length,
               totalMs: 0,
+              steps: [],
               slowestMs: 0,
               slowestStep: '',
               rssGrowthBytes: 0,
@@ -614,7 +634,10 @@ async function campaignMain(options: RunnerOptions): Promise<number> {
     rmSync(runDir, { recursive: true, force: true });
   }
   if (tty) process.stdout.write('\n');
-  printSummary(campaign, (performance.now() - started) / 1000);
+  const seconds = (performance.now() - started) / 1000;
+  printSummary(campaign, seconds);
+  if (options.json !== null)
+    writeFileSync(options.json, JSON.stringify(resultOf(campaign, seconds), null, 1));
   if (failure !== null) {
     process.stderr.write(
       `the campaign stopped early: ${failure instanceof Error ? failure.message : String(failure)}\n`,
@@ -623,6 +646,39 @@ async function campaignMain(options: RunnerOptions): Promise<number> {
   }
   return campaign.defects.size > 0 ? 1 : 0;
 }
+
+/** The campaign as `--json` writes it: what the summary prints, for a program to read. */
+function resultOf(campaign: Campaign, seconds: number) {
+  const { options } = campaign;
+  return {
+    seed: options.seed,
+    profile: options.profile,
+    first: options.first,
+    cases: campaign.done,
+    seconds,
+    perClass: Object.fromEntries(
+      options.mutators.map((name) => [
+        name,
+        campaign.perClass.get(name) ?? { cases: 0, opened: 0, refused: 0, defects: 0, ms: 0 },
+      ]),
+    ),
+    defects: [...campaign.defects.values()].map((tally) => ({
+      check: tally.defect.check,
+      message: tally.defect.message,
+      count: tally.count,
+      mutators: [...tally.mutators],
+      first: tally.first,
+      replay: `npm run fuzz -- --profile ${options.profile} --seed ${options.seed} --case ${tally.first.index}`,
+      file: tally.file,
+    })),
+    slowest: campaign.slowest,
+    largestRssBytes: campaign.largestRss,
+    largestGrowth: campaign.largestGrowth,
+  };
+}
+
+/** What `--json` writes. */
+export type CampaignResult = ReturnType<typeof resultOf>;
 
 function pad(text: string | number, width: number, right = false): string {
   const s = String(text);
@@ -684,7 +740,7 @@ function printSummary(campaign: Campaign, seconds: number): void {
   const slowest = campaign.slowest;
   if (slowest !== null) {
     out.push(
-      `slowest case: ${Math.round(slowest.ms)} ms (${slowest.step}), case ${slowest.index} (${slowest.mutator}: ${slowest.note}), ${slowest.bytes} bytes`,
+      `slowest case: ${Math.round(slowest.ms)} ms of CPU (${slowest.step}), case ${slowest.index} (${slowest.mutator}: ${slowest.note}), ${slowest.bytes} bytes`,
     );
   }
   out.push(
@@ -704,6 +760,11 @@ async function replayMain(files: string[]): Promise<number> {
     process.stdout.write(
       `${file}: ${outcome.verdict}${outcome.message === null ? '' : `: ${outcome.message}`} (${bytes.length} bytes, ${Math.round(outcome.totalMs)} ms)\n`,
     );
+    for (const step of outcome.steps) {
+      process.stdout.write(
+        `  ${step.name}: ${Math.round(step.ms)} ms of CPU, ${Math.round(step.wallMs)} ms wall\n`,
+      );
+    }
     for (const defect of outcome.defects) {
       failures++;
       process.stdout.write(
