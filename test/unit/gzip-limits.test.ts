@@ -14,7 +14,7 @@ import { decodeSnapshot } from '../../src/shared/snapshot/decode-snapshot';
 import { chunksOf } from '../support/analyzed';
 import { CLI_PATH, runCli, type CliRun } from '../support/cli';
 import { gzipOfRepeats, repeatedTrace } from '../support/gzip-bomb';
-import { tinySnapshot } from '../support/hostile-files';
+import { tinyJsonSnapshot, tinySnapshot } from '../support/hostile-files';
 
 const dir = mkdtempSync(join(tmpdir(), 'allocscope-gzip-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -110,6 +110,27 @@ describe('gzip bombs through the CLI', () => {
     const allowed = runCli(['summary', path, '--json', '--max-memory', '1G']);
     expect(allowed.status, allowed.stderr).toBe(0);
     expect(JSON.parse(allowed.stdout).devices).toHaveLength(1);
+  });
+
+  it('judges the JSON form by how JSON compresses, and says so', () => {
+    // The JSON form of a snapshot, then 200 MiB of spaces (valid JSON): 1,000 times.
+    const path = write(
+      'padded.json.gz',
+      gzipOfRepeats(
+        {
+          head: tinyJsonSnapshot(),
+          body: new Uint8Array(MiB).fill(0x20),
+          repeats: 200,
+          tail: new Uint8Array(0),
+        },
+        { crc: true },
+      ),
+    );
+    const refused = runCli(['summary', path]);
+    expect(refused.status, refused.stderr).toBe(2);
+    expect(refused.stderr).toMatch(
+      /for a file of 2\d\d\.\d KiB \(snapshots in JSON form compress up to about 80 times\)/,
+    );
   });
 
   it('cuts off a bomb from a pipe once it has unpacked past the limit', () => {

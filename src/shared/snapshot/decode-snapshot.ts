@@ -148,6 +148,7 @@ async function pickleChunksOf(
     case 'pickle':
       return { chunks: all, compressed: depth > 0, json: false, end: NOTHING_AT_THE_END };
     case 'json':
+      budget.holds('json');
       return { chunks: all, compressed: depth > 0, json: true, end: NOTHING_AT_THE_END };
     case 'gzip': {
       if (depth > 0) break;

@@ -152,6 +152,25 @@ describe('UnpackedBudget', () => {
     );
   });
 
+  it('lets the JSON form compress twice as well as a pickle, and says so when it refuses', () => {
+    // A 16 MiB .json.gz whose trailer says 1.25 GiB: 80 times, as the best-compressing real
+    // snapshot's JSON form does; as a pickle that ratio is a bomb.
+    const facts = { packedBytes: 16 * MiB, isize: 1280 * MiB };
+    const progress = at(40 * MiB, MiB / 2);
+    const asPickle = new UnpackedBudget(cli, facts);
+    expect(asPickle.exceeded(progress, MiB)).toBe(true);
+    const asJson = new UnpackedBudget(cli, facts);
+    asJson.holds('json');
+    expect(asJson.exceeded(progress, MiB)).toBe(false);
+    const bomb = new UnpackedBudget(cli, { ...facts, isize: 2560 * MiB });
+    bomb.holds('json');
+    const bombProgress = at(40 * MiB, MiB / 4);
+    expect(bomb.exceeded(bombProgress, MiB)).toBe(true);
+    expect(bomb.refusal(bombProgress, MiB).message).toMatch(
+      /unpacks to 2\.5 GiB \(says its trailer\), 160 times its size: .* for a file of 16\.0 MiB \(snapshots in JSON form compress up to about 80 times\)/,
+    );
+  });
+
   it('says nothing of raising the limit where there is no way (the page)', () => {
     const page: MemoryLimit = { bytes: 2 * GiB, source: "this device's memory", chosen: false };
     const budget = new UnpackedBudget(page, { packedBytes: 100 * MiB, isize: null });

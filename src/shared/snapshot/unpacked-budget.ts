@@ -19,11 +19,31 @@ export const MEMORY_PER_DECODED_BYTE = 3;
 
 /**
  * The most a compressed snapshot is taken to unpack to, as a multiple of its size, unless the
- * user allows more: real snapshots compress 8-37 times as pickles (gzip -9, the twelve in
- * test/fixtures/real), 36-94 times in their JSON form; deflate reaches 1,032 times, which only
- * made-up data does (the gzip bombs of issue 20 unpack 256 times).
+ * user allows more: real snapshots compress 1.4-37 times as pickles (gzip -9, the twelve in
+ * test/fixtures/real); deflate reaches 1,032 times, which only made-up data does (the gzip bombs
+ * of issue 20 unpack 256 times).
  */
 export const MAX_UNPACK_RATIO = 64;
+
+/**
+ * The same for the JSON form: the twelve written by json.dumps compress 1.7-80 times (shared
+ * frames written out in full: the text is 5-49 times the pickle, so a byte of it costs far less
+ * to decode); its container bombs are refused by the JSON reader's own budget.
+ */
+export const MAX_UNPACK_RATIO_JSON = 128;
+
+/** What the compressed data holds, once its first bytes are sniffed. */
+export type PackedContent = 'pickle' | 'json';
+
+const RATIO_OF: Record<PackedContent, number> = {
+  pickle: MAX_UNPACK_RATIO,
+  json: MAX_UNPACK_RATIO_JSON,
+};
+
+const HOW_THEY_COMPRESS: Record<PackedContent, string> = {
+  pickle: 'snapshots compress up to about 40 times',
+  json: 'snapshots in JSON form compress up to about 80 times',
+};
 
 /** Whatever its ratio, a compressed file may unpack to this much (a few seconds of decoding). */
 export const UNPACKED_BYTES_ALLOWED_ANYWAY = 128 * 2 ** 20;
@@ -123,15 +143,17 @@ export function estimateUnpacked(facts: PackedFacts, progress: UnpackProgress): 
 
 /**
  * The unpacked bytes allowed: the limit's share, and unless the user chose the limit, no more
- * than MAX_UNPACK_RATIO times the compressed size (so far read, when the size is not known).
+ * than the content's ratio (MAX_UNPACK_RATIO, MAX_UNPACK_RATIO_JSON) times the compressed size
+ * (so far read, when the size is not known).
  */
 export function unpackedBytesAllowed(
   limit: MemoryLimit,
   packedBytes: number,
+  content: PackedContent = 'pickle',
 ): { bytes: number; byRatio: boolean } {
   const byMemory = limit.bytes / MEMORY_PER_DECODED_BYTE;
   if (limit.chosen) return { bytes: byMemory, byRatio: false };
-  const byRatio = Math.max(UNPACKED_BYTES_ALLOWED_ANYWAY, MAX_UNPACK_RATIO * packedBytes);
+  const byRatio = Math.max(UNPACKED_BYTES_ALLOWED_ANYWAY, RATIO_OF[content] * packedBytes);
   return byRatio < byMemory
     ? { bytes: byRatio, byRatio: true }
     : { bytes: byMemory, byRatio: false };
@@ -143,21 +165,29 @@ export function unpackedBytesAllowed(
  * the limit and how to raise it.
  */
 export class UnpackedBudget {
+  /** Taken for a pickle until the unpacked start says otherwise (holds). */
+  private content: PackedContent = 'pickle';
+
   constructor(
     private readonly limit: MemoryLimit,
     private readonly facts: PackedFacts,
   ) {}
 
+  /** What the unpacked bytes turned out to be (sniffed from their start). */
+  holds(content: PackedContent): void {
+    this.content = content;
+  }
+
   /** Whether the input would unpack to more than allowed. `fed`: compressed bytes read so far. */
   exceeded(progress: UnpackProgress, fed: number): boolean {
-    const allowed = unpackedBytesAllowed(this.limit, this.facts.packedBytes ?? fed);
+    const allowed = unpackedBytesAllowed(this.limit, this.facts.packedBytes ?? fed, this.content);
     return estimateUnpacked(this.facts, progress).atLeast > allowed.bytes;
   }
 
   /** The one line that refuses the input, from what is known now. */
   refusal(progress: UnpackProgress, fed: number): UnreadableInputError {
     const packed = this.facts.packedBytes ?? fed;
-    const allowed = unpackedBytesAllowed(this.limit, packed);
+    const allowed = unpackedBytesAllowed(this.limit, packed, this.content);
     const estimate = estimateUnpacked(this.facts, progress);
     const size = formatBytes(estimate.likely);
     const times = `${groupDigits(Math.round(estimate.likely / Math.max(1, packed)))} times`;
@@ -172,7 +202,7 @@ export class UnpackedBudget {
     const needed = estimate.likely * MEMORY_PER_DECODED_BYTE;
     const read = known ? `a file of ${formatBytes(packed)}` : `${formatBytes(packed)} of gzip data`;
     const why = allowed.byRatio
-      ? `for ${read} (snapshots compress up to about 40 times)`
+      ? `for ${read} (${HOW_THEY_COMPRESS[this.content]})`
       : `(${this.limit.source})`;
     const raise =
       this.limit.raiseTo === undefined
