@@ -38,6 +38,7 @@ import { renderTimelineSvg } from '../../src/shared/render/timeline-svg';
 import { formatReportText } from '../../src/cli/format-report-text';
 import { formatDeviceSegments, formatFileHeader } from '../../src/cli/format-segments-text';
 import { formatSummaryText } from '../../src/cli/format-summary-text';
+import { joinLines } from '../../src/cli/text-lines';
 import { snapshotFiguresOf } from '../../src/shared/analyzed/device-figures';
 import { allocationDetails } from '../../src/shared/analyzed/allocation-details';
 import { defaultDeviceIndex, defaultMoment } from '../../src/shared/analyzed/moments';
@@ -389,7 +390,8 @@ function runPipeline(
     pictures.push(renderTimelineSvg(view, deviceIndex, { width: 800, height: 450, moment: peak }));
     pictures.push(renderSegmentsSvg(view, deviceIndex, index.stateAt(oom ?? peak), { width: 800 }));
   });
-  texts.push({ name: 'segments text', text: lines.join('\n') });
+  // As `allocscope segments` joins them (each line escaped as one field).
+  texts.push({ name: 'segments text', text: joinLines(lines) });
   for (const svg of pictures) {
     const bad = NON_FINITE_ATTRIBUTE.exec(svg);
     if (bad !== null) {

@@ -32,6 +32,30 @@ describe('pickleFromHtml', () => {
     );
   });
 
+  it("judges a marker at the first MiB's edge the same in chunks of every size", async () => {
+    // The key starting just before, at and just after the MiB (the fuzz campaign's case: a key at
+    // 1,048,570 was found in irregular chunks only, whose last one reached past the MiB).
+    const prefix =
+      '<!DOCTYPE html>\n<html>'.length +
+      '<script>const local_files = [{"name": "snapshot.pickle", '.length;
+    for (const keyAt of [(1 << 20) - 8, (1 << 20) - 1, 1 << 20]) {
+      const late = page(pickle, ' '.repeat(keyAt - prefix));
+      expect(new TextDecoder().decode(late.subarray(keyAt, keyAt + 8))).toBe('"base64"');
+      const verdicts = new Set<string>();
+      for (const size of [7, 1000, 65_536, 1 << 20, 3 << 20]) {
+        verdicts.add(
+          await collect(pickleFromHtml(chunksOf(late, size))).then(
+            (bytes) => (bytes.length === pickle.length ? 'opened' : 'other'),
+            (error: Error) => error.message,
+          ),
+        );
+      }
+      expect([...verdicts]).toEqual([
+        keyAt < 1 << 20 ? 'opened' : expect.stringMatching(/without an embedded snapshot/),
+      ]);
+    }
+  });
+
   it('says when the page ends inside the payload, or the payload is not a pickle or not base64', async () => {
     const whole = page(pickle);
     await expect(collect(pickleFromHtml(chunksOf(whole.subarray(0, 500), 64)))).rejects.toThrow(

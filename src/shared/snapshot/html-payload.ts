@@ -9,6 +9,13 @@ import { SnapshotFormatError } from './snapshot-error';
 
 /** The marker is this close to the start in every page _memory_viz writes (a few hundred bytes). */
 const KEY_SEARCH_BYTES = 1 << 20;
+/**
+ * A `"base64"` key that starts in the first MiB counts when its colon and the payload's quote
+ * follow within this many bytes past the MiB: the window is fixed in bytes, so the verdict never
+ * depends on how the page was cut into chunks.
+ */
+const MARKER_TAIL_BYTES = 256;
+const WINDOW_BYTES = KEY_SEARCH_BYTES + MARKER_TAIL_BYTES;
 const BASE64_KEY = new TextEncoder().encode('"base64"');
 const QUOTE = 0x22;
 
@@ -79,16 +86,21 @@ async function findPayloadStart(iterator: AsyncIterator<Uint8Array>): Promise<Pa
   let length = 0;
   let searchFrom = 0;
   let bare = -1;
+  let ended = false;
   for (;;) {
-    const found = findMarker(head, length, searchFrom);
+    const complete = ended || length >= WINDOW_BYTES;
+    const found = findMarker(head, Math.min(length, WINDOW_BYTES), searchFrom, complete);
     if (found.marked >= 0) {
       return { rest: head.subarray(found.marked, length), offset: found.marked };
     }
     if (bare < 0) bare = found.bare;
     searchFrom = found.resumeAt;
-    if (length >= KEY_SEARCH_BYTES) break;
+    if (complete) break;
     const next = await iterator.next();
-    if (next.done === true) break;
+    if (next.done === true) {
+      ended = true;
+      continue;
+    }
     if (length + next.value.length > head.length) {
       let capacity = head.length * 2;
       while (capacity < length + next.value.length) capacity *= 2;
@@ -114,15 +126,22 @@ interface Marker {
   resumeAt: number;
 }
 
-/** Looks for the payload's marker in page[from..end). */
-function findMarker(page: Uint8Array, end: number, from: number): Marker {
+/**
+ * Looks for the payload's marker among the keys starting in page[from..end) before
+ * KEY_SEARCH_BYTES. `complete`: page[0..end) is the whole window (or the whole page), so a marker
+ * cut by `end` is none; else it is read on.
+ */
+function findMarker(page: Uint8Array, end: number, from: number, complete: boolean): Marker {
   let bare = -1;
   const view = page.subarray(0, end);
-  for (let at = indexOfBytes(view, BASE64_KEY, from); at >= 0;) {
+  for (let at = indexOfBytes(view, BASE64_KEY, from); at >= 0 && at < KEY_SEARCH_BYTES;) {
     let i = skipSpace(view, at + BASE64_KEY.length);
     if (i < end && view[i] === 0x3a /* : */) i = skipSpace(view, i + 1);
     else if (i < end) i = -1;
-    if (i >= end) return { marked: -1, bare, resumeAt: at }; // cut by the end: read on
+    if (i >= end) {
+      if (!complete) return { marked: -1, bare, resumeAt: at }; // cut by the end: read on
+      i = -1;
+    }
     if (i >= 0 && view[i] === QUOTE) {
       if (bare < 0) bare = i + 1;
       if (followsNameKey(view, at)) return { marked: i + 1, bare, resumeAt: at };
