@@ -3,6 +3,7 @@
 // file per container or field family (json-form-mutator.ts, gzip-mutator.ts, ...).
 
 import type { Prng } from './prng';
+import { concat } from '../support/bytes';
 
 export interface Seed {
   name: string;
@@ -65,19 +66,8 @@ export type Mutator = (ctx: MutatorContext) => Mutation;
 
 // ---- byte helpers ----
 
-export function ascii(text: string): Uint8Array {
-  return new TextEncoder().encode(text);
-}
-
-export function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
+// One copy with the hostile files (test/support/bytes.ts).
+export { ascii, concat } from '../support/bytes';
 
 export function splice(
   bytes: Uint8Array,

@@ -16,6 +16,7 @@ import {
   type PickleValue,
 } from '../../generators/pickle/pickle-values';
 import { LABEL_AND_METADATA_FILES } from './hostile-labels';
+import { ascii, concat } from './bytes';
 
 export interface HostileFile {
   /** File name (its extension matters to nobody: the decoder sniffs the bytes). */
@@ -151,16 +152,6 @@ function rawPickle(...parts: (number | number[] | Uint8Array)[]): Uint8Array {
   return Uint8Array.from(bytes);
 }
 
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
 function u32(value: number): number[] {
   return [value & 0xff, (value >>> 8) & 0xff, (value >>> 16) & 0xff, (value >>> 24) & 0xff];
 }
@@ -201,10 +192,6 @@ function htmlPage(pickle: Uint8Array, before = ''): Uint8Array {
   );
   const tail = new TextEncoder().encode('"}];\n</script></body></html>\n');
   return concat(head, new TextEncoder().encode(Buffer.from(pickle).toString('base64')), tail);
-}
-
-function ascii(text: string): Uint8Array {
-  return new TextEncoder().encode(text);
 }
 
 /**
@@ -809,7 +796,7 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
     name: 'gzip-trailing-zeros.pickle.gz',
     defectClass: 313,
     description: 'a gzip member followed by 512 zero bytes',
-    bytes: () => concatBytes(gzipSync(tinySnapshot()), new Uint8Array(512)),
+    bytes: () => concat(gzipSync(tinySnapshot()), new Uint8Array(512)),
     expect: {
       refused: /bytes follow the end of the gzip data \(padding, garbage or a second gzip member\)/,
     },
@@ -818,7 +805,7 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
     name: 'gzip-trailing-garbage.pickle.gz',
     defectClass: 313,
     description: 'a gzip member followed by text',
-    bytes: () => concatBytes(gzipSync(tinySnapshot()), new TextEncoder().encode('garbage\n')),
+    bytes: () => concat(gzipSync(tinySnapshot()), new TextEncoder().encode('garbage\n')),
     expect: { refused: /bytes follow the end of the gzip data/ },
   },
   {
@@ -828,7 +815,7 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
     bytes: () => {
       const pickle = tinySnapshot();
       const half = pickle.length >> 1;
-      return concatBytes(gzipSync(pickle.subarray(0, half)), gzipSync(pickle.subarray(half)));
+      return concat(gzipSync(pickle.subarray(0, half)), gzipSync(pickle.subarray(half)));
     },
     expect: { refused: /bytes follow the end of the gzip data/ },
   },
@@ -985,16 +972,6 @@ function byteAfter(bytes: Uint8Array, marker: string, nth: number): number {
   let at = -1;
   for (let i = 0; i < nth; i++) at = text.indexOf(marker, at + 1);
   return at + marker.length;
-}
-
-function concatBytes(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 /**

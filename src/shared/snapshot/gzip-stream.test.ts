@@ -15,6 +15,7 @@ import { realSnapshotPath, realSnapshotPaths } from '../../../test/support/real-
 import { decodeSnapshot, type DecodeOptions } from './decode-snapshot';
 import { BYTES_AFTER_GZIP, gzipIsizeFrom } from './gzip-stream';
 import { MAX_UNPACK_RATIO, type MemoryLimit } from './unpacked-budget';
+import { concat } from '../../../test/support/bytes';
 
 const MiB = 2 ** 20;
 const GiB = 2 ** 30;
@@ -33,10 +34,6 @@ function decodeFile(bytes: Uint8Array, options: DecodeOptions = {}, chunkSize = 
 
 function gzip9(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(gzipSync(bytes, { level: 9 }));
-}
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  return new Uint8Array(Buffer.concat(parts));
 }
 
 describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (_name, path) => {
