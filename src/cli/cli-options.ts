@@ -40,7 +40,7 @@ usage:
   --max-memory SIZE  the memory reading one snapshot may take (8G, 512M; default: this
               machine's memory): a gzip-compressed snapshot that would unpack to more is
               refused early; so is, unless --max-memory is given, one that would unpack
-              to more than 64 times its size and 128 MiB (a gzip bomb)
+              to more than 64 times its size and 32 MiB (a gzip bomb)
   --timings   print decode/analysis timings, CPU time and peak memory to stderr (a refused
               file too)
   --png, --svg  render: write the chart as a PNG image and/or an SVG document

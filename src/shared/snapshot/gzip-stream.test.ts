@@ -172,7 +172,7 @@ describe('a gzip bomb', () => {
     );
     const options = { totalBytes: bytes.length };
     expect((await refusal(bytes, { ...options, memoryLimit: SMALL_MACHINE })).message).toMatch(
-      /^the gzip data .* over the limit of 384\.0 MiB for a file of 2\d\d\.\d KiB/,
+      /^the gzip data .* over the limit of 96\.0 MiB for a file of 2\d\d\.\d KiB/,
     );
     const chosen: MemoryLimit = { bytes: GiB, source: 'set by --max-memory', chosen: true };
     expect(await decodeFile(bytes, { memoryLimit: chosen })).toEqual(await decodeFile(pickle));
