@@ -92,6 +92,21 @@ describe('block states', () => {
   });
 });
 
+describe('a number where a trace entry names its frames', () => {
+  // Fuzz campaign seed 28112026 case 3587: the fast path read the number into a reused slot and
+  // took the list the entry before left there, opening the file with that entry's stack.
+  it('is refused on both decode paths, after an entry that had frames', async () => {
+    const bytes = tinySnapshot((snapshot) => {
+      const trace = (snapshot.device_traces as Record<string, unknown>[][])[0]!;
+      expect(Array.isArray(trace[0]!.frames)).toBe(true);
+      trace[2]!.frames = -(2 ** 31);
+    });
+    const message = /'frames' is not a list \(at byte \d+\)$/;
+    await expect(decode(bytes)).rejects.toThrow(message);
+    await expect(decode(bytes, { fastTraceEntries: false })).rejects.toThrow(message);
+  });
+});
+
 describe('a frames list standing where a segment belongs', () => {
   // Fuzz seed 31337 case 27598 (minimized, kept as a fixture): a memo get puts a trace entry's
   // frames list into `segments`. The fast path holds that list as a StackRef, which zod took for a

@@ -348,7 +348,11 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
       }
       return stackOfHandle(handle);
     }
-    return framesKind === SlotKind.absent ? NO_STACK : this.stacks.intern(values[FRAMES], offset);
+    if (framesKind === SlotKind.absent) return NO_STACK;
+    // A number is refused as the generic path refuses it; values[FRAMES] is a reused slot that
+    // may still hold an earlier entry's list (fuzz campaign seed 28112026, case 3587).
+    if (framesKind === SlotKind.number) return this.stacks.intern(numbers[FRAMES], offset);
+    return this.stacks.intern(values[FRAMES], offset);
   }
 
   /** An entry that is not a row: an annotation kept aside, or an unknown action counted. */
