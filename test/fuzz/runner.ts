@@ -415,6 +415,20 @@ interface WorkerRun {
   lost: { index: number; reason: 'crash' | 'hang'; detail: string } | null;
 }
 
+/** CPU time (user + system, ms) of a process from /proc, or null where there is none. */
+function processCpuMs(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) in parentheses: utime is the 14th
+    // field of the line, stime the 15th, in clock ticks (100 a second on Linux).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
 /** Runs `indexes` in one fresh worker; stops at the first case that kills it or hangs. */
 function runWorker(
   options: RunnerOptions,
@@ -432,6 +446,7 @@ function runWorker(
     let stderr = '';
     let settled = false;
     let lastHeard = Date.now();
+    let cpuAtLastHeard = processCpuMs(child.pid);
     child.stderr!.on('data', (data: Buffer) => {
       stderr = (stderr + data.toString()).slice(-4000);
     });
@@ -441,15 +456,27 @@ function runWorker(
       clearInterval(watchdog);
       resolve({ reports, lost });
     };
+    // A case hangs when it has taken caseTimeoutMs of the worker's CPU time without an answer (a
+    // loaded machine stretches the wall time: a 31 MB case in 7-byte chunks took 7.5 s of CPU and
+    // 54 s at load 19), or ten times that of wall time where the CPU time cannot be read.
     const watchdog = setInterval(() => {
-      if (inFlight !== null && Date.now() - lastHeard > options.caseTimeoutMs) {
+      if (inFlight === null) return;
+      const cpu = processCpuMs(child.pid);
+      const wall = Date.now() - lastHeard;
+      const spent = cpu === null || cpuAtLastHeard === null ? wall / 10 : cpu - cpuAtLastHeard;
+      if (spent > options.caseTimeoutMs || wall > options.caseTimeoutMs * 10) {
         const index = inFlight;
         child.kill('SIGKILL');
-        finish({ index, reason: 'hang', detail: `no answer within ${options.caseTimeoutMs} ms` });
+        finish({
+          index,
+          reason: 'hang',
+          detail: `no answer within ${options.caseTimeoutMs} ms of CPU time (${Math.round(wall / 1000)} s wall)`,
+        });
       }
     }, 250);
     child.on('message', (message: WorkerMessage) => {
       lastHeard = Date.now();
+      cpuAtLastHeard = processCpuMs(child.pid);
       if (message.type === 'started') inFlight = message.index;
       else if (message.type === 'alive') return;
       else if (message.type === 'case') {
