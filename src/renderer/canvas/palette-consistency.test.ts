@@ -108,6 +108,7 @@ describe.each(THEME_NAMES)('the %s palette', (name) => {
     expectSame('free', segments.free, cssVar('--seg-free'));
     expectSame('outline', segments.outline, cssVar('--seg-outline'));
     expectSame('expandable', segments.expandable, cssVar('--seg-expandable'));
+    expectSame('largest hole', segments.largestHole, cssVar('--seg-largest-hole'));
     expectSame('hover', segments.hover, cssVar('--seg-hover'));
     expectSame('selection', segments.selection, cssVar('--seg-selection'));
     expectSame('selection halo', segments.selectionHalo, cssVar('--seg-selection-halo'));

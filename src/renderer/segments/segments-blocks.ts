@@ -2,9 +2,9 @@
 // which state colours a piece too thin to show its blocks, and where a test can point at one.
 // Pure geometry over a scene (segments-scene.ts), in picture coordinates unless said otherwise.
 
-import { BlockKind, type StateBlocks } from '@shared/state/allocator-state';
-import { SEGMENTS_PADDING, type SegmentsScene } from './segments-scene';
-import { blockAtAddress, hitTestSegments, rectsOfRange } from './segments-layout';
+import { BlockKind } from '@shared/state/allocator-state';
+import { SEGMENTS_PADDING, type SegmentsScene } from '@shared/chart/segments-scene';
+import { blockAtAddress, hitTestSegments, rectsOfRange } from '@shared/chart/segments-layout';
 
 export interface BlockRect {
   x: number;
@@ -46,15 +46,6 @@ export function blockAtPoint(
     segment.address + hit.byteOffset,
   );
   return block < 0 ? null : { block, segment: segmentIndex };
-}
-
-/** The BlockKind holding most bytes of blocks first .. end - 1 (the first of equals). */
-export function dominantKind(blocks: StateBlocks, first: number, end: number): number {
-  const bytes = [0, 0, 0];
-  for (let b = first; b < end; b++) bytes[blocks.kind[b]!]! += blocks.sizeBytes[b]!;
-  let best = 0;
-  for (let kind = 1; kind < 3; kind++) if (bytes[kind]! > bytes[best]!) best = kind;
-  return best;
 }
 
 /**
