@@ -94,3 +94,28 @@ export function pointOfLargestBlock(
   }
   return best === null ? null : { x: best.x, y: best.y };
 }
+
+/** Bars described on the view for tests: at most this many. */
+const DESCRIBED_PIECES = 48;
+
+/**
+ * The bars of rows firstRow .. endRow - 1 as the tests read them off the view: "address:x,y,width"
+ * in picture coordinates (the segment's address, in hex), in the order drawn, the first
+ * DESCRIBED_PIECES of them, joined by ";". Enough to compare the segment order and the positions
+ * with the exported picture's scene (test/e2e/segments-export.spec.ts).
+ */
+export function describePieces(scene: SegmentsScene, firstRow: number, endRow: number): string {
+  const { state, layout, order } = scene;
+  const parts: string[] = [];
+  for (let r = firstRow; r < endRow && parts.length < DESCRIBED_PIECES; r++) {
+    const row = layout.rows[r]!;
+    for (let p = row.firstPiece; p < row.endPiece && parts.length < DESCRIBED_PIECES; p++) {
+      const piece = layout.pieces[p]!;
+      const segment = state.segments[order[piece.segment]!]!;
+      parts.push(
+        `${segment.address.toString(16)}:${piece.x.toFixed(1)},${row.y.toFixed(1)},${piece.width.toFixed(1)}`,
+      );
+    }
+  }
+  return parts.join(';');
+}

@@ -8,7 +8,7 @@
 import type { AllocatorState } from '@shared/state/allocator-state';
 import { CanvasHost, type CanvasSize, type LayerBox } from '../canvas/canvas-host';
 import type { SegmentGroup } from './segment-groups';
-import { blockAtPoint, pointOfLargestBlock, rectsOfBlock } from './segments-blocks';
+import { blockAtPoint, describePieces, pointOfLargestBlock, rectsOfBlock } from './segments-blocks';
 import { drawSegments, drawSegmentsOverlay } from './segments-draw';
 import type { SegmentsLayout } from '@shared/chart/segments-layout';
 import {
@@ -203,6 +203,8 @@ export class SegmentsChart {
     this.drawCount++;
     const root = this.elements.root;
     root.dataset['drawn'] = String(this.drawCount);
+    // What the tests compare with the exported picture: the bars drawn, in order.
+    root.dataset['scenePieces'] = describePieces(scene, firstRow, endRow);
     const point = pointOfLargestBlock(scene, firstRow, endRow, offsetY, size.height);
     if (point === null) delete root.dataset['blockPoint'];
     else root.dataset['blockPoint'] = `${point.x},${point.y}`;
