@@ -70,11 +70,18 @@ export interface ExportContext {
   viewPicture?: ViewPicture | null;
   /**
    * The box and scale the page's segments picture is laid out for (../segments/segments-box.ts
-   * reads it off the page), so the export is the picture on screen; absent: the chart's size at
-   * the view's default scale.
+   * reads it off the page), so the export is the picture on screen; absent: the chart's width,
+   * SEGMENTS_FALLBACK_BOX_HEIGHT tall, at the view's default scale.
    */
   segmentsBox?: SegmentsBox | null;
 }
+
+/**
+ * The height of the box the segments picture is laid out for when the page's box is not known:
+ * a view's height, and not the chart's, which a status line below the buttons changes between
+ * two exports.
+ */
+export const SEGMENTS_FALLBACK_BOX_HEIGHT = 400;
 
 /** The least height of an exported fragmentation chart (css px). */
 export const FRAGMENTATION_MIN_HEIGHT = 400;
@@ -106,7 +113,11 @@ export async function chartSvg(context: ExportContext): Promise<string> {
     }
     case 'segments': {
       const state = context.stateIndex.stateAt(segmentsMoment(context));
-      const box = context.segmentsBox ?? { width, height, scale: DEFAULT_SEGMENTS_SCALE };
+      const box = context.segmentsBox ?? {
+        width,
+        height: SEGMENTS_FALLBACK_BOX_HEIGHT,
+        scale: DEFAULT_SEGMENTS_SCALE,
+      };
       return renderSegmentsSvg(view, deviceIndex, state, { box, theme });
     }
     case 'fragmentation': {
