@@ -122,7 +122,6 @@ describe.each(THEME_NAMES)('the %s palette', (name) => {
     expect(svg.segmentOutline).toBe(exported.segmentOutline);
     expect(svg.expandableOutline).toBe(exported.expandableOutline);
     expect(svg.largestHole).toBe(exported.largestHole);
-    expect(svg.blockSeparator).toEqual(exported.blockSeparator);
   });
 
   it('gives the fragmentation canvas its legend’s colours and the timeline’s shared ones', () => {

@@ -113,7 +113,6 @@ export interface ExportedSegmentsPalette {
   expandableOutline: string;
   /** Outline of the largest free block (the largest request that fits without a new segment). */
   largestHole: string;
-  blockSeparator: Paint;
 }
 
 /** The fragmentation curves (the panel shares the timeline's grid, markers and crosshair). */
@@ -318,7 +317,6 @@ function exportedSegmentsOf(base: Omit<Palette, 'exportedSegments'>): ExportedSe
     segmentOutline: flatten(segments.outline, ui.surface),
     expandableOutline: segments.expandable,
     largestHole: segments.largestHole,
-    blockSeparator: base.name === 'dark' ? paint('#0d1017', 0.6) : paint('#ffffff', 0.8),
   };
 }
 
