@@ -44,7 +44,8 @@ usage:
   --timings   print decode/analysis timings, CPU time and peak memory to stderr (a refused
               file too)
   --png, --svg  render: write the chart as a PNG image and/or an SVG document
-  --view      render: the memory timeline (default), the allocator's segments at a moment,
+  --view      render: the memory timeline (default), the allocator's segments at a moment
+              (the app's segments picture at its Fit scale: all of it in W x H),
               fragmentation over time, or the OOM explainer (the first OOM, or the one at
               --moment EVENT; without an OOM the active peak as "what if"), the flame
               graph of the memory alive at the moment, the live memory by category over

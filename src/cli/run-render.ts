@@ -13,7 +13,7 @@ import { deviceExplanationsOf, explainPeak } from '@shared/oom/oom-explainer';
 import type { OomExplanation } from '@shared/oom/oom-explanation';
 import { renderFragmentationSvg } from '@shared/render/fragmentation-svg';
 import { renderOomSvg, type OomOrdinal } from '@shared/render/oom-svg';
-import { renderSegmentsSvg } from '@shared/render/segments-svg';
+import { renderSegmentsSvg, segmentsBoxOf } from '@shared/render/segments-svg';
 import { renderTimelineSvg } from '@shared/render/timeline-svg';
 import { allocatorStateIndexOf } from '@shared/state/allocator-state';
 import { fragmentationSeries } from '@shared/state/fragmentation-series';
@@ -130,7 +130,12 @@ function renderView(
         options.moment === null ? defaultMoment(device) : resolveMoment(device, options.moment);
       const state = allocatorStateIndexOf(view, device).stateAt(moment);
       return {
-        svg: renderSegmentsSvg(view, deviceIndex, state, size),
+        // The whole picture in the size asked for: the segments view's Fit in a box that size.
+        svg: renderSegmentsSvg(view, deviceIndex, state, {
+          box: segmentsBoxOf(options.width, options.height, 'fit'),
+          height: options.height,
+          theme: options.theme,
+        }),
         what:
           moment >= device.traceLength - 1
             ? 'segments at the final state'

@@ -13,6 +13,8 @@ import {
 } from '../../src/shared/state/memory-figures';
 import { formatBytes, formatExactBytes } from '../../src/shared/format/units';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../../src/shared/analyzed/analyzed-snapshot';
+import { renderSegmentsSvg } from '../../src/shared/render/segments-svg';
+import { groupSegments } from '../../src/shared/chart/segment-order';
 import { realSnapshotPath } from '../support/real-snapshots';
 import { assertChromiumInstalled } from './chromium';
 import { watchPageProblems } from './page-problems';
@@ -213,6 +215,88 @@ test('segments: the OOM snapshot opens on its OOM', async ({ page }, testInfo) =
     expectedAt(view, device, oom).figures,
   );
   await page.screenshot({ path: testInfo.outputPath('oom-segments.png') });
+  expect(await problems()).toEqual([]);
+});
+
+/** An outline of the exported picture's scene: x, y, width in picture coordinates. */
+interface Outline {
+  x: number;
+  y: number;
+  width: number;
+}
+
+/** The bars' outlines of an exported segments SVG, top to bottom and left to right. */
+function exportedOutlines(svg: string): Outline[] {
+  const scene =
+    /<g class="segments-scene"[^>]*data-origin="([\d.]+) ([\d.]+)">([\s\S]*?)<\/g>/.exec(svg)!;
+  const [originX, originY] = [Number(scene[1]), Number(scene[2])];
+  const outlines: Outline[] = [];
+  for (const [, d] of scene[3]!.matchAll(/data-role="(?:outline|expandable)"[^>]* d="([^"]*)"/g))
+    for (const sub of d!.matchAll(/M(-?[\d.]+) (-?[\d.]+)h(-?[\d.]+)/g))
+      outlines.push({
+        // The outline lies half a pixel outside the bar, a pixel wider.
+        x: Number(sub[1]) - originX + 0.5,
+        y: Number(sub[2]) - originY + 0.5,
+        width: Number(sub[3]) - 1,
+      });
+  return outlines.sort((a, b) => a.y - b.y || a.x - b.x);
+}
+
+test('segments: the page draws the scene the export draws (segment order, positions)', async ({
+  page,
+}) => {
+  const path = realSnapshotPath('Constructor-Sun');
+  const view = (await decodeFile(path)).view;
+  const problems = await watchPageProblems(page);
+  await openSnapshot(page, path);
+  await page.getByTestId('view-tab-segments').click();
+  const segments = page.getByTestId('segments-view');
+  for (const scale of ['detail', 'fit'] as const) {
+    if (scale === 'fit')
+      await segments.getByTestId('segments-scale').getByRole('radio', { name: 'Fit' }).click();
+    await expect(segments).toHaveAttribute('data-scale', scale);
+    await expect(segments).toHaveAttribute('data-scene-pieces', /:/);
+    // The box the page laid its picture out for, the state it shows, the bars it drew.
+    const read = (name: string) => segments.getAttribute(name).then((value) => value ?? '');
+    const deviceName = await page.getByTestId('device-select').inputValue();
+    const deviceIndex = view.devices.findIndex((d) => String(d.device) === deviceName);
+    const device = view.devices[deviceIndex]!;
+    const moment = Number(await read('data-moment'));
+    const box = {
+      width: Number(await read('data-box-width')),
+      height: Number(await read('data-box-height')),
+      scale,
+    };
+    const drawn = (await read('data-scene-pieces')).split(';').map((text) => {
+      const [address, position] = text.split(':') as [string, string];
+      const [x, y, width] = position.split(',').map(Number) as [number, number, number];
+      return { address: Number.parseInt(address, 16), x, y, width };
+    });
+    expect(drawn.length).toBeGreaterThan(3);
+
+    // The export of that box, made here by the shared code: its bars, in order, are the page's.
+    const state = createAllocatorStateIndex(device, view.allocatorSettings).stateAt(moment);
+    const svg = renderSegmentsSvg(view, deviceIndex, state, { box });
+    const outlines = exportedOutlines(svg).filter((outline) => outline.width >= 1);
+    const shown = drawn.filter((piece) => piece.width >= 1);
+    expect(outlines.length).toBeGreaterThanOrEqual(shown.length);
+    shown.forEach((piece, i) => {
+      const outline = outlines[i]!;
+      expect(Math.abs(outline.x - piece.x), `bar ${i} x`).toBeLessThanOrEqual(0.11);
+      expect(Math.abs(outline.y - piece.y), `bar ${i} y`).toBeLessThanOrEqual(0.11);
+      expect(Math.abs(outline.width - piece.width), `bar ${i} width`).toBeLessThanOrEqual(0.11);
+    });
+    // The page's order is the shared one: groups as every output orders them, then addresses.
+    const byAddress = new Map(state.segments.map((segment) => [segment.address, segment]));
+    const order = groupSegments(state.segments).flatMap((group) =>
+      group.segments.map((s) => state.segments[s]!.address),
+    );
+    const drawnOrder = drawn
+      .map((piece) => piece.address)
+      .filter((address, i, all) => i === 0 || all[i - 1] !== address);
+    expect(drawnOrder).toEqual(order.slice(0, drawnOrder.length));
+    expect(drawnOrder.every((address) => byAddress.has(address))).toBe(true);
+  }
   expect(await problems()).toEqual([]);
 });
 

@@ -388,7 +388,11 @@ function runPipeline(
     }
     // `allocscope render`: the timeline, and the segments at the OOM or else the peak.
     pictures.push(renderTimelineSvg(view, deviceIndex, { width: 800, height: 450, moment: peak }));
-    pictures.push(renderSegmentsSvg(view, deviceIndex, index.stateAt(oom ?? peak), { width: 800 }));
+    pictures.push(
+      renderSegmentsSvg(view, deviceIndex, index.stateAt(oom ?? peak), {
+        box: { width: 800, height: 400, scale: 'detail' },
+      }),
+    );
   });
   // As `allocscope segments` joins them (each line escaped as one field).
   texts.push({ name: 'segments text', text: joinLines(lines) });

@@ -108,7 +108,11 @@ describe.each(cases)('%s', (name, path) => {
       // The app: its segments view's groups and their header labels.
       const app = groupSegments(state.segments).map((group) => groupLabel(view, group));
       // The exported picture, wide enough that no title is cut short.
-      const svg = svgGroupTitles(renderSegmentsSvg(view, deviceIndex, state, { width: 20_000 }));
+      const svg = svgGroupTitles(
+        renderSegmentsSvg(view, deviceIndex, state, {
+          box: { width: 20_000, height: 600, scale: 'detail' },
+        }),
+      );
       expect(svg).toEqual(app);
       // The CLI: the groups table (pool, stream, type) in the same order, and every segment's
       // pool and stream as the app's block details name them.

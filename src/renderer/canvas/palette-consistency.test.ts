@@ -108,6 +108,7 @@ describe.each(THEME_NAMES)('the %s palette', (name) => {
     expectSame('free', segments.free, cssVar('--seg-free'));
     expectSame('outline', segments.outline, cssVar('--seg-outline'));
     expectSame('expandable', segments.expandable, cssVar('--seg-expandable'));
+    expectSame('largest hole', segments.largestHole, cssVar('--seg-largest-hole'));
     expectSame('hover', segments.hover, cssVar('--seg-hover'));
     expectSame('selection', segments.selection, cssVar('--seg-selection'));
     expectSame('selection halo', segments.selectionHalo, cssVar('--seg-selection-halo'));
@@ -121,7 +122,6 @@ describe.each(THEME_NAMES)('the %s palette', (name) => {
     expect(svg.segmentOutline).toBe(exported.segmentOutline);
     expect(svg.expandableOutline).toBe(exported.expandableOutline);
     expect(svg.largestHole).toBe(exported.largestHole);
-    expect(svg.blockSeparator).toEqual(exported.blockSeparator);
   });
 
   it('gives the fragmentation canvas its legend’s colours and the timeline’s shared ones', () => {

@@ -13,6 +13,7 @@ import { renderFragmentationSvg } from '@shared/render/fragmentation-svg';
 import { renderOomSvg } from '@shared/render/oom-svg';
 import { renderSegmentsSvg } from '@shared/render/segments-svg';
 import { renderTimelineSvg } from '@shared/render/timeline-svg';
+import { DEFAULT_SEGMENTS_SCALE, type SegmentsBox } from '@shared/chart/segments-scene';
 import type { AllocatorStateIndex } from '@shared/state/allocator-state';
 import { smallHoleThreshold } from '@shared/state/memory-figures';
 import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
@@ -67,7 +68,20 @@ export interface ExportContext {
   slicing?: Slicing;
   /** The Steps or Compare view's own picture, when that view is shown. */
   viewPicture?: ViewPicture | null;
+  /**
+   * The box and scale the page's segments picture is laid out for (../segments/segments-box.ts
+   * reads it off the page), so the export is the picture on screen; absent: the chart's width,
+   * SEGMENTS_FALLBACK_BOX_HEIGHT tall, at the view's default scale.
+   */
+  segmentsBox?: SegmentsBox | null;
 }
+
+/**
+ * The height of the box the segments picture is laid out for when the page's box is not known:
+ * a view's height, and not the chart's, which a status line below the buttons changes between
+ * two exports.
+ */
+export const SEGMENTS_FALLBACK_BOX_HEIGHT = 400;
 
 /** The least height of an exported fragmentation chart (css px). */
 export const FRAGMENTATION_MIN_HEIGHT = 400;
@@ -99,7 +113,12 @@ export async function chartSvg(context: ExportContext): Promise<string> {
     }
     case 'segments': {
       const state = context.stateIndex.stateAt(segmentsMoment(context));
-      return renderSegmentsSvg(view, deviceIndex, state, { width, theme });
+      const box = context.segmentsBox ?? {
+        width,
+        height: SEGMENTS_FALLBACK_BOX_HEIGHT,
+        scale: DEFAULT_SEGMENTS_SCALE,
+      };
+      return renderSegmentsSvg(view, deviceIndex, state, { box, theme });
     }
     case 'fragmentation': {
       const device = view.devices[deviceIndex]!;

@@ -4,39 +4,22 @@
 // order the picture and the headers share is unit-tested.
 
 import {
-  groupSegmentsOf,
   segmentGroupKey,
   segmentGroupTitle,
   type GroupNamesSource,
   type SegmentGroupId,
 } from '@shared/state/segment-groups';
 
-export interface GroupableSegment extends SegmentGroupId {
-  address: number;
-  sizeBytes: number;
-}
-
-export interface SegmentGroup extends SegmentGroupId {
-  key: string;
-  /** Indexes into the state's segments, in address order. */
-  segments: number[];
-}
+// The order itself is the picture's, laid out in src/shared (chart/segment-order.ts).
+export {
+  groupSegments,
+  type GroupableSegment,
+  type SegmentGroup,
+} from '@shared/chart/segment-order';
 
 /** The key of a group (segmentGroupKey): what data-group attributes and figures maps use. */
 export function groupKey(poolIndex: number, streamId: number, segmentType: number): string {
   return segmentGroupKey({ poolIndex, streamId, segmentType });
-}
-
-export function groupSegments(segments: readonly GroupableSegment[]): SegmentGroup[] {
-  return groupSegmentsOf(segments).map((group) => ({
-    key: group.key,
-    poolIndex: group.poolIndex,
-    streamId: group.streamId,
-    segmentType: group.segmentType,
-    segments: [...group.segments].sort(
-      (a, b) => segments[a]!.address - segments[b]!.address || a - b,
-    ),
-  }));
 }
 
 /** Items of each group (its figures, say) by the group's key. */

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { BlockKind } from '@shared/state/allocator-state';
 import { allocatorStateOf } from '../../../test/support/builders/allocator-state';
-import { blockAtPoint, dominantKind, pointOfLargestBlock, rectsOfBlock } from './segments-blocks';
-import { DEFAULT_LAYOUT_OPTIONS, layoutSegments } from './segments-layout';
-import { SEGMENTS_PADDING, type SegmentsScene } from './segments-scene';
+import { dominantKind } from '@shared/chart/segments-paint';
+import { DEFAULT_LAYOUT_OPTIONS, layoutSegments } from '@shared/chart/segments-layout';
+import { SEGMENTS_PADDING, type SegmentsScene } from '@shared/chart/segments-scene';
+import { blockAtPoint, pointOfLargestBlock, rectsOfBlock } from './segments-blocks';
 
 // Two segments of 100 bytes, drawn in the order second, first, at one pixel per byte.
 const state = allocatorStateOf([
@@ -31,7 +32,7 @@ const layout = layoutSegments(
   { ...DEFAULT_LAYOUT_OPTIONS, width: 400, viewportHeight: 300 },
   1,
 );
-const scene: SegmentsScene = { state, layout, order };
+const scene: SegmentsScene = { state, layout, order, largestFreeBlock: -1 };
 const rowY = layout.rows[0]!.y;
 const gap = DEFAULT_LAYOUT_OPTIONS.segmentGap;
 

@@ -2,9 +2,9 @@
 // which state colours a piece too thin to show its blocks, and where a test can point at one.
 // Pure geometry over a scene (segments-scene.ts), in picture coordinates unless said otherwise.
 
-import { BlockKind, type StateBlocks } from '@shared/state/allocator-state';
-import { SEGMENTS_PADDING, type SegmentsScene } from './segments-scene';
-import { blockAtAddress, hitTestSegments, rectsOfRange } from './segments-layout';
+import { BlockKind } from '@shared/state/allocator-state';
+import { SEGMENTS_PADDING, type SegmentsScene } from '@shared/chart/segments-scene';
+import { blockAtAddress, hitTestSegments, rectsOfRange } from '@shared/chart/segments-layout';
 
 export interface BlockRect {
   x: number;
@@ -46,15 +46,6 @@ export function blockAtPoint(
     segment.address + hit.byteOffset,
   );
   return block < 0 ? null : { block, segment: segmentIndex };
-}
-
-/** The BlockKind holding most bytes of blocks first .. end - 1 (the first of equals). */
-export function dominantKind(blocks: StateBlocks, first: number, end: number): number {
-  const bytes = [0, 0, 0];
-  for (let b = first; b < end; b++) bytes[blocks.kind[b]!]! += blocks.sizeBytes[b]!;
-  let best = 0;
-  for (let kind = 1; kind < 3; kind++) if (bytes[kind]! > bytes[best]!) best = kind;
-  return best;
 }
 
 /**
@@ -102,4 +93,29 @@ export function pointOfLargestBlock(
     }
   }
   return best === null ? null : { x: best.x, y: best.y };
+}
+
+/** Bars described on the view for tests: at most this many. */
+const DESCRIBED_PIECES = 48;
+
+/**
+ * The bars of rows firstRow .. endRow - 1 as the tests read them off the view: "address:x,y,width"
+ * in picture coordinates (the segment's address, in hex), in the order drawn, the first
+ * DESCRIBED_PIECES of them, joined by ";". Enough to compare the segment order and the positions
+ * with the exported picture's scene (test/e2e/segments-export.spec.ts).
+ */
+export function describePieces(scene: SegmentsScene, firstRow: number, endRow: number): string {
+  const { state, layout, order } = scene;
+  const parts: string[] = [];
+  for (let r = firstRow; r < endRow && parts.length < DESCRIBED_PIECES; r++) {
+    const row = layout.rows[r]!;
+    for (let p = row.firstPiece; p < row.endPiece && parts.length < DESCRIBED_PIECES; p++) {
+      const piece = layout.pieces[p]!;
+      const segment = state.segments[order[piece.segment]!]!;
+      parts.push(
+        `${segment.address.toString(16)}:${piece.x.toFixed(1)},${row.y.toFixed(1)},${piece.width.toFixed(1)}`,
+      );
+    }
+  }
+  return parts.join(';');
 }

@@ -8,15 +8,16 @@
 import type { AllocatorState } from '@shared/state/allocator-state';
 import { CanvasHost, type CanvasSize, type LayerBox } from '../canvas/canvas-host';
 import type { SegmentGroup } from './segment-groups';
-import { blockAtPoint, pointOfLargestBlock, rectsOfBlock } from './segments-blocks';
+import { blockAtPoint, describePieces, pointOfLargestBlock, rectsOfBlock } from './segments-blocks';
 import { drawSegments, drawSegmentsOverlay } from './segments-draw';
-import type { SegmentsLayout } from './segments-layout';
+import type { SegmentsLayout } from '@shared/chart/segments-layout';
 import {
+  DEFAULT_SEGMENTS_SCALE,
   layoutScene,
   SEGMENTS_PADDING,
   type SegmentsScale,
   type SegmentsScene,
-} from './segments-scene';
+} from '@shared/chart/segments-scene';
 import { segmentsTheme, type SegmentsTheme } from './segments-theme';
 
 export interface SegmentsChartElements {
@@ -57,8 +58,9 @@ export class SegmentsChart {
   private layout: SegmentsLayout | null = null;
   /** Layout segment index -> index in state.segments. */
   private order: number[] = [];
+  private largestFreeBlock = -1;
   private layoutNeeded = true;
-  private scaleMode: SegmentsScale = 'detail';
+  private scaleMode: SegmentsScale = DEFAULT_SEGMENTS_SCALE;
   private hoverBlock: number | null = null;
   private selectedBlock: number | null = null;
   private drawCount = 0;
@@ -144,7 +146,12 @@ export class SegmentsChart {
   /** The current state with the last layout; null before both exist. */
   private scene(): SegmentsScene | null {
     if (this.state === null || this.layout === null) return null;
-    return { state: this.state, layout: this.layout, order: this.order };
+    return {
+      state: this.state,
+      layout: this.layout,
+      order: this.order,
+      largestFreeBlock: this.largestFreeBlock,
+    };
   }
 
   private invalidateLayout(): void {
@@ -163,7 +170,7 @@ export class SegmentsChart {
 
   private relayout(state: AllocatorState): void {
     const size = this.host.size('plot');
-    const { layout, order } = layoutScene(
+    const { layout, order, largestFreeBlock } = layoutScene(
       state,
       this.groups,
       this.scaleMode,
@@ -172,7 +179,12 @@ export class SegmentsChart {
     );
     this.layout = layout;
     this.order = order;
-    this.elements.root.dataset['scale'] = this.scaleMode;
+    this.largestFreeBlock = largestFreeBlock;
+    const root = this.elements.root;
+    root.dataset['scale'] = this.scaleMode;
+    // The box this picture is laid out for: the export lays the same one out (segments-box.ts).
+    root.dataset['boxWidth'] = String(size.width);
+    root.dataset['boxHeight'] = String(size.height);
     this.callbacks.onLayout(layout, { left: SEGMENTS_PADDING.left, top: SEGMENTS_PADDING.top });
   }
 
@@ -191,6 +203,8 @@ export class SegmentsChart {
     this.drawCount++;
     const root = this.elements.root;
     root.dataset['drawn'] = String(this.drawCount);
+    // What the tests compare with the exported picture: the bars drawn, in order.
+    root.dataset['scenePieces'] = describePieces(scene, firstRow, endRow);
     const point = pointOfLargestBlock(scene, firstRow, endRow, offsetY, size.height);
     if (point === null) delete root.dataset['blockPoint'];
     else root.dataset['blockPoint'] = `${point.x},${point.y}`;

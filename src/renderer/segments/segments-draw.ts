@@ -1,24 +1,20 @@
-// Canvas drawing of the segments chart: the bars of the rows scrolled into view with their
-// blocks coloured by state, and on the overlay the hovered and selected blocks' outlines.
+// Canvas drawing of the segments chart: the rows scrolled into view, their marks decided by the
+// shared scene (@shared/chart/segments-paint.ts, which the exported SVG draws too), and on the
+// overlay the hovered and selected blocks' outlines.
 
-import { BlockKind } from '@shared/state/allocator-state';
-import { dominantKind, rectsOfBlock } from './segments-blocks';
-import { blockAtAddress, rowsBetween } from './segments-layout';
-import { SEGMENTS_PADDING, type SegmentsScene } from './segments-scene';
+import { rowsBetween } from '@shared/chart/segments-layout';
+import { paintSegmentRows } from '@shared/chart/segments-paint';
+import { SEGMENTS_PADDING, type SegmentsScene } from '@shared/chart/segments-scene';
+import { rectsOfBlock } from './segments-blocks';
 import type { SegmentsTheme } from './segments-theme';
 import type { CanvasSize } from '../canvas/canvas-host';
+import { canvasPainter } from '../canvas/canvas-painter';
 
 export interface VisibleRows {
   firstRow: number;
   endRow: number;
   /** Canvas y of picture y 0. */
   offsetY: number;
-}
-
-function colorOf(theme: SegmentsTheme, kind: number): string {
-  if (kind === BlockKind.allocated) return theme.allocated;
-  if (kind === BlockKind.pendingFree) return theme.pendingFree;
-  return theme.free;
 }
 
 /** Draws the rows in view of a box scrolled to scrollTop; returns which rows those were. */
@@ -29,61 +25,15 @@ export function drawSegments(
   size: CanvasSize,
   scrollTop: number,
 ): VisibleRows {
-  const { state, layout, order } = scene;
   const offsetY = SEGMENTS_PADDING.top - scrollTop;
-  const left = SEGMENTS_PADDING.left;
-  const [firstRow, endRow] = rowsBetween(layout, -offsetY, -offsetY + size.height);
-  const { blocks } = state;
-  const scale = layout.pixelsPerByte;
-  const height = layout.rowHeight;
-  const pixel = 1 / size.devicePixelRatio;
-
-  for (let r = firstRow; r < endRow; r++) {
-    const row = layout.rows[r]!;
-    const y = row.y + offsetY;
-    for (let p = row.firstPiece; p < row.endPiece; p++) {
-      const piece = layout.pieces[p]!;
-      const segment = state.segments[order[piece.segment]!]!;
-      const x = left + piece.x;
-      const base = segment.address;
-      // Blocks tile the segment: draw those meeting this piece, each inset by a hairline
-      // where it is wide enough to show where one block ends and the next begins.
-      let b = blockAtAddress(
-        blocks.address,
-        blocks.sizeBytes,
-        segment.firstBlock,
-        segment.endBlock,
-        base + piece.byteStart,
-      );
-      if (b < 0) b = segment.firstBlock;
-      if (piece.width < 1) {
-        // Narrower than a pixel: the colour of what holds most of it.
-        context.fillStyle = colorOf(
-          theme,
-          dominantKind(blocks, segment.firstBlock, segment.endBlock),
-        );
-        context.fillRect(x, y, 1, height);
-        continue;
-      }
-      for (; b < segment.endBlock; b++) {
-        const start = blocks.address[b]! - base;
-        if (start >= piece.byteEnd) break;
-        const end = start + blocks.sizeBytes[b]!;
-        const from = Math.max(start, piece.byteStart);
-        const to = Math.min(end, piece.byteEnd);
-        if (to <= from) continue;
-        const bx = x + (from - piece.byteStart) * scale;
-        const width = (to - from) * scale;
-        context.fillStyle = colorOf(theme, blocks.kind[b]!);
-        context.fillRect(bx, y, width >= 4 && to === end ? width - pixel : width, height);
-      }
-      context.lineWidth = 1;
-      context.strokeStyle = segment.isExpandable ? theme.expandable : theme.outline;
-      context.setLineDash(segment.isExpandable ? [3, 2] : []);
-      context.strokeRect(x - 0.5, y - 0.5, Math.max(1, piece.width) + 1, height + 1);
-    }
-  }
-  context.setLineDash([]);
+  const [firstRow, endRow] = rowsBetween(scene.layout, -offsetY, -offsetY + size.height);
+  paintSegmentRows(scene, canvasPainter(context, theme), {
+    firstRow,
+    endRow,
+    originX: SEGMENTS_PADDING.left,
+    originY: offsetY,
+    hairline: 1 / size.devicePixelRatio,
+  });
   return { firstRow, endRow, offsetY };
 }
 

@@ -9,6 +9,7 @@ export interface SegmentsTheme {
   free: string;
   outline: string;
   expandable: string;
+  largestHole: string;
   hover: string;
   selection: string;
   selectionHalo: string;
@@ -22,6 +23,7 @@ export function segmentsTheme(palette: Palette): SegmentsTheme {
     free: seg.free,
     outline: cssColor(seg.outline),
     expandable: seg.expandable,
+    largestHole: seg.largestHole,
     hover: cssColor(seg.hover),
     selection: seg.selection,
     selectionHalo: seg.selectionHalo,

@@ -8,7 +8,7 @@ import type { MemoryFigures } from '@shared/state/memory-figures';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { describeEvent } from '../allocations/allocation-facts';
 import { countText } from './block-labels';
-import type { SegmentsScale } from './segments-scene';
+import type { SegmentsScale } from '@shared/chart/segments-scene';
 import { BytesFigure } from '../ui/bytes-figure';
 
 export function SegmentsToolbar(props: {
@@ -89,6 +89,10 @@ function SegmentsLegend(): JSX.Element {
       <li title="Expandable segments (expandable_segments:True): the bar is the extent mapped at this moment">
         <span className="seg-swatch seg-swatch-expandable" aria-hidden="true" />
         expandable (mapped extent)
+      </li>
+      <li title="The largest free block: the largest request that fits without a new segment">
+        <span className="seg-swatch seg-swatch-hole" aria-hidden="true" />
+        largest hole
       </li>
     </ul>
   );

@@ -9,7 +9,7 @@ import { formatExactBytes } from '@shared/format/units';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { blockFacts } from './block-facts';
 import { byGroupKey, groupSegments } from './segment-groups';
-import type { SegmentsScale } from './segments-scene';
+import { DEFAULT_SEGMENTS_SCALE, type SegmentsScale } from '@shared/chart/segments-scene';
 import './segments.css';
 import { BlockDetails } from './block-details';
 import { BlockTooltip } from './block-tooltip';
@@ -42,7 +42,7 @@ export function SegmentsView(props: SegmentsViewProps): JSX.Element {
   const overlayRef = useRef<HTMLCanvasElement>(null);
   /** A free block the user picked, by address (it may be another block at another moment). */
   const [pickedAddress, setPickedAddress] = useState<number | null>(null);
-  const [scale, setScale] = useState<SegmentsScale>('detail');
+  const [scale, setScale] = useState<SegmentsScale>(DEFAULT_SEGMENTS_SCALE);
 
   const groups = useMemo(() => (state === null ? [] : groupSegments(state.segments)), [state]);
   const totals = useMemo(

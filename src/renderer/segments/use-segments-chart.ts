@@ -6,8 +6,8 @@ import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import type { AllocatorState } from '@shared/state/allocator-state';
 import type { SegmentGroup } from './segment-groups';
 import { SegmentsChart, type SegmentsHover } from './segments-chart';
-import type { SegmentsLayout } from './segments-layout';
-import type { SegmentsScale } from './segments-scene';
+import type { SegmentsLayout } from '@shared/chart/segments-layout';
+import type { SegmentsScale } from '@shared/chart/segments-scene';
 import { useMountedChart } from '../canvas/use-mounted-chart';
 
 export interface SegmentsLayoutInfo {

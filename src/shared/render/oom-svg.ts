@@ -17,7 +17,6 @@ import { oomHoldersMarkup } from './oom-svg-holders';
 import { oomHoleRows, oomHolesMarkup } from './oom-svg-holes';
 import { oomSegmentsMarkup } from './oom-svg-segments';
 import { fillOf, renderTheme, type ThemeName } from './render-theme';
-import { SEGMENTS_SVG_PAD } from './segments-flow';
 import { fitText, num, svgOpen, svgText } from './svg-markup';
 import { wrapText } from './svg-wrap';
 
@@ -37,6 +36,9 @@ export interface OomOrdinal {
 /** The class of the picture's group: what tells this picture from the app's other exports. */
 export const OOM_SVG_CLASS = 'allocscope-oom';
 
+/** Margin around the explainer's sections. */
+const OOM_SVG_PAD = 16;
+
 const VERDICT_SIZE = 13;
 const VERDICT_LINE = 18;
 const SECTION_GAP = 14;
@@ -53,7 +55,7 @@ export function renderOomSvg(
   const device = view.devices[deviceIndex];
   if (device === undefined) throw new RangeError(`no device at index ${deviceIndex}`);
   const theme = renderTheme(options.theme);
-  const pad = SEGMENTS_SVG_PAD;
+  const pad = OOM_SVG_PAD;
   const width = Math.max(480, options.width);
   const inner = width - 2 * pad;
   const isWhatIf = explanation.verdict === 'what-if';
@@ -123,6 +125,7 @@ export function renderOomSvg(
     width,
     options.height === undefined ? undefined : Math.max(120, options.height - y),
     theme,
+    pad,
   );
   parts.push(segments.markup);
   y += segments.height;

@@ -69,6 +69,7 @@ export function paletteCssVariables(name: ThemeName): Record<string, string> {
     '--seg-free': seg.free,
     '--seg-outline': cssColor(seg.outline),
     '--seg-expandable': seg.expandable,
+    '--seg-largest-hole': seg.largestHole,
     '--seg-hover': cssColor(seg.hover),
     '--seg-selection': seg.selection,
     '--seg-selection-halo': seg.selectionHalo,

@@ -94,6 +94,8 @@ export interface SegmentsPalette {
   free: string;
   outline: Paint;
   expandable: string;
+  /** Outline of the largest free block (the largest request that fits without a new segment). */
+  largestHole: string;
   hover: Paint;
   selection: string;
   selectionHalo: string;
@@ -111,7 +113,6 @@ export interface ExportedSegmentsPalette {
   expandableOutline: string;
   /** Outline of the largest free block (the largest request that fits without a new segment). */
   largestHole: string;
-  blockSeparator: Paint;
 }
 
 /** The fragmentation curves (the panel shares the timeline's grid, markers and crosshair). */
@@ -204,6 +205,7 @@ const LIGHT_BASE: Omit<Palette, 'exportedSegments'> = {
     free: '#d9dfe8',
     outline: paint('#1c2230', 0.42),
     expandable: '#7b61c9',
+    largestHole: '#d43c3c',
     hover: paint('#111827', 0.8),
     selection: '#111827',
     selectionHalo: '#ffffff',
@@ -287,6 +289,7 @@ const DARK_BASE: Omit<Palette, 'exportedSegments'> = {
     free: '#3a404b',
     outline: paint('#e6e9ef', 0.35),
     expandable: '#a892f2',
+    largestHole: '#ff6b6b',
     hover: paint('#ffffff', 0.8),
     selection: '#ffffff',
     selectionHalo: '#0d1017',
@@ -306,15 +309,14 @@ const DARK_BASE: Omit<Palette, 'exportedSegments'> = {
  * outline (translucent on screen) as the opaque colour it shows over the surface.
  */
 function exportedSegmentsOf(base: Omit<Palette, 'exportedSegments'>): ExportedSegmentsPalette {
-  const { segments, timeline, ui } = base;
+  const { segments, ui } = base;
   return {
     allocatedBlock: segments.allocated,
     pendingFreeBlock: segments.pendingFree,
     cachedFreeBlock: segments.free,
     segmentOutline: flatten(segments.outline, ui.surface),
     expandableOutline: segments.expandable,
-    largestHole: timeline.oom,
-    blockSeparator: base.name === 'dark' ? paint('#0d1017', 0.6) : paint('#ffffff', 0.8),
+    largestHole: segments.largestHole,
   };
 }
 

@@ -38,7 +38,6 @@ export interface RenderTheme {
   expandableOutline: string;
   /** Outline of the largest free block (the largest request that fits without a new segment). */
   largestHole: string;
-  blockSeparator: Paint;
   fontFamily: string;
   monoFamily: string;
 }

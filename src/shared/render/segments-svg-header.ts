@@ -1,13 +1,16 @@
 // The text above and between the exported segments picture's bars: the title, the totals line,
-// the legend and each group's title.
+// the legend (the page's legend: the same states in the same words) and each group's title.
 
 import type { GroupFigures, MemoryFigures } from '../state/memory-figures';
 import { formatBytes } from '../format/units';
 import { deviceLabel } from '../format/words';
 import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import type { RenderTheme } from './render-theme';
-import { SEGMENTS_SVG_PAD } from './segments-flow';
+import { SEGMENTS_PADDING } from '../chart/segments-scene';
 import { num, svgText, textWidth } from './svg-markup';
+
+/** Room for the title, the totals and the legend above the picture. */
+export const SEGMENTS_SVG_HEADER_HEIGHT = 70;
 
 export function segmentsSvgTitle(
   view: AnalyzedSnapshot,
@@ -44,12 +47,17 @@ export function groupTitleLine(title: string, figures: GroupFigures): string {
 export function segmentsLegend(theme: RenderTheme, y: number): string {
   const items: { label: string; fill: string; stroke?: string; dash?: boolean }[] = [
     { label: 'allocated', fill: theme.allocatedBlock },
-    { label: 'pending free (record_stream)', fill: theme.pendingFreeBlock },
+    { label: 'pending free', fill: theme.pendingFreeBlock },
     { label: 'cached free', fill: theme.cachedFreeBlock, stroke: theme.segmentOutline },
-    { label: 'expandable segment', fill: 'none', stroke: theme.expandableOutline, dash: true },
+    {
+      label: 'expandable (mapped extent)',
+      fill: 'none',
+      stroke: theme.expandableOutline,
+      dash: true,
+    },
     { label: 'largest hole', fill: theme.cachedFreeBlock, stroke: theme.largestHole },
   ];
-  let x = SEGMENTS_SVG_PAD;
+  let x = SEGMENTS_PADDING.left;
   const parts: string[] = [];
   for (const item of items) {
     const stroke =

@@ -1,39 +1,43 @@
-// The allocator's segments at one moment as a standalone SVG document: one horizontal bar per
-// segment, width ∝ bytes on one scale for the whole device, grouped (and labelled) by pool,
-// stream and large/small pool; blocks coloured by state (allocated, pending free, cached free),
-// expandable segments outlined dashed; a legend with the totals. Used by `allocscope render
-// --view segments` and the app's SVG export.
-//
-// Bars flow left to right and wrap like words in a paragraph (segments-flow.ts) at the largest
-// scale that fits (segments-fit.ts); blocks narrower than a pixel are merged per pixel column
-// (segment-bar-runs.ts), so the document's size follows the picture's pixels.
+// The allocator's segments at one moment as a standalone SVG document: the picture the page's
+// segments view draws (segments-svg-picture.ts: the same scene, laid out for the same box and
+// scale, the same marks), under a header with the title, the totals and the legend. Used by
+// `allocscope render --view segments` and the app's SVG/PNG export.
 
+import { SEGMENTS_PADDING, type SegmentsBox } from '../chart/segments-scene';
 import type { AllocatorState } from '../state/allocator-state';
-import { figuresByGroup, figuresOfState, smallHoleThreshold } from '../state/memory-figures';
+import { figuresOfState, smallHoleThreshold } from '../state/memory-figures';
 import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { fillOf, renderTheme, type ThemeName } from './render-theme';
-import { fitSegmentsFlow } from './segments-fit';
 import {
-  flowSegments,
   SEGMENTS_SVG_HEADER_HEIGHT,
-  SEGMENTS_SVG_PAD,
-  type FlowConfig,
-} from './segments-flow';
-import { barsMarkup, labelsMarkup } from './segments-svg-bars';
-import { freeBytesBySegment, largestFreeBlock, svgSegmentGroups } from './segments-svg-groups';
-import {
-  groupTitleLine,
   segmentsLegend,
   segmentsSvgTitle,
   totalsLine,
 } from './segments-svg-header';
+import { segmentsPictureMarkup } from './segments-svg-picture';
 import { fitText, svgOpen, svgText } from './svg-markup';
 
 export interface SegmentsSvgOptions {
-  width: number;
-  /** Height of the document; when omitted, as tall as the segments need. */
+  /**
+   * The box the picture is laid out for, as the page lays out its scroll box (width and height in
+   * CSS px, the Fit/Detail scale): the same box gives the page's picture. The document is as wide.
+   */
+  box: SegmentsBox;
+  /** Height of the document; rows below it are left out (and counted). Omitted: as tall as the picture. */
   height?: number;
   theme?: ThemeName;
+}
+
+/** The least width of the document (css px): room for the header's lines. */
+const MIN_WIDTH = 120;
+
+/** The box of a whole document `width` × `height` (css px), the header taken off its height. */
+export function segmentsBoxOf(
+  width: number,
+  height: number,
+  scale: SegmentsBox['scale'],
+): SegmentsBox {
+  return { width, height: Math.max(1, height - SEGMENTS_SVG_HEADER_HEIGHT), scale };
 }
 
 export function renderSegmentsSvg(
@@ -45,69 +49,46 @@ export function renderSegmentsSvg(
   const device = view.devices[deviceIndex];
   if (device === undefined) throw new RangeError(`no device at index ${deviceIndex}`);
   const theme = renderTheme(options.theme);
-  const pad = SEGMENTS_SVG_PAD;
-  const width = Math.max(120, options.width);
+  const box: SegmentsBox = {
+    width: Math.max(MIN_WIDTH, Math.round(options.box.width)),
+    height: Math.max(1, Math.round(options.box.height)),
+    scale: options.box.scale,
+  };
+  const width = box.width;
+  const lineWidth = width - SEGMENTS_PADDING.left - SEGMENTS_PADDING.right;
   const threshold = smallHoleThreshold(device);
-  const totals = figuresOfState(state, threshold);
-  const groups = svgSegmentGroups(view, state, figuresByGroup(state, threshold));
-  const lineWidth = width - 2 * pad;
-  const largest = Math.max(1, ...state.segments.map((segment) => segment.sizeBytes));
-  const freeBytes = freeBytesBySegment(state);
-  const { config, layout, height } = fitSegmentsFlow(
-    (candidate: FlowConfig) => flowSegments(groups, candidate, lineWidth, freeBytes),
-    largest / lineWidth,
-    options.height,
-  );
+  const top = SEGMENTS_SVG_HEADER_HEIGHT;
+  const limit = options.height === undefined ? undefined : Math.max(80, options.height);
+  const picture = segmentsPictureMarkup(view, state, threshold, box, top, limit, theme);
+  const height = limit ?? Math.max(top + 24, Math.ceil(picture.bottom));
 
-  const parts: string[] = [];
   const title = segmentsSvgTitle(view, device.device, device.traceLength, state.event);
-  parts.push(svgOpen(width, height, theme.fontFamily, title));
-  parts.push(`<rect width="100%" height="100%" ${fillOf(theme.background)}/>`);
-  parts.push(svgText(title, { x: pad, y: 20, fill: theme.text, size: 13, weight: 'bold' }));
-  parts.push(
-    svgText(fitText(totalsLine(totals), lineWidth, 12), {
-      x: pad,
+  const parts = [
+    svgOpen(width, height, theme.fontFamily, title),
+    `<rect width="100%" height="100%" ${fillOf(theme.background)}/>`,
+    svgText(fitText(title, lineWidth, 13), {
+      x: SEGMENTS_PADDING.left,
+      y: 20,
+      fill: theme.text,
+      size: 13,
+      weight: 'bold',
+    }),
+    svgText(fitText(totalsLine(figuresOfState(state, threshold)), lineWidth, 12), {
+      x: SEGMENTS_PADDING.left,
       y: 40,
       fill: theme.text,
       size: 12,
     }),
-  );
-  parts.push(segmentsLegend(theme, 58));
-
-  if (state.segments.length === 0) {
+    segmentsLegend(theme, 58),
+  ];
+  if (state.segments.length === 0)
     parts.push(
-      svgText('no segments at this moment', {
-        x: pad,
-        y: SEGMENTS_SVG_HEADER_HEIGHT + 14,
+      svgText('No segments are reserved at this moment.', {
+        x: SEGMENTS_PADDING.left,
+        y: top + 14,
         fill: theme.textMuted,
       }),
     );
-  }
-  for (const placed of layout.groups) {
-    if (placed.titleY + 4 > height) continue;
-    const text = groupTitleLine(placed.group.title, placed.group.figures);
-    parts.push(
-      svgText(fitText(text, lineWidth, 12), {
-        x: pad,
-        y: placed.titleY,
-        fill: theme.text,
-        size: 12,
-      }),
-    );
-  }
-  parts.push(barsMarkup(state, layout.bars, config, theme, height, largestFreeBlock(state)));
-  parts.push(labelsMarkup(layout.bars, config, theme, height));
-  const hidden = layout.bars.filter((bar) => bar.y + config.barHeight > height).length;
-  if (hidden > 0) {
-    parts.push(
-      svgText(`${hidden} more segments do not fit; render taller or wider to see them`, {
-        x: width - pad,
-        y: height - 4,
-        fill: theme.oom,
-        anchor: 'end',
-      }),
-    );
-  }
-  parts.push('</svg>');
+  parts.push(picture.markup, '</svg>');
   return parts.join('\n');
 }

@@ -14,7 +14,7 @@ import { figuresOfState, smallHoleThreshold } from '../state/memory-figures';
 import { formatBytes } from '../format/units';
 import { buildAnalyzedSnapshot, type AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { renderTheme } from './render-theme';
-import { renderSegmentsSvg } from './segments-svg';
+import { renderSegmentsSvg, segmentsBoxOf } from './segments-svg';
 import { escapeXml, num } from './svg-markup';
 import { renderTimelineSvg } from './timeline-svg';
 
@@ -195,40 +195,61 @@ describe('renderTimelineSvg', () => {
 });
 
 describe('renderSegmentsSvg', () => {
-  it('draws one bar per segment with the totals of the state', async () => {
+  /** The subpaths of the scene's path of one role (fills: its blocks; strokes: its bars). */
+  const rolePath = (svg: string, role: string, stroke = false): string[] => {
+    const pattern = new RegExp(
+      `<path data-role="${role}" ${stroke ? 'fill="none" ' : 'fill='}[^>]*? d="([^"]*)"`,
+    );
+    return (pattern.exec(svg)?.[1] ?? '').split('M').filter((part) => part !== '');
+  };
+
+  it('draws one outlined bar per segment with the totals of the state', async () => {
     const view = await viewOf(CONSTRUCTOR_SUN);
     const device = view.devices[1]!;
     const state = createAllocatorStateIndex(device, view.allocatorSettings).stateAt(421);
-    const svg = renderSegmentsSvg(view, 1, state, { width: 1000, height: 600 });
+    const svg = renderSegmentsSvg(view, 1, state, {
+      box: segmentsBoxOf(1000, 600, 'fit'),
+      height: 600,
+    });
     expectStandalone(svg, 1000, 600);
-    const background = /<path class="segments" d="([^"]*)"/.exec(svg)![1]!;
-    expect(background.match(/M/g)).toHaveLength(state.segments.length);
+    // One outline per piece of a bar (a segment wider than a row flows on over the next rows):
+    // every segment has one, each piece of a long one adds one.
+    const outlined =
+      rolePath(svg, 'outline', true).length + rolePath(svg, 'expandable', true).length;
+    const longest = Math.max(...state.segments.map((segment) => segment.sizeBytes));
+    const smallest = Math.min(...state.segments.map((segment) => segment.sizeBytes));
+    expect(outlined).toBeGreaterThanOrEqual(state.segments.length);
+    expect(outlined).toBeLessThanOrEqual(state.segments.length + Math.ceil(longest / smallest));
+    expect(rolePath(svg, 'largestHole', true)).toHaveLength(1);
+    expect(rolePath(svg, 'expandable', true).length).toBeGreaterThan(0);
+    expect(svg).toContain('stroke-dasharray="3 2"');
     const figures = figuresOfState(state, smallHoleThreshold(device));
     expect(svg).toContain(`reserved ${formatBytes(figures.reservedBytes)}`);
     expect(svg).toContain(`largest hole ${formatBytes(figures.largestFreeBytes)}`);
     expect(svg).toContain('default pool · default stream · large segments');
-    expect(svg).toContain('class="expandable"');
-    expect(svg).toContain('class="largest-hole"');
   });
 
-  it('fits 1,400 segments into a fixed height, and grows with them when the height is free', async () => {
+  it('fits 1,400 segments into a fixed height at Fit, and grows with them at Detail', async () => {
     const view = await viewOf(LINYUN);
     const device = view.devices[0]!;
     const state = createAllocatorStateIndex(device, view.allocatorSettings).stateAt(
       device.traceLength - 1,
     );
     expect(state.segments.length).toBeGreaterThan(1000);
-    const fitted = renderSegmentsSvg(view, 0, state, { width: 1600, height: 900 });
+    const fitted = renderSegmentsSvg(view, 0, state, {
+      box: segmentsBoxOf(1600, 900, 'fit'),
+      height: 900,
+    });
     expectStandalone(fitted, 1600, 900);
     expect(fitted).not.toContain('do not fit');
-    const background = /<path class="segments" d="([^"]*)"/.exec(fitted)![1]!;
-    expect(background.match(/M/g)).toHaveLength(state.segments.length);
     expect(fitted.length).toBeLessThan(1_000_000);
 
-    const auto = renderSegmentsSvg(view, 0, state, { width: 1600 });
-    const height = Number(/height="(\d+(?:\.\d)?)"/.exec(auto)![1]);
+    const detail = renderSegmentsSvg(view, 0, state, {
+      box: { width: 1600, height: 400, scale: 'detail' },
+    });
+    const height = Number(/height="(\d+(?:\.\d)?)"/.exec(detail)![1]);
     expect(height).toBeGreaterThan(900);
-    expectStandalone(auto, 1600, height);
+    expectStandalone(detail, 1600, height);
   });
 
   it('handles a state without segments', async () => {
@@ -252,11 +273,11 @@ describe('renderSegmentsSvg', () => {
         outsideSegments: [],
         clippedBlocks: 0,
       },
-      { width: 600, theme: 'dark' },
+      { box: { width: 600, height: 300, scale: 'detail' }, theme: 'dark' },
     );
     const height = Number(/height="(\d+)"/.exec(svg)![1]);
     expectStandalone(svg, 600, height);
-    expect(svg).toContain('no segments at this moment');
+    expect(svg).toContain('No segments are reserved at this moment.');
   });
 });
 

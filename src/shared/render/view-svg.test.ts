@@ -189,7 +189,7 @@ describe('renderOomSvg', () => {
       const segments = svg.slice(svg.indexOf('<g class="oom-segments">'));
       expect(segments).toContain(`${state.segments.length} segments`);
       if (figuresOfState(state, 0).largestFreeBytes > 0)
-        expect(segments).toContain('class="largest-hole"');
+        expect(segments).toContain('data-role="largestHole"');
       expect(svg).not.toContain(escapeXml('undefined'));
       expect(svg).not.toContain('NaN');
     },

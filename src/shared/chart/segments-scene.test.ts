@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SegmentTypeCode } from '@shared/analysis/segment-history';
 import { allocatorStateOf } from '../../../test/support/builders/allocator-state';
-import { groupSegments } from './segment-groups';
+import { groupSegments } from './segment-order';
 import { DEFAULT_LAYOUT_OPTIONS } from './segments-layout';
 import {
   layoutInput,

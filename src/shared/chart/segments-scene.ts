@@ -1,9 +1,9 @@
-// What the segments chart lays out and draws: the state's segments in group order, placed by
-// segments-layout.ts with options for the view's size and the chosen scale. Pure, so the fit
-// rule is unit-tested.
+// The segments picture, laid out once for the page's canvas and the exports' SVG alike: the
+// state's segments in group order (segment-order.ts), placed by segments-layout.ts with options for
+// the box's size and the chosen scale; segments-paint.ts draws it through either backend.
 
-import type { AllocatorState } from '@shared/state/allocator-state';
-import type { SegmentGroup } from './segment-groups';
+import { BlockKind, type AllocatorState } from '../state/allocator-state';
+import type { SegmentGroup } from './segment-order';
 import {
   DEFAULT_LAYOUT_OPTIONS,
   layoutSegments,
@@ -18,6 +18,9 @@ import {
  */
 export type SegmentsScale = 'fit' | 'detail';
 
+/** The scale the segments view opens with. */
+export const DEFAULT_SEGMENTS_SCALE: SegmentsScale = 'detail';
+
 /** Room around the picture inside the scroll box. */
 export const SEGMENTS_PADDING = { left: 12, right: 12, top: 6 } as const;
 
@@ -26,6 +29,15 @@ export interface SegmentsScene {
   layout: SegmentsLayout;
   /** Layout segment index -> index in state.segments. */
   order: number[];
+  /** The block outlined as the largest hole (largestFreeBlock), -1 when none is free. */
+  largestFreeBlock: number;
+}
+
+/** The box a scene is laid out for: the page's scroll box, or the exported picture's. */
+export interface SegmentsBox {
+  width: number;
+  height: number;
+  scale: SegmentsScale;
 }
 
 /** The layout's input: the groups' segments one group after the other. */
@@ -77,5 +89,33 @@ export function layoutScene(
 ): SegmentsScene {
   const { order, input } = layoutInput(state, groups);
   const options = segmentsLayoutOptions(scale, viewWidth, viewHeight, groups.length);
-  return { state, layout: layoutSegments(input, options), order };
+  let layout = layoutSegments(input, options);
+  if (scale === 'fit') {
+    // The scale counts rows as if bars packed them full; wrapping like words leaves room at the
+    // ends of rows, so the picture may still overflow: smaller scales until it fits (Fit's
+    // promise: everything in view).
+    // Gaps and one-pixel bars may never fit: then the lowest picture tried.
+    let pixelsPerByte = layout.pixelsPerByte;
+    for (let tries = 0; tries < FIT_TRIES && layout.height > options.viewportHeight; tries++) {
+      pixelsPerByte *= FIT_STEP;
+      const smaller = layoutSegments(input, options, pixelsPerByte);
+      if (smaller.height < layout.height) layout = smaller;
+    }
+  }
+  return { state, layout, order, largestFreeBlock: largestFreeBlock(state) };
 }
+
+/** The largest free block of the state (the first of equals), -1 when there is none. */
+export function largestFreeBlock(state: AllocatorState): number {
+  const { blocks } = state;
+  let best = -1;
+  for (let b = 0; b < blocks.count; b++) {
+    if (blocks.kind[b] !== BlockKind.free) continue;
+    if (best < 0 || blocks.sizeBytes[b]! > blocks.sizeBytes[best]!) best = b;
+  }
+  return best;
+}
+
+/** How Fit shrinks a picture that overflows: by this factor, at most this many times. */
+const FIT_STEP = 0.85;
+const FIT_TRIES = 24;
