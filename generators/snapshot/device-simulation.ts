@@ -30,6 +30,11 @@ export interface DeviceSimulationOptions {
   seed: number;
   plan: ModelPlan;
   recorder: TraceRecorder;
+  /** End the trace with the END of this many whole recorded steps, as a dump right after the
+   *  training loop does; by default the recorder ends it. */
+  dumpAfterSteps?: number;
+  /** Events recorded after that END before the dump (default 0: the END follows the last). */
+  eventsAfterLastStep?: number;
 }
 
 /** 24 GiB cards; the CUDA context takes ~0.5 GiB of it. */
@@ -55,6 +60,10 @@ export function simulateDevice(options: DeviceSimulationOptions): AllocatorSim {
   let eventsUntilRecording = -1;
   let stepsStarted = 0;
   let contextIds = 0;
+  let stepStartRecorded = false;
+  let wholeSteps = 0;
+  /** Events still to record before the dump; -1 until the last step ended. */
+  let eventsBeforeDump = -1;
 
   const allocator = new AllocatorSim({
     device,
@@ -66,6 +75,7 @@ export function simulateDevice(options: DeviceSimulationOptions): AllocatorSim {
       time += 1 + Math.floor(prng.next() * prng.next() * 120);
       if (recording) {
         recorder.record(action, addr, size, stream, ctx, time);
+        if (eventsBeforeDump > 0 && --eventsBeforeDump === 0) throw new StopSimulation();
       } else if (eventsUntilRecording > 0 && --eventsUntilRecording === 0) {
         recording = true;
       }
@@ -91,7 +101,17 @@ export function simulateDevice(options: DeviceSimulationOptions): AllocatorSim {
           time += prng.int(500, 5000); // data loading between steps
           if (stepsStarted++ === WARMUP_STEPS) eventsUntilRecording = prng.int(1, 800);
         }
-        if (recording) recorder.annotate(stage, name, time);
+        if (!recording) return;
+        const step = name.startsWith('ProfilerStep');
+        if (step && stage === 'START') stepStartRecorded = true;
+        const last =
+          step && stage === 'END' && stepStartRecorded && ++wholeSteps === options.dumpAfterSteps;
+        // The END mark is taken after the step's last allocation returned: a moment later.
+        recorder.annotate(stage, name, last ? time + 1 : time);
+        if (last) {
+          eventsBeforeDump = options.eventsAfterLastStep ?? 0;
+          if (eventsBeforeDump === 0) throw new StopSimulation();
+        }
       },
       oomNow: () => recording && recorder.oomNow(),
     },

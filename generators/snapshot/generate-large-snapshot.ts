@@ -43,6 +43,10 @@ export interface GenerateOptions {
   leakBytesPerStep?: number;
   /** How many external_annotations marks to keep, the newest (default 12; 0: none). */
   maxAnnotations?: number;
+  /** Dump right after the END of this many whole recorded steps (and eventsAfterLastStep more
+   *  events) instead of when the file reaches its size; targetBytes must not be reached first. */
+  dumpAfterSteps?: number;
+  eventsAfterLastStep?: number;
 }
 
 /** What the allocations of one device truly are (the workload knows; the file does not say). */
@@ -91,6 +95,12 @@ export function generateLargeSnapshot(
   const catalog = buildStackCatalog(new Prng(seed), options.stacks ?? 400);
   const plan = buildModelPlan(new Prng(seed + 1), catalog, 24, options.leakBytesPerStep ?? 0);
 
+  const dump = {
+    ...(options.dumpAfterSteps === undefined ? {} : { dumpAfterSteps: options.dumpAfterSteps }),
+    ...(options.eventsAfterLastStep === undefined
+      ? {}
+      : { eventsAfterLastStep: options.eventsAfterLastStep }),
+  };
   const probe = probeSegments(seed, plan, deviceCount, options.protocol ?? 4);
   const traceBudget = Math.max(targetBytes - probe.segmentsBytes, targetBytes / 2);
 
@@ -105,7 +115,7 @@ export function generateLargeSnapshot(
       probe.costs,
       countedStacks,
     );
-    finalStates.push(simulateDevice({ device, seed, plan, recorder }));
+    finalStates.push(simulateDevice({ device, seed, plan, recorder, ...dump }));
     return { events: recorder.events, oomAt: recorder.oomAt };
   });
 
@@ -139,7 +149,8 @@ export function generateLargeSnapshot(
       const recorder = new TraceEntryWriter(
         w,
         device,
-        events,
+        // Dumped after a step: the simulation ends itself, after that step's END mark.
+        options.dumpAfterSteps === undefined ? events : Infinity,
         oomAt,
         written[device]!,
         options.maxAnnotations,
@@ -151,6 +162,7 @@ export function generateLargeSnapshot(
           seed,
           plan,
           recorder: categories === undefined ? recorder : noteCategories(recorder, categories),
+          ...dump,
         });
       w.endList();
       if (recorder.events !== events)
