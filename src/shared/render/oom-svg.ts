@@ -18,8 +18,9 @@ import { oomHoleRows, oomHolesMarkup } from './oom-svg-holes';
 import { oomSegmentsMarkup } from './oom-svg-segments';
 import { fillOf, renderTheme, type ThemeName } from './render-theme';
 import { SEGMENTS_SVG_PAD } from './segments-flow';
-import { fitText, num, svgOpen, svgText } from './svg-markup';
+import { num, svgOpen, svgText } from './svg-markup';
 import { wrapText } from './svg-wrap';
+import { fitTitle } from './fit-title';
 
 export interface OomSvgOptions {
   width: number;
@@ -62,7 +63,7 @@ export function renderOomSvg(
   let y = 0;
 
   parts.push(
-    svgText(fitText(title, inner, 13), {
+    svgText(fitTitle(title, view.fileName, inner, 13), {
       x: pad,
       y: 20,
       fill: theme.text,

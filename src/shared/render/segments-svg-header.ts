@@ -8,6 +8,7 @@ import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import type { RenderTheme } from './render-theme';
 import { SEGMENTS_SVG_PAD } from './segments-flow';
 import { num, svgText, textWidth } from './svg-markup';
+import { countOf } from '../format/plural';
 
 export function segmentsSvgTitle(
   view: AnalyzedSnapshot,
@@ -35,7 +36,7 @@ export function totalsLine(totals: MemoryFigures): string {
 
 export function groupTitleLine(title: string, figures: GroupFigures): string {
   return (
-    `${title} — ${figures.segmentCount} segment${figures.segmentCount === 1 ? '' : 's'}, ` +
+    `${title} — ${countOf(figures.segmentCount, 'segment')}, ` +
     `${formatBytes(figures.reservedBytes)} reserved, ${formatBytes(figures.cachedFreeBytes)} cached free, ` +
     `largest hole ${formatBytes(figures.largestFreeBytes)}`
   );

@@ -28,6 +28,7 @@ import {
   totalsLine,
 } from './segments-svg-header';
 import { fitText, svgOpen, svgText } from './svg-markup';
+import { fitTitle } from './fit-title';
 
 export interface SegmentsSvgOptions {
   width: number;
@@ -63,7 +64,15 @@ export function renderSegmentsSvg(
   const title = segmentsSvgTitle(view, device.device, device.traceLength, state.event);
   parts.push(svgOpen(width, height, theme.fontFamily, title));
   parts.push(`<rect width="100%" height="100%" ${fillOf(theme.background)}/>`);
-  parts.push(svgText(title, { x: pad, y: 20, fill: theme.text, size: 13, weight: 'bold' }));
+  parts.push(
+    svgText(fitTitle(title, view.fileName, width - 2 * pad, 13), {
+      x: pad,
+      y: 20,
+      fill: theme.text,
+      size: 13,
+      weight: 'bold',
+    }),
+  );
   parts.push(
     svgText(fitText(totalsLine(totals), lineWidth, 12), {
       x: pad,

@@ -10,6 +10,7 @@ import { pairAnnotations, type AnnotationSpan } from '../chart/annotation-spans'
 import { isDigitCode } from '../format/word-chars';
 import { stepsFromPattern } from './step-pattern';
 import type { TrainingStep } from './training-step';
+import { countOf, nounFor } from '../format/plural';
 
 export type { TrainingStep } from './training-step';
 
@@ -52,7 +53,7 @@ export function findSteps(
       source: 'pattern',
       steps: pattern,
       note:
-        `${pattern.length} steps found from the repeating shape of the active curve ` +
+        `${countOf(pattern.length, 'step')} found from the repeating shape of the active curve ` +
         `(${annotated === null ? 'the file records no step annotations' : annotated.note}); ` +
         'the partial steps at the trace’s ends are left out',
     };
@@ -103,11 +104,11 @@ function stepsFromAnnotations(
   const cutText =
     cut === 0
       ? ''
-      : `; ${cut} ${cut === 1 ? 'span is' : 'spans are'} cut by the trace’s ends or never ended`;
+      : `; ${countOf(cut, 'span')} ${nounFor(cut, 'is', 'are')} cut by the trace’s ends or never ended`;
   return {
     source: 'annotations',
     steps,
-    note: `${steps.length} steps from the ${name} annotations${cutText}`,
+    note: `${countOf(steps.length, 'step')} from the ${name} annotations${cutText}`,
   };
 }
 
@@ -196,7 +197,7 @@ function stepsBetweenOptimizerSteps(
   return {
     source: 'annotations',
     steps,
-    note: `${steps.length} steps between the ends of the Optimizer.step annotations`,
+    note: `${countOf(steps.length, 'step')} between the ends of the Optimizer.step annotations`,
   };
 }
 
