@@ -16,7 +16,7 @@ import {
   type SimBlock,
   type TraceAction,
 } from './caching-allocator-sim';
-import { simulateDevice, type TraceRecorder } from './device-simulation';
+import { simulateDevice, type PhaseStart, type TraceRecorder } from './device-simulation';
 import { Prng } from './prng';
 import { writeSegments } from './segments-writer';
 import { buildStackCatalog, type Stack } from './stack-catalog';
@@ -47,6 +47,8 @@ export interface GenerateOptions {
    *  events) instead of when the file reaches its size; targetBytes must not be reached first. */
   dumpAfterSteps?: number;
   eventsAfterLastStep?: number;
+  /** Record from the program's first allocation (default: from mid-run, after 3 steps). */
+  recordFromStart?: boolean;
 }
 
 /** What the allocations of one device truly are (the workload knows; the file does not say). */
@@ -56,6 +58,8 @@ export interface DeviceTruth {
   entryCategories: (string | null)[];
   /** The true category of each block allocated in the final state, by address. */
   blockCategories: Map<number, string>;
+  /** Where each phase of each recorded step starts (forward, backward, optimizer, other). */
+  phaseStarts: PhaseStart[];
 }
 
 export interface GeneratedDevice {
@@ -100,6 +104,7 @@ export function generateLargeSnapshot(
     ...(options.eventsAfterLastStep === undefined
       ? {}
       : { eventsAfterLastStep: options.eventsAfterLastStep }),
+    ...(options.recordFromStart === true ? { recordFromStart: true } : {}),
   };
   const probe = probeSegments(seed, plan, deviceCount, options.protocol ?? 4);
   const traceBudget = Math.max(targetBytes - probe.segmentsBytes, targetBytes / 2);
@@ -131,6 +136,7 @@ export function generateLargeSnapshot(
           device,
           entryCategories: [],
           blockCategories: allocatedBlockCategories(state),
+          phaseStarts: [],
         }))
       : undefined;
     w.start();
@@ -163,6 +169,9 @@ export function generateLargeSnapshot(
           plan,
           recorder: categories === undefined ? recorder : noteCategories(recorder, categories),
           ...dump,
+          ...(truth === undefined
+            ? {}
+            : { onPhase: (start: PhaseStart) => truth[device]!.phaseStarts.push(start) }),
         });
       w.endList();
       if (recorder.events !== events)
