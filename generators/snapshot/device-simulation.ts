@@ -30,6 +30,23 @@ export interface DeviceSimulationOptions {
   seed: number;
   plan: ModelPlan;
   recorder: TraceRecorder;
+  /** End the trace with the END of this many whole recorded steps, as a dump right after the
+   *  training loop does; by default the recorder ends it. */
+  dumpAfterSteps?: number;
+  /** Events recorded after that END before the dump (default 0: the END follows the last). */
+  eventsAfterLastStep?: number;
+  /** Record from the program's start (its first allocation), not from mid-run. */
+  recordFromStart?: boolean;
+  /** Told where each phase of a step starts: the index of its first recorded event. */
+  onPhase?: (phase: PhaseStart) => void;
+}
+
+/** Where a phase of a step starts in the recorded trace (generator truth). */
+export interface PhaseStart {
+  step: string;
+  phase: 'forward' | 'backward' | 'optimizer' | 'other';
+  /** Index of the first event of the phase in the trace (= events recorded before it). */
+  event: number;
 }
 
 /** 24 GiB cards; the CUDA context takes ~0.5 GiB of it. */
@@ -51,10 +68,15 @@ export function simulateDevice(options: DeviceSimulationOptions): AllocatorSim {
   const { device, recorder } = options;
   const prng = new Prng(options.seed * 1_000_003 + device * 7919 + 17);
   let time = START_TIME_US + device * 37 + prng.int(0, 1_000_000);
-  let recording = false;
+  let recording = options.recordFromStart === true;
+  let recorded = 0;
   let eventsUntilRecording = -1;
   let stepsStarted = 0;
   let contextIds = 0;
+  let stepStartRecorded = false;
+  let wholeSteps = 0;
+  /** Events still to record before the dump; -1 until the last step ended. */
+  let eventsBeforeDump = -1;
 
   const allocator = new AllocatorSim({
     device,
@@ -66,6 +88,8 @@ export function simulateDevice(options: DeviceSimulationOptions): AllocatorSim {
       time += 1 + Math.floor(prng.next() * prng.next() * 120);
       if (recording) {
         recorder.record(action, addr, size, stream, ctx, time);
+        recorded++;
+        if (eventsBeforeDump > 0 && --eventsBeforeDump === 0) throw new StopSimulation();
       } else if (eventsUntilRecording > 0 && --eventsUntilRecording === 0) {
         recording = true;
       }
@@ -89,11 +113,25 @@ export function simulateDevice(options: DeviceSimulationOptions): AllocatorSim {
       annotate: (stage, name) => {
         if (stage === 'START' && name.startsWith('ProfilerStep')) {
           time += prng.int(500, 5000); // data loading between steps
-          if (stepsStarted++ === WARMUP_STEPS) eventsUntilRecording = prng.int(1, 800);
+          if (stepsStarted++ === WARMUP_STEPS && !recording)
+            eventsUntilRecording = prng.int(1, 800);
         }
-        if (recording) recorder.annotate(stage, name, time);
+        if (!recording) return;
+        const step = name.startsWith('ProfilerStep');
+        if (step && stage === 'START') stepStartRecorded = true;
+        const last =
+          step && stage === 'END' && stepStartRecorded && ++wholeSteps === options.dumpAfterSteps;
+        // The END mark is taken after the step's last allocation returned: a moment later.
+        recorder.annotate(stage, name, last ? time + 1 : time);
+        if (last) {
+          eventsBeforeDump = options.eventsAfterLastStep ?? 0;
+          if (eventsBeforeDump === 0) throw new StopSimulation();
+        }
       },
       oomNow: () => recording && recorder.oomNow(),
+      phase: (phase, step) => {
+        if (recording) options.onPhase?.({ step, phase, event: recorded });
+      },
     },
     COMM_STREAM_BASE + device * 0x2000,
   );

@@ -16,7 +16,7 @@ import {
   type SimBlock,
   type TraceAction,
 } from './caching-allocator-sim';
-import { simulateDevice, type TraceRecorder } from './device-simulation';
+import { simulateDevice, type PhaseStart, type TraceRecorder } from './device-simulation';
 import { Prng } from './prng';
 import { writeSegments } from './segments-writer';
 import { buildStackCatalog, type Stack } from './stack-catalog';
@@ -43,6 +43,12 @@ export interface GenerateOptions {
   leakBytesPerStep?: number;
   /** How many external_annotations marks to keep, the newest (default 12; 0: none). */
   maxAnnotations?: number;
+  /** Dump right after the END of this many whole recorded steps (and eventsAfterLastStep more
+   *  events) instead of when the file reaches its size; targetBytes must not be reached first. */
+  dumpAfterSteps?: number;
+  eventsAfterLastStep?: number;
+  /** Record from the program's first allocation (default: from mid-run, after 3 steps). */
+  recordFromStart?: boolean;
 }
 
 /** What the allocations of one device truly are (the workload knows; the file does not say). */
@@ -52,6 +58,8 @@ export interface DeviceTruth {
   entryCategories: (string | null)[];
   /** The true category of each block allocated in the final state, by address. */
   blockCategories: Map<number, string>;
+  /** Where each phase of each recorded step starts (forward, backward, optimizer, other). */
+  phaseStarts: PhaseStart[];
 }
 
 export interface GeneratedDevice {
@@ -91,6 +99,13 @@ export function generateLargeSnapshot(
   const catalog = buildStackCatalog(new Prng(seed), options.stacks ?? 400);
   const plan = buildModelPlan(new Prng(seed + 1), catalog, 24, options.leakBytesPerStep ?? 0);
 
+  const dump = {
+    ...(options.dumpAfterSteps === undefined ? {} : { dumpAfterSteps: options.dumpAfterSteps }),
+    ...(options.eventsAfterLastStep === undefined
+      ? {}
+      : { eventsAfterLastStep: options.eventsAfterLastStep }),
+    ...(options.recordFromStart === true ? { recordFromStart: true } : {}),
+  };
   const probe = probeSegments(seed, plan, deviceCount, options.protocol ?? 4);
   const traceBudget = Math.max(targetBytes - probe.segmentsBytes, targetBytes / 2);
 
@@ -105,7 +120,7 @@ export function generateLargeSnapshot(
       probe.costs,
       countedStacks,
     );
-    finalStates.push(simulateDevice({ device, seed, plan, recorder }));
+    finalStates.push(simulateDevice({ device, seed, plan, recorder, ...dump }));
     return { events: recorder.events, oomAt: recorder.oomAt };
   });
 
@@ -121,6 +136,7 @@ export function generateLargeSnapshot(
           device,
           entryCategories: [],
           blockCategories: allocatedBlockCategories(state),
+          phaseStarts: [],
         }))
       : undefined;
     w.start();
@@ -139,7 +155,8 @@ export function generateLargeSnapshot(
       const recorder = new TraceEntryWriter(
         w,
         device,
-        events,
+        // Dumped after a step: the simulation ends itself, after that step's END mark.
+        options.dumpAfterSteps === undefined ? events : Infinity,
         oomAt,
         written[device]!,
         options.maxAnnotations,
@@ -151,6 +168,10 @@ export function generateLargeSnapshot(
           seed,
           plan,
           recorder: categories === undefined ? recorder : noteCategories(recorder, categories),
+          ...dump,
+          ...(truth === undefined
+            ? {}
+            : { onPhase: (start: PhaseStart) => truth[device]!.phaseStarts.push(start) }),
         });
       w.endList();
       if (recorder.events !== events)

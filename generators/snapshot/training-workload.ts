@@ -142,6 +142,8 @@ export interface WorkloadHooks {
   annotate(stage: 'START' | 'END', name: string): void;
   /** Asked once per step, after the forward pass: make this step hit an OOM. */
   oomNow(): boolean;
+  /** A phase of the step starts with the next event (the truth tests hold phases to). */
+  phase?(name: 'forward' | 'backward' | 'optimizer' | 'other', step: string): void;
 }
 
 interface Live {
@@ -193,6 +195,7 @@ export class TrainingWorkload {
   private trainStep(): void {
     const name = `ProfilerStep#${this.step}`;
     this.hooks.annotate('START', name);
+    this.hooks.phase?.('forward', name);
     if (this.prng.chance(0.05)) this.scale = this.prng.pick(SCALES);
     for (const s of this.plan.input) this.live.push({ block: this.alloc(s, this.scale), site: s });
 
@@ -215,8 +218,10 @@ export class TrainingWorkload {
     }
     this.free(this.alloc(this.plan.lossUpcast, this.scale), this.plan.lossUpcast);
 
+    this.hooks.phase?.('backward', name);
     this.backward();
-    this.optimizerStep();
+    this.hooks.phase?.('optimizer', name);
+    this.optimizerStep(name);
     // loss_history.append(loss) on a tensor that holds its memory: kept for good.
     if (this.plan.leak !== null) this.alloc(this.plan.leak, 1);
     this.hooks.annotate('END', name);
@@ -252,7 +257,7 @@ export class TrainingWorkload {
     if (firstTime) for (const s of this.plan.embeddingGrads) this.grads.push(this.alloc(s, 1));
   }
 
-  private optimizerStep(): void {
+  private optimizerStep(step: string): void {
     this.hooks.annotate('START', 'Optimizer.step#AdamW.step');
     if (!this.persistentReady) {
       // exp_avg and exp_avg_sq in fp32 for every parameter, kept forever.
@@ -265,6 +270,7 @@ export class TrainingWorkload {
     }
     for (const s of this.plan.optimizerTemps) this.free(this.alloc(s, 1), s);
     this.hooks.annotate('END', 'Optimizer.step#AdamW.step');
+    this.hooks.phase?.('other', step);
     while (this.live.length > 0) this.freeLive(this.live.length - 1); // the input batch
     this.completePending(true);
   }

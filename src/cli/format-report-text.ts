@@ -20,6 +20,8 @@ import {
 import { alignColumns } from './align-columns';
 import { cliDeviceName } from './load-analyzed-snapshot';
 import { joinLines } from './text-lines';
+import { countOf } from '@shared/format/plural';
+import { NO_DEVICES_TEXT } from './no-devices';
 
 export interface ReportTextOptions {
   /** Exact byte counts beside human units. */
@@ -42,14 +44,14 @@ export function formatReportText(
   );
   for (const warning of view.warnings) lines.push(`warning: ${warning}`);
   if (reports.length === 0) {
-    lines.push('', 'no devices: the snapshot has no segments and no trace entries');
+    lines.push('', NO_DEVICES_TEXT);
   }
   for (const report of reports) {
     const figures = view.devices.find((device) => device.device === report.device)!.figures;
     lines.push('');
     lines.push(
       `${cliDeviceName(report.device)}: ${figures.traceEntries} trace entries, ${figures.segments} segments at the end, ` +
-        `${plural(report.ooms.length, 'OOM')}`,
+        `${countOf(report.ooms.length, 'OOM')}`,
     );
     lines.push(...momentLines('at the active peak', report.atPeak, size));
     if (report.atMoment !== null)
@@ -63,10 +65,6 @@ export function formatReportText(
 
 type Size = (bytes: number) => string;
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
 function describeMoment(event: number): string {
   return event < 0 ? 'before the first trace entry' : `after event ${event}`;
 }
@@ -76,7 +74,7 @@ function momentLines(title: string, figures: MomentFiguresJson, size: Size): str
   const lines = [`  ${title} (${describeMoment(figures.event)}):`];
   lines.push(
     `    reserved ${size(t.reservedBytes)}, active ${size(t.activeBytes)}, ` +
-      `cached free ${size(t.cachedFreeBytes)} in ${plural(t.freeBlockCount, 'free block')} ` +
+      `cached free ${size(t.cachedFreeBytes)} in ${countOf(t.freeBlockCount, 'free block')} ` +
       `(largest ${size(t.largestFreeBytes)}), rounding ${size(t.internalWasteBytes)}`,
   );
   if (t.smallHoleThresholdBytes > 0) {
@@ -125,10 +123,10 @@ function seriesLines(report: DeviceReport, size: Size): string[] {
   }
   const maxWaste = Math.max(...s.internalWasteBytes);
   return [
-    `  fragmentation over the trace (${plural(s.moments.length, 'sampled moment')}):`,
+    `  fragmentation over the trace (${countOf(s.moments.length, 'sampled moment')}):`,
     `    most cached free ${size(s.cachedFreeBytes[worst]!)} ${describeMoment(s.moments[worst]!)} ` +
       `(reserved ${size(s.reservedBytes[worst]!)}, largest free block ${size(s.largestFreeBytes[worst]!)}, ` +
-      `${plural(s.freeBlockCount[worst]!, 'free block')}); most rounding ${size(maxWaste)}`,
+      `${countOf(s.freeBlockCount[worst]!, 'free block')}); most rounding ${size(maxWaste)}`,
   ];
 }
 
@@ -155,7 +153,7 @@ function holderLines(explanation: OomExplanationJson, size: Size): string[] {
   if (explanation.holders.length === 0) return [];
   const rows = explanation.holders.map((holder) => [
     size(holder.bytes),
-    plural(holder.count, 'allocation'),
+    countOf(holder.count, 'allocation'),
     holder.topFrame ?? NO_STACK_TEXT,
   ]);
   return [

@@ -9,6 +9,7 @@ import { snapshotFormName } from '@shared/format/words';
 import { alignColumns } from './align-columns';
 import { cliDeviceName } from './load-analyzed-snapshot';
 import { joinLines } from './text-lines';
+import { NO_DEVICES_TEXT } from './no-devices';
 
 export interface TextOptions {
   /** Exact byte counts beside human units. */
@@ -25,8 +26,7 @@ export function formatSummaryText(figures: SnapshotFigures, options: TextOptions
     `${figures.fileName}  ${formatBytes(figures.fileBytes)}  ${snapshotFormName(figures.pickleProtocol)}`,
   );
   for (const warning of figures.warnings) lines.push(`warning: ${warning}`);
-  if (figures.devices.length === 0)
-    lines.push('', 'no devices: the snapshot has no segments and no trace entries');
+  if (figures.devices.length === 0) lines.push('', NO_DEVICES_TEXT);
   for (const device of figures.devices) {
     const { active, reserved } = device;
     lines.push('');

@@ -11,6 +11,7 @@ import { HOST_DEVICE } from '@shared/snapshot/model';
 import { deviceLabel } from '@shared/format/words';
 import { readSnapshotFile, type ReadSnapshotOptions } from './read-snapshot-file';
 import { UsageError } from './cli-options';
+import { NoDevicesNotice, requireDevices } from './no-devices';
 
 export async function loadAnalyzedSnapshot(
   path: string,
@@ -22,7 +23,7 @@ export async function loadAnalyzedSnapshot(
 
 /** Index into view.devices of device N, or a usage error naming the devices there are. */
 export function deviceIndexOf(view: AnalyzedSnapshot, device: number | null): number {
-  if (view.devices.length === 0) throw new UsageError(`${view.fileName} has no devices`);
+  requireDevices(view);
   if (device === null) return 0;
   const index = view.devices.findIndex((d) => d.device === device);
   if (index < 0) {
@@ -58,8 +59,9 @@ export function cliDeviceName(device: number): string {
 
 /** The device a command reads: --device N, else the default one (first OOM, else largest peak). */
 export function chosenDevice(view: AnalyzedSnapshot, device: number | null): AnalyzedDevice {
+  requireDevices(view);
   const index = device === null ? defaultDeviceIndex(view.devices) : deviceIndexOf(view, device);
   const chosen = view.devices[index];
-  if (chosen === undefined) throw new UsageError(`${view.fileName} has no devices`);
+  if (chosen === undefined) throw new NoDevicesNotice(view.fileName);
   return chosen;
 }

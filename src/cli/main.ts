@@ -21,6 +21,7 @@ import { FileFailure } from './file-failure';
 import { missingDeviceMessage } from './load-analyzed-snapshot';
 import { jsonText } from '@shared/format/json-text';
 import { exitQuietlyWhenStdoutCloses, printErr, printErrLine, printOut } from './terminal-output';
+import { NoDevicesNotice } from './no-devices';
 
 const EXIT_BAD_INPUT = 2;
 const EXIT_INTERNAL_ERROR = 1;
@@ -32,7 +33,8 @@ async function runSummary(options: SummaryCliOptions): Promise<void> {
   const analysis = analyzeSnapshot(model);
   if (options.device !== null) {
     const known = analysis.devices.map((device) => device.device);
-    if (!known.includes(options.device)) {
+    // No devices: the summary says so (./no-devices.ts), whichever device was asked for.
+    if (known.length > 0 && !known.includes(options.device)) {
       throw new UsageError(missingDeviceMessage(options.device, fileName, known));
     }
     analysis.devices = analysis.devices.filter((device) => device.device === options.device);
@@ -110,6 +112,15 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     return 0;
   } catch (thrown) {
+    const notice = thrown instanceof FileFailure ? thrown.cause : thrown;
+    if (notice instanceof NoDevicesNotice) {
+      // Read, not refused (./no-devices.ts): the words where a document would go, unless one
+      // was asked for (--json keeps stdout for JSON).
+      if ('json' in options && options.json !== false && options.json !== null)
+        printErrLine(`allocscope: ${notice.message}`);
+      else printOut(`${notice.message}\n`);
+      return 0;
+    }
     // Tied to one of several files (diff): that file is named, its cause judged.
     const error = thrown instanceof FileFailure ? thrown.cause : thrown;
     const path =

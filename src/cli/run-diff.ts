@@ -19,6 +19,7 @@ import { readRules } from './read-rules';
 import { resolveMoment } from './run-render';
 import { jsonText } from '@shared/format/json-text';
 import { joinLines } from './text-lines';
+import { countOf } from '@shared/format/plural';
 
 /** Longest group key in the text. */
 const MAX_KEY_TEXT = 100;
@@ -71,7 +72,7 @@ export function formatDiffText(diff: DiffText, exact: boolean): string {
   const sideLine = (name: string, side: DiffSide, activeBytes: number): string => {
     const { figures } = side.device;
     const ooms = side.device.ooms.length;
-    return `${name}: ${side.view.fileName} ${deviceLabel(side.device.device)}: peak active ${bytes(figures.active.peakBytes)}, peak reserved ${bytes(figures.reserved.peakBytes)}, ${ooms} OOM${ooms === 1 ? '' : 's'}; after event ${side.moment}: ${bytes(activeBytes)} active`;
+    return `${name}: ${side.view.fileName} ${deviceLabel(side.device.device)}: peak active ${bytes(figures.active.peakBytes)}, peak reserved ${bytes(figures.reserved.peakBytes)}, ${countOf(ooms, 'OOM')}; after event ${side.moment}: ${bytes(activeBytes)} active`;
   };
   const peakDelta = (field: 'active' | 'reserved'): number =>
     b.device.figures[field].peakBytes - a.device.figures[field].peakBytes;
@@ -109,7 +110,7 @@ export function formatDiffText(diff: DiffText, exact: boolean): string {
   if (rest.length > 0) {
     const delta = rest.reduce((sum, group) => sum + group.deltaBytes, 0);
     lines.push(
-      `… ${rest.length} more ${rest.length === 1 ? 'group' : 'groups'} (${signed(delta)} together; --limit shows more)`,
+      `… ${countOf(rest.length, 'more group', 'more groups')} (${signed(delta)} together; --limit shows more)`,
     );
   }
   return joinLines(lines);

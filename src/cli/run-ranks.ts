@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { decodedBytesOf, parallelDecodes } from '@shared/analyzed/decode-budget';
 import { isRankFileName, orderRanks, ranksFinding, type RanksFinding } from '@shared/compare/ranks';
 import { deviceLabel } from '@shared/format/words';
-import { formatBytes, formatExactBytes } from '@shared/format/units';
+import { formatBytes, formatExactBytes, formatSignedBytes } from '@shared/format/units';
 import { describeDecodeError } from '@shared/snapshot/describe-decode-error';
 import { folderEntryProblem, type EntryStat } from '@shared/snapshot/folder-entry';
 import { ranksDocumentOf, type RankEntry } from '@shared/report/ranks-document';
@@ -186,6 +186,23 @@ export interface RanksText {
   wallMs: number;
 }
 
+/** Which ranks grow per step beside the others, and by how much; the median growth. */
+function growthLine(
+  entries: readonly RankEntry[],
+  finding: RanksFinding,
+  bytes: (value: number) => string,
+): string {
+  if (finding.medianGrowthBytesPerStep === null)
+    return 'growth per step: no rank has three steps or more';
+  const median = `median ${formatSignedBytes(finding.medianGrowthBytesPerStep, bytes)} per step`;
+  if (finding.growthOutliers.length === 0) return `growth per step: no rank stands out (${median})`;
+  const named = finding.growthOutliers.map((rank) => {
+    const growth = entries.find((entry) => entry.rank === rank)!.detail.growthBytesPerStep!;
+    return `rank ${rank} (${formatSignedBytes(growth, bytes)} per step)`;
+  });
+  return `growing step after step beside the others: ${named.join(', ')}; ${median}`;
+}
+
 export function formatRanksText(ranks: RanksText, exact: boolean): string {
   const { entries, finding } = ranks;
   const bytes = (value: number): string =>
@@ -194,7 +211,8 @@ export function formatRanksText(ranks: RanksText, exact: boolean): string {
     [
       finding.oomRanks.includes(rank) ? 'OOM' : '',
       rank === finding.highestRank ? 'highest' : '',
-      finding.outliers.includes(rank) ? 'outlier' : '',
+      finding.peakOutliers.includes(rank) ? 'outlier' : '',
+      finding.growthOutliers.includes(rank) ? 'grows' : '',
     ]
       .filter((mark) => mark !== '')
       .join(', ');
@@ -213,6 +231,7 @@ export function formatRanksText(ranks: RanksText, exact: boolean): string {
           'largest hole',
           'OOM at',
           'steps',
+          'growth/step',
           'device',
           '',
           'file',
@@ -225,16 +244,32 @@ export function formatRanksText(ranks: RanksText, exact: boolean): string {
           bytes(detail.largestFreeAtPeakBytes),
           figures.oomEvent === null ? '—' : `event ${figures.oomEvent}`,
           String(detail.steps),
+          detail.growthBytesPerStep === null
+            ? '—'
+            : formatSignedBytes(detail.growthBytesPerStep, bytes),
           deviceLabel(figures.device),
           marks(rank),
           file,
         ]),
       ],
-      ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'left', 'left', 'left'],
+      [
+        'right',
+        'right',
+        'right',
+        'right',
+        'right',
+        'right',
+        'right',
+        'right',
+        'left',
+        'left',
+        'left',
+      ],
     ),
     '',
     `skew ${finding.skew.toFixed(2)} (the highest peak active over the median, ${bytes(finding.medianPeakActiveBytes)}); ` +
       `outliers: ${rankList(finding.outliers)}; out of memory: ${rankList(finding.oomRanks)}`,
+    growthLine(entries, finding, bytes),
   ];
   if (ranks.refused.length > 0)
     lines.push(`left out (unreadable): ${ranks.refused.map((entry) => entry.file).join(', ')}`);

@@ -33,10 +33,11 @@ import { COLOR_BY_NAMES } from '@shared/holders/band-coloring';
 import { DEFAULT_CATEGORY_RULES, type CategoryRules } from '@shared/holders/category-rules';
 import { readRules } from './read-rules';
 import { terminalField } from '@shared/format/terminal-safe';
+import { requireDevices } from './no-devices';
 
 /** The device a picture shows by default: the shared rule (first OOM, else largest peak). */
 export function defaultDeviceIndex(view: AnalyzedSnapshot): number {
-  if (view.devices.length === 0) throw new UsageError(`${view.fileName} has no devices`);
+  requireDevices(view);
   return sharedDefaultDeviceIndex(view.devices);
 }
 

@@ -10,6 +10,7 @@ import { formatDeviceSegments, formatFileHeader, MAP_LEGEND } from './format-seg
 import { deviceIndexOf, loadAnalyzedSnapshot } from './load-analyzed-snapshot';
 import { resolveMoment } from './run-render';
 import { joinLines } from './text-lines';
+import { NO_DEVICES_TEXT } from './no-devices';
 
 export async function runSegments(options: SegmentsCliOptions): Promise<string> {
   const view = await loadAnalyzedSnapshot(options.file, options);
@@ -24,8 +25,7 @@ export async function runSegments(options: SegmentsCliOptions): Promise<string> 
       throw new UsageError(`no device of ${view.fileName} has an OOM event`);
   }
   const lines = formatFileHeader(view);
-  if (indexes.length === 0)
-    lines.push('', 'no devices: the snapshot has no segments and no trace entries');
+  if (indexes.length === 0) lines.push('', NO_DEVICES_TEXT);
   // Resolve every device's moment first, so a bad --moment fails before anything is printed.
   const moments = indexes.map((index) =>
     options.moment === null

@@ -7,6 +7,8 @@ import { formatBytes, formatExactBytes, formatSignedBytes } from '@shared/format
 import { DEFAULT_CATEGORY_RULES } from '@shared/holders/category-rules';
 import { stepsDocumentOf } from '@shared/report/steps-document';
 import { findSteps } from '@shared/steps/find-steps';
+import { phasesOf, type StepPhases } from '@shared/steps/phases';
+import { CATEGORY_NAMES, type Category } from '@shared/holders/categories';
 import { analyzeGrowth, type GrowthAnalysis } from '@shared/steps/growth';
 import { alignColumns } from './align-columns';
 import { type StepsCliOptions } from './cli-options';
@@ -24,8 +26,15 @@ export async function runSteps(options: StepsCliOptions): Promise<string> {
   const view = await loadAnalyzedSnapshot(options.file, options);
   const device = chosenDevice(view, options.device);
   const growth = analyzeGrowth(view, device, findSteps(view, device), { by: options.by, rules });
-  if (options.json) return jsonText(stepsDocumentOf(view.fileName, device, growth));
-  return formatStepsText(basename(options.file), cliDeviceName(device.device), growth, options);
+  const phases = phasesOf(view, device);
+  if (options.json) return jsonText(stepsDocumentOf(view.fileName, device, growth, phases));
+  return formatStepsText(
+    basename(options.file),
+    cliDeviceName(device.device),
+    growth,
+    options,
+    phases,
+  );
 }
 
 export function formatStepsText(
@@ -33,6 +42,7 @@ export function formatStepsText(
   deviceName: string,
   growth: GrowthAnalysis,
   options: { bytes: boolean },
+  phases: StepPhases = { phases: [], note: '' },
 ): string {
   const bytes = (value: number): string =>
     options.bytes ? `${formatBytes(value)} (${formatExactBytes(value)} B)` : formatBytes(value);
@@ -84,5 +94,55 @@ export function formatStepsText(
     if (growth.suspects.length > TEXT_SUSPECTS)
       lines.push(`… ${growth.suspects.length - TEXT_SUSPECTS} more (--json lists 20)`);
   }
+  lines.push(...phaseLines(phases, growth, bytes));
   return joinLines(lines);
+}
+
+/** Phases listed in the text: those of the whole trace, or of the step with the highest peak. */
+function phaseLines(
+  phases: StepPhases,
+  growth: GrowthAnalysis,
+  bytes: (value: number) => string,
+): string[] {
+  if (phases.phases.length === 0) return phases.note === '' ? [] : ['', phases.note];
+  const peakStep = growth.steps.reduce<number | null>(
+    (best, step) =>
+      best === null || step.peakActiveBytes > growth.steps[best]!.peakActiveBytes
+        ? step.index
+        : best,
+    null,
+  );
+  const shown = phases.phases.filter((phase) => phase.step === peakStep);
+  const which =
+    peakStep === null ? '' : ` (those of ${growth.steps[peakStep]!.name}, its highest peak)`;
+  const rows = shown.map((phase) => [
+    phase.name,
+    `${phase.startEvent}–${phase.endEvent}`,
+    bytes(phase.peakActiveBytes),
+    bytes(phase.endActiveBytes),
+    formatSignedBytes(phase.addedBytes, bytes),
+    keptText(phase.keptByCategory, bytes),
+  ]);
+  return [
+    '',
+    `${phases.note}${which}:`,
+    ...alignColumns(
+      [['phase', 'events', 'peak active', 'active at end', 'change', 'made and kept'], ...rows],
+      ['left', 'left', 'right', 'right', 'right', 'left'],
+    ),
+  ];
+}
+
+/** "activation 1.2 GiB, temporary 4.0 MiB": the largest first, three at most. */
+function keptText(kept: Partial<Record<string, number>>, bytes: (value: number) => string): string {
+  const entries = Object.entries(kept)
+    .filter((entry): entry is [string, number] => (entry[1] ?? 0) > 0)
+    .sort((a, b) => b[1] - a[1]);
+  if (entries.length === 0) return '';
+  const text = entries
+    .slice(0, 3)
+    .map(
+      ([category, value]) => `${CATEGORY_NAMES[category as Category] ?? category} ${bytes(value)}`,
+    );
+  return entries.length > 3 ? `${text.join(', ')}, …` : text.join(', ');
 }

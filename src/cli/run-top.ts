@@ -17,6 +17,9 @@ import { readRules } from './read-rules';
 import { resolveMoment, writeOutput } from './run-render';
 import { jsonText } from '@shared/format/json-text';
 import { joinLines } from './text-lines';
+import { countOf } from '@shared/format/plural';
+import { terminalField } from '@shared/format/terminal-safe';
+import { printErrLine } from './terminal-output';
 
 /** Longest group key in the text (keys of the stack grouping are whole stacks). */
 const MAX_KEY_TEXT = 120;
@@ -37,17 +40,27 @@ export async function runTop(options: TopCliOptions): Promise<string> {
     rules,
     rulesSource: options.rules === null ? 'built-in' : basename(options.rules),
   });
+  let wrote: string | null = null;
   if (options.folded !== null) {
-    await writeOutput(options.folded, foldedStacks(view, device, aliveRowsAt(device, moment)));
+    const alive = aliveRowsAt(device, moment);
+    await writeOutput(options.folded, foldedStacks(view, device, alive));
+    // Which file, and what is in it: the text's last line, or stderr beside the JSON.
+    wrote = terminalField(
+      `wrote ${options.folded}: folded stacks of the ${countOf(alive.length, 'allocation')} alive after event ${moment}`,
+    );
   }
-  if (options.json) return jsonText(topDocumentOf(result));
+  if (options.json) {
+    if (wrote !== null) printErrLine(`allocscope: ${wrote}`);
+    return jsonText(topDocumentOf(result));
+  }
   const momentName =
     moment === firstOomEvent(device)
       ? 'the first OOM'
       : moment === device.figures.active.peakEventIndex
         ? 'the active peak'
         : null;
-  return formatTopText(result, { exactBytes: options.bytes, momentName });
+  const text = formatTopText(result, { exactBytes: options.bytes, momentName });
+  return wrote === null ? text : `${text}\n\n${wrote}`;
 }
 
 export function formatTopText(
@@ -82,7 +95,7 @@ export function formatTopText(
       bytes(omittedBytes),
       share(omittedBytes),
       String(allocations),
-      `(${count} more ${count === 1 ? 'group' : 'groups'})`,
+      `(${countOf(count, 'more group', 'more groups')})`,
     ]);
   }
   if (result.groups.length === 0) lines.push('no allocations alive at this moment match');

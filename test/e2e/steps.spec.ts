@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { generateLargeSnapshot } from '../../generators/snapshot/generate-large-snapshot';
 import { findSteps } from '../../src/shared/steps/find-steps';
+import { phasesOf } from '../../src/shared/steps/phases';
 import { realSnapshotPath } from '../support/real-snapshots';
 import { watchPageProblems } from './page-problems';
 import { decodeFile, openSnapshot } from './snapshot-pages';
@@ -97,4 +98,17 @@ test('a snapshot without steps says so', async ({ page }) => {
   );
   await expect(page.getByTestId('steps-table')).toHaveCount(0);
   await expect(page.getByTestId('timeline')).toHaveAttribute('data-steps', '0');
+  // One forward, backward and AdamW step: its phases over the whole trace, as phasesOf finds
+  // them (held to the generator's truth in test/unit/phases.test.ts).
+  const { view } = await decodeFile(realSnapshotPath('a0kuma'));
+  const expected = phasesOf(view, view.devices[0]!).phases;
+  expect(expected.map((phase) => phase.name)).toEqual(['forward', 'backward', 'optimizer']);
+  const rows = page.getByTestId('phases-table').locator('tbody tr');
+  await expect(rows).toHaveCount(expected.length);
+  for (const [i, phase] of expected.entries()) {
+    await expect(rows.nth(i)).toHaveAttribute('data-phase', phase.name);
+    await expect(rows.nth(i).locator('td').nth(1)).toHaveText(
+      `${phase.startEvent}–${phase.endEvent}`,
+    );
+  }
 });

@@ -5,8 +5,6 @@
 // OOMs, the expandable segments and the ranks. Unlike test/fixtures/real (files found on GitHub,
 // compared with a Python re-implementation), here the expected numbers are the allocator's own.
 //
-// Tests marked `it.fails`: they state the truth and the tool gets it wrong today (see the
-// comments there). When the tool is fixed they start failing: drop the `.fails` then.
 
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -137,16 +135,11 @@ describe.each(['steps', 'leak', 'expandable', 'rank_0', 'rank_2'])(
       }
     });
 
-    // KNOWN WRONG (src/shared/steps/find-steps.ts, stepsFromAnnotations): a span counts as cut
-    // when its START is before the trace's first entry or its END after the last one. In a trace
-    // that never wrapped, recorded from before the loop and dumped after it, that is the first
-    // step when nothing is allocated before it (its first entry is an alloc inside it) and the
-    // last one when nothing is allocated between its END and the dump, though the file records
-    // both marks of each and every event between them: leak finds ProfilerStep#1..6 of #0..7,
-    // steps and the ranks lose their last step. expandable, which allocates before its first step
-    // (the model) and after its last (empty_cache unmaps pages), finds them all.
-    const wrong = scenario !== 'expandable';
-    (wrong ? it.fails : it)('finds every step whose START and END the file records', async () => {
+    // A trace that never wrapped, recorded from before the loop and dumped after it, holds both
+    // marks of each step and every event between them, though the first step's START precedes
+    // the first entry (leak: nothing is allocated before it) and the last step's END follows the
+    // last entry (nothing is allocated between it and the dump).
+    it('finds every step whose START and END the file records', async () => {
       const view = await loadAnalyzedSnapshot(pathOf(scenario));
       const found = stepsOf(view, view.devices[0]!);
       expect(found.steps.map((step) => step.name)).toEqual(

@@ -2,6 +2,7 @@
 // PyTorch held then, the largest hole where the request would go, the live allocations by stack,
 // and a verdict in plain words. A trace without an OOM gets the same figures at the active peak.
 
+import { FIGURE, figureLabel } from '@shared/format/glossary';
 import { Fragment, useMemo, useState, type JSX } from 'react';
 import { allocationsAliveAt } from '@shared/analysis/allocation-table';
 import { deviceExplanationsOf } from '@shared/oom/oom-explainer';
@@ -148,7 +149,7 @@ function OomFigures(props: { explanation: OomExplanation }): JSX.Element {
         note={e.deviceFreeBytes === null ? 'not recorded' : null}
       />
       <BytesFigure label="Reserved by PyTorch" testId="oom-reserved" bytes={e.reservedBytes} />
-      <BytesFigure label="Allocated (active)" testId="oom-active" bytes={e.activeBytes} />
+      <BytesFigure label={figureLabel(FIGURE.active)} testId="oom-active" bytes={e.activeBytes} />
       <BytesFigure
         label="Of which cached free"
         testId="oom-cached-free"

@@ -13,8 +13,9 @@ import {
   rankFiguresOf,
   ranksFinding,
   type RankDetail,
+  type RanksFinding,
 } from '@shared/compare/ranks';
-import { formatBytes, formatExactBytes } from '@shared/format/units';
+import { formatBytes, formatExactBytes, formatSignedBytes } from '@shared/format/units';
 import { deviceLabel } from '@shared/format/words';
 import type { AppAction, SnapshotTab } from '../shell/app-state';
 import { compareCandidateId } from '../compare/compare-candidates';
@@ -50,7 +51,11 @@ export function RanksPage(props: {
   const finding = useMemo(
     () =>
       ranksFinding(
-        rows.map((row) => ({ rank: row.rank, figures: rankFiguresOf([row.device.figures])! })),
+        rows.map((row) => ({
+          rank: row.rank,
+          figures: rankFiguresOf([row.device.figures])!,
+          detail: row.detail,
+        })),
       ),
     [rows],
   );
@@ -72,6 +77,7 @@ export function RanksPage(props: {
           median, {formatBytes(finding.medianPeakActiveBytes)}) · outliers:{' '}
           {rankList(finding.outliers)} · out of memory: {rankList(finding.oomRanks)}
         </strong>
+        <span data-testid="ranks-growth">{growthText(rows, finding)}</span>
         {opening > 0 && (
           <span className="ranks-opening" data-testid="ranks-opening">
             {opening} more opening…
@@ -115,6 +121,12 @@ export function RanksPage(props: {
                 </th>
                 <th className="numeric">OOM at</th>
                 <th className="numeric">Steps</th>
+                <th
+                  className="numeric"
+                  title="Growth of the active bytes at the steps' ends per step (as the Steps view fits it); — with fewer than three steps"
+                >
+                  Growth / step
+                </th>
                 <th>Device</th>
                 <th />
                 <th>File</th>
@@ -125,7 +137,8 @@ export function RanksPage(props: {
                 const marks = [
                   finding.oomRanks.includes(row.rank) ? 'OOM' : '',
                   row.rank === finding.highestRank ? 'highest' : '',
-                  finding.outliers.includes(row.rank) ? 'outlier' : '',
+                  finding.peakOutliers.includes(row.rank) ? 'outlier' : '',
+                  finding.growthOutliers.includes(row.rank) ? 'grows' : '',
                 ].filter((mark) => mark !== '');
                 const oom = row.device.ooms[0]?.eventIndex;
                 return (
@@ -134,7 +147,8 @@ export function RanksPage(props: {
                     data-rank={row.rank}
                     data-peak={row.device.figures.active.peakBytes}
                     data-marks={marks.join(',')}
-                    className={marks.includes('outlier') ? 'ranks-outlier' : undefined}
+                    data-growth={row.detail.growthBytesPerStep ?? ''}
+                    className={finding.outliers.includes(row.rank) ? 'ranks-outlier' : undefined}
                   >
                     <td>
                       <input
@@ -157,6 +171,11 @@ export function RanksPage(props: {
                     </td>
                     <td className="numeric">{oom === undefined ? '—' : `event ${oom}`}</td>
                     <td className="numeric">{row.detail.steps}</td>
+                    <td className="numeric">
+                      {row.detail.growthBytesPerStep === null
+                        ? '—'
+                        : formatSignedBytes(row.detail.growthBytesPerStep)}
+                    </td>
                     <td>{deviceLabel(row.device.device)}</td>
                     <td className="ranks-marks">{marks.join(', ')}</td>
                     <td className="holders-key" title={row.tab.fileName}>
@@ -194,6 +213,18 @@ export function RanksPage(props: {
       </div>
     </div>
   );
+}
+
+/** The ranks that grow per step beside the others (shared finding), as `allocscope ranks` says. */
+function growthText(rows: readonly RankRow[], finding: RanksFinding): string {
+  if (finding.medianGrowthBytesPerStep === null) return 'growth per step: too few steps';
+  const median = `median ${formatSignedBytes(finding.medianGrowthBytesPerStep)} per step`;
+  if (finding.growthOutliers.length === 0) return `growth per step: no rank stands out (${median})`;
+  const named = finding.growthOutliers.map((rank) => {
+    const growth = rows.find((row) => row.rank === rank)?.detail.growthBytesPerStep ?? 0;
+    return `rank ${rank} (${formatSignedBytes(growth)} per step)`;
+  });
+  return `growing step after step: ${named.join(', ')} · ${median}`;
 }
 
 const WIDTH = 300;

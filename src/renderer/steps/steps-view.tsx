@@ -17,6 +17,8 @@ import type { HolderFilter } from '../holders/use-holder-filter';
 import { Sparkline } from '../ui/sparkline';
 import './steps.css';
 import { BytesCell } from '../ui/bytes-cell';
+import { phasesOf } from '@shared/steps/phases';
+import { PhasesTable } from './phases-table';
 
 export interface StepsViewProps {
   view: AnalyzedSnapshot;
@@ -43,6 +45,8 @@ export function StepsView(props: StepsViewProps): JSX.Element {
     () => analyzeGrowth(view, device, found, { by, rules }),
     [view, device, found, by, rules],
   );
+  const phases = useMemo(() => phasesOf(view, device), [view, device]);
+  const stepNames = useMemo(() => found.steps.map((step) => step.name), [found]);
   const { onPicture } = props;
   useEffect(() => {
     const deviceIndex = view.devices.indexOf(device);
@@ -92,6 +96,7 @@ export function StepsView(props: StepsViewProps): JSX.Element {
           </section>
         </div>
       )}
+      <PhasesTable phases={phases} stepNames={stepNames} moment={moment} onMoment={onMoment} />
     </div>
   );
 }

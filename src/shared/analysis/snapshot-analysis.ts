@@ -20,6 +20,7 @@ import { matchAllocations, type AllocationMatch } from './allocation-matching';
 import { computeDeviceCurveStats, type CurveStats } from './curve-stats';
 import { emptyFinalState, finalStateByDevice, type FinalState } from './final-state';
 import { buildSegmentHistory, type SegmentHistory } from './segment-history';
+import { countOf, nounFor } from '../format/plural';
 
 export interface OomEvent {
   eventIndex: number;
@@ -105,13 +106,13 @@ function analyzeDevice(
   const match = trace === null ? null : matchAllocations(trace, freeing);
   if (match !== null && match.unmatchedFreeRows.length > 0) {
     warnings.push(
-      `${named}: the trace starts mid-run: ${match.unmatchedFreeRows.length} frees have no alloc in the trace ` +
+      `${named}: the trace starts mid-run: ${countOf(match.unmatchedFreeRows.length, 'free')} ${nounFor(match.unmatchedFreeRows.length, 'has', 'have')} no alloc in the trace ` +
         `(the ring buffer wrapped, or recording started late)`,
     );
   }
   if (match !== null && match.doubleAllocCount > 0) {
     warnings.push(
-      `${named}: ${match.doubleAllocCount} allocs reuse an address that was never freed`,
+      `${named}: ${countOf(match.doubleAllocCount, 'alloc')} ${nounFor(match.doubleAllocCount, 'reuses', 'reuse')} an address that was never freed`,
     );
   }
   if (trace !== null && match !== null) {
@@ -124,7 +125,7 @@ function analyzeDevice(
           ? '; without free_completed entries a free_requested ends an allocation even when its block stays pending'
           : '';
       warnings.push(
-        `${named}: ${countOf(freedLive, 'block')} live at the end ${freedLive === 1 ? 'was' : 'were'} ` +
+        `${named}: ${countOf(freedLive, 'block')} live at the end ${nounFor(freedLive, 'was', 'were')} ` +
           `freed in the trace and not allocated again (the trace and the final segments ` +
           `disagree${why}); counted as allocated since before the trace, beside the allocation ` +
           `the trace freed`,
@@ -133,8 +134,8 @@ function analyzeDevice(
     const resized = freesOfAnotherSize(trace, match);
     if (resized > 0) {
       warnings.push(
-        `${named}: ${countOf(resized, 'free')} of the trace name${resized === 1 ? 's' : ''} ` +
-          `another size than ${resized === 1 ? 'its' : 'their'} alloc; the active curve follows ` +
+        `${named}: ${countOf(resized, 'free')} of the trace ${nounFor(resized, 'names', 'name')} ` +
+          `another size than ${nounFor(resized, 'its', 'their')} alloc; the active curve follows ` +
           `the frees, the allocator state the allocs`,
       );
     }
@@ -217,10 +218,6 @@ function freesOfAnotherSize(trace: DeviceTrace, match: AllocationMatch): number 
     if (sizeBytes[end] !== sizeBytes[row]) count++;
   }
   return count;
-}
-
-function countOf(count: number, noun: string): string {
-  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** A trace with no entries: devices that have segments but no events. */

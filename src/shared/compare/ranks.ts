@@ -9,6 +9,7 @@ import { activePeakMoment, defaultDeviceIndex, firstOomEvent } from '../analyzed
 import { allocatorStateIndexOf } from '../state/allocator-state';
 import { figuresOfState, smallHoleThreshold } from '../state/memory-figures';
 import { stepsOf, type StepSource } from '../steps/find-steps';
+import { fitLine, stepFigures } from '../steps/step-figures';
 
 /**
  * The files a folder of ranks may hold: snapshots as _dump_snapshot writes them (.pickle, .pkl,
@@ -84,6 +85,11 @@ export interface RankDetail {
   freeBlocksAtPeak: number;
   steps: number;
   stepsSource: StepSource | null;
+  /**
+   * Growth of the active bytes at the steps' ends per step (the slope `steps` fits,
+   * growth_bytes_per_step), or null with fewer than three steps: too few to tell.
+   */
+  growthBytesPerStep: number | null;
 }
 
 export function rankDetailOf(view: AnalyzedSnapshot, device: AnalyzedDevice): RankDetail {
@@ -100,6 +106,10 @@ export function rankDetailOf(view: AnalyzedSnapshot, device: AnalyzedDevice): Ra
     freeBlocksAtPeak: atPeak.freeBlockCount,
     steps: steps.steps.length,
     stepsSource: steps.source,
+    growthBytesPerStep:
+      steps.steps.length >= 3
+        ? fitLine(stepFigures(device, steps.steps).map((step) => step.endActiveBytes)).slope
+        : null,
   };
 }
 
@@ -107,8 +117,17 @@ export interface RanksFinding {
   /** The highest peak active over the median of the ranks' peaks (1: all alike). */
   skew: number;
   medianPeakActiveBytes: number;
-  /** Ranks whose peak active is far from the median (more than 5% of it and 3 MADs). */
+  /** Ranks whose peak or growth per step stands out: peakOutliers and growthOutliers. */
   outliers: number[];
+  /** Ranks whose peak active is far from the median (more than 5% of it and 3 MADs). */
+  peakOutliers: number[];
+  /** The median of the ranks' growth per step (those with three steps or more), or null. */
+  medianGrowthBytesPerStep: number | null;
+  /**
+   * Ranks whose active bytes grow per step far more than the others' (beyond the median by
+   * 1 MiB, 3 MADs and a quarter of the median's size at least): a rank leaking beside flat ones.
+   */
+  growthOutliers: number[];
   /** The rank with the highest peak active. */
   highestRank: number;
   /** The ranks that ran out of memory. */
@@ -116,7 +135,11 @@ export interface RanksFinding {
 }
 
 export function ranksFinding(
-  ranks: readonly { rank: number; figures: RankFigures }[],
+  ranks: readonly {
+    rank: number;
+    figures: RankFigures;
+    detail?: Pick<RankDetail, 'growthBytesPerStep'>;
+  }[],
 ): RanksFinding {
   const peaks = ranks.map((entry) => entry.figures.peakActiveBytes);
   const median = medianOf(peaks);
@@ -126,16 +149,33 @@ export function ranksFinding(
   for (const entry of ranks)
     if (entry.figures.peakActiveBytes > (highest?.figures.peakActiveBytes ?? -Infinity))
       highest = entry;
+  const peakOutliers = ranks
+    .filter((entry) => Math.abs(entry.figures.peakActiveBytes - median) > far)
+    .map((entry) => entry.rank);
+  const growing = ranks.filter((entry) => (entry.detail?.growthBytesPerStep ?? null) !== null);
+  const growths = growing.map((entry) => entry.detail!.growthBytesPerStep!);
+  const medianGrowth = growths.length === 0 ? null : medianOf(growths);
+  const growthMad = medianOf(growths.map((growth) => Math.abs(growth - (medianGrowth ?? 0))));
+  const farGrowth = Math.max(MiB, growthMad * 3, Math.abs(medianGrowth ?? 0) * 0.25);
+  const growthOutliers =
+    growths.length < 3
+      ? []
+      : growing
+          .filter((entry) => entry.detail!.growthBytesPerStep! - medianGrowth! > farGrowth)
+          .map((entry) => entry.rank);
   return {
     skew: median > 0 ? Math.max(...peaks) / median : 1,
     medianPeakActiveBytes: median,
-    outliers: ranks
-      .filter((entry) => Math.abs(entry.figures.peakActiveBytes - median) > far)
-      .map((entry) => entry.rank),
+    outliers: [...new Set([...peakOutliers, ...growthOutliers])].sort((a, b) => a - b),
+    peakOutliers,
+    medianGrowthBytesPerStep: medianGrowth,
+    growthOutliers,
     highestRank: highest?.rank ?? -1,
     oomRanks: ranks.filter((entry) => entry.figures.ooms > 0).map((entry) => entry.rank),
   };
 }
+
+const MiB = 2 ** 20;
 
 function medianOf(values: readonly number[]): number {
   if (values.length === 0) return 0;

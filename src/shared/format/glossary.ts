@@ -136,3 +136,8 @@ export function glossaryMarkdown(): string {
       (entry.compareWith === undefined ? '' : ` Compare with: ${entry.compareWith}`),
   ).join('\n');
 }
+
+/** A figure's name as a label starting a line ("Active"): the glossary's term, capitalised. */
+export function figureLabel(figure: (typeof FIGURE)[keyof typeof FIGURE]): string {
+  return figure.charAt(0).toUpperCase() + figure.slice(1);
+}

@@ -4,7 +4,7 @@
 // (N more characters)"), by loops that never recurse: JSON.stringify recurses once per level
 // and throws "Maximum call stack size exceeded" on such a value.
 
-import { groupDigits } from '../errors/unreadable-input';
+import { countOf } from './plural';
 
 /** Levels of arrays and objects shown; deeper ones are shown as `[…]` or `{…}`. */
 export const MAX_SHOWN_DEPTH = 8;
@@ -115,5 +115,5 @@ function cutAt(text: string, maxChars: number, total: number): string {
   const last = text.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end--;
   const more = total - end;
-  return `${text.slice(0, end)}… (${groupDigits(more)} more character${more === 1 ? '' : 's'})`;
+  return `${text.slice(0, end)}… (${countOf(more, 'more character', 'more characters')})`;
 }

@@ -18,8 +18,9 @@ import { categorySeries, seriesMoments } from '../holders/category-series';
 import type { CategoryRules } from '../holders/category-rules';
 import type { ThemeName } from './palette';
 import { renderTheme, type RenderTheme } from './render-theme';
-import { fitText, num, svgOpen, svgText } from './svg-markup';
+import { num, svgOpen, svgText } from './svg-markup';
 import { byteGridMarkup } from './byte-grid';
+import { fitTitle } from './fit-title';
 
 export interface CategoriesSvgOptions {
   width: number;
@@ -70,7 +71,7 @@ export function renderCategoriesSvg(
   const parts = [
     svgOpen(options.width, options.height, theme.fontFamily, title),
     `<rect width="100%" height="100%" fill="${theme.background}"/>`,
-    svgText(fitText(title, options.width - 32, 14.5), {
+    svgText(fitTitle(title, view.fileName, options.width - 32, 14.5), {
       x: 16,
       y: 22,
       fill: theme.text,

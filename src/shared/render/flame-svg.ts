@@ -11,6 +11,7 @@ import { flameTree } from '../holders/flame-tree';
 import type { ThemeName } from './palette';
 import { renderTheme } from './render-theme';
 import { escapeXml, fitText, num, svgOpen, svgText } from './svg-markup';
+import { fitTitle } from './fit-title';
 
 export interface FlameSvgOptions {
   width: number;
@@ -48,7 +49,7 @@ export function renderFlameSvg(
   const parts = [
     svgOpen(options.width, options.height, theme.fontFamily, title),
     `<rect width="100%" height="100%" fill="${theme.background}"/>`,
-    svgText(fitText(title, options.width - 2 * MARGIN.left, 14.5), {
+    svgText(fitTitle(title, view.fileName, options.width - 2 * MARGIN.left, 14.5), {
       x: MARGIN.left,
       y: 22,
       fill: theme.text,

@@ -34,6 +34,7 @@ import { fillOf, renderTheme, strokeOf } from './render-theme';
 import { fitText, num, stepPathData, svgOpen, svgText, type SvgPlot } from './svg-markup';
 import { xAxisMarkup, yAxisMarkup } from './timeline-svg-axes';
 import { markerLabels, markerLines, markerStylesFor, momentLine } from './timeline-svg-markers';
+import { fitTitle } from './fit-title';
 
 export interface FragmentationSvgOptions {
   /** Size of the document in CSS pixels. */
@@ -123,7 +124,7 @@ export function renderFragmentationSvg(
     `<defs><clipPath id="fragmentation-plot"><rect x="${num(plot.left)}" y="${num(plot.top)}" width="${num(plot.width)}" height="${num(plot.height)}"/></clipPath></defs>`,
   );
   parts.push(
-    svgText(fitText(title, width - 2 * TEXT_LEFT, 13), {
+    svgText(fitTitle(title, view.fileName, width - 2 * TEXT_LEFT, 13), {
       x: TEXT_LEFT,
       y: TITLE_Y,
       fill: theme.text,

@@ -1,6 +1,7 @@
 // The figures block of the exported OOM explainer: what the request met, as the app's OOM tab
 // lists them (label, human units, exact bytes), in two columns.
 
+import { FIGURE, figureLabel } from '../format/glossary';
 import { formatBytes, formatExactBytes } from '../format/units';
 import { segmentGroupName } from '../format/words';
 import type { OomExplanation } from '../oom/oom-explanation';
@@ -31,7 +32,7 @@ export function oomFigures(e: OomExplanation): OomFigure[] {
   figures.push(
     bytes('Free on the device (CUDA)', e.deviceFreeBytes),
     bytes('Reserved by PyTorch', e.reservedBytes),
-    bytes('Allocated (active)', e.activeBytes),
+    bytes(figureLabel(FIGURE.active), e.activeBytes),
     bytes('Of which cached free', e.cachedFreeBytes, 'reserved but holding no tensor'),
     bytes('Largest free block', e.largestFreeBytes, 'anywhere in the reserve'),
     bytes('Free where the request goes', e.poolCachedFreeBytes, where),

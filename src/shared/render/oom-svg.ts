@@ -17,8 +17,9 @@ import { oomHoldersMarkup } from './oom-svg-holders';
 import { oomHoleRows, oomHolesMarkup } from './oom-svg-holes';
 import { oomSegmentsMarkup } from './oom-svg-segments';
 import { fillOf, renderTheme, type ThemeName } from './render-theme';
-import { fitText, num, svgOpen, svgText } from './svg-markup';
+import { num, svgOpen, svgText } from './svg-markup';
 import { wrapText } from './svg-wrap';
+import { fitTitle } from './fit-title';
 
 export interface OomSvgOptions {
   width: number;
@@ -64,7 +65,7 @@ export function renderOomSvg(
   let y = 0;
 
   parts.push(
-    svgText(fitText(title, inner, 13), {
+    svgText(fitTitle(title, view.fileName, inner, 13), {
       x: pad,
       y: 20,
       fill: theme.text,

@@ -8,6 +8,7 @@ import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import type { RenderTheme } from './render-theme';
 import { SEGMENTS_PADDING } from '../chart/segments-scene';
 import { num, svgText, textWidth } from './svg-markup';
+import { countOf } from '../format/plural';
 
 /** Room for the title, the totals and the legend above the picture. */
 export const SEGMENTS_SVG_HEADER_HEIGHT = 70;
@@ -38,7 +39,7 @@ export function totalsLine(totals: MemoryFigures): string {
 
 export function groupTitleLine(title: string, figures: GroupFigures): string {
   return (
-    `${title} — ${figures.segmentCount} segment${figures.segmentCount === 1 ? '' : 's'}, ` +
+    `${title} — ${countOf(figures.segmentCount, 'segment')}, ` +
     `${formatBytes(figures.reservedBytes)} reserved, ${formatBytes(figures.cachedFreeBytes)} cached free, ` +
     `largest hole ${formatBytes(figures.largestFreeBytes)}`
   );

@@ -16,6 +16,7 @@ import {
 } from './segments-svg-header';
 import { segmentsPictureMarkup } from './segments-svg-picture';
 import { fitText, svgOpen, svgText } from './svg-markup';
+import { fitTitle } from './fit-title';
 
 export interface SegmentsSvgOptions {
   /**
@@ -66,7 +67,7 @@ export function renderSegmentsSvg(
   const parts = [
     svgOpen(width, height, theme.fontFamily, title),
     `<rect width="100%" height="100%" ${fillOf(theme.background)}/>`,
-    svgText(fitText(title, lineWidth, 13), {
+    svgText(fitTitle(title, view.fileName, lineWidth, 13), {
       x: SEGMENTS_PADDING.left,
       y: 20,
       fill: theme.text,

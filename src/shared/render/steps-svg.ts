@@ -12,6 +12,7 @@ import { flatten, type Paint, type ThemeName } from './palette';
 import { fillOf, renderTheme, strokeOf } from './render-theme';
 import { fitText, num, svgOpen, svgText } from './svg-markup';
 import { byteGridMarkup } from './byte-grid';
+import { fitTitle } from './fit-title';
 
 export interface StepsSvgOptions {
   width: number;
@@ -65,7 +66,7 @@ export function renderStepsSvg(
   const parts = [
     svgOpen(width, height, theme.fontFamily, `${title}: ${growth.verdict}`),
     `<rect width="100%" height="100%" fill="${theme.background}"/>`,
-    svgText(fitText(title, width - 32, 13), {
+    svgText(fitTitle(title, view.fileName, width - 32, 13), {
       x: 16,
       y: 20,
       fill: theme.text,

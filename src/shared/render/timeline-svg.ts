@@ -35,6 +35,7 @@ import { markerLabels, markerLines, markerStylesFor, momentLine } from './timeli
 import { spansMarkup } from './timeline-svg-spans';
 import { timelineSvgTitle } from './timeline-svg-title';
 import { stepsOf } from '../steps/find-steps';
+import { fitTitle } from './fit-title';
 
 export interface TimelineSvgOptions {
   /** Size of the document in CSS pixels. */
@@ -150,7 +151,13 @@ export function renderTimelineSvg(
     `<defs><clipPath id="plot"><rect x="${num(plot.left)}" y="${num(plot.top)}" width="${num(plot.width)}" height="${num(plot.height)}"/></clipPath>${noStackHatchDef(theme.bands)}</defs>`,
   );
   parts.push(
-    svgText(title, { x: plot.left, y: TITLE_Y, fill: theme.text, size: 13, weight: 'bold' }),
+    svgText(fitTitle(title, view.fileName, width - plot.left - 8, 13), {
+      x: plot.left,
+      y: TITLE_Y,
+      fill: theme.text,
+      size: 13,
+      weight: 'bold',
+    }),
   );
 
   // Grid under everything.

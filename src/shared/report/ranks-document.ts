@@ -33,10 +33,14 @@ export interface RanksDocument {
     free_blocks_at_peak: number;
     steps: number;
     steps_source: 'annotations' | 'pattern' | null;
+    growth_bytes_per_step: number | null;
   }[];
   median_peak_active_bytes: number;
   skew: number;
   outliers: number[];
+  peak_outliers: number[];
+  growth_outliers: number[];
+  median_growth_bytes_per_step: number | null;
   highest_rank: number;
   oom_ranks: number[];
   /** Files that could not be read, with why; the other ranks are reported all the same. */
@@ -70,10 +74,18 @@ export function ranksDocumentOf(
       free_blocks_at_peak: detail.freeBlocksAtPeak,
       steps: detail.steps,
       steps_source: detail.stepsSource,
+      growth_bytes_per_step:
+        detail.growthBytesPerStep === null ? null : Math.round(detail.growthBytesPerStep),
     })),
     median_peak_active_bytes: finding.medianPeakActiveBytes,
     skew: Math.round(finding.skew * 1000) / 1000,
     outliers: finding.outliers,
+    peak_outliers: finding.peakOutliers,
+    growth_outliers: finding.growthOutliers,
+    median_growth_bytes_per_step:
+      finding.medianGrowthBytesPerStep === null
+        ? null
+        : Math.round(finding.medianGrowthBytesPerStep),
     highest_rank: finding.highestRank,
     oom_ranks: finding.oomRanks,
     refused: [...refused],

@@ -6,6 +6,7 @@ import type { AnalyzedDevice } from '../analyzed/analyzed-snapshot';
 import { deviceLabel } from '../format/words';
 import type { StepSource } from '../steps/find-steps';
 import type { GrowthAnalysis, GrowthBy } from '../steps/growth';
+import type { PhaseName, StepPhases } from '../steps/phases';
 
 export const STEPS_SCHEMA = 'allocscope.steps/1';
 
@@ -46,12 +47,28 @@ export interface StepsDocument {
     allocations: number;
   }[];
   omitted_suspects: number;
+  /** How the phases were found, in words. */
+  phases_note: string;
+  /** Forward, backward, optimizer and other: inside each step, else over the whole trace. */
+  phases: {
+    step: number | null;
+    name: PhaseName;
+    source: 'annotations' | 'stacks';
+    start_event: number;
+    end_event: number;
+    peak_active_bytes: number;
+    peak_event: number;
+    end_active_bytes: number;
+    added_bytes: number;
+    kept_by_category: Record<string, number>;
+  }[];
 }
 
 export function stepsDocumentOf(
   fileName: string,
   device: AnalyzedDevice,
   growth: GrowthAnalysis,
+  phases: StepPhases,
 ): StepsDocument {
   return {
     schema: STEPS_SCHEMA,
@@ -87,6 +104,19 @@ export function stepsDocumentOf(
       allocations: suspect.rows.length,
     })),
     omitted_suspects: Math.max(0, growth.suspects.length - STEPS_DOCUMENT_SUSPECTS),
+    phases_note: phases.note,
+    phases: phases.phases.map((phase) => ({
+      step: phase.step,
+      name: phase.name,
+      source: phase.source,
+      start_event: phase.startEvent,
+      end_event: phase.endEvent,
+      peak_active_bytes: phase.peakActiveBytes,
+      peak_event: phase.peakEvent,
+      end_active_bytes: phase.endActiveBytes,
+      added_bytes: phase.addedBytes,
+      kept_by_category: { ...phase.keptByCategory },
+    })),
   };
 }
 

@@ -40,6 +40,7 @@ import type {
   RowRange,
   TraceTableBuilder,
 } from './trace-table-builder';
+import { countOf, nounFor } from '../format/plural';
 
 export interface BuildInputs {
   root: unknown;
@@ -149,9 +150,7 @@ function describeIgnored(table: TraceTableBuilder): string | null {
   if (table.unknownActionCounts.size > 0) {
     const actions = [...table.unknownActionCounts]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(
-        ([name, count]) => `${name} (${groupDigits(count)} ${count === 1 ? 'entry' : 'entries'})`,
-      );
+      .map(([name, count]) => `${name} (${countOf(count, 'entry', 'entries')})`);
     parts.push(`unknown actions: ${actions.join(', ')}`);
   }
   return parts.length === 0 ? null : `${parts.join('; ')} (not in the figures)`;
@@ -418,22 +417,22 @@ function buildSegmentTables(
   segments.blockOffsets[segmentCount] = blockRow;
   if (overlaps.count > 0) {
     warnings.push(
-      `${overlaps.describe()} overlap${overlaps.count === 1 ? 's' : ''} the block before it in its segment (inconsistent file; figures computed as given)`,
+      `${overlaps.describe()} ${nounFor(overlaps.count, 'overlaps', 'overlap')} the block before it in its segment (inconsistent file; figures computed as given)`,
     );
   }
   if (pastEnd.count > 0) {
     warnings.push(
-      `${pastEnd.describe()} reach${pastEnd.count === 1 ? 'es' : ''} past the end of its segment (inconsistent file; figures computed as given)`,
+      `${pastEnd.describe()} ${nounFor(pastEnd.count, 'reaches', 'reach')} past the end of its segment (inconsistent file; figures computed as given)`,
     );
   }
   if (overRequested.count > 0) {
     warnings.push(
-      `${overRequested.describe()} ${overRequested.count === 1 ? 'has' : 'have'} a requested_size larger than ${overRequested.count === 1 ? 'its' : 'their'} size (inconsistent file; rounding waste counted as 0 there)`,
+      `${overRequested.describe()} ${nounFor(overRequested.count, 'has', 'have')} a requested_size larger than ${nounFor(overRequested.count, 'its', 'their')} size (inconsistent file; rounding waste counted as 0 there)`,
     );
   }
   if (uncovered.count > 0) {
     warnings.push(
-      `${uncovered.describe()} ${uncovered.count === 1 ? 'is' : 'are'} not covered by ${uncovered.count === 1 ? 'its' : 'their'} blocks up to the end (inconsistent file; the rest counts as reserved, not free)`,
+      `${uncovered.describe()} ${nounFor(uncovered.count, 'is', 'are')} not covered by ${nounFor(uncovered.count, 'its', 'their')} blocks up to the end (inconsistent file; the rest counts as reserved, not free)`,
     );
   }
   const overlappingSegments = overlappingSegmentsOf(segments);

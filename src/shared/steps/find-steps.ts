@@ -10,6 +10,7 @@ import { pairAnnotations, type AnnotationSpan } from '../chart/annotation-spans'
 import { isDigitCode } from '../format/word-chars';
 import { stepsFromPattern } from './step-pattern';
 import type { TrainingStep } from './training-step';
+import { countOf, nounFor } from '../format/plural';
 
 export type { TrainingStep } from './training-step';
 
@@ -42,7 +43,7 @@ export function stepsOf(
 
 export function findSteps(
   view: Pick<AnalyzedSnapshot, 'annotations'>,
-  device: Pick<AnalyzedDevice, 'device' | 'timeUs' | 'traceLength' | 'activeBytes'>,
+  device: Pick<AnalyzedDevice, 'device' | 'timeUs' | 'traceLength' | 'activeBytes' | 'figures'>,
 ): FoundSteps {
   const annotated = stepsFromAnnotations(view, device);
   if (annotated !== null && annotated.steps.length > 0) return annotated;
@@ -52,7 +53,7 @@ export function findSteps(
       source: 'pattern',
       steps: pattern,
       note:
-        `${pattern.length} steps found from the repeating shape of the active curve ` +
+        `${countOf(pattern.length, 'step')} found from the repeating shape of the active curve ` +
         `(${annotated === null ? 'the file records no step annotations' : annotated.note}); ` +
         'the partial steps at the trace’s ends are left out',
     };
@@ -73,7 +74,7 @@ export function findSteps(
  */
 function stepsFromAnnotations(
   view: Pick<AnalyzedSnapshot, 'annotations'>,
-  device: Pick<AnalyzedDevice, 'device' | 'timeUs' | 'traceLength'>,
+  device: Pick<AnalyzedDevice, 'device' | 'timeUs' | 'traceLength' | 'figures'>,
 ): FoundSteps | null {
   const times = device.timeUs;
   if (times === null || device.traceLength === 0) return null;
@@ -86,13 +87,11 @@ function stepsFromAnnotations(
   const last = ordered[device.traceLength - 1]!;
   const steps: TrainingStep[] = [];
   let cut = 0;
+  // Every event from the start of recording is in the trace when no free lacks its alloc (the
+  // ring buffer did not wrap): a span whose START precedes the first event then starts with it.
+  const wholeFromStart = device.figures.unmatchedFrees === 0;
   for (const span of family) {
-    // Complete: both marks recorded, and the trace covers the span from end to end.
-    if (!Number.isFinite(span.startUs) || !Number.isFinite(span.endUs) || span.startUs < first) {
-      cut++;
-      continue;
-    }
-    if (span.endUs > last) {
+    if (!isCompleteStep(span, first, last, wholeFromStart)) {
       cut++;
       continue;
     }
@@ -105,12 +104,29 @@ function stepsFromAnnotations(
   const cutText =
     cut === 0
       ? ''
-      : `; ${cut} ${cut === 1 ? 'span is' : 'spans are'} cut by the trace’s ends or never ended`;
+      : `; ${countOf(cut, 'span')} ${nounFor(cut, 'is', 'are')} cut by the trace’s ends or never ended`;
   return {
     source: 'annotations',
     steps,
-    note: `${steps.length} steps from the ${name} annotations${cutText}`,
+    note: `${countOf(steps.length, 'step')} from the ${name} annotations${cutText}`,
   };
+}
+
+/**
+ * Whether the trace holds this span from end to end: both marks recorded, its START inside the
+ * trace (or before it when nothing was lost before the first event), and its END at or before
+ * the last event, or after it: `_dump_snapshot()` is usually called right after the last step,
+ * whose END then lies after the last event though the step is whole (it ends with the trace).
+ */
+function isCompleteStep(
+  span: AnnotationSpan,
+  first: number,
+  last: number,
+  wholeFromStart: boolean,
+): boolean {
+  if (!Number.isFinite(span.startUs) || !Number.isFinite(span.endUs)) return false;
+  if (span.startUs > last) return false;
+  return span.startUs >= first || wholeFromStart;
 }
 
 /** A user's span that names a step: record_function("train_step"), "iteration 3", "batch#7". */
@@ -181,7 +197,7 @@ function stepsBetweenOptimizerSteps(
   return {
     source: 'annotations',
     steps,
-    note: `${steps.length} steps between the ends of the Optimizer.step annotations`,
+    note: `${countOf(steps.length, 'step')} between the ends of the Optimizer.step annotations`,
   };
 }
 

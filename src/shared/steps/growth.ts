@@ -12,6 +12,7 @@ import { DEFAULT_CATEGORY_RULES, type CategoryRules } from '../holders/category-
 import { groupKeyOf, type HolderView } from '../holders/group-by';
 import type { FoundSteps } from './find-steps';
 import { fitLine, stepFigures, type LineFit, type StepFigures } from './step-figures';
+import { countOf } from '../format/plural';
 
 export const GROWTH_BYS = ['stack', 'frame', 'category'] as const;
 export type GrowthBy = (typeof GROWTH_BYS)[number];
@@ -189,7 +190,7 @@ export function growthVerdict(
 ): string {
   if (steps.length === 0) return 'No complete steps: growth per step cannot be told.';
   if (steps.length < 3)
-    return `Only ${steps.length} complete ${steps.length === 1 ? 'step' : 'steps'}: too few to tell growth.`;
+    return `Only ${countOf(steps.length, 'complete step')}: too few to tell growth.`;
   if (!growing) {
     const ends = steps.map((step) => step.endActiveBytes);
     const range = `active at the steps' ends ${formatBytes(Math.min(...ends))} – ${formatBytes(Math.max(...ends))}`;
