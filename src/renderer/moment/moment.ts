@@ -73,9 +73,14 @@ export function reservedAt(device: AnalyzedDevice, event: number): number {
 
 /** "event 1,234 · 2.31 s · active 3.1 GiB · reserved 3.5 GiB". */
 export function describeMoment(device: AnalyzedDevice, moment: number): string {
+  return describeMomentParts(device, moment).join(' · ');
+}
+
+/** The readout's parts, most important first: a narrow bar shows the first ones only. */
+export function describeMomentParts(device: AnalyzedDevice, moment: number): string[] {
   return [
     describeEvent(device, moment),
     `active ${formatBytes(activeAt(device, moment))}`,
     `reserved ${formatBytes(reservedAt(device, moment))}`,
-  ].join(' · ');
+  ];
 }
