@@ -16,9 +16,9 @@ import {
   initialAppState,
   selectedTab,
   type SnapshotTab,
-} from './shell/app-state';
+} from './state/app-state';
 import { KeyboardHelp } from './help/keyboard-help';
-import { currentKeyPlatform, keysOf } from './shell/keyboard-shortcuts';
+import { currentKeyPlatform, keysOf } from './state/keyboard-shortcuts';
 import { FailureNotices } from './shell/notices';
 import { ProgressView } from './shell/progress-view';
 import { SnapshotPage } from './shell/snapshot-page';
@@ -34,7 +34,7 @@ import { defaultDeviceIndex } from '@shared/analyzed/moments';
 import { DropIcon } from './ui/icons';
 import { TabStrip } from './shell/tab-strip';
 import { useFileDrop } from './shell/use-file-drop';
-import { useShortcuts } from './shell/use-shortcuts';
+import { useShortcuts } from './state/use-shortcuts';
 import { WelcomeView } from './shell/welcome-view';
 import { ViewBoundary, ViewReportContext, type ViewReportFacts } from './ui/view-boundary';
 

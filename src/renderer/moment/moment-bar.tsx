@@ -3,7 +3,7 @@
 import type { JSX } from 'react';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { activePeakMoment, firstOomEvent } from '@shared/analyzed/moments';
-import { keysOf } from '../shell/keyboard-shortcuts';
+import { keysOf } from '../state/keyboard-shortcuts';
 import { describeMoment, describeMomentParts, stepMoment } from './moment';
 
 export function MomentBar(props: {

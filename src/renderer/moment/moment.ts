@@ -6,11 +6,11 @@ import { formatBytes } from '@shared/format/units';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { clampMoment, momentRange } from '@shared/analyzed/moments';
 import { describeEvent } from '../allocations/allocation-facts';
-import type { ShortcutCommand } from '../shell/keyboard-shortcuts';
+import type { ShortcutCommand } from '../state/keyboard-shortcuts';
 
 export type MomentStep = 'previous' | 'next' | 'back' | 'forward' | 'first' | 'last';
 
-/** The step a keyboard command makes (the keys are in shell/keyboard-shortcuts.ts); null: none. */
+/** The step a keyboard command makes (the keys are in state/keyboard-shortcuts.ts); null: none. */
 export function momentStepOfCommand(command: ShortcutCommand): MomentStep | null {
   switch (command) {
     case 'moment-previous':

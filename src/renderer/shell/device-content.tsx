@@ -16,7 +16,12 @@ import {
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { smallHoleThreshold } from '@shared/state/memory-figures';
 import type { TimelineDomainInfo } from '../timeline/timeline-chart';
-import { effectiveXMode, type AppAction, type LowerView, type SnapshotTab } from './app-state';
+import {
+  effectiveXMode,
+  type AppAction,
+  type LowerView,
+  type SnapshotTab,
+} from '../state/app-state';
 import { AllocationPanel } from '../allocations/allocation-panel';
 import { HoldersView } from '../holders/holders-view';
 import { ExportBar, exportedViewOf } from '../export/export-bar';
@@ -31,7 +36,7 @@ import {
   timelineClickHint,
 } from './lower-views';
 import { ViewBoundary } from '../ui/view-boundary';
-import { useShortcuts } from './use-shortcuts';
+import { useShortcuts } from '../state/use-shortcuts';
 import { SnapshotPanes } from './snapshot-panes';
 import { FullPageButton } from './full-page-button';
 import { useRememberedFlag } from '../allocations/remembered-flag';

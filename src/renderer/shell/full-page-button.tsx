@@ -2,7 +2,7 @@
 // a long table or the flame graph can be read at full height.
 
 import type { JSX } from 'react';
-import { keysOf } from './keyboard-shortcuts';
+import { keysOf } from '../state/keyboard-shortcuts';
 
 export function FullPageButton(props: {
   fullPage: boolean;

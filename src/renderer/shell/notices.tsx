@@ -1,4 +1,4 @@
-import type { OpenFailure } from './app-state';
+import type { OpenFailure } from '../state/app-state';
 import { BugNotice } from './bug-notice';
 import { NoticeLine } from './notice-line';
 import { NoticeStrip } from './notice-strip';

@@ -1,5 +1,10 @@
 import type { Dispatch } from 'react';
-import { effectiveXMode, selectedDevice, type AppAction, type SnapshotTab } from './app-state';
+import {
+  effectiveXMode,
+  selectedDevice,
+  type AppAction,
+  type SnapshotTab,
+} from '../state/app-state';
 import { DeviceContent } from './device-content';
 import { DeviceSelect } from './device-select';
 import { WarningNotice } from './notices';
