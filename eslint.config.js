@@ -13,10 +13,9 @@ const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
 
 /**
  * The folders of src/shared from the bottom up: a folder may import from the layers before it and
- * from its own folder, never from a later layer. The order
- * is the data path: limits → json, pickle → snapshot → analysis → analyzed → state → oom → chart → report /
- * render. `errors` and `format` (words and units) sit at the bottom: every layer words its
- * warnings and refusals the same way.
+ * from its own folder, never from a later layer (the order is the data path; `errors` and
+ * `format`, the words and units, sit at the bottom so every layer words its warnings alike). The
+ * list is the one statement of the order: the lint message below is written from it.
  */
 const SHARED_LAYERS = [
   { name: 'errors' },
@@ -38,14 +37,15 @@ const SHARED_LAYERS = [
   { name: 'render', notFrom: ['report'] },
 ];
 
+const SHARED_ORDER = SHARED_LAYERS.map((layer) => layer.name).join(' → ');
+
 function sharedImportRestrictions(forbiddenFolders, layer) {
   const layerPatterns = forbiddenFolders.map((folder) => ({
     group: [`../${folder}`, `../${folder}/**`, `@shared/${folder}`, `@shared/${folder}/**`],
     message:
       `src/shared/${layer?.name} may not import from src/shared/${folder}: the layers of ` +
-      'src/shared are errors, format → limits → json → pickle → snapshot → analysis → analyzed → state → chart → ' +
-      'holders → oom → report, render, and a layer imports only from the layers before it ' +
-      '(src/README.md).',
+      `src/shared are ${SHARED_ORDER} (render and report are siblings), and a layer imports ` +
+      'only from the layers before it (src/README.md).',
   }));
   return {
     paths: ['electron', 'react', 'react-dom', ...nodeBuiltins].map((name) => ({
@@ -67,6 +67,56 @@ function sharedImportRestrictions(forbiddenFolders, layer) {
       },
       ...layerPatterns,
     ],
+  };
+}
+
+/**
+ * The floors of src/renderer from the bottom up, each a list of its folders: a folder imports from
+ * its own floor and the floors below, never from a floor above (views talk through the state and
+ * the analysed snapshot; the shell reads the views, no view reads the shell). The list is the one
+ * statement of the floors: the lint message below is written from it.
+ */
+const RENDERER_FLOORS = [
+  { name: 'workers', folders: ['workers'] },
+  { name: 'platform', folders: ['api'] },
+  { name: 'widgets', folders: ['ui', 'canvas'] },
+  { name: 'state', folders: ['state'] },
+  {
+    name: 'views',
+    folders: [
+      'allocations',
+      'timeline',
+      'segments',
+      'fragmentation',
+      'oom',
+      'holders',
+      'steps',
+      'compare',
+      'ranks',
+      'moment',
+      'help',
+      'export',
+    ],
+  },
+  { name: 'shell', folders: ['shell'] },
+];
+
+const RENDERER_ORDER = RENDERER_FLOORS.map(
+  (floor) => `${floor.name} (${floor.folders.join(', ')})`,
+).join(' → ');
+
+function rendererFloorRestrictions(floor, level) {
+  return {
+    patterns: RENDERER_FLOORS.slice(level + 1).flatMap((above) =>
+      above.folders.map((folder) => ({
+        group: [`../${folder}`, `../${folder}/**`],
+        message:
+          `The ${floor.name} floor (src/renderer/{${floor.folders.join(',')}}) may not import ` +
+          `from src/renderer/${folder}: the floors of src/renderer are ` +
+          `${RENDERER_ORDER}, and a folder imports only from its floor and the floors below ` +
+          '(src/README.md).',
+      })),
+    ),
   };
 }
 
@@ -199,6 +249,15 @@ export default defineConfig(
           layer,
         ),
       ],
+    },
+  })),
+
+  // One block per floor of src/renderer: no import from a floor above (RENDERER_FLOORS).
+  ...RENDERER_FLOORS.slice(0, -1).map((floor, level) => ({
+    files: floor.folders.map((folder) => `src/renderer/${folder}/**/*.{ts,tsx}`),
+    ignores: ['src/renderer/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', rendererFloorRestrictions(floor, level)],
     },
   })),
 

@@ -47,6 +47,7 @@ export default defineConfig({
         'steps.spec.ts',
         'compare.spec.ts',
         'ranks.spec.ts',
+        'laptop.spec.ts',
       ],
       use: {
         browserName: 'chromium',

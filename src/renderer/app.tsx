@@ -16,9 +16,9 @@ import {
   initialAppState,
   selectedTab,
   type SnapshotTab,
-} from './shell/app-state';
+} from './state/app-state';
 import { KeyboardHelp } from './help/keyboard-help';
-import { currentKeyPlatform, keysOf } from './shell/keyboard-shortcuts';
+import { currentKeyPlatform, keysOf } from './state/keyboard-shortcuts';
 import { FailureNotices } from './shell/notices';
 import { ProgressView } from './shell/progress-view';
 import { SnapshotPage } from './shell/snapshot-page';
@@ -34,7 +34,7 @@ import { defaultDeviceIndex } from '@shared/analyzed/moments';
 import { DropIcon } from './ui/icons';
 import { TabStrip } from './shell/tab-strip';
 import { useFileDrop } from './shell/use-file-drop';
-import { useShortcuts } from './shell/use-shortcuts';
+import { useShortcuts } from './state/use-shortcuts';
 import { WelcomeView } from './shell/welcome-view';
 import { ViewBoundary, ViewReportContext, type ViewReportFacts } from './ui/view-boundary';
 
@@ -82,6 +82,7 @@ export function App({ client }: AppProps) {
     () => openSnapshots.filter((tab) => inRanksGroup(tab, ranksGroup)),
     [openSnapshots, ranksGroup],
   );
+  const ranksPageShown = current !== null && state.ranksShown && rankTabs.length >= 2;
   // What a report about a view that failed names: the tab's file.
   const reportFacts = useMemo(
     (): ViewReportFacts => ({
@@ -282,7 +283,8 @@ export function App({ client }: AppProps) {
           <img className="app-logo" src="./favicon.svg" alt="allocscope" width={18} height={18} />
           <TabStrip
             tabs={state.tabs}
-            selectedTabId={state.selectedTabId}
+            // The Ranks page is shown over the tabs: no snapshot's tab is the selected one then.
+            selectedTabId={ranksPageShown ? null : state.selectedTabId}
             onSelect={(tabId) => dispatch({ type: 'select-tab', tabId })}
             onClose={closeTab}
           />
@@ -341,7 +343,7 @@ export function App({ client }: AppProps) {
                 recentFiles={recentFiles}
                 onOpenRecent={(path) => client.recentFiles?.open(path)}
               />
-            ) : state.ranksShown && rankTabs.length >= 2 ? (
+            ) : ranksPageShown ? (
               <RanksPage tabs={rankTabs} opening={rankTabsOpening} dispatch={dispatch} />
             ) : current.kind === 'loading' ? (
               <ProgressView tab={current} onCancel={() => closeTab(current.id)} />

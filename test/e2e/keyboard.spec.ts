@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-// One keyboard scheme (src/renderer/shell/keyboard-shortcuts.ts): `?` lists every shortcut and the
+// One keyboard scheme (src/renderer/state/keyboard-shortcuts.ts): `?` lists every shortcut and the
 // glossary; ← → step the selected moment wherever the focus is (the timeline included), the
 // timeline zooms and pans with its own keys and follows the moment; 1-4 pick the view below;
 // nothing fires while a field has the keys. Expectations come from decoding the same files here.
@@ -8,7 +8,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { GLOSSARY } from '../../src/shared/format/glossary';
 import { clampMoment, firstOomEvent } from '../../src/shared/analyzed/moments';
 import { bigStep } from '../../src/renderer/moment/moment';
-import { SHORTCUTS } from '../../src/renderer/shell/keyboard-shortcuts';
+import { SHORTCUTS } from '../../src/renderer/state/keyboard-shortcuts';
 import { realSnapshotPath } from '../support/real-snapshots';
 import { assertChromiumInstalled } from './chromium';
 import { watchPageProblems } from './page-problems';

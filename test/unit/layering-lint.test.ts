@@ -1,5 +1,6 @@
 // Layering rules that lint enforces (eslint.config.js): each folder of src/shared imports only the
-// layers before it (SHARED_LAYERS), and the page never reads a JSON document's snake_case fields.
+// layers before it (SHARED_LAYERS), each folder of src/renderer only its floor and the floors
+// below (RENDERER_FLOORS), and the page never reads a JSON document's snake_case fields.
 
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
@@ -61,6 +62,56 @@ describe('the layers of src/shared', () => {
       await restrictedImports(
         'src/shared/state/memory-figures.ts',
         "import { formatBytes } from '../format/units';\nimport type { AnalyzedDevice } from '../analyzed/analyzed-snapshot';\nexport type X = AnalyzedDevice;\nexport const f = formatBytes;\n",
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('the floors of src/renderer', () => {
+  it('rejects a view importing the shell, naming the floors in order', async () => {
+    const messages = await restrictedImports(
+      'src/renderer/timeline/timeline-input.ts',
+      "import { LOWER_VIEWS } from '../shell/lower-views';\nexport const l = LOWER_VIEWS;\n",
+    );
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatch(/The views floor .* may not import from src\/renderer\/shell/);
+    expect(messages[0]).toContain(
+      'workers (workers) → platform (api) → widgets (ui, canvas) → state (state) → views (',
+    );
+  });
+
+  it('rejects the widgets importing a view or the state, and the state importing a view', async () => {
+    expect(
+      await restrictedImports(
+        'src/renderer/ui/view-boundary.tsx',
+        "import { HoldersView } from '../holders/holders-view';\nexport const h = HoldersView;\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      await restrictedImports(
+        'src/renderer/canvas/canvas-host.ts',
+        "import type { AppState } from '../state/app-state';\nexport type A = AppState;\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      await restrictedImports(
+        'src/renderer/state/app-state.ts',
+        "import { LOWER_VIEWS } from '../shell/lower-views';\nimport { TimelineView } from '../timeline/timeline-view';\nexport const l = [LOWER_VIEWS, TimelineView];\n",
+      ),
+    ).toHaveLength(2);
+  });
+
+  it('accepts imports of its own floor and the floors below', async () => {
+    expect(
+      await restrictedImports(
+        'src/renderer/segments/segments-view.tsx',
+        "import { keysOf } from '../state/keyboard-shortcuts';\nimport { CanvasHost } from '../canvas/canvas-host';\nimport { stackRows } from '../allocations/stack-rows';\nexport const s = [keysOf, CanvasHost, stackRows];\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await restrictedImports(
+        'src/renderer/shell/device-content.tsx',
+        "import { HoldersView } from '../holders/holders-view';\nexport const h = HoldersView;\n",
       ),
     ).toEqual([]);
   });

@@ -69,17 +69,36 @@ export function AllocationPanel(props: AllocationPanelProps): JSX.Element {
     [valid, view, device, row],
   );
 
-  // Open on the labelled frame: scrolled so it shows near the top, one row of context above.
+  // Open on the labelled frame: scrolled so it shows near the top, one row of context above
+  // where the stack has the room. Placed again while the panel settles its size (it docks beside
+  // the lower view and may be resized), until the user scrolls the stack.
   useLayoutEffect(() => {
     const scroller = scrollRef.current;
     if (scroller === null || labelIndex < 0) return;
-    const target = scroller.querySelector<HTMLElement>(`[data-frame-index="${labelIndex}"]`);
-    if (target === null) return;
-    const top = target.offsetTop;
-    const visible =
-      top >= scroller.scrollTop &&
-      top + target.offsetHeight <= scroller.scrollTop + scroller.clientHeight;
-    if (!visible) scroller.scrollTop = Math.max(0, top - CONTEXT_ABOVE_PX);
+    const place = (): void => {
+      const target = scroller.querySelector<HTMLElement>(`[data-frame-index="${labelIndex}"]`);
+      if (target === null) return;
+      const top = target.offsetTop;
+      const visible =
+        top >= scroller.scrollTop &&
+        top + target.offsetHeight <= scroller.scrollTop + scroller.clientHeight;
+      const context =
+        scroller.clientHeight >= target.offsetHeight + CONTEXT_ABOVE_PX ? CONTEXT_ABOVE_PX : 0;
+      if (!visible) scroller.scrollTop = Math.max(0, top - context);
+    };
+    place();
+    const observer = new ResizeObserver(place);
+    observer.observe(scroller);
+    const stop = (): void => observer.disconnect();
+    scroller.addEventListener('wheel', stop, { passive: true, once: true });
+    scroller.addEventListener('pointerdown', stop, { once: true });
+    scroller.addEventListener('keydown', stop, { once: true });
+    return () => {
+      observer.disconnect();
+      scroller.removeEventListener('wheel', stop);
+      scroller.removeEventListener('pointerdown', stop);
+      scroller.removeEventListener('keydown', stop);
+    };
   }, [row, labelIndex, showFramework]);
 
   if (facts === null || row === null) {

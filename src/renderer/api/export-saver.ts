@@ -3,7 +3,7 @@
 // asks about as it does for any download.
 
 import type { AllocscopeBridge, ExportFormat } from '../../preload/index.d';
-import { EXPORT_MIME_TYPES } from '../export/file-names';
+import { EXPORT_MIME_TYPES } from './export-mime-types';
 
 export type { ExportFormat };
 

@@ -2,7 +2,7 @@
 // view's list and the Ranks page's "compare two ranks" use the same names.
 
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
-import type { SnapshotTab } from '../shell/app-state';
+import type { SnapshotTab } from '../state/app-state';
 import type { CompareCandidate } from './compare-view';
 
 /**

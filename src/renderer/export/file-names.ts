@@ -1,8 +1,6 @@
 // Names of exported files: the snapshot's own name without its extensions, then what was
 // exported. Safe on every desktop file system (no separators, reserved characters or names).
 
-import type { ExportFormat } from '../../preload/index.d';
-
 /** What the file systems we run on allow in one name (bytes on Linux, UTF-16 units elsewhere). */
 export const MAX_FILE_NAME_LENGTH = 255;
 
@@ -62,9 +60,5 @@ export function allocationsFileName(
   return withSuffix(snapshotFileName, `.cuda${device}.allocations${at}.csv`);
 }
 
-export const EXPORT_MIME_TYPES: Record<ExportFormat, string> = {
-  png: 'image/png',
-  svg: 'image/svg+xml',
-  json: 'application/json',
-  csv: 'text/csv',
-};
+// The files' types live with the saver (api/export-mime-types.ts): the platform floor.
+export { EXPORT_MIME_TYPES } from '../api/export-mime-types';

@@ -9,7 +9,7 @@ import {
   SHORTCUT_GROUPS,
   chordLabel,
   currentKeyPlatform,
-} from '../shell/keyboard-shortcuts';
+} from '../state/keyboard-shortcuts';
 import { InlineCode } from './inline-code';
 import './help.css';
 

@@ -18,9 +18,17 @@ export interface FlameGraphProps {
   /** The node shown as the root (steps "frameId:name" from the tree's root); [] for the root. */
   zoomPath: readonly string[];
   onZoom: (path: string[]) => void;
+  /** What the graph says when the zoomed node has nothing under it (the search may be why). */
+  missingText?: string;
 }
 
-export function FlameGraph({ tree, totalBytes, zoomPath, onZoom }: FlameGraphProps): JSX.Element {
+export function FlameGraph({
+  tree,
+  totalBytes,
+  zoomPath,
+  onZoom,
+  missingText,
+}: FlameGraphProps): JSX.Element {
   const setZoomPath = onZoom;
   // A zoomed node with nothing alive below it at this moment keeps its path (the filter holds);
   // the graph then says so instead of drawing.
@@ -57,7 +65,7 @@ export function FlameGraph({ tree, totalBytes, zoomPath, onZoom }: FlameGraphPro
       </div>
       {missing && (
         <p className="holders-empty" data-testid="flame-missing">
-          Nothing below this node is alive at this moment.
+          {missingText ?? 'Nothing below this node is alive at this moment.'}
         </p>
       )}
       <div className="flame-scroll">

@@ -17,6 +17,8 @@ export interface HolderGroupsTableProps {
   sparks: ReadonlyMap<string, Float64Array>;
   /** Index of the selected moment among the samples (-1: none). */
   momentIndex: number;
+  /** What an empty table says (nothing alive, or nothing alive that the search keeps). */
+  emptyText?: string;
 }
 
 export function HolderGroupsTable(props: HolderGroupsTableProps): JSX.Element {
@@ -99,7 +101,11 @@ export function HolderGroupsTable(props: HolderGroupsTableProps): JSX.Element {
             ))}
           </tbody>
         </table>
-        {groups.length === 0 && <p className="holders-empty">Nothing is alive at this moment.</p>}
+        {groups.length === 0 && (
+          <p className="holders-empty" data-testid="holders-empty">
+            {props.emptyText ?? 'Nothing is alive at this moment.'}
+          </p>
+        )}
       </div>
     </div>
   );

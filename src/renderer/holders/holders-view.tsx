@@ -197,6 +197,7 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
           totalBytes={activeBytes}
           sparks={sparks}
           momentIndex={sparkMoments.indexOf(moment)}
+          emptyText={emptyText(alive.length, rows.length, searchedRows.length === 0)}
         />
         {overTime ? (
           <CategoriesOverTime
@@ -211,9 +212,26 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
             totalBytes={activeBytes}
             zoomPath={zoomPath}
             onZoom={setZoomPath}
+            missingText={
+              alive.length > 0 && searchedRows.length === 0
+                ? emptyText(alive.length, 0, true)
+                : undefined
+            }
           />
         )}
       </div>
     </div>
   );
+}
+
+/**
+ * What an empty list says: nothing alive, or nothing alive that the search (or the flame graph's
+ * node) keeps, with how much is alive, so an empty result is not read as an empty moment.
+ */
+function emptyText(aliveCount: number, shownCount: number, searching: boolean): string {
+  if (aliveCount === 0) return 'Nothing is alive at this moment.';
+  const alive = `${aliveCount.toLocaleString('en-US')} ${aliveCount === 1 ? 'allocation is' : 'allocations are'} alive`;
+  return searching && shownCount === 0
+    ? `Nothing alive here matches the search (${alive}).`
+    : `Nothing alive here is under the selected flame graph node (${alive}).`;
 }

@@ -3,8 +3,8 @@
 import type { JSX } from 'react';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { activePeakMoment, firstOomEvent } from '@shared/analyzed/moments';
-import { keysOf } from '../shell/keyboard-shortcuts';
-import { describeMoment, stepMoment } from './moment';
+import { keysOf } from '../state/keyboard-shortcuts';
+import { describeMoment, describeMomentParts, stepMoment } from './moment';
 
 export function MomentBar(props: {
   device: AnalyzedDevice;
@@ -42,9 +42,15 @@ export function MomentBar(props: {
         data-testid="moment-label"
         data-moment={String(moment)}
         aria-live="polite"
-        title={`Click the timeline to choose another moment; ${keysOf('moment-previous')} ${keysOf('moment-next')} step through events`}
+        title={`${describeMoment(device, moment)}\nClick the timeline to choose another moment; ${keysOf('moment-previous')} ${keysOf('moment-next')} step through events`}
       >
-        {describeMoment(device, moment)}
+        {/* Never cut: a narrow bar drops the later parts whole (snapshot-page.css); the title
+            has all of it. */}
+        {describeMomentParts(device, moment).map((part, index) => (
+          <span key={index} className={`moment-part moment-part-${index}`}>
+            {index > 0 ? ` · ${part}` : part}
+          </span>
+        ))}
       </span>
       <span className="tl-button-group">
         <button

@@ -10,7 +10,7 @@ import {
   stepMoment,
 } from './moment';
 
-import { commandOf } from '../shell/keyboard-shortcuts';
+import { commandOf } from '../state/keyboard-shortcuts';
 
 const key = (name: string, shiftKey = false, ctrlKey = false) => ({
   key: name,

@@ -6,11 +6,11 @@ import { formatBytes } from '@shared/format/units';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { clampMoment, momentRange } from '@shared/analyzed/moments';
 import { describeEvent } from '../allocations/allocation-facts';
-import type { ShortcutCommand } from '../shell/keyboard-shortcuts';
+import type { ShortcutCommand } from '../state/keyboard-shortcuts';
 
 export type MomentStep = 'previous' | 'next' | 'back' | 'forward' | 'first' | 'last';
 
-/** The step a keyboard command makes (the keys are in shell/keyboard-shortcuts.ts); null: none. */
+/** The step a keyboard command makes (the keys are in state/keyboard-shortcuts.ts); null: none. */
 export function momentStepOfCommand(command: ShortcutCommand): MomentStep | null {
   switch (command) {
     case 'moment-previous':
@@ -73,9 +73,14 @@ export function reservedAt(device: AnalyzedDevice, event: number): number {
 
 /** "event 1,234 · 2.31 s · active 3.1 GiB · reserved 3.5 GiB". */
 export function describeMoment(device: AnalyzedDevice, moment: number): string {
+  return describeMomentParts(device, moment).join(' · ');
+}
+
+/** The readout's parts, most important first: a narrow bar shows the first ones only. */
+export function describeMomentParts(device: AnalyzedDevice, moment: number): string[] {
   return [
     describeEvent(device, moment),
     `active ${formatBytes(activeAt(device, moment))}`,
     `reserved ${formatBytes(reservedAt(device, moment))}`,
-  ].join(' · ');
+  ];
 }

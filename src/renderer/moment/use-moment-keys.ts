@@ -1,10 +1,10 @@
-// The keys that move the selected moment (the table is shell/keyboard-shortcuts.ts): ← → one
+// The keys that move the selected moment (the table is state/keyboard-shortcuts.ts): ← → one
 // event, Shift by 1% of the trace, Home End the ends, P the active peak, O the first OOM. They
 // work wherever the page has the focus, the timeline included (its keys zoom and pan).
 
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { activePeakMoment, firstOomEvent } from '@shared/analyzed/moments';
-import { useShortcuts } from '../shell/use-shortcuts';
+import { useShortcuts } from '../state/use-shortcuts';
 import { momentStepOfCommand, stepMoment } from './moment';
 
 export function useMomentKeys(

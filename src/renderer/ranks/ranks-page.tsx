@@ -17,7 +17,7 @@ import {
 } from '@shared/compare/ranks';
 import { formatBytes, formatExactBytes, formatSignedBytes } from '@shared/format/units';
 import { deviceLabel } from '@shared/format/words';
-import type { AppAction, SnapshotTab } from '../shell/app-state';
+import type { AppAction, SnapshotTab } from '../state/app-state';
 import { compareCandidateId } from '../compare/compare-candidates';
 import './ranks.css';
 import { BytesCell } from '../ui/bytes-cell';

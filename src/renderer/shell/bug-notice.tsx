@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'react';
 import { APP_VERSION } from '../app-version';
-import type { OpenFailure, OpenFailureBug } from './app-state';
-import { composeBugReport } from './bug-report';
+import type { OpenFailure, OpenFailureBug } from '../state/app-state';
+import { composeBugReport } from '../ui/bug-report';
 import { NoticeLine } from './notice-line';
-import { useCopyReport } from './use-copy-report';
+import { useCopyReport } from '../ui/use-copy-report';
 
 export interface BugNoticeProps {
   readonly failure: OpenFailure;

@@ -1,7 +1,6 @@
-// One device of an open snapshot, in resizable panes: the timeline above; the bar of the lower
-// views (with the moment and the exports) and the chosen lower view below it; the selected
-// allocation's panel on the right, beside both. The dividers are dragged (or focused and moved
-// with the arrows), the sizes remembered (pane-sizes.ts).
+// One device of an open snapshot, in resizable panes (snapshot-panes.tsx): the timeline above;
+// the bar of the lower views (with the moment and the exports) and the chosen lower view below
+// it, the selected allocation's panel beside the lower view.
 
 import { useHolderFilter } from '../holders/use-holder-filter';
 import {
@@ -17,7 +16,12 @@ import {
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { smallHoleThreshold } from '@shared/state/memory-figures';
 import type { TimelineDomainInfo } from '../timeline/timeline-chart';
-import { effectiveXMode, type AppAction, type LowerView, type SnapshotTab } from './app-state';
+import {
+  effectiveXMode,
+  type AppAction,
+  type LowerView,
+  type SnapshotTab,
+} from '../state/app-state';
 import { AllocationPanel } from '../allocations/allocation-panel';
 import { HoldersView } from '../holders/holders-view';
 import { ExportBar, exportedViewOf } from '../export/export-bar';
@@ -31,12 +35,11 @@ import {
   tableMomentOf,
   timelineClickHint,
 } from './lower-views';
-import { PaneSeparator } from '../ui/pane-separator';
 import { ViewBoundary } from '../ui/view-boundary';
-import { SEPARATOR_PX } from './pane-sizes';
-import { usePaneSizes } from './use-pane-sizes';
-import { useShortcuts } from './use-shortcuts';
-import { useStableDock } from './use-stable-dock';
+import { useShortcuts } from '../state/use-shortcuts';
+import { SnapshotPanes } from './snapshot-panes';
+import { FullPageButton } from './full-page-button';
+import { useRememberedFlag } from '../allocations/remembered-flag';
 import { clampMoment, defaultMoment } from '@shared/analyzed/moments';
 import { MomentBar } from '../moment/moment-bar';
 import { OomExplainerPanel } from '../oom/oom-explainer-panel';
@@ -94,9 +97,15 @@ export function DeviceContent(props: {
   const filter = useHolderFilter(view, device);
   // The training steps: the timeline's ruler and the Steps view.
   const steps = useMemo(() => stepsOf(view, device), [view, device]);
+  // The lower view on the whole page (the M key, the button in its bar), remembered.
+  const [fullPage, setFullPage] = useRememberedFlag('allocscope.panes.lowerFullPage', false);
   /** Bumped by Ctrl/Cmd+F: the holders view focuses its search box. */
   const [findRequest, setFindRequest] = useState(0);
   useShortcuts('page', (command) => {
+    if (command === 'lower-full-page') {
+      setFullPage(!fullPage);
+      return true;
+    }
     if (command === 'find') {
       setLowerView('holders');
       setFindRequest((count) => count + 1);
@@ -107,15 +116,6 @@ export function DeviceContent(props: {
     setLowerView(next);
     return true;
   });
-
-  const bodyRef = useRef<HTMLDivElement>(null);
-  const chartPaneRef = useRef<HTMLDivElement>(null);
-  const panes = usePaneSizes(bodyRef, chartPaneRef);
-  const panelOpen = ui.selectedRow !== null;
-  const columnRef = useRef<HTMLDivElement>(null);
-  const placement = useStableDock(panelOpen, columnRef);
-  const sideColumn = placement === 'docked' || placement === 'reserved';
-  const mainWidth = panes.bodyWidth - (sideColumn ? panes.sideWidth + SEPARATOR_PX : 0);
 
   const tableMoment = tableMomentOf(ui.moment, hasOom, moment);
   // The Steps and Compare views hand over how to draw their picture as shown (export-files.ts).
@@ -155,185 +155,143 @@ export function DeviceContent(props: {
     );
 
   return (
-    <div
-      ref={bodyRef}
-      className="snapshot-body"
-      data-testid="snapshot-body"
-      data-panel={placement}
-      style={{
-        gridTemplateColumns: sideColumn
-          ? `minmax(0, 1fr) ${SEPARATOR_PX}px ${panes.sideWidth}px`
-          : 'minmax(0, 1fr)',
-      }}
-    >
-      <div ref={columnRef} className="snapshot-column">
-        <div ref={chartPaneRef} className="timeline-area" id="chart-pane">
-          <ViewBoundary name="timeline">
-            <TimelineView
+    <SnapshotPanes
+      fullPage={fullPage}
+      panel={panel}
+      timeline={
+        <ViewBoundary name="timeline">
+          <TimelineView
+            view={view}
+            device={device}
+            xMode={xMode}
+            selectedRow={ui.selectedRow}
+            onSelectRow={onSelectRow}
+            moment={moment}
+            onMoment={setMoment}
+            onWindowChange={onWindowChange}
+            clickHint={timelineClickHint(lowerView)}
+            search={filter.timelineSearch}
+            steps={steps.steps}
+          />
+        </ViewBoundary>
+      }
+      lowerBar={
+        <div className="lower-bar">
+          <LowerViewTabs
+            selected={lowerView}
+            oomCount={device.ooms.length}
+            onSelect={setLowerView}
+          />
+          <FullPageButton fullPage={fullPage} onChange={setFullPage} />
+          <MomentBar device={device} moment={moment} onMoment={(event) => setMoment(event)} />
+          {stateIndex !== null ? (
+            <ExportBar
               view={view}
-              device={device}
-              xMode={xMode}
-              selectedRow={ui.selectedRow}
-              onSelectRow={onSelectRow}
+              deviceIndex={deviceIndex}
+              stateIndex={stateIndex}
               moment={moment}
-              onMoment={setMoment}
-              onWindowChange={onWindowChange}
-              clickHint={timelineClickHint(lowerView)}
-              search={filter.timelineSearch}
-              steps={steps.steps}
+              activeView={exportedViewOf(lowerView)}
+              timelineWindow={exportWindow}
+              xMode={xMode}
+              viewPicture={viewPicture}
+              isActiveTab
             />
-          </ViewBoundary>
+          ) : (
+            <div className="export-placeholder" aria-hidden="true" />
+          )}
         </div>
-        <PaneSeparator
-          orientation="horizontal"
-          label="Divider between the chart and the views below"
-          controls="chart-pane"
-          testId="separator-chart"
-          value={panes.bodyHeight - panes.lowerHeight - SEPARATOR_PX}
-          min={panes.bodyHeight - panes.lowerMax - SEPARATOR_PX}
-          max={panes.bodyHeight - panes.lowerMin - SEPARATOR_PX}
-          onChange={(chart) => panes.setLowerHeight(panes.bodyHeight - chart - SEPARATOR_PX)}
-          onReset={() => panes.setLowerHeight(null)}
-        />
-        <div className="lower-pane" style={{ height: panes.lowerHeight }}>
-          <div className="lower-bar">
-            <LowerViewTabs
-              selected={lowerView}
-              oomCount={device.ooms.length}
-              onSelect={setLowerView}
-            />
-            <MomentBar device={device} moment={moment} onMoment={(event) => setMoment(event)} />
-            {stateIndex !== null ? (
-              <ExportBar
+      }
+      lowerView={
+        <div
+          className="lower-area"
+          id="lower-view"
+          role="tabpanel"
+          aria-labelledby={`lower-tab-${lowerView}`}
+          data-view={lowerView}
+        >
+          {/* Each view its own boundary: another view, picked in the bar, draws again. */}
+          <ViewBoundary key={lowerView} name={`${lowerView} view`}>
+            {lowerView === 'largest' && (
+              <LargestAllocationsTable
                 view={view}
-                deviceIndex={deviceIndex}
+                device={device}
+                moment={tableMoment}
+                filter={filter}
+                selectedRow={ui.selectedRow}
+                onSelectRow={onSelectRow}
+              />
+            )}
+            {lowerView === 'segments' && (
+              <SegmentsView
+                view={view}
+                device={device}
                 stateIndex={stateIndex}
                 moment={moment}
-                activeView={exportedViewOf(lowerView)}
-                timelineWindow={exportWindow}
-                xMode={xMode}
-                viewPicture={viewPicture}
-                isActiveTab
+                smallHoleThresholdBytes={threshold}
+                selectedRow={ui.selectedRow}
+                onSelectRow={onSelectRow}
               />
-            ) : (
-              <div className="export-placeholder" aria-hidden="true" />
             )}
-          </div>
-          <div
-            className="lower-area"
-            id="lower-view"
-            role="tabpanel"
-            aria-labelledby={`lower-tab-${lowerView}`}
-            data-view={lowerView}
-          >
-            {/* Each view its own boundary: another view, picked in the bar, draws again. */}
-            <ViewBoundary key={lowerView} name={`${lowerView} view`}>
-              {lowerView === 'largest' && (
-                <LargestAllocationsTable
-                  view={view}
-                  device={device}
-                  moment={tableMoment}
-                  filter={filter}
-                  selectedRow={ui.selectedRow}
-                  onSelectRow={onSelectRow}
-                />
-              )}
-              {lowerView === 'segments' && (
-                <SegmentsView
-                  view={view}
-                  device={device}
-                  stateIndex={stateIndex}
-                  moment={moment}
-                  smallHoleThresholdBytes={threshold}
-                  selectedRow={ui.selectedRow}
-                  onSelectRow={onSelectRow}
-                />
-              )}
-              {lowerView === 'fragmentation' && (
-                <FragmentationPanel
-                  view={view}
-                  device={device}
-                  stateIndex={stateIndex}
-                  moment={moment}
-                  smallHoleThresholdBytes={threshold}
-                  xMode={xMode}
-                  timelineWindow={timelineWindow}
-                  onMoment={(event) => setMoment(event)}
-                />
-              )}
-              {lowerView === 'holders' && (
-                <HoldersView
-                  view={view}
-                  device={device}
-                  moment={moment}
-                  findRequest={findRequest}
-                  filter={filter}
-                />
-              )}
-              {lowerView === 'steps' && (
-                <StepsView
-                  view={view}
-                  device={device}
-                  found={steps}
-                  moment={moment}
-                  onMoment={(event) => setMoment(event)}
-                  filter={filter}
-                  onPicture={setViewPicture}
-                />
-              )}
-              {lowerView === 'compare' && (
-                <CompareView
-                  view={view}
-                  device={device}
-                  steps={steps}
-                  candidates={compareCandidates(openSnapshots, tab, device)}
-                  chosenId={ui.compareWith}
-                  onChoose={(candidateId) => dispatch({ type: 'compare-with', tabId, candidateId })}
-                  onPicture={setViewPicture}
-                />
-              )}
-              {lowerView === 'oom' &&
-                (stateIndex === null ? (
-                  <p className="lower-pending">Reconstructing the allocator state…</p>
-                ) : (
-                  <div className="lower-scroll">
-                    <OomExplainerPanel
-                      view={view}
-                      deviceIndex={deviceIndex}
-                      stateIndex={stateIndex}
-                      onGoToEvent={(event) => setMoment(event)}
-                      onSelectRow={(row) => onSelectRow(row)}
-                    />
-                  </div>
-                ))}
-            </ViewBoundary>
-          </div>
+            {lowerView === 'fragmentation' && (
+              <FragmentationPanel
+                view={view}
+                device={device}
+                stateIndex={stateIndex}
+                moment={moment}
+                smallHoleThresholdBytes={threshold}
+                xMode={xMode}
+                timelineWindow={timelineWindow}
+                onMoment={(event) => setMoment(event)}
+              />
+            )}
+            {lowerView === 'holders' && (
+              <HoldersView
+                view={view}
+                device={device}
+                moment={moment}
+                findRequest={findRequest}
+                filter={filter}
+              />
+            )}
+            {lowerView === 'steps' && (
+              <StepsView
+                view={view}
+                device={device}
+                found={steps}
+                moment={moment}
+                onMoment={(event) => setMoment(event)}
+                filter={filter}
+                onPicture={setViewPicture}
+              />
+            )}
+            {lowerView === 'compare' && (
+              <CompareView
+                view={view}
+                device={device}
+                steps={steps}
+                candidates={compareCandidates(openSnapshots, tab, device)}
+                chosenId={ui.compareWith}
+                onChoose={(candidateId) => dispatch({ type: 'compare-with', tabId, candidateId })}
+                onPicture={setViewPicture}
+              />
+            )}
+            {lowerView === 'oom' &&
+              (stateIndex === null ? (
+                <p className="lower-pending">Reconstructing the allocator state…</p>
+              ) : (
+                <div className="lower-scroll">
+                  <OomExplainerPanel
+                    view={view}
+                    deviceIndex={deviceIndex}
+                    stateIndex={stateIndex}
+                    onGoToEvent={(event) => setMoment(event)}
+                    onSelectRow={(row) => onSelectRow(row)}
+                  />
+                </div>
+              ))}
+          </ViewBoundary>
         </div>
-      </div>
-      {sideColumn && (
-        <PaneSeparator
-          orientation="vertical"
-          label="Divider between the chart and the allocation panel"
-          controls="chart-pane"
-          testId="separator-side"
-          value={mainWidth}
-          min={panes.bodyWidth - panes.sideMax - SEPARATOR_PX}
-          max={panes.bodyWidth - panes.sideMin - SEPARATOR_PX}
-          onChange={(main) => panes.setSideWidth(panes.bodyWidth - main - SEPARATOR_PX)}
-          onReset={() => panes.setSideWidth(null)}
-        />
-      )}
-      {placement !== 'none' && (
-        // One element whether docked or floating, so the panel keeps its state when it docks.
-        <aside
-          className={placement === 'floating' ? 'panel-area panel-floating' : 'panel-area'}
-          aria-label="Selected allocation"
-          aria-hidden={placement === 'reserved' ? true : undefined}
-          style={placement === 'floating' ? { width: panes.sideWidth } : undefined}
-        >
-          {panel}
-        </aside>
-      )}
-    </div>
+      }
+    />
   );
 }

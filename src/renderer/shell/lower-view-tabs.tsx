@@ -2,8 +2,8 @@
 // device that ran out of memory.
 
 import type { JSX } from 'react';
-import type { LowerView } from './app-state';
-import { keysOf } from './keyboard-shortcuts';
+import type { LowerView } from '../state/app-state';
+import { keysOf } from '../state/keyboard-shortcuts';
 import { LOWER_VIEWS } from './lower-views';
 
 export function LowerViewTabs(props: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandOf } from './keyboard-shortcuts';
+import { commandOf } from '../state/keyboard-shortcuts';
 import {
   LOWER_VIEWS,
   lowerViewOfCommand,

@@ -2,8 +2,8 @@
 // the user has not chosen (the OOM explainer on a device that ran out of memory). Pure, so it is
 // unit-tested.
 
-import type { LowerView } from './app-state';
-import type { ShortcutCommand } from './keyboard-shortcuts';
+import type { LowerView } from '../state/app-state';
+import type { ShortcutCommand } from '../state/keyboard-shortcuts';
 
 export interface LowerViewTab {
   id: LowerView;

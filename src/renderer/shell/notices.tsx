@@ -1,4 +1,4 @@
-import type { OpenFailure } from './app-state';
+import type { OpenFailure } from '../state/app-state';
 import { BugNotice } from './bug-notice';
 import { NoticeLine } from './notice-line';
 import { NoticeStrip } from './notice-strip';
@@ -10,8 +10,11 @@ export interface FailureNoticesProps {
   readonly onDismiss: (failureId: string) => void;
 }
 
-/** One-line failure notices shown together; more fold behind an "N more notices" line. */
-export const FAILURE_LINES = 2;
+/**
+ * Lines the failure notices take: five notices, and beyond five, the "N more notices" line that
+ * unfolds the rest (so seven failures show five and "2 more notices").
+ */
+export const FAILURE_LINES = 6;
 
 /**
  * Files that could not be opened; the open snapshots are not touched by a failure. The file's
@@ -82,7 +85,8 @@ export function WarningNotice({ warnings, onDismiss }: WarningNoticeProps) {
           </ul>
         ) : undefined
       }
-      detailsReplaceMessage
+      // One warning unfolds to its own text; several to their list.
+      detailsReplaceMessage={several}
       dismissLabel="Dismiss the warnings"
       onDismiss={onDismiss}
     />

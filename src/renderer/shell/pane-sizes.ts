@@ -1,134 +1,70 @@
-// The sizes of a snapshot page's panes: the chart above, the lower views (allocations, segments,
-// fragmentation, OOM) below it, and the side panel (the selected allocation) on the right. The
-// user drags the dividers; sizes are remembered (localStorage) and clamped to the window, so a
-// size chosen on a large screen never hides the chart on a small one. Pure, unit-tested.
+// The default sizes of a snapshot page's panes (the timeline above, the views below it, the
+// selected allocation's panel beside the lower view), for react-resizable-panels, which does the
+// dragging, the keys and the remembering. Pure, unit-tested: at 1280×720 the defaults keep the
+// timeline's plot PLOT_DEFAULT_PX tall and the lower view LOWER_CONTENT_PX of content.
 
-/** Thickness of a divider, in CSS pixels. */
-export const SEPARATOR_PX = 6;
-/** The least plot the chart pane keeps when the divider is dragged up. */
+/** The plot's height (the timeline's canvas) the defaults keep where the window allows. */
+export const PLOT_DEFAULT_PX = 240;
+/** The least plot the timeline keeps when the divider is dragged up. */
 export const PLOT_MIN_PX = 80;
-/** The plot's height (the chart's canvas) that the default sizes keep where the window allows. */
-export const PLOT_DEFAULT_PX = 300;
 /**
- * The chart's own rows around the plot (legend, controls, marker labels, x axis, overview strip)
- * until they are measured (chartChromePx).
+ * The timeline's own rows around its plot: the legend line, the marker labels above the plot,
+ * the x axis and the overview strip below it (timeline.css, TIMELINE_MARGIN).
  */
-export const CHART_CHROME_GUESS_PX = 190;
-/** The lower views: their bar of tabs and a line or two. */
+export const CHART_CHROME_PX = 124;
+/** The lower views' bar (tabs, moment, exports). */
+export const LOWER_BAR_PX = 32;
+/** The content a lower view gets by default: eight table rows and their heading. */
+export const LOWER_CONTENT_PX = 264;
+/** The least the lower views keep: their bar and a line or two. */
 export const LOWER_MIN_PX = 90;
 /** Share of the height the lower views get by default on a tall window. */
-export const LOWER_DEFAULT_FRACTION = 0.4;
+export const LOWER_DEFAULT_FRACTION = 0.42;
+/** The allocation panel beside the lower view. */
 export const SIDE_MIN_PX = 240;
 export const SIDE_DEFAULT_FRACTION = 0.28;
 export const SIDE_DEFAULT_MIN_PX = 300;
 export const SIDE_DEFAULT_MAX_PX = 440;
-/** What the chart and the lower views keep beside the side panel. */
+/** What the lower view keeps beside the allocation panel. */
 export const MAIN_MIN_PX = 420;
 
 function clamp(value: number, min: number, max: number): number {
   return Math.round(Math.max(min, Math.min(max, value)));
 }
 
-/** The chart's rows around its plot, as measured, else the guess. */
-function chartChrome(chartChromePx: number | null): number {
-  return chartChromePx ?? CHART_CHROME_GUESS_PX;
-}
-
 /**
- * The lower views' largest height in a column `columnHeight` tall: the chart keeps its rows and
- * PLOT_MIN_PX of plot.
+ * The lower views' default height in a body `bodyHeight` tall: their bar and LOWER_CONTENT_PX,
+ * or LOWER_DEFAULT_FRACTION of a tall window (the chart the rest); less only where the timeline
+ * would keep under PLOT_DEFAULT_PX of plot (then the two share the height in proportion to what
+ * each wants).
  */
-export function maxLowerHeight(columnHeight: number, chartChromePx: number | null): number {
-  const chartMin = chartChrome(chartChromePx) + PLOT_MIN_PX;
-  return Math.max(LOWER_MIN_PX, columnHeight - chartMin - SEPARATOR_PX);
-}
-
-/**
- * The height the lower views get: the user's choice (or the default) within what fits.
- * `chartChromePx`: the chart pane's height less its plot's, as measured (null: not yet).
- */
-export function lowerHeight(
-  chosen: number | null,
-  columnHeight: number,
-  chartChromePx: number | null,
-): number {
-  const requested = chosen ?? defaultLowerHeight(columnHeight, chartChromePx);
-  return clamp(requested, LOWER_MIN_PX, maxLowerHeight(columnHeight, chartChromePx));
-}
-
-/**
- * The default: 40% of the column, less where that would leave the plot under PLOT_DEFAULT_PX (a
- * short window keeps a usable chart, and the lower views their minimum).
- */
-export function defaultLowerHeight(columnHeight: number, chartChromePx: number | null): number {
-  const share = columnHeight * LOWER_DEFAULT_FRACTION;
-  const chartDefault = chartChrome(chartChromePx) + PLOT_DEFAULT_PX;
-  const leftByChart = columnHeight - chartDefault - SEPARATOR_PX;
-  return clamp(
-    Math.min(share, leftByChart),
-    LOWER_MIN_PX,
-    maxLowerHeight(columnHeight, chartChromePx),
+export function defaultLowerHeight(bodyHeight: number): number {
+  const lowerWanted = Math.max(
+    LOWER_BAR_PX + LOWER_CONTENT_PX,
+    bodyHeight * LOWER_DEFAULT_FRACTION,
   );
+  const chartWanted = CHART_CHROME_PX + PLOT_DEFAULT_PX;
+  if (lowerWanted + chartWanted <= bodyHeight) return Math.round(lowerWanted);
+  const share = (bodyHeight * lowerWanted) / (lowerWanted + chartWanted);
+  return clamp(share, Math.min(LOWER_MIN_PX, bodyHeight), bodyHeight);
 }
 
-/** The side panel's largest width in a body `bodyWidth` wide. */
-export function maxSideWidth(bodyWidth: number): number {
-  return Math.max(SIDE_MIN_PX, bodyWidth - MAIN_MIN_PX - SEPARATOR_PX);
+/** The least the timeline pane keeps: its rows and PLOT_MIN_PX of plot. */
+export const CHART_MIN_PX = CHART_CHROME_PX + PLOT_MIN_PX;
+
+/** The allocation panel's default width beside a lower view `width` wide. */
+export function defaultSideWidth(width: number): number {
+  const preferred = clamp(width * SIDE_DEFAULT_FRACTION, SIDE_DEFAULT_MIN_PX, SIDE_DEFAULT_MAX_PX);
+  return clamp(preferred, SIDE_MIN_PX, Math.max(SIDE_MIN_PX, width - MAIN_MIN_PX));
 }
 
-export function defaultSideWidth(bodyWidth: number): number {
-  const preferred = clamp(
-    bodyWidth * SIDE_DEFAULT_FRACTION,
-    SIDE_DEFAULT_MIN_PX,
-    SIDE_DEFAULT_MAX_PX,
-  );
-  return clamp(preferred, SIDE_MIN_PX, maxSideWidth(bodyWidth));
-}
-
-export function sideWidth(chosen: number | null, bodyWidth: number): number {
-  return clamp(chosen ?? defaultSideWidth(bodyWidth), SIDE_MIN_PX, maxSideWidth(bodyWidth));
-}
-
-// ---- Remembered sizes --------------------------------------------------------------------------
-
-export type PaneSizeKey = 'lowerHeight' | 'sideWidth';
-
-const STORAGE_KEYS: Readonly<Record<PaneSizeKey, string>> = {
-  lowerHeight: 'allocscope.panes.lowerHeight',
-  sideWidth: 'allocscope.panes.sideWidth',
-};
+// ---- Remembered choices ------------------------------------------------------------------------
 
 /** The part of `Storage` used here (localStorage in the page; a Map in tests). */
 export interface SizeStorage {
   getItem(key: string): string | null;
   setItem(key: string, value: string): void;
   removeItem(key: string): void;
-}
-
-/** A remembered size, or null (none, or not a size: the default applies). */
-export function readPaneSize(storage: SizeStorage | null, key: PaneSizeKey): number | null {
-  let text: string | null = null;
-  try {
-    text = storage?.getItem(STORAGE_KEYS[key]) ?? null;
-  } catch {
-    return null; // storage refused (private mode, a policy): sizes are not remembered
-  }
-  if (text === null || !/^\d{1,5}$/.test(text)) return null;
-  return Number(text);
-}
-
-/** Remembers a size; null forgets it (the default applies again). */
-export function writePaneSize(
-  storage: SizeStorage | null,
-  key: PaneSizeKey,
-  value: number | null,
-): void {
-  try {
-    if (value === null) storage?.removeItem(STORAGE_KEYS[key]);
-    else storage?.setItem(STORAGE_KEYS[key], String(Math.round(value)));
-  } catch {
-    // Full or refused: the size holds for this page only.
-  }
 }
 
 /** The page's localStorage, or null where there is none (or reading it throws). */
@@ -138,4 +74,28 @@ export function pageStorage(): SizeStorage | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The storage react-resizable-panels remembers layouts in: the page's, where it works; one that
+ * remembers nothing where storage is refused (private mode, a policy, full).
+ */
+export function layoutStorage(): Pick<Storage, 'getItem' | 'setItem'> {
+  const storage = pageStorage();
+  return {
+    getItem: (key) => {
+      try {
+        return storage?.getItem(key) ?? null;
+      } catch {
+        return null;
+      }
+    },
+    setItem: (key, value) => {
+      try {
+        storage?.setItem(key, value);
+      } catch {
+        // Full or refused: the size holds for this page only.
+      }
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { formatBytes, formatExactBytes } from '@shared/format/units';
-import type { LoadingTab } from './app-state';
+import type { LoadingTab } from '../state/app-state';
 
 /** Share of the file read, or null when the size is unknown. */
 export function progressFraction(tab: LoadingTab): number | null {

@@ -1,5 +1,10 @@
 import type { Dispatch } from 'react';
-import { effectiveXMode, selectedDevice, type AppAction, type SnapshotTab } from './app-state';
+import {
+  effectiveXMode,
+  selectedDevice,
+  type AppAction,
+  type SnapshotTab,
+} from '../state/app-state';
 import { DeviceContent } from './device-content';
 import { DeviceSelect } from './device-select';
 import { WarningNotice } from './notices';
@@ -22,8 +27,9 @@ export interface SnapshotPageProps {
 export const PAGE_NOTICE_LINES = 2;
 
 /**
- * One open snapshot: figures and device on top, its notices (the OOM, warnings) on one line under
- * them, then the panes (the timeline, the views below it, the allocation panel).
+ * One open snapshot: the device, its figures and its notices (the OOM, warnings) on one line (a
+ * laptop screen shows the main figures only, the notices wrap under them only where they do not
+ * fit), then the panes (the timeline, the views below it, the allocation panel).
  */
 export function SnapshotPage({ tab, dispatch, openSnapshots }: SnapshotPageProps) {
   const { view, ui } = tab;
@@ -68,6 +74,14 @@ export function SnapshotPage({ tab, dispatch, openSnapshots }: SnapshotPageProps
       <div className="snapshot-toolbar">
         <DeviceSelect devices={view.devices} device={device} onChange={showDevice} />
         {device && <SummaryStrip device={device} />}
+        <NoticeStrip
+          className="page-notices"
+          label="Notices about this snapshot"
+          testId="page-notices"
+          layout="row"
+          room={PAGE_NOTICE_LINES}
+          items={notices}
+        />
         {device && (
           <XModeToggle
             device={device}
@@ -76,14 +90,6 @@ export function SnapshotPage({ tab, dispatch, openSnapshots }: SnapshotPageProps
           />
         )}
       </div>
-      <NoticeStrip
-        className="page-notices"
-        label="Notices about this snapshot"
-        testId="page-notices"
-        layout="row"
-        room={PAGE_NOTICE_LINES}
-        items={notices}
-      />
       {device ? (
         <DeviceContent
           tab={tab}

@@ -24,7 +24,9 @@ export function SummaryStrip({ device }: SummaryStripProps) {
   const windowUs = traceWindowUs(device);
   const ooms = figures.ooms.length;
   return (
-    <dl className="summary-strip" data-testid="summary-strip">
+    // On a laptop screen the secondary figures make room for the notices (styles.css); the
+    // strip's title still gives every figure.
+    <dl className="summary-strip" data-testid="summary-strip" title={summaryTitle(device)}>
       <BytesFigure
         label="Reserved peak"
         testId="summary-reserved-peak"
@@ -32,6 +34,7 @@ export function SummaryStrip({ device }: SummaryStripProps) {
       />
       <BytesFigure
         label="Reserved final"
+        secondary
         testId="summary-reserved-final"
         bytes={figures.reserved.finalBytes}
       />
@@ -43,18 +46,19 @@ export function SummaryStrip({ device }: SummaryStripProps) {
       />
       <BytesFigure
         label="Active final"
+        secondary
         testId="summary-active-final"
         bytes={figures.active.finalBytes}
       />
-      <CountFigure label="Segments" testId="summary-segments" count={figures.segments} />
-      <CountFigure label="Events" testId="summary-events" count={figures.traceEntries} />
+      <CountFigure label="Segments" testId="summary-segments" count={figures.segments} secondary />
+      <CountFigure label="Events" testId="summary-events" count={figures.traceEntries} secondary />
       <CountFigure
         label="OOMs"
         testId="summary-ooms"
         count={ooms}
         className={ooms > 0 ? 'figure-alarm' : undefined}
       />
-      <div className="figure">
+      <div className="figure figure-secondary">
         <dt>Trace window</dt>
         <dd
           data-testid="summary-trace-window"
@@ -71,9 +75,24 @@ export function SummaryStrip({ device }: SummaryStripProps) {
   );
 }
 
-function BytesFigure(props: { label: string; testId: string; bytes: number; emphasis?: boolean }) {
+function figureClass(...extra: (string | false | undefined)[]): string {
+  return ['figure', ...extra.filter((name): name is string => typeof name === 'string')].join(' ');
+}
+
+function BytesFigure(props: {
+  label: string;
+  testId: string;
+  bytes: number;
+  emphasis?: boolean;
+  secondary?: boolean;
+}) {
   return (
-    <div className={props.emphasis ? 'figure figure-emphasis' : 'figure'}>
+    <div
+      className={figureClass(
+        props.emphasis === true && 'figure-emphasis',
+        props.secondary === true && 'figure-secondary',
+      )}
+    >
       <dt>{props.label}</dt>
       <dd
         data-testid={props.testId}
@@ -91,13 +110,30 @@ function CountFigure(props: {
   testId: string;
   count: number;
   className?: string | undefined;
+  secondary?: boolean;
 }) {
   return (
-    <div className={props.className ? `figure ${props.className}` : 'figure'}>
+    <div className={figureClass(props.className, props.secondary === true && 'figure-secondary')}>
       <dt>{props.label}</dt>
       <dd data-testid={props.testId} data-count={String(props.count)}>
         {countFormat.format(props.count)}
       </dd>
     </div>
   );
+}
+
+/** Every figure in one line of text: the strip's title, for the figures a narrow strip hides. */
+function summaryTitle(device: AnalyzedDevice): string {
+  const { figures } = device;
+  const windowUs = traceWindowUs(device);
+  return [
+    `reserved peak ${formatBytes(figures.reserved.peakBytes)}`,
+    `reserved final ${formatBytes(figures.reserved.finalBytes)}`,
+    `active peak ${formatBytes(figures.active.peakBytes)}`,
+    `active final ${formatBytes(figures.active.finalBytes)}`,
+    `${countFormat.format(figures.segments)} segments`,
+    `${countFormat.format(figures.traceEntries)} events`,
+    `${countFormat.format(figures.ooms.length)} OOMs`,
+    `trace window ${windowUs === null ? '—' : formatDurationUs(windowUs)}`,
+  ].join(' · ');
 }

@@ -1,6 +1,6 @@
 import { formatBytes } from '@shared/format/units';
 import { snapshotFormName } from '@shared/format/words';
-import type { Tab } from './app-state';
+import type { Tab } from '../state/app-state';
 import { CloseIcon } from '../ui/icons';
 import { progressFraction } from './progress-view';
 import { distinctiveStarts, tabLabels } from './tab-labels';

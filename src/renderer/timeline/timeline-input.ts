@@ -1,12 +1,12 @@
 // The timeline's input: the pointer over the plot (hover, click, drag to pan), the wheel (zoom
 // about the pointer, pan with Shift or a horizontal scroll) and the timeline's keyboard shortcuts
-// wherever the page has the focus (the 'chart' scope of shell/keyboard-shortcuts.ts: + - W S
+// wherever the page has the focus (the 'chart' scope of state/keyboard-shortcuts.ts: + - W S
 // zoom, A D and Ctrl+← → pan, 0 shows everything, Esc clears the selection). The arrows alone
 // step the selected moment (the page's keys), never the view. Moves go to the TimelineWindow;
 // what a click hits is the chart's to decide.
 
 import type { ChartListeners } from '../canvas/canvas-host';
-import { acceptsShortcut, commandOf } from '../shell/keyboard-shortcuts';
+import { acceptsShortcut, commandOf } from '../state/keyboard-shortcuts';
 import type { PlotPoint } from './timeline-hit';
 import type { TimelineWindow } from './timeline-window';
 import { panBy, wheelZoomFactor, type XDomain } from './viewport';

@@ -4,7 +4,7 @@
 import { deviceTimesUsable } from '@shared/analyzed/device-times';
 import type { JSX } from 'react';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
-import type { XMode } from '../shell/app-state';
+import type { XMode } from '../state/app-state';
 
 export function XModeToggle(props: {
   device: AnalyzedDevice;

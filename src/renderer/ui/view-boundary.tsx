@@ -1,14 +1,14 @@
 // A failure inside one view stays inside it. Without a boundary, an exception while React renders
 // unmounts the whole page: every tab, every other view. Each tab and each view (the timeline,
 // the lower view, the allocation panel) sits in a ViewBoundary: what failed is replaced by "This
-// view failed: <message>", with the bug report to copy (shell/bug-report.ts, as a file that could
+// view failed: <message>", with the bug report to copy (ui/bug-report.ts, as a file that could
 // not be opened has) and a button to draw it again; the rest of the page goes on.
 
 import { Component, createContext, useMemo, type ErrorInfo, type JSX, type ReactNode } from 'react';
 import { bugReportOf } from '@shared/snapshot/describe-decode-error';
 import { APP_VERSION } from '../app-version';
-import { composeBugReport } from '../shell/bug-report';
-import { useCopyReport } from '../shell/use-copy-report';
+import { composeBugReport } from './bug-report';
+import { useCopyReport } from './use-copy-report';
 import './view-boundary.css';
 
 /** What a report about a failed view names besides the error: the build and the open file. */

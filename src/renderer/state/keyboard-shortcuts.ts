@@ -19,6 +19,7 @@ export type ShortcutCommand =
   | 'view-steps'
   | 'view-compare'
   | 'find'
+  | 'lower-full-page'
   | 'moment-previous'
   | 'moment-next'
   | 'moment-back'
@@ -223,6 +224,13 @@ export const SHORTCUTS: readonly Shortcut[] = [
     group: 'Views',
     chords: [{ key: 'f', primary: true }],
     description: 'Search frames, files or an address (in Who holds it)',
+  },
+  {
+    command: 'lower-full-page',
+    scope: 'page',
+    group: 'Views',
+    chords: [{ key: 'm' }],
+    description: 'The view below the timeline on the whole page, and back',
   },
   {
     command: 'open',

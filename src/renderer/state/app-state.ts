@@ -104,8 +104,11 @@ export type AppAction =
   /** Show a tab's Compare view, comparing with this candidate ("tabId:device"). */
   | { readonly type: 'compare-with'; readonly tabId: string; readonly candidateId: string };
 
-/** How many failures stay listed; older ones drop off. */
-export const MAX_FAILURES_SHOWN = 5;
+/**
+ * How many failures stay listed (older ones drop off): more than the notices show at once, so
+ * the "N more notices" line counts the ones folded away.
+ */
+export const MAX_FAILURES_SHOWN = 50;
 
 export const initialAppState: AppState = {
   tabs: [],
