@@ -185,7 +185,7 @@ const CASES: Case[] = [
     (s) => {
       traceOf(s).push(entry('alloc', BASE, 2 * MiB, 1_005));
     },
-    /1 allocs reuse an address that was never freed/,
+    /1 alloc reuses an address that was never freed/,
   ),
   patched('an allocation outside every segment', (s) => {
     traceOf(s).push(entry('alloc', BASE + 64 * MiB, 4096, 1_005));

@@ -53,7 +53,7 @@ function unescapeXml(text: string): string {
 function svgGroupTitles(svg: string): string[] {
   return [...svg.matchAll(/<text [^>]*>([^<]*)<\/text>/g)]
     .map((match) => unescapeXml(match[1]!))
-    .filter((text) => / — \d+ segments?, /.test(text))
+    .filter((text) => / — [\d,]+ segments?, /.test(text))
     .map((text) => text.slice(0, text.indexOf(' — ')));
 }
 
