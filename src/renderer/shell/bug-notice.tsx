@@ -3,6 +3,7 @@ import { APP_VERSION } from '../app-version';
 import type { OpenFailure, OpenFailureBug } from '../state/app-state';
 import { composeBugReport } from '../ui/bug-report';
 import { NoticeLine } from './notice-line';
+import { BugReportBox } from '../ui/bug-report-box';
 import { useCopyReport } from '../ui/use-copy-report';
 
 export interface BugNoticeProps {
@@ -32,7 +33,8 @@ export function BugNotice({ failure, bug, host, onDismiss }: BugNoticeProps) {
       }),
     [failure.fileName, failure.message, bug, host],
   );
-  const { copyState, reportShown, setReportShown, reportBox, copy } = useCopyReport(report);
+  const reportCopy = useCopyReport(report);
+  const { copyState, copy } = reportCopy;
   const [unfolded, setUnfolded] = useState(false);
 
   async function copyReport() {
@@ -70,23 +72,11 @@ export function BugNotice({ failure, bug, host, onDismiss }: BugNoticeProps) {
                 ? 'The page may not write the clipboard: copy the selected report below.'
                 : 'The report names the file and its size, never its contents.'}
           </p>
-          <details
-            className="bug-report"
-            open={reportShown}
-            onToggle={(event) => setReportShown(event.currentTarget.open)}
-          >
-            <summary>Report</summary>
-            <textarea
-              ref={reportBox}
-              className="bug-report-text"
-              data-testid="bug-report"
-              readOnly
-              spellCheck={false}
-              rows={8}
-              value={report}
-              aria-label={`Bug report about ${failure.fileName}`}
-            />
-          </details>
+          <BugReportBox
+            report={report}
+            copy={reportCopy}
+            label={`Bug report about ${failure.fileName}`}
+          />
         </>
       }
       dismissLabel={`Dismiss the bug report about ${failure.fileName}`}

@@ -8,6 +8,7 @@ import { Component, createContext, useMemo, type ErrorInfo, type JSX, type React
 import { bugReportOf } from '@shared/snapshot/describe-decode-error';
 import { APP_VERSION } from '../app-version';
 import { composeBugReport } from './bug-report';
+import { BugReportBox } from './bug-report-box';
 import { useCopyReport } from './use-copy-report';
 import './view-boundary.css';
 
@@ -85,7 +86,8 @@ function ViewFailure(props: {
       }),
     [name, message, error, componentStack, facts],
   );
-  const { copyState, reportShown, setReportShown, reportBox, copy } = useCopyReport(report);
+  const copyReport = useCopyReport(report);
+  const { copyState, copy } = copyReport;
   return (
     <div className="view-failure" role="alert" data-testid="view-failure" data-view-name={name}>
       <p className="view-failure-message">
@@ -112,23 +114,7 @@ function ViewFailure(props: {
           Try again
         </button>
       </div>
-      <details
-        className="bug-report"
-        open={reportShown}
-        onToggle={(event) => setReportShown(event.currentTarget.open)}
-      >
-        <summary>Report</summary>
-        <textarea
-          ref={reportBox}
-          className="bug-report-text"
-          data-testid="bug-report"
-          readOnly
-          spellCheck={false}
-          rows={8}
-          value={report}
-          aria-label={`Bug report about the ${name}`}
-        />
-      </details>
+      <BugReportBox report={report} copy={copyReport} label={`Bug report about the ${name}`} />
     </div>
   );
 }
