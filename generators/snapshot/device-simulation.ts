@@ -37,6 +37,8 @@ export interface DeviceSimulationOptions {
   eventsAfterLastStep?: number;
   /** Record from the program's start (its first allocation), not from mid-run. */
   recordFromStart?: boolean;
+  /** Every batch at this shape (multiple of the base token count), or vary them (default). */
+  batchScale?: number;
   /** Told where each phase of a step starts: the index of its first recorded event. */
   onPhase?: (phase: PhaseStart) => void;
 }
@@ -134,6 +136,7 @@ export function simulateDevice(options: DeviceSimulationOptions): AllocatorSim {
       },
     },
     COMM_STREAM_BASE + device * 0x2000,
+    options.batchScale ?? null,
   );
   try {
     workload.run();

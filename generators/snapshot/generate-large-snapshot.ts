@@ -49,6 +49,9 @@ export interface GenerateOptions {
   eventsAfterLastStep?: number;
   /** Record from the program's first allocation (default: from mid-run, after 3 steps). */
   recordFromStart?: boolean;
+  /** Every batch at this shape, a multiple of the base tokens (0.5-1.25: the sequence length of
+   *  a run); by default the shape varies now and then. */
+  batchScale?: number;
 }
 
 /** What the allocations of one device truly are (the workload knows; the file does not say). */
@@ -105,6 +108,7 @@ export function generateLargeSnapshot(
       ? {}
       : { eventsAfterLastStep: options.eventsAfterLastStep }),
     ...(options.recordFromStart === true ? { recordFromStart: true } : {}),
+    ...(options.batchScale === undefined ? {} : { batchScale: options.batchScale }),
   };
   const probe = probeSegments(seed, plan, deviceCount, options.protocol ?? 4);
   const traceBudget = Math.max(targetBytes - probe.segmentsBytes, targetBytes / 2);

@@ -170,11 +170,15 @@ export class TrainingWorkload {
     private readonly prng: Prng,
     private readonly hooks: WorkloadHooks,
     private readonly commStream: number,
+    /** Every batch at this shape (a run at one sequence length), or null: shapes vary. */
+    private readonly fixedScale: number | null = null,
   ) {}
 
   /** Runs steps until the hooks stop it by throwing (or maxSteps). */
   run(maxSteps = Number.MAX_SAFE_INTEGER): void {
-    this.scale = this.prng.pick(SCALES.slice(2));
+    // Drawn with a fixed shape too, so that runs of two shapes differ only in their sizes.
+    const first = this.prng.pick(SCALES.slice(2));
+    this.scale = this.fixedScale ?? first;
     this.initParams();
     while (this.step < maxSteps) {
       try {
@@ -196,7 +200,10 @@ export class TrainingWorkload {
     const name = `ProfilerStep#${this.step}`;
     this.hooks.annotate('START', name);
     this.hooks.phase?.('forward', name);
-    if (this.prng.chance(0.05)) this.scale = this.prng.pick(SCALES);
+    if (this.prng.chance(0.05)) {
+      const next = this.prng.pick(SCALES);
+      this.scale = this.fixedScale ?? next;
+    }
     for (const s of this.plan.input) this.live.push({ block: this.alloc(s, this.scale), site: s });
 
     for (const layer of this.plan.layers) {

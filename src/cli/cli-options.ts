@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { GROUP_BYS } from '@shared/holders/group-by';
 import { COLOR_BYS } from '@shared/holders/band-coloring';
 import { GROWTH_BYS } from '@shared/steps/growth';
+import { COMPARE_ALIGNMENTS } from '@shared/compare/phase-alignment';
+import { PHASE_NAMES } from '@shared/steps/phases';
 import { groupDigits } from '@shared/errors/unreadable-input';
 import { MAX_PATTERN_CHARS } from '@shared/format/user-regex';
 import { compileSearch } from '@shared/holders/search';
@@ -23,8 +25,9 @@ usage:
                  [--device N] [--limit K] [--json] [--folded OUT.txt] [--bytes]
   allocscope steps FILE [--device N] [--by stack|frame|category] [--rules RULES.json]
                    [--json] [--bytes]
-  allocscope diff A B [--moment EVENT] [--by GROUPING] [--device N] [--device-b N]
-                  [--rules RULES.json] [--limit K] [--json] [--bytes]
+  allocscope diff A B [--moment EVENT] [--align phases|peaks] [--phase PHASE] [--by GROUPING]
+                  [--device N] [--device-b N] [--rules RULES.json] [--limit K] [--json]
+                  [--bytes]
   allocscope ranks DIR|FILES... [--json] [--bytes]
   every command also takes --max-memory SIZE
 
@@ -81,10 +84,14 @@ usage:
               keeps it: memory made in a step and still held at the end, grouped --by frame
               (default), stack or category, steadiest growth first; --json: allocscope.steps/1
   diff        two snapshots (A and B; or two devices of one: --device-b) at a moment of
-              each (default: each one's active peak): their figures side by side and what
-              changed, grouped --by frame (default) or any of top's groupings: appeared,
-              disappeared, grew, shrank, with A's and B's bytes; at the peaks the deltas add
-              up to the difference of the peaks; --json: allocscope.diff/1
+              each: by default matched phases (--align phases): the peak of the phase in
+              which the higher run peaks (forward, backward, optimizer, other), in A and in
+              B, or the phase named by --phase; --align peaks compares each one's own active
+              peak; --moment oom|final|EVENT a moment of each. Their figures side by side,
+              each phase's peaks, and what changed, grouped --by frame (default) or any of
+              top's groupings: appeared, disappeared, grew, shrank, with A's and B's bytes
+              (the deltas add up to the difference of the moments' active bytes);
+              --json: allocscope.diff/1
   ranks       the snapshots of one job's ranks (a folder, or files; ranks from names like
               rank3.pickle, *_rank_3.pickle, snapshot_r3.pickle, else name order), read in
               parallel worker threads: each rank's peaks, what is cached but free at its
@@ -238,6 +245,9 @@ const diffOptionsSchema = z.object({
   device: deviceSchema,
   deviceB: deviceSchema,
   moment: momentSchema,
+  /** How the peaks are compared (with --moment peak): matched phases or each one's own. */
+  align: z.enum(COMPARE_ALIGNMENTS),
+  phase: z.enum(PHASE_NAMES).nullable(),
   by: z.enum(GROUP_BYS),
   rules: z.string().min(1).nullable(),
   limit: z.number().int().min(1).max(1_000_000),
@@ -351,6 +361,8 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
     '--device': 'device',
     '--device-b': 'device',
     '--moment': 'moment',
+    '--align': 'text',
+    '--phase': 'text',
     '--by': 'text',
     '--rules': 'text',
     '--limit': 'integer',
@@ -396,6 +408,8 @@ const DEFAULTS: Record<Command, Record<string, unknown>> = {
     device: null,
     deviceB: null,
     moment: 'peak',
+    align: 'phases',
+    phase: null,
     by: 'frame',
     rules: null,
     limit: 20,
@@ -466,12 +480,34 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
         : `${command} takes ${wanted}, got ${positional.length} (${positional.join(', ')})`,
     );
   }
-  return parseOrThrow(
+  const options = parseOrThrow(
     command,
     files === 2
       ? { ...raw, fileA: positional[0], fileB: positional[1] }
       : { ...raw, file: positional[0] },
   );
+  if (options.command === 'diff') checkDiffAlignment(options, 'align' in given(rest, flags));
+  return options;
+}
+
+/** The flags written on the command line (not the defaults), by option name. */
+function given(rest: readonly string[], flags: Record<string, FlagKind>): Record<string, true> {
+  const names: Record<string, true> = {};
+  for (const arg of rest) {
+    const flag = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
+    if (flags[flag] !== undefined) names[flag.slice(2)] = true;
+  }
+  return names;
+}
+
+/** --align and --phase choose which peaks to compare: they contradict another moment. */
+function checkDiffAlignment(options: DiffCliOptions, alignGiven: boolean): void {
+  if (options.moment !== 'peak' && (alignGiven || options.phase !== null))
+    throw new UsageError(
+      `${options.phase !== null ? '--phase' : '--align'} chooses which peaks to compare; it does not go with --moment ${options.moment}`,
+    );
+  if (options.align === 'peaks' && options.phase !== null)
+    throw new UsageError('--phase compares matched phases; it does not go with --align peaks');
 }
 
 /** The options through the command's schema, or a usage error naming the flag. */

@@ -1,12 +1,15 @@
 // `allocscope diff A B`: two snapshots (or two devices of one: --device-b) at a moment of each
-// (default: each one's active peak), what changed between them, grouped; text, or the
-// allocscope.diff/1 document with --json.
+// (default: the peaks of matched phases, compare/phase-alignment.ts), what changed between them,
+// grouped; text, or the allocscope.diff/1 document with --json.
 
 import {
   compareMoments,
   comparisonVerdict,
   type Comparison,
 } from '@shared/compare/compare-moments';
+import { alignMoments, phaseAt, type AlignedMoments } from '@shared/compare/phase-alignment';
+import { alignedVerdict, peakPhases } from '@shared/compare/aligned-verdict';
+import { phasesOf } from '@shared/steps/phases';
 import { deviceLabel } from '@shared/format/words';
 import { formatBytes, formatExactBytes, formatSignedBytes } from '@shared/format/units';
 import { DEFAULT_CATEGORY_RULES } from '@shared/holders/category-rules';
@@ -39,20 +42,31 @@ export async function runDiff(options: DiffCliOptions): Promise<string> {
     const chosen = chosenDevice(view, device);
     return { view, device: chosen, moment: resolveMoment(chosen, moment) };
   };
-  const a = await side(viewA, options.device, options.moment);
-  const b = await side(viewB, options.deviceB ?? options.device, options.moment);
+  const sideA = await side(viewA, options.device, options.moment);
+  const sideB = await side(viewB, options.deviceB ?? options.device, options.moment);
+  // At the peaks, which peaks: of matched phases (default) or each one's own.
+  const aligned =
+    options.moment === 'peak' ? alignMoments(sideA, sideB, options.align, options.phase) : null;
+  const a = aligned === null ? sideA : { ...sideA, moment: aligned.aMoment };
+  const b = aligned === null ? sideB : { ...sideB, moment: aligned.bMoment };
   const comparison = compareMoments(a, b, { by: options.by, rules });
-  const momentWords =
-    options.moment === 'peak'
-      ? 'their active peaks'
-      : options.moment === 'oom'
-        ? 'their first OOMs'
-        : options.moment === 'final'
-          ? 'the ends of their traces'
-          : `event ${options.moment}`;
-  const verdict = comparisonVerdict(comparison, momentWords);
-  if (options.json) return jsonText(diffDocumentOf(a, b, comparison, verdict, options.limit));
-  return formatDiffText({ a, b, comparison, verdict, limit: options.limit }, options.bytes);
+  const verdict =
+    aligned !== null
+      ? alignedVerdict(comparison, aligned, peakPhases(a, b))
+      : comparisonVerdict(
+          comparison,
+          options.moment === 'oom'
+            ? 'their first OOMs'
+            : options.moment === 'final'
+              ? 'the ends of their traces'
+              : `event ${options.moment}`,
+        );
+  if (options.json)
+    return jsonText(diffDocumentOf(a, b, comparison, verdict, options.limit, aligned));
+  return formatDiffText(
+    { a, b, comparison, verdict, limit: options.limit, aligned },
+    options.bytes,
+  );
 }
 
 export interface DiffText {
@@ -62,6 +76,8 @@ export interface DiffText {
   verdict: string;
   /** Groups listed; the rest are summed in one line. */
   limit: number;
+  /** How the peaks were chosen (null: a moment given with --moment). */
+  aligned: AlignedMoments | null;
 }
 
 export function formatDiffText(diff: DiffText, exact: boolean): string {
@@ -72,7 +88,12 @@ export function formatDiffText(diff: DiffText, exact: boolean): string {
   const sideLine = (name: string, side: DiffSide, activeBytes: number): string => {
     const { figures } = side.device;
     const ooms = side.device.ooms.length;
-    return `${name}: ${side.view.fileName} ${deviceLabel(side.device.device)}: peak active ${bytes(figures.active.peakBytes)}, peak reserved ${bytes(figures.reserved.peakBytes)}, ${countOf(ooms, 'OOM')}; after event ${side.moment}: ${bytes(activeBytes)} active`;
+    const phase = phaseAt(phasesOf(side.view, side.device).phases, side.moment);
+    const where =
+      phase === null
+        ? ''
+        : ` (in ${phase.name}${phase.step === null ? '' : ` of step ${phase.step + 1}`})`;
+    return `${name}: ${side.view.fileName} ${deviceLabel(side.device.device)}: peak active ${bytes(figures.active.peakBytes)}, peak reserved ${bytes(figures.reserved.peakBytes)}, ${countOf(ooms, 'OOM')}; after event ${side.moment}${where}: ${bytes(activeBytes)} active`;
   };
   const peakDelta = (field: 'active' | 'reserved'): number =>
     b.device.figures[field].peakBytes - a.device.figures[field].peakBytes;
@@ -83,6 +104,25 @@ export function formatDiffText(diff: DiffText, exact: boolean): string {
     '',
     diff.verdict,
   ];
+  const matched = diff.aligned?.matchedPhases ?? [];
+  if (matched.length > 0) {
+    lines.push('', "each phase's peak active (the highest of its steps):");
+    lines.push(
+      ...alignColumns(
+        [
+          ['phase', 'A', 'B', 'B − A', ''],
+          ...matched.map((phase) => [
+            phase.name,
+            bytes(phase.a.peakActiveBytes),
+            bytes(phase.b.peakActiveBytes),
+            signed(phase.deltaBytes),
+            phase.name === diff.aligned?.phase ? '← compared below' : '',
+          ]),
+        ],
+        ['left', 'right', 'right', 'right', 'left'],
+      ),
+    );
+  }
   const shown = comparison.groups.slice(0, diff.limit);
   const changed = shown.filter((group) => group.deltaBytes !== 0);
   if (changed.length > 0) {

@@ -1,15 +1,21 @@
 // The Compare view (key 7) at 1280x720: two real snapshots open, the second is listed; the curves
 // and the difference are drawn, the figures side by side are the files' own peaks and their
 // difference, the verdict and the table of changes agree with the shared comparison computed
-// here; a file with several devices compares them with each other; with one file of one device
+// here (these two have no phase in common: their peaks, and the verdict says why); two generated
+// runs differing only in sequence length compare matched phases by default, each one's own peak
+// as a choice; a file with several devices compares them with each other; with one file of one device
 // the view says how to get something to compare with.
 
+import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { generateLargeSnapshot } from '../../generators/snapshot/generate-large-snapshot';
 import { expect, test, type Page } from '@playwright/test';
-import { compareMoments, comparisonVerdict } from '../../src/shared/compare/compare-moments';
+import { compareMoments } from '../../src/shared/compare/compare-moments';
+import { alignMoments } from '../../src/shared/compare/phase-alignment';
+import { alignedVerdict, peakPhases } from '../../src/shared/compare/aligned-verdict';
 import { defaultDeviceIndex } from '../../src/shared/analyzed/moments';
-import type { AnalyzedDevice } from '../../src/shared/analyzed/analyzed-snapshot';
 import { escapeXml } from '../../src/shared/render/svg-markup';
 import { realSnapshotPath } from '../support/real-snapshots';
 import { watchPageProblems } from './page-problems';
@@ -25,9 +31,6 @@ async function openAnother(page: Page, path: string): Promise<void> {
   ).toHaveCount(1);
   await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
 }
-
-const peakOf = (device: AnalyzedDevice): number =>
-  Math.min(device.traceLength - 1, device.figures.active.peakEventIndex);
 
 test('two open snapshots on one axis, their figures and what changed', async ({ page }) => {
   const problems = await watchPageProblems(page);
@@ -55,18 +58,26 @@ test('two open snapshots on one axis, their figures and what changed', async ({ 
     'data-delta',
     String(deviceB.figures.active.peakBytes - deviceA.figures.active.peakBytes),
   );
-  // The table: the changes of the shared comparison at the two peaks, largest first.
+  // The table: the changes of the shared comparison at matched phases, largest first.
+  const sideA = { view: a, device: deviceA };
+  const sideB = { view: b, device: deviceB };
+  const byPhase = alignMoments(sideA, sideB, 'phases');
+  // One records no backward pass or optimizer step, the other only an optimizer step.
+  expect(byPhase.alignment).toBe('peaks');
+  expect(byPhase.fallback).not.toBeNull();
   const comparison = compareMoments(
-    { view: a, device: deviceA, moment: peakOf(deviceA) },
-    { view: b, device: deviceB, moment: peakOf(deviceB) },
+    { ...sideA, moment: byPhase.aMoment },
+    { ...sideB, moment: byPhase.bMoment },
   );
+  const verdict = alignedVerdict(comparison, byPhase, peakPhases(sideA, sideB));
   const expected = comparison.groups.filter((group) => group.deltaBytes !== 0);
   const rows = page.getByTestId('compare-table').locator('tbody tr');
   await expect(rows).toHaveCount(Math.min(100, expected.length));
   await expect(rows.first()).toHaveAttribute('data-key', expected[0]!.key);
   await expect(rows.first()).toHaveAttribute('data-delta', String(expected[0]!.deltaBytes));
-  await expect(page.getByTestId('compare-verdict')).toHaveText(
-    comparisonVerdict(comparison, 'their active peaks'),
+  await expect(page.getByTestId('compare-verdict')).toHaveText(verdict);
+  await expect(page.getByTestId('compare-verdict')).toContainText(
+    `Not by phase: ${byPhase.fallback}`,
   );
   // Aligning by event index redraws on that axis.
   await page.getByTestId('compare-align').selectOption('event');
@@ -81,10 +92,90 @@ test('two open snapshots on one axis, their figures and what changed', async ({ 
   expect(svg).toContain('class="allocscope-compare"');
   expect(svg).toContain('active bytes by event index');
   for (const curve of ['a', 'b', 'difference']) expect(svg).toContain(`data-curve="${curve}"`);
-  expect(svg).toContain(
-    escapeXml(comparisonVerdict(comparison, 'their active peaks')).slice(0, 60),
-  );
+  expect(svg).toContain(escapeXml(verdict).slice(0, 60));
   expect(await problems()).toEqual([]);
+});
+
+test('two runs differing in sequence length: matched phases, own peaks a choice', async ({
+  page,
+}) => {
+  const problems = await watchPageProblems(page);
+  const directory = mkdtempSync(join(tmpdir(), 'allocscope-compare-e2e-'));
+  try {
+    // One step of one program from its start, at two batch shapes (compare-phases.test.ts).
+    const run = (name: string, batchScale: number): string => {
+      const path = join(directory, name);
+      generateLargeSnapshot(path, 64 * 2 ** 20, {
+        seed: 5,
+        devices: 1,
+        dumpAfterSteps: 1,
+        recordFromStart: true,
+        batchScale,
+        maxAnnotations: 100_000,
+      });
+      return path;
+    };
+    const pathA = run('seq128.pickle', 0.25);
+    const pathB = run('seq512.pickle', 1);
+    const viewA = (await decodeFile(pathA)).view;
+    const viewB = (await decodeFile(pathB)).view;
+    const a = { view: viewA, device: viewA.devices[0]! };
+    const b = { view: viewB, device: viewB.devices[0]! };
+    await openSnapshot(page, pathB);
+    await openAnother(page, pathA);
+    await page.keyboard.press('7');
+    await expect(page.getByTestId('compare-view')).toHaveAttribute('data-state', 'shown');
+
+    const byPhase = alignMoments(a, b, 'phases');
+    expect(byPhase.phase).toBe('forward');
+    const comparison = compareMoments(
+      { ...a, moment: byPhase.aMoment },
+      { ...b, moment: byPhase.bMoment },
+    );
+    const verdict = alignedVerdict(comparison, byPhase, peakPhases(a, b));
+    await expect(page.getByTestId('compare-at')).toHaveValue('phases');
+    await expect(page.getByTestId('compare-at').locator('option:checked')).toHaveText(
+      'matched phases (forward)',
+    );
+    await expect(page.getByTestId('compare-verdict')).toHaveText(verdict);
+    await expect(page.getByTestId('compare-verdict')).toContainText(/^B's forward peaks/);
+    await expect(page.getByTestId('compare-table').locator('tbody tr').first()).toHaveAttribute(
+      'data-key',
+      comparison.groups[0]!.key,
+    );
+    // Each phase both have, with its peaks side by side; the one compared is marked.
+    expect(byPhase.matchedPhases.map((phase) => phase.name)).toEqual([
+      'forward',
+      'backward',
+      'optimizer',
+      'other',
+    ]);
+    for (const phase of byPhase.matchedPhases)
+      await expect(
+        page.getByTestId('compare-figures').locator(`tr[data-figure^="${phase.name} peak"]`),
+      ).toHaveAttribute('data-delta', String(phase.deltaBytes));
+    await expect(page.getByTestId('compare-figures')).toContainText('forward peak ◂');
+
+    // Each one's own peak stays a choice; the verdict says why it misleads.
+    await page.getByTestId('compare-at').selectOption('peaks');
+    const peaks = alignMoments(a, b, 'peaks');
+    await expect(page.getByTestId('compare-verdict')).toHaveText(
+      alignedVerdict(
+        compareMoments({ ...a, moment: peaks.aMoment }, { ...b, moment: peaks.bMoment }),
+        peaks,
+        peakPhases(a, b),
+      ),
+    );
+    await expect(page.getByTestId('compare-verdict')).toContainText(
+      "A's in optimizer, B's in forward",
+    );
+    // And one phase by name.
+    await page.getByTestId('compare-at').selectOption('phase:backward');
+    await expect(page.getByTestId('compare-verdict')).toContainText(/^B's backward peaks/);
+    expect(await problems()).toEqual([]);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
 });
 
 test('a file with several devices compares them; one device alone says what to do', async ({

@@ -35,6 +35,21 @@ function bruteAlive(device: AnalyzedDevice, moment: number): number[] {
   return rows;
 }
 
+/** A stack as a folded line, outermost frame first, from the frame and stack tables. */
+function foldedLine(view: AnalyzedSnapshot, stackId: number): string {
+  const { offsets, frameIds } = view.stacks;
+  const frames: string[] = [];
+  for (let i = offsets[stackId]!; i < offsets[stackId + 1]!; i++) {
+    const frame = frameIds[i]!;
+    const file = view.frames.filename[frame]!;
+    const name = view.frames.name[frame]!;
+    const text =
+      file === '' || file === '??' ? name : `${file}:${view.frames.line[frame]!} ${name}`;
+    frames.unshift(text.replaceAll(';', ',').replaceAll('\n', ' '));
+  }
+  return frames.length === 0 ? '(no stack recorded)' : frames.join(';');
+}
+
 function momentsOf(device: AnalyzedDevice, prng: Prng): number[] {
   const last = device.traceLength - 1;
   const moments = new Set([-1, last, Math.min(last, device.figures.active.peakEventIndex)]);
@@ -98,6 +113,11 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
             [...rows].sort((a, b) => a - b),
           );
           expect(new Set(groups.map((g) => g.key)).size).toBe(groups.length);
+          // A stack's key (made once per stack and frame) is its frames, read straight here.
+          if (by === 'stack')
+            for (const group of groups)
+              for (const row of group.rows.slice(0, 20))
+                expect(group.key).toBe(foldedLine(view, device.allocations.stackId[row]!));
         }
         for (const showFramework of [false, true]) {
           const tree = flameTree(view, device, rows, { showFramework });

@@ -1,19 +1,26 @@
 // The Compare view (key 7): this device against another — a device of another open snapshot, or
 // another device of this one — on one x axis (aligned by step when both have steps, else by time
-// or event index, as the user picks), with B − A below; their figures side by side; and what
-// changed at the two peaks (or at the ends of one aligned step), grouped like "Who holds it"
-// (shared/compare). The second snapshot is
+// or event index, as the user picks), with B − A below; their figures and each phase's peaks side
+// by side; and what changed between matched phases (the peak of the phase in which the higher run
+// peaks, in each: shared/compare/phase-alignment.ts), or at each one's own peak, or at the ends of
+// one aligned step, grouped like "Who holds it" (shared/compare). The second snapshot is
 // any other open tab: open it (Ctrl/Cmd+O, or drop it on the window) and it is listed here.
 
 import { useEffect, useMemo, useState, type JSX } from 'react';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { alignCurves, ALIGN_BYS, canAlign, type AlignBy } from '@shared/compare/aligned-curves';
 import { compareMoments, comparisonVerdict } from '@shared/compare/compare-moments';
+import {
+  alignMoments,
+  type AlignedMoments,
+  type MatchedPhase,
+} from '@shared/compare/phase-alignment';
+import { alignedVerdict, peakPhases } from '@shared/compare/aligned-verdict';
+import { PHASE_NAMES, type PhaseName } from '@shared/steps/phases';
 import { formatBytes, formatExactBytes, formatSignedBytes } from '@shared/format/units';
 import { deviceLabel } from '@shared/format/words';
 import { GROUP_BY_NAMES, type GroupBy } from '@shared/holders/group-by';
 import { renderCompareSvg } from '@shared/render/compare-svg';
-import { activePeakMoment } from '@shared/analyzed/moments';
 import { stepsOf, type FoundSteps } from '@shared/steps/find-steps';
 import { currentThemeName, onThemeNameChange } from '../canvas/color-scheme';
 import { useCategoryRules } from '../holders/category-rules-setting';
@@ -110,29 +117,47 @@ function CompareBody(props: {
     () => renderCompareSvg(curves, { width: 1000, height: 280, theme, aName, bName }),
     [curves, theme, aName, bName],
   );
-  // Where the two are compared: their peaks, or the ends of one aligned step (step k of each).
+  // Where the two are compared: matched phases (default), each one's own peak, or the ends of
+  // one aligned step (step k of each).
   const alignedSteps = Math.min(steps.steps.length, otherSteps.steps.length);
-  const [chosenStep, setChosenStep] = useState<number | null>(null);
-  const step = chosenStep !== null && chosenStep < alignedSteps ? chosenStep : null;
+  const [chosenAt, setChosenAt] = useState<CompareAt>('phases');
+  const at =
+    typeof chosenAt === 'number' && chosenAt >= alignedSteps ? ('phases' as const) : chosenAt;
+  const aligned = useMemo(
+    () =>
+      typeof at === 'number'
+        ? null
+        : at === 'peaks'
+          ? alignMoments({ view, device }, other, 'peaks')
+          : alignMoments({ view, device }, other, 'phases', at === 'phases' ? null : at.phase),
+    [view, device, other, at],
+  );
+  // The default choice's phase and the phases both have, whatever is chosen now (option labels).
+  const byPhase = useMemo(
+    () => alignMoments({ view, device }, other, 'phases'),
+    [view, device, other],
+  );
   const comparison = useMemo(
     () =>
       compareMoments(
         {
           view,
           device,
-          moment: step === null ? activePeakMoment(device) : steps.steps[step]!.endEvent,
+          moment: aligned?.aMoment ?? steps.steps[at as number]!.endEvent,
         },
         {
           view: other.view,
           device: other.device,
-          moment: step === null ? activePeakMoment(other.device) : otherSteps.steps[step]!.endEvent,
+          moment: aligned?.bMoment ?? otherSteps.steps[at as number]!.endEvent,
         },
         { by, rules },
       ),
-    [view, device, other, by, rules, step, steps, otherSteps],
+    [view, device, other, by, rules, at, aligned, steps, otherSteps],
   );
-  const where = step === null ? 'their active peaks' : `the ends of their step ${step + 1}`;
-  const verdict = comparisonVerdict(comparison, where);
+  const verdict =
+    aligned === null
+      ? comparisonVerdict(comparison, `the ends of their step ${(at as number) + 1}`)
+      : alignedVerdict(comparison, aligned, peakPhases({ view, device }, other));
   const changed = comparison.groups.filter((group) => group.deltaBytes !== 0);
   useEffect(() => {
     onPicture((size, pictureTheme) =>
@@ -184,7 +209,12 @@ function CompareBody(props: {
       </div>
       <div className="compare-body">
         <div className="compare-left">
-          <FiguresSideBySide a={device} b={other.device} />
+          <FiguresSideBySide
+            a={device}
+            b={other.device}
+            phases={byPhase.matchedPhases}
+            compared={aligned?.phase ?? null}
+          />
           <div
             className="compare-chart"
             data-testid="compare-chart"
@@ -196,14 +226,18 @@ function CompareBody(props: {
           <div className="steps-suspects-bar">
             <span>What changed at</span>
             <select
-              value={step === null ? 'peaks' : String(step)}
+              value={atValue(at)}
               aria-label="Compare at"
               data-testid="compare-at"
-              onChange={(event) =>
-                setChosenStep(event.target.value === 'peaks' ? null : Number(event.target.value))
-              }
+              onChange={(event) => setChosenAt(atOfValue(event.target.value))}
             >
-              <option value="peaks">the peaks</option>
+              <option value="phases">matched phases{phaseWords(byPhase)}</option>
+              {byPhase.matchedPhases.map((phase) => (
+                <option key={phase.name} value={`phase:${phase.name}`}>
+                  the {phase.name} peaks
+                </option>
+              ))}
+              <option value="peaks">each one&apos;s own peak</option>
               {Array.from({ length: alignedSteps }, (_, index) => (
                 <option key={index} value={index}>
                   the end of step {index + 1}
@@ -264,13 +298,47 @@ function CompareBody(props: {
   );
 }
 
-function FiguresSideBySide(props: { a: AnalyzedDevice; b: AnalyzedDevice }): JSX.Element {
+/** Where the changes are taken: matched phases (the higher run's peak phase, or one named),
+ *  each one's own peak, or the ends of step k of each. */
+type CompareAt = 'phases' | 'peaks' | { phase: PhaseName } | number;
+
+function atValue(at: CompareAt): string {
+  return typeof at === 'number' ? String(at) : typeof at === 'string' ? at : `phase:${at.phase}`;
+}
+
+function atOfValue(value: string): CompareAt {
+  if (value === 'phases' || value === 'peaks') return value;
+  const phase = PHASE_NAMES.find((name) => value === `phase:${name}`);
+  return phase !== undefined ? { phase } : Number(value);
+}
+
+/** " (forward)": the phase matched phases compare, or why they fall back to the peaks. */
+function phaseWords(aligned: AlignedMoments): string {
+  if (aligned.alignment === 'peaks')
+    return aligned.fallback === null ? '' : ` (none: ${aligned.fallback})`;
+  return aligned.phase === null ? '' : ` (${aligned.phase})`;
+}
+
+function FiguresSideBySide(props: {
+  a: AnalyzedDevice;
+  b: AnalyzedDevice;
+  /** Each phase both have, with its peak in each. */
+  phases: readonly MatchedPhase[];
+  /** The phase the changes are taken at, or null. */
+  compared: PhaseName | null;
+}): JSX.Element {
   const { a, b } = props;
   const rows: [string, number, number, boolean][] = [
     ['peak active', a.figures.active.peakBytes, b.figures.active.peakBytes, true],
     ['peak reserved', a.figures.reserved.peakBytes, b.figures.reserved.peakBytes, true],
     ['final active', a.figures.active.finalBytes, b.figures.active.finalBytes, true],
     ['OOMs', a.ooms.length, b.ooms.length, false],
+    ...props.phases.map((phase): [string, number, number, boolean] => [
+      `${phase.name} peak${phase.name === props.compared ? ' ◂' : ''}`,
+      phase.a.peakActiveBytes,
+      phase.b.peakActiveBytes,
+      true,
+    ]),
   ];
   return (
     <table className="compare-figures" data-testid="compare-figures">

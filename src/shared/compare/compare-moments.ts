@@ -124,7 +124,13 @@ export function comparisonVerdict(comparison: Comparison, momentWords: string): 
     delta === 0
       ? `A and B hold the same ${formatBytes(comparison.aActiveBytes)} at ${momentWords}`
       : `B holds ${formatBytes(Math.abs(delta))} ${delta > 0 ? 'more' : 'less'} than A at ${momentWords} (${formatBytes(comparison.aActiveBytes)} → ${formatBytes(comparison.bActiveBytes)})`;
+  return `${head}; ${largestChangeWords(comparison)}`;
+}
+
+/** "the largest change: +1.2 GiB activation from train.py:12 forward (grew)." */
+export function largestChangeWords(comparison: Comparison): string {
   const top = comparison.groups[0];
-  if (top === undefined || top.deltaBytes === 0) return `${head}; no group changed.`;
-  return `${head}; the largest change: ${formatSignedBytes(top.deltaBytes)} from ${top.title} (${top.category}, ${top.change}).`;
+  if (top === undefined || top.deltaBytes === 0) return 'no group changed.';
+  const what = comparison.by === 'category' ? top.title : `${top.category} from ${top.title}`;
+  return `the largest change: ${formatSignedBytes(top.deltaBytes)} ${what} (${top.change}).`;
 }

@@ -7,7 +7,7 @@
 
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { terminalField } from '../format/terminal-safe';
-import { stackKey } from './group-by';
+import { stackKeys } from './group-by';
 
 export function foldedStacks(
   view: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
@@ -22,8 +22,9 @@ export function foldedStacks(
     bytesByStack.set(stackId, (bytesByStack.get(stackId) ?? 0) + table.sizeBytes[row]!);
   }
   const bytesByLine = new Map<string, number>();
+  const stackKey = stackKeys(view);
   for (const [stackId, bytes] of bytesByStack) {
-    const line = stackKey(view, stackId);
+    const line = stackKey(stackId);
     bytesByLine.set(line, (bytesByLine.get(line) ?? 0) + bytes);
   }
   return [...bytesByLine]

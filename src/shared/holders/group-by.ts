@@ -91,8 +91,12 @@ export function groupKeyOf(
 ): (row: number) => string {
   const table = device.allocations;
   switch (by) {
-    case 'stack':
-      return (row) => stackKey(view, table.stackId[row]!);
+    case 'stack': {
+      // Once per stack, not per row: a key holds every frame's text, and thousands of rows
+      // share a stack (a fuzzed 760 KB frame name made each row cost a megabyte of text).
+      const keyOfStack = stackKeys(view);
+      return (row) => keyOfStack(table.stackId[row]!);
+    }
     case 'frame':
       return (row) => describeStack(view, table.stackId[row]!);
     case 'file':
@@ -228,11 +232,37 @@ export function stackKey(
   view: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
   stackId: number,
 ): string {
-  const frameIds = stackFrameIds(view, stackId);
-  if (frameIds.length === 0) return NO_STACK_TEXT;
-  const parts: string[] = [];
-  for (let i = frameIds.length - 1; i >= 0; i--) parts.push(foldedFrameText(view, frameIds[i]!));
-  return parts.join(';');
+  return stackKeys(view)(stackId);
+}
+
+/**
+ * stackKey for many stacks: each stack's key and each frame's text made once (stacks share
+ * frames, and a frame's text is copied twice by its escaping).
+ */
+export function stackKeys(
+  view: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
+): (stackId: number) => string {
+  const byStack = new Map<number, string>();
+  const byFrame = new Map<number, string>();
+  const frameText = (frameId: number): string => {
+    let text = byFrame.get(frameId);
+    if (text === undefined) {
+      text = foldedFrameText(view, frameId);
+      byFrame.set(frameId, text);
+    }
+    return text;
+  };
+  return (stackId) => {
+    let key = byStack.get(stackId);
+    if (key === undefined) {
+      const frameIds = stackFrameIds(view, stackId);
+      const parts: string[] = [];
+      for (let i = frameIds.length - 1; i >= 0; i--) parts.push(frameText(frameIds[i]!));
+      key = parts.length === 0 ? NO_STACK_TEXT : parts.join(';');
+      byStack.set(stackId, key);
+    }
+    return key;
+  };
 }
 
 /** One frame in folded-stack text: "file.py:12 name" or the C++ symbol; never a ';'. */

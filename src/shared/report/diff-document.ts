@@ -1,10 +1,12 @@
 // `allocscope diff A B --json` (schema allocscope.diff/1): two snapshots (or two devices of one)
-// side by side at a moment of each (default their active peaks): their headline figures, the
-// difference, and the groups that changed. With the peaks, the groups' deltas add up to the
-// difference of the peaks. docs/diff-json.md describes every field.
+// side by side at a moment of each (default the peaks of matched phases): their headline figures,
+// each phase's peaks, the difference, and the groups that changed. The groups' deltas add up to
+// the difference of the moments' active bytes. docs/diff-json.md describes every field.
 
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import type { Comparison, GroupChange } from '../compare/compare-moments';
+import { phaseAt, type AlignedMoments, type CompareAlignment } from '../compare/phase-alignment';
+import { phasesOf, type Phase, type PhaseName } from '../steps/phases';
 import { deviceLabel } from '../format/words';
 import type { GroupBy } from '../holders/group-by';
 
@@ -14,7 +16,12 @@ export interface DiffSideJson {
   file: string;
   device: number;
   device_label: string;
-  moment: { event_index: number; active_bytes: number };
+  moment: {
+    event_index: number;
+    active_bytes: number;
+    /** The phase the moment lies in (its step: 1-based, null without steps), or null. */
+    phase: { name: PhaseName; step: number | null } | null;
+  };
   peak_active_bytes: number;
   peak_reserved_bytes: number;
   ooms: number;
@@ -26,6 +33,19 @@ export interface DiffDocument {
   a: DiffSideJson;
   b: DiffSideJson;
   delta: { peak_active_bytes: number; peak_reserved_bytes: number; active_bytes: number };
+  /** How the moments were chosen: matched phases, each one's peak, or a moment given. */
+  alignment: CompareAlignment | 'moment';
+  /** The phase compared (alignment "phases"), else null. */
+  phase: PhaseName | null;
+  /** Why matched phases were asked for but not used, or null. */
+  alignment_fallback: string | null;
+  /** Each phase both have: the peak of each one's highest instance of it. */
+  phases: {
+    name: PhaseName;
+    a: PhasePeakJson;
+    b: PhasePeakJson;
+    delta_bytes: number;
+  }[];
   by: GroupBy;
   verdict: string;
   groups: {
@@ -43,6 +63,24 @@ export interface DiffDocument {
   omitted_groups: { count: number; a_bytes: number; b_bytes: number; delta_bytes: number };
 }
 
+export interface PhasePeakJson {
+  step: number | null;
+  start_event: number;
+  end_event: number;
+  peak_event: number;
+  peak_active_bytes: number;
+}
+
+function phasePeakJson(phase: Phase): PhasePeakJson {
+  return {
+    step: phase.step === null ? null : phase.step + 1,
+    start_event: phase.startEvent,
+    end_event: phase.endEvent,
+    peak_event: phase.peakEvent,
+    peak_active_bytes: phase.peakActiveBytes,
+  };
+}
+
 export interface DiffSide {
   view: AnalyzedSnapshot;
   device: AnalyzedDevice;
@@ -55,12 +93,19 @@ function sideJson(side: DiffSide, activeBytes: number): DiffSideJson {
     file: side.view.fileName,
     device: side.device.device,
     device_label: deviceLabel(side.device.device),
-    moment: { event_index: side.moment, active_bytes: activeBytes },
+    moment: { event_index: side.moment, active_bytes: activeBytes, phase: momentPhase(side) },
     peak_active_bytes: figures.active.peakBytes,
     peak_reserved_bytes: figures.reserved.peakBytes,
     ooms: side.device.ooms.length,
     trace_entries: side.device.traceLength,
   };
+}
+
+function momentPhase(side: DiffSide): DiffSideJson['moment']['phase'] {
+  const phase = phaseAt(phasesOf(side.view, side.device).phases, side.moment);
+  return phase === null
+    ? null
+    : { name: phase.name, step: phase.step === null ? null : phase.step + 1 };
 }
 
 export function diffDocumentOf(
@@ -69,6 +114,7 @@ export function diffDocumentOf(
   comparison: Comparison,
   verdict: string,
   limit: number | null,
+  aligned: AlignedMoments | null = null,
 ): DiffDocument {
   const shown = limit === null ? comparison.groups : comparison.groups.slice(0, limit);
   const rest = comparison.groups.slice(shown.length);
@@ -85,6 +131,15 @@ export function diffDocumentOf(
       peak_reserved_bytes: bJson.peak_reserved_bytes - aJson.peak_reserved_bytes,
       active_bytes: comparison.bActiveBytes - comparison.aActiveBytes,
     },
+    alignment: aligned?.alignment ?? 'moment',
+    phase: aligned?.phase ?? null,
+    alignment_fallback: aligned?.fallback ?? null,
+    phases: (aligned?.matchedPhases ?? []).map((matched) => ({
+      name: matched.name,
+      a: phasePeakJson(matched.a),
+      b: phasePeakJson(matched.b),
+      delta_bytes: matched.deltaBytes,
+    })),
     by: comparison.by,
     verdict,
     groups: shown.map((group) => ({
