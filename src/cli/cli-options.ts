@@ -29,7 +29,8 @@ usage:
                   [--device N] [--device-b N] [--rules RULES.json] [--limit K] [--json]
                   [--bytes]
   allocscope ranks DIR|FILES... [--json] [--bytes]
-  every command also takes --max-memory SIZE
+  allocscope mcp
+  every command but mcp also takes --max-memory SIZE
 
   FILE        a snapshot from torch.cuda.memory._dump_snapshot(): .pickle / .pkl, its
               JSON form (.json), - for standard input, gzip-compressed (.gz), or the
@@ -98,6 +99,11 @@ usage:
               active peak and the largest hole there, first OOM and steps; the skew (highest
               peak over the median), the outliers, the highest and the ranks that ran out;
               --json: allocscope.ranks/1 (with the wall time and the workers)
+
+  mcp         a Model Context Protocol server on standard input/output for coding agents:
+              the tools open_snapshot, summary, oom, allocator_state, top, steps, diff,
+              ranks and render answer as the commands' --json do, on snapshots kept
+              decoded between calls (README: "For coding agents")
 
 exit status: 0 ok, 2 bad input or usage, 1 an internal error (a bug: the stack is printed)`;
 
@@ -289,7 +295,8 @@ export type CliOptions =
   | RenderCliOptions
   | SegmentsCliOptions
   | ReportCliOptions
-  | { command: 'help' };
+  | { command: 'help' }
+  | { command: 'mcp' };
 
 const COMMANDS = [
   'summary',
@@ -434,8 +441,15 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
     return { command: 'help' };
   }
   const [commandName, ...rest] = argv;
+  if (commandName === 'mcp') {
+    // Its questions come as tool calls on standard input, each with its own arguments.
+    if (rest.length > 0) throw new UsageError(`mcp takes no arguments, got ${rest.join(' ')}`);
+    return { command: 'mcp' };
+  }
   if (!(COMMANDS as readonly string[]).includes(commandName!))
-    throw new UsageError(`unknown command '${commandName}' (expected: ${COMMANDS.join(', ')})`);
+    throw new UsageError(
+      `unknown command '${commandName}' (expected: ${[...COMMANDS, 'mcp'].join(', ')})`,
+    );
   const command = commandName as Command;
   const flags = FLAGS[command];
   const positional: string[] = [];

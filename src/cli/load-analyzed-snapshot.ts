@@ -13,6 +13,12 @@ import { readSnapshotFile, type ReadSnapshotOptions } from './read-snapshot-file
 import { UsageError } from './cli-options';
 import { NoDevicesNotice, requireDevices } from './no-devices';
 
+/** How a command gets its analysed snapshot: read now (the CLI), or kept between calls (mcp). */
+export type SnapshotLoader = (
+  path: string,
+  options: ReadSnapshotOptions,
+) => Promise<AnalyzedSnapshot>;
+
 export async function loadAnalyzedSnapshot(
   path: string,
   options: ReadSnapshotOptions = {},

@@ -1,15 +1,12 @@
 // `allocscope` command: thin over src/shared. Bad input exits 2 with one line on stderr and
 // nothing on stdout, so scripts can trust that stdout is either the document or empty.
 
-import { basename } from 'node:path';
 import { bugReportOf } from '@shared/snapshot/describe-decode-error';
-import { analyzeSnapshot } from '@shared/analysis/snapshot-analysis';
-import { snapshotFiguresOf } from '@shared/analyzed/device-figures';
 import { summaryDocumentOf } from '@shared/report/summary-report';
-import { parseCliOptions, UsageError, USAGE, type SummaryCliOptions } from './cli-options';
+import { parseCliOptions, USAGE, type SummaryCliOptions } from './cli-options';
 import { formatSummaryText } from './format-summary-text';
 import { readSnapshotFile } from './read-snapshot-file';
-import { describeInputError, isInputError } from './describe-input-error';
+import { failureLine } from './failure-line';
 import { runRender } from './run-render';
 import { runReport } from './run-report';
 import { runSegments } from './run-segments';
@@ -17,8 +14,9 @@ import { runTop } from './run-top';
 import { runSteps } from './run-steps';
 import { runDiff } from './run-diff';
 import { runRanks } from './run-ranks';
+import { runMcp } from './mcp/run-mcp';
 import { FileFailure } from './file-failure';
-import { missingDeviceMessage } from './load-analyzed-snapshot';
+import { summaryFiguresOf } from './summary-figures';
 import { jsonText } from '@shared/format/json-text';
 import { exitQuietlyWhenStdoutCloses, printErr, printErrLine, printOut } from './terminal-output';
 import { NoDevicesNotice } from './no-devices';
@@ -28,18 +26,10 @@ const EXIT_INTERNAL_ERROR = 1;
 
 async function runSummary(options: SummaryCliOptions): Promise<void> {
   const started = performance.now();
-  const { model, fileName, fileBytes } = await readSnapshotFile(options.file, options);
+  const read = await readSnapshotFile(options.file, options);
   const decoded = performance.now();
-  const analysis = analyzeSnapshot(model);
-  if (options.device !== null) {
-    const known = analysis.devices.map((device) => device.device);
-    // No devices: the summary says so (./no-devices.ts), whichever device was asked for.
-    if (known.length > 0 && !known.includes(options.device)) {
-      throw new UsageError(missingDeviceMessage(options.device, fileName, known));
-    }
-    analysis.devices = analysis.devices.filter((device) => device.device === options.device);
-  }
-  const figures = snapshotFiguresOf(model, analysis, { fileName, fileBytes, top: options.top });
+  const figures = summaryFiguresOf(read, options);
+  const fileBytes = read.fileBytes;
   const output = options.json
     ? jsonText(summaryDocumentOf(figures))
     : formatSummaryText(figures, { exactBytes: options.bytes });
@@ -75,6 +65,10 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (options.command === 'help') {
     printOut(`${USAGE}\n`);
+    return 0;
+  }
+  if (options.command === 'mcp') {
+    await runMcp();
     return 0;
   }
   const started = performance.now();
@@ -122,15 +116,12 @@ async function main(argv: readonly string[]): Promise<number> {
       return 0;
     }
     // Tied to one of several files (diff): that file is named, its cause judged.
-    const error = thrown instanceof FileFailure ? thrown.cause : thrown;
     const path =
-      thrown instanceof FileFailure
-        ? thrown.file
-        : 'file' in options
-          ? options.file
-          : 'files' in options
-            ? options.files.join(', ')
-            : `${options.fileA}, ${options.fileB}`;
+      'file' in options
+        ? options.file
+        : 'files' in options
+          ? options.files.join(', ')
+          : `${options.fileA}, ${options.fileB}`;
     // A refusal is timed too: how long and how much memory a bad file cost is a figure as well.
     if (options.command === 'summary' && options.timings) {
       const timings = {
@@ -141,13 +132,11 @@ async function main(argv: readonly string[]): Promise<number> {
       };
       printErr(`allocscope-timings ${jsonText(timings, 0)}\n`);
     }
-    const file = path === '-' ? 'standard input' : basename(path);
-    if (isInputError(error)) {
-      printErrLine(`allocscope: ${file}: ${describeInputError(error)}`);
-      return EXIT_BAD_INPUT;
-    }
+    const failure = failureLine(thrown, path);
+    printErrLine(failure.line);
+    if (!failure.internal) return EXIT_BAD_INPUT;
     // Not the file's fault: ours. Say so, with the stack, so that it can be reported and fixed.
-    printErrLine(`allocscope: internal error while reading ${file}: ${describeInputError(error)}`);
+    const error = thrown instanceof FileFailure ? thrown.cause : thrown;
     printErr(
       `${bugReportOf(error)}\n` +
         'This is a bug in allocscope: please report it with the command line and, if you can, the file.\n',

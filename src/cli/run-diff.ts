@@ -16,7 +16,7 @@ import { DEFAULT_CATEGORY_RULES } from '@shared/holders/category-rules';
 import { diffDocumentOf, type DiffSide } from '@shared/report/diff-document';
 import { alignColumns } from './align-columns';
 import { type DiffCliOptions, type MomentSpec } from './cli-options';
-import { loadAnalyzedSnapshot, chosenDevice } from './load-analyzed-snapshot';
+import { loadAnalyzedSnapshot, type SnapshotLoader, chosenDevice } from './load-analyzed-snapshot';
 import { forFile } from './file-failure';
 import { readRules } from './read-rules';
 import { resolveMoment } from './run-render';
@@ -27,13 +27,16 @@ import { countOf } from '@shared/format/plural';
 /** Longest group key in the text. */
 const MAX_KEY_TEXT = 100;
 
-export async function runDiff(options: DiffCliOptions): Promise<string> {
+export async function runDiff(
+  options: DiffCliOptions,
+  load: SnapshotLoader = loadAnalyzedSnapshot,
+): Promise<string> {
   const rules = options.rules === null ? DEFAULT_CATEGORY_RULES : await readRules(options.rules);
-  const viewA = await forFile(options.fileA, () => loadAnalyzedSnapshot(options.fileA, options));
+  const viewA = await forFile(options.fileA, () => load(options.fileA, options));
   const viewB =
     options.fileB === options.fileA
       ? viewA
-      : await forFile(options.fileB, () => loadAnalyzedSnapshot(options.fileB, options));
+      : await forFile(options.fileB, () => load(options.fileB, options));
   const side = async (
     view: typeof viewA,
     device: number | null,

@@ -93,7 +93,7 @@ export async function runRender(options: RenderCliOptions): Promise<string> {
 }
 
 /** The SVG of the chosen view and the words that say what it shows. */
-function renderView(
+export function renderView(
   view: AnalyzedSnapshot,
   deviceIndex: number,
   options: RenderCliOptions,

@@ -12,7 +12,12 @@ import { CATEGORY_NAMES, type Category } from '@shared/holders/categories';
 import { analyzeGrowth, type GrowthAnalysis } from '@shared/steps/growth';
 import { alignColumns } from './align-columns';
 import { type StepsCliOptions } from './cli-options';
-import { cliDeviceName, loadAnalyzedSnapshot, chosenDevice } from './load-analyzed-snapshot';
+import {
+  cliDeviceName,
+  loadAnalyzedSnapshot,
+  type SnapshotLoader,
+  chosenDevice,
+} from './load-analyzed-snapshot';
 import { readRules } from './read-rules';
 import { jsonText } from '@shared/format/json-text';
 import { joinLines } from './text-lines';
@@ -21,9 +26,12 @@ import { joinLines } from './text-lines';
 const TEXT_STEPS = 12;
 const TEXT_SUSPECTS = 10;
 
-export async function runSteps(options: StepsCliOptions): Promise<string> {
+export async function runSteps(
+  options: StepsCliOptions,
+  load: SnapshotLoader = loadAnalyzedSnapshot,
+): Promise<string> {
   const rules = options.rules === null ? DEFAULT_CATEGORY_RULES : await readRules(options.rules);
-  const view = await loadAnalyzedSnapshot(options.file, options);
+  const view = await load(options.file, options);
   const device = chosenDevice(view, options.device);
   const growth = analyzeGrowth(view, device, findSteps(view, device), { by: options.by, rules });
   const phases = phasesOf(view, device);

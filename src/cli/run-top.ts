@@ -12,7 +12,12 @@ import { GROUP_BY_NAMES } from '@shared/holders/group-by';
 import { topDocumentOf, topResultOf, type TopResult } from '@shared/report/top-document';
 import { alignColumns } from './align-columns';
 import type { TopCliOptions } from './cli-options';
-import { cliDeviceName, loadAnalyzedSnapshot, chosenDevice } from './load-analyzed-snapshot';
+import {
+  cliDeviceName,
+  loadAnalyzedSnapshot,
+  type SnapshotLoader,
+  chosenDevice,
+} from './load-analyzed-snapshot';
 import { readRules } from './read-rules';
 import { resolveMoment, writeOutput } from './run-render';
 import { jsonText } from '@shared/format/json-text';
@@ -24,11 +29,14 @@ import { printErrLine } from './terminal-output';
 /** Longest group key in the text (keys of the stack grouping are whole stacks). */
 const MAX_KEY_TEXT = 120;
 
-export async function runTop(options: TopCliOptions): Promise<string> {
+export async function runTop(
+  options: TopCliOptions,
+  load: SnapshotLoader = loadAnalyzedSnapshot,
+): Promise<string> {
   // Checked before the file is read: a bad rules file fails at once (a bad --grep was refused
   // with the options).
   const rules = options.rules === null ? DEFAULT_CATEGORY_RULES : await readRules(options.rules);
-  const view = await loadAnalyzedSnapshot(options.file, options);
+  const view = await load(options.file, options);
   const device = chosenDevice(view, options.device);
   const moment =
     options.moment === null ? defaultMoment(device) : resolveMoment(device, options.moment);

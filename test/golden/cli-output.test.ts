@@ -221,6 +221,8 @@ async function stdoutInProcess(args: readonly string[]): Promise<string> {
       return `${USAGE}\n`;
     case 'summary':
       throw new Error('summary runs as the built command only');
+    case 'mcp':
+      throw new Error('mcp is a server: test/unit/mcp-server.test.ts drives it');
     case 'report':
       return captureStdout(() =>
         runReport({ file: options.file, device: options.device, jsonPath: options.json }),
