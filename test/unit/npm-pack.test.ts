@@ -1,0 +1,86 @@
+// The package `npm pack` makes installs without a clone and without Electron (issue 23): packed
+// from the built command (the global setup built out/cli; `npm pack` outside the tests builds it
+// itself, `prepack`), installed into an empty folder as a user on a GPU box would, where
+// `allocscope summary` and `allocscope mcp` work. Nothing of ours runs at install time, Electron
+// is not downloaded, and the React, d3 and other page libraries stay out (the web build bundles
+// them).
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { realSnapshotPath } from '../support/real-snapshots';
+import { runCli } from '../support/cli';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const directory = mkdtempSync(join(tmpdir(), 'allocscope-pack-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+function run(command: string, args: string[], cwd: string): string {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 240_000 });
+  expect(result.status, `${command} ${args.join(' ')}\n${result.stderr}`).toBe(0);
+  return result.stdout;
+}
+
+describe('npm pack', () => {
+  let installed: string;
+  beforeAll(() => {
+    // The bundle the global setup built; prepack would build it again.
+    run('npm', ['pack', '--ignore-scripts', '--pack-destination', directory], ROOT);
+    const tarball = readdirSync(directory).find((name) => name.endsWith('.tgz'))!;
+    installed = join(directory, 'install');
+    run('mkdir', ['-p', installed], directory);
+    writeFileSync(join(installed, 'package.json'), '{ "name": "gpu-box", "private": true }\n');
+    run(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', join(directory, tarball)],
+      installed,
+    );
+  }, 300_000);
+
+  it('installs no Electron, no page libraries, and nothing runs at install', () => {
+    const modules = join(installed, 'node_modules');
+    for (const absent of ['electron', 'react', 'react-dom', 'd3', 'vite', 'typescript'])
+      expect(existsSync(join(modules, absent)), absent).toBe(false);
+    const manifest = JSON.parse(readFileSync(join(modules, 'allocscope/package.json'), 'utf8')) as {
+      scripts?: Record<string, string>;
+    };
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare'])
+      expect(manifest.scripts?.[hook], hook).toBeUndefined();
+  });
+
+  it('runs `allocscope summary` from the installed command as the clone does', () => {
+    const file = realSnapshotPath('a0kuma');
+    const installedRun = spawnSync(
+      join(installed, 'node_modules/.bin/allocscope'),
+      ['summary', file, '--json'],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(installedRun.status, installedRun.stderr).toBe(0);
+    expect(JSON.parse(installedRun.stdout)).toEqual(
+      JSON.parse(runCli(['summary', file, '--json']).stdout),
+    );
+  });
+
+  it('serves `allocscope mcp` from the installed command', async () => {
+    const client = new Client({ name: 'allocscope-pack-test', version: '1' });
+    await client.connect(
+      new StdioClientTransport({
+        command: join(installed, 'node_modules/.bin/allocscope'),
+        args: ['mcp'],
+        stderr: 'pipe',
+      }),
+    );
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('summary');
+    const answer = (await client.callTool({
+      name: 'summary',
+      arguments: { path: realSnapshotPath('a0kuma') },
+    })) as { structuredContent?: { schema?: string } };
+    expect(answer.structuredContent?.schema).toBe('allocscope.summary/1');
+    await client.close();
+  }, 60_000);
+});
