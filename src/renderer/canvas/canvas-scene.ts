@@ -6,12 +6,12 @@ import type { BandsMark, SceneMark } from '@shared/chart/scene-marks';
 
 export interface CanvasSceneColors<Role extends string> {
   roles: Readonly<Record<Role, string>>;
-  /** Canvas colour of a band palette index (chart/band-colors.ts). */
-  bandColor(index: number): string;
-  /** The hatch over bands drawn hatched, or null where the context makes none. */
-  hatch: CanvasPattern | string | null;
-  /** The font of text marks at a size in CSS pixels. */
-  font(sizePx: number): string;
+  /** Canvas colour of a band palette index (chart/band-colors.ts); needed by bands marks. */
+  bandColor?: (index: number) => string;
+  /** The hatch over bands drawn hatched; none where absent or null. */
+  hatch?: CanvasPattern | string | null;
+  /** The font of text marks at a size in CSS pixels (default the system sans-serif). */
+  font?: (sizePx: number) => string;
 }
 
 export function drawSceneMarks<Role extends string>(
@@ -60,7 +60,7 @@ export function drawSceneMarks<Role extends string>(
         break;
       }
       case 'text':
-        context.font = colors.font(mark.sizePx);
+        context.font = colors.font?.(mark.sizePx) ?? `${mark.sizePx}px sans-serif`;
         context.textBaseline = 'alphabetic';
         context.textAlign = 'left';
         context.lineJoin = 'round';
@@ -91,12 +91,12 @@ function drawBands<Role extends string>(
   context.lineJoin = 'miter';
   for (let band = 0; band + 1 < starts.length; band++) {
     context.globalAlpha = mark.dimmed?.[band] === 1 ? mark.dimAlpha : 1;
-    context.fillStyle = colors.bandColor(mark.colors[band]!);
+    context.fillStyle = colors.bandColor?.(mark.colors[band]!) ?? colors.roles[mark.edgeRole];
     context.beginPath();
     tracePoints(context, points, starts[band]!, starts[band + 1]!);
     context.closePath();
     context.fill();
-    if (mark.hatched[band] === 1 && colors.hatch !== null) {
+    if (mark.hatched[band] === 1 && colors.hatch != null) {
       context.fillStyle = colors.hatch;
       context.fill();
     }

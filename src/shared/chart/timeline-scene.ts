@@ -342,7 +342,11 @@ function phaseMarks(
  * A step function over pixel columns as points: y(column) held across each column; closed down
  * to baseY (an area) when baseY is given.
  */
-function envelopePoints(ys: Float64Array, columnWidth: number, baseY: number | null): Float64Array {
+export function envelopePoints(
+  ys: Float64Array,
+  columnWidth: number,
+  baseY: number | null,
+): Float64Array {
   const columns = ys.length;
   const area = baseY !== null;
   const points = new Float64Array((columns * 2 + (area ? 2 : 0)) * 2);

@@ -9,10 +9,10 @@ import { escapeXml, num } from './svg-markup';
 
 export interface SvgSceneColors<Role extends string> {
   roles: Readonly<Record<Role, Paint | string>>;
-  /** The colour of a band palette index (chart/band-colors.ts hexOfIndex). */
-  bandColor(index: number): string;
+  /** The colour of a band palette index (chart/band-colors.ts hexOfIndex); needed by bands marks. */
+  bandColor?: (index: number) => string;
   /** The fill of the hatch over bands drawn hatched: url(#…) of a pattern in the <defs>. */
-  hatchFill: string;
+  hatchFill?: string;
 }
 
 export function sceneMarkup<Role extends string>(
@@ -94,7 +94,7 @@ function bandsMarkup<Role extends string>(
     const dimmed = mark.dimmed?.[band] === 1 ? ` opacity="${mark.dimAlpha}"` : '';
     const edged = mark.edged[band] === 1;
     const hatched = mark.hatched[band] === 1;
-    const fill = `fill="${colors.bandColor(mark.colors[band]!)}"`;
+    const fill = `fill="${colors.bandColor?.(mark.colors[band]!) ?? 'none'}"`;
     const tag = ` data-mark="${hatched ? mark.hatchedTag : mark.tag}"`;
     if (!hatched) {
       parts.push(`<path d="${d}" ${fill}${edged ? ` ${edge}` : ''}${dimmed}${tag}/>`);
@@ -102,7 +102,7 @@ function bandsMarkup<Role extends string>(
     }
     parts.push(`<path d="${d}" ${fill}${dimmed}${tag}/>`);
     parts.push(
-      `<path class="no-stack-hatch" d="${d}" fill="${colors.hatchFill}"${edged ? ` ${edge}` : ''}${dimmed}/>`,
+      `<path class="no-stack-hatch" d="${d}" fill="${colors.hatchFill ?? 'none'}"${edged ? ` ${edge}` : ''}${dimmed}/>`,
     );
   }
   return `<g class="bands">${parts.join('')}</g>`;
