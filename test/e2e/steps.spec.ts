@@ -11,6 +11,8 @@ import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { generateLargeSnapshot } from '../../generators/snapshot/generate-large-snapshot';
 import { findSteps } from '../../src/shared/steps/find-steps';
+import { createEventAxis } from '../../src/shared/chart/event-axis';
+import { deviceTimesUsable } from '../../src/shared/analyzed/device-times';
 import { phasesOf } from '../../src/shared/steps/phases';
 import { realSnapshotPath } from '../support/real-snapshots';
 import { watchPageProblems } from './page-problems';
@@ -86,6 +88,47 @@ test('the Steps view names the planted leak and shows what it kept', async ({ pa
     'data-moment',
     String(third.endEvent),
   );
+  expect(await problems()).toEqual([]);
+});
+
+test('the timeline draws the phases as bands on its ruler and names the one under the pointer', async ({
+  page,
+}) => {
+  const problems = await watchPageProblems(page);
+  const { view } = await decodeFile(leaking);
+  const device = view.devices[0]!;
+  const phases = phasesOf(view, device).phases;
+  const names = new Set(phases.map((phase) => phase.name));
+  expect(names.has('forward') && names.has('backward') && names.has('optimizer')).toBe(true);
+  await openSnapshot(page, leaking);
+  const timeline = page.getByTestId('timeline');
+  await expect(timeline).toHaveAttribute('data-phases', String(phases.length));
+  await expect(timeline).toHaveAttribute('data-marks', /phases/);
+  await expect(timeline.locator('[data-mark="phases"]')).toHaveCount(1);
+
+  // Where each band lies: from the phase's events on the whole trace's axis, at the canvas's width.
+  const canvas = page.getByTestId('timeline-canvas');
+  const width = await canvas.evaluate((element) => element.clientWidth);
+  const axis = createEventAxis(device, deviceTimesUsable(device) ? 'time' : 'event');
+  const [x0, x1] = [axis.toX(axis.minEvent), axis.toX(axis.maxEvent)];
+  const xOf = (event: number): number => ((axis.toX(event) - x0) / (x1 - x0)) * width;
+  const drawn = ((await timeline.getAttribute('data-phase-bands')) ?? '')
+    .split(' ')
+    .map((band) => band.split(':'));
+  expect(drawn.map(([name]) => name)).toEqual(phases.map((phase) => phase.name));
+  phases.forEach((phase, i) => {
+    expect(Math.abs(Number(drawn[i]![1]) - xOf(phase.startEvent))).toBeLessThan(0.1);
+    expect(Math.abs(Number(drawn[i]![2]) - xOf(phase.endEvent + 1))).toBeLessThan(0.1);
+  });
+
+  // The pointer over the widest band (just above the plot's bottom): the tooltip names its phase.
+  const widest = phases.reduce((best, phase) =>
+    phase.endEvent - phase.startEvent > best.endEvent - best.startEvent ? phase : best,
+  );
+  const box = (await canvas.boundingBox())!;
+  const middle = (xOf(widest.startEvent) + xOf(widest.endEvent + 1)) / 2;
+  await page.mouse.move(box.x + middle, box.y + box.height - 7);
+  await expect(page.getByTestId('tooltip-phase')).toHaveAttribute('data-phase', widest.name);
   expect(await problems()).toEqual([]);
 });
 

@@ -20,17 +20,12 @@ import {
   removeFragmentationAxes,
   renderFragmentationAxes,
 } from './fragmentation-axes';
-import { cachedColumns, largestDrawnBytes, samplePoints } from '@shared/chart/fragmentation-points';
-import {
-  fragmentationByteScale,
-  sameWindow,
-  splitPanes,
-  visibleDomain,
-} from '@shared/chart/fragmentation-layout';
+import { sameWindow, visibleDomain } from '@shared/chart/fragmentation-layout';
+import { layoutFragmentation, type FragmentationPlot } from '@shared/chart/fragmentation-scene';
 import type { FragmentationData, FragmentationWindow } from './fragmentation-data';
-import { drawFragmentation, drawFragmentationOverlay, placeMarkers } from './fragmentation-draw';
+import { drawFragmentation, drawFragmentationOverlay } from './fragmentation-draw';
 import { fragmentationTheme, type FragmentationTheme } from './fragmentation-theme';
-import { layoutColumns, TIMELINE_MARGIN } from '../timeline/timeline-plot';
+import { TIMELINE_MARGIN } from '../timeline/timeline-plot';
 
 export interface FragmentationChartElements {
   root: HTMLElement;
@@ -181,37 +176,15 @@ export class FragmentationChart {
     const { x0, x1 } = visibleDomain(axis, this.window);
     const width = plot.width;
     this.xScale = scaleLinear().domain([x0, x1]).range([0, width]);
-    const cached = cachedColumns(device, axis, x0, x1, layoutColumns(plot));
-    const points = samplePoints(
-      data,
-      (moment) => this.xOfMoment(moment),
-      this.xScale(x0),
-      this.xScale(x1),
-    );
-    const maxBytes = largestDrawnBytes(cached, points);
-    const { bytesTop, bytesHeight, shareTop, shareHeight } = splitPanes(plot.height);
-    const { ticks, top } = fragmentationByteScale(maxBytes, bytesHeight);
+    const laid = fragmentationPlot(data, axis, { x0, x1 }, plot);
+    const { points, ticks } = laid;
+    drawFragmentation(context, laid, theme);
     const yBytes = scaleLinear()
-      .domain([0, top])
-      .range([bytesTop + bytesHeight, bytesTop]);
+      .domain([0, laid.topBytes])
+      .range([laid.panes.bytesTop + laid.panes.bytesHeight, laid.panes.bytesTop]);
     const yShare = scaleLinear()
       .domain([0, 1])
-      .range([shareTop + shareHeight, shareTop]);
-
-    drawFragmentation(
-      context,
-      plot,
-      {
-        cached,
-        points,
-        gridBytes: ticks.values,
-        yBytes,
-        yShare,
-        traceStart: { moment: Math.max(0, axis.minEvent), x: this.xScale(axis.minX) },
-        markers: placeMarkers(device, theme, (event) => this.xOfMoment(event), width),
-      },
-      theme,
-    );
+      .range([laid.panes.shareTop + laid.panes.shareHeight, laid.panes.shareTop]);
 
     const stage = this.elements.stage;
     const xTicks = this.xScale.ticks(Math.max(2, Math.floor(width / 110)));
@@ -245,4 +218,25 @@ export class FragmentationChart {
       theme,
     );
   }
+}
+
+/** The plot's scene and scales for the visible domain on a canvas of this size (the moment's line
+ * is the overlay's). */
+export function fragmentationPlot(
+  data: FragmentationData,
+  axis: EventAxis,
+  domain: { x0: number; x1: number },
+  size: CanvasSize,
+): FragmentationPlot {
+  return layoutFragmentation({
+    device: data.device,
+    axis,
+    samples: data,
+    x0: domain.x0,
+    x1: domain.x1,
+    width: size.width,
+    height: size.height,
+    devicePixelRatio: size.devicePixelRatio,
+    moment: null,
+  });
 }

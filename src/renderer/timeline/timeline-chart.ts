@@ -12,6 +12,7 @@
 import { searchCurvePoints, type TimelineSearch } from './search-curve';
 import type { BandColoring } from '@shared/chart/band-colors';
 import type { TrainingStep } from '@shared/steps/find-steps';
+import type { Phase } from '@shared/steps/phases';
 import type { TimelineHit } from '@shared/chart/timeline-layout';
 import { momentCoordinate, type XMode } from '@shared/chart/event-axis';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
@@ -23,7 +24,7 @@ import {
   renderTimelineAxes,
 } from './timeline-axes';
 import { drawOverlay, drawTimeline } from './timeline-draw';
-import { overlayPicture, plotPicture } from './timeline-pictures';
+import { overlayPicture, plotScene } from './timeline-pictures';
 import {
   hitAt,
   hoverAt,
@@ -194,6 +195,16 @@ export class TimelineChart {
 
   private steps: readonly TrainingStep[] = [];
 
+  /** The phases (forward, backward, optimizer, other), drawn as bands above the step ruler. */
+  setPhases(phases: readonly Phase[]): void {
+    if (phases === this.phases) return;
+    this.phases = phases;
+    this.elements.root.dataset['phases'] = String(phases.length);
+    this.host.invalidate('plot');
+  }
+
+  private phases: readonly Phase[] = [];
+
   /** The bytes a search matches over time, drawn over the bands; null clears it. */
   setSearch(search: TimelineSearch | null): void {
     if (search === this.search) return;
@@ -308,8 +319,13 @@ export class TimelineChart {
     theme: TimelineTheme,
   ): void {
     const plot = this.plot!;
-    const picture = plotPicture(plot, theme, this.coloring, this.search?.mask ?? null, this.steps);
-    const marks = drawTimeline(context, size, plotCoordinates(plot), picture, theme);
+    const scene = plotScene(plot, {
+      coloring: this.coloring,
+      highlight: this.search?.mask ?? null,
+      steps: this.steps,
+      phases: this.phases,
+    });
+    const marks = drawTimeline(context, size, scene, theme);
     renderMarkerLabels(this.elements.axes, plot, theme);
     this.drawCount++;
     const root = this.elements.root;
@@ -317,8 +333,13 @@ export class TimelineChart {
     root.dataset['bands'] = String(plot.layout.bands.length);
     // Bands a search leaves out (drawn faint), for tests and for anyone reading the page.
     let dimmed = 0;
-    for (const flag of picture.bandDimmed ?? []) dimmed += flag;
+    for (const mark of scene.marks)
+      if (mark.type === 'bands') for (const flag of mark.dimmed ?? []) dimmed += flag;
     root.dataset['dimmedBands'] = String(dimmed);
+    // The phase bands drawn, in plot pixels ("name:x0:x1 …"), for tests.
+    root.dataset['phaseBands'] = scene.phaseBands
+      .map((band) => `${band.name}:${band.x0.toFixed(1)}:${band.x1.toFixed(1)}`)
+      .join(' ');
     this.plotMarks = marks;
     this.writeMarks();
     const largest = largestBandAtPeak(plot);
@@ -373,7 +394,7 @@ export class TimelineChart {
       this.callbacks.onHover(null);
       return;
     }
-    const hover = hoverAt(plot, point);
+    const hover = hoverAt(plot, point, this.phases);
     this.hoverHit = hover.hit;
     this.elements.canvas.style.cursor = hover.hit?.kind === 'allocation' ? 'pointer' : 'crosshair';
     this.callbacks.onHover(hover);

@@ -1,12 +1,14 @@
-// Canvas drawing of a laid-out timeline: envelopes as filled areas, allocation bands as step
-// polygons, curve lines and markers. Everything here reads the layout and two coordinate
-// functions; nothing walks the trace.
+// Canvas drawing of the timeline: the plot is the shared scene (@shared/chart/timeline-scene.ts,
+// drawn through canvas/canvas-scene.ts, as the SVG export draws it); the overlay (hover,
+// selection, moment, crosshair, search curve) and the overview strip are the page's own. Everything
+// here reads the layout and two coordinate functions; nothing walks the trace.
 
-import { annotationLabels } from '@shared/chart/annotation-labels';
+import type { TimelineScene } from '@shared/chart/timeline-scene';
 import type { AllocationBand, TimelineLayout } from '@shared/chart/timeline-layout';
 import type { TimelineMarkKind } from '@shared/chart/timeline-marks';
 import type { CanvasSize } from '../canvas/canvas-host';
-import { drawVerticalMarker, type VerticalMarker } from '../canvas/vertical-marker';
+import { drawSceneMarks } from '../canvas/canvas-scene';
+import { drawVerticalMarker } from '../canvas/vertical-marker';
 import type { TimelineTheme } from './timeline-theme';
 
 export interface PlotCoordinates {
@@ -16,194 +18,25 @@ export interface PlotCoordinates {
   yOfBytes(bytes: number): number;
 }
 
-export interface SpanMark {
-  name: string;
-  /** CSS pixels. */
-  x0: number;
-  x1: number;
-  depth: number;
-}
-
-/** The annotation lane: 2 px bars per nesting level, then rows of names under them. */
-export const ANNOTATION_LANE = {
-  barPitch: 3,
-  barHeight: 2,
-  bars: 3,
-  labelTop: 10,
-  labelRow: 12,
-  font: '10px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
-} as const;
-
-export interface TimelinePicture {
-  layout: TimelineLayout;
-  /** Per band: its palette index (chart/band-colors.ts resolveBandColors). */
-  bandColors: Int16Array;
-  /** Per band: 1 when its allocation has no recorded stack (drawn hatched). */
-  bandNoStack: Uint8Array;
-  /** Per band: 1 when a search leaves it out (drawn faint); null without a search. */
-  bandDimmed: Uint8Array | null;
-  gridBytes: readonly number[];
-  spans: readonly SpanMark[];
-  /** The training steps in CSS pixels (the ruler along the bottom); [] for none. */
-  steps: readonly { x0: number; x1: number }[];
-  markers: readonly (VerticalMarker & { kind: TimelineMarkKind })[];
-}
-
-/** Height of the step ruler along the bottom of the plot, in CSS pixels. */
-const STEP_RULER_HEIGHT = 4;
-
-/** How faint the bands a search leaves out are drawn. */
-const DIMMED_ALPHA = 0.22;
-
-/** Draws the plot; returns the kinds of marks it drew (the legend must name each). */
+/** Draws the plot's scene; returns the kinds of marks it drew (the legend must name each). */
 export function drawTimeline(
   context: CanvasRenderingContext2D,
   size: CanvasSize,
-  coordinates: PlotCoordinates,
-  picture: TimelinePicture,
+  scene: TimelineScene,
   theme: TimelineTheme,
 ): Set<TimelineMarkKind> {
-  const drawn = new Set<TimelineMarkKind>();
-  const { layout } = picture;
-  const { width, height } = size;
-  const snap = pixelSnapper(size.devicePixelRatio);
-
   context.save();
   context.beginPath();
-  context.rect(0, 0, width, height);
+  context.rect(0, 0, size.width, size.height);
   context.clip();
-
-  // Grid first, under everything.
-  context.strokeStyle = theme.grid;
-  context.lineWidth = 1;
-  context.beginPath();
-  for (const bytes of picture.gridBytes) {
-    const y = Math.round(coordinates.yOfBytes(bytes)) + 0.5;
-    context.moveTo(0, y);
-    context.lineTo(width, y);
-  }
-  context.stroke();
-
-  // Annotation spans: a thin mark per nesting level along the top, and a faint wash for spans that
-  // do not cover the whole view (a wash everywhere would say nothing).
-  if (picture.spans.length > 0) {
-    context.fillStyle = theme.annotationFill;
-    for (const span of picture.spans) {
-      if (span.depth > 0 || span.x1 - span.x0 > width * 0.9) continue;
-      context.fillRect(span.x0, 0, Math.max(1, span.x1 - span.x0), height);
-    }
-    context.fillStyle = theme.annotationLane;
-    const lane = ANNOTATION_LANE;
-    for (const span of picture.spans) {
-      if (span.depth >= lane.bars) continue;
-      context.fillRect(
-        span.x0,
-        span.depth * lane.barPitch,
-        Math.max(1, span.x1 - span.x0),
-        lane.barHeight,
-      );
-    }
-    drawn.add('annotations');
-  }
-
-  const columns = layout.activeMax.length;
-  const columnWidth = width / Math.max(1, columns);
-  const baseY = coordinates.yOfBytes(0);
-
-  // Reserved as a light area (the gap above the active area is cached memory), active "other" over it.
-  fillEnvelope(context, layout.reservedMax, columnWidth, baseY, coordinates, theme.reservedFill);
-  fillEnvelope(context, layout.activeMax, columnWidth, baseY, coordinates, theme.otherFill);
-  if (columns > 0) drawn.add('reserved').add('other');
-
-  // Bands tall enough to see get a hairline edge so neighbours of one colour stay apart; those
-  // with no recorded stack are hatched over their fill.
-  const pixelsPerByte = Math.abs(coordinates.yOfBytes(0) - coordinates.yOfBytes(1));
-  const hatch = hatchPattern(context, theme.noStackHatch, size.devicePixelRatio);
-  context.strokeStyle = theme.bandSeparator;
-  context.lineWidth = 1 / size.devicePixelRatio;
-  layout.bands.forEach((band, index) => {
-    context.globalAlpha = picture.bandDimmed?.[index] === 1 ? DIMMED_ALPHA : 1;
-    context.fillStyle = theme.colorOfIndex(picture.bandColors[index]!);
-    context.beginPath();
-    traceBand(context, band, coordinates, snap);
-    context.fill();
-    if (picture.bandNoStack[index] === 1 && hatch !== null) {
-      context.fillStyle = hatch;
-      context.fill();
-      drawn.add('no-stack');
-    } else drawn.add('bands');
-    if (band.sizeBytes * pixelsPerByte >= 4) context.stroke();
+  drawSceneMarks(context, scene.marks, {
+    roles: theme.roles,
+    bandColor: theme.colorOfIndex,
+    hatch: hatchPattern(context, theme.noStackHatch, size.devicePixelRatio),
+    font: theme.font,
   });
-  context.globalAlpha = 1;
-
-  strokeEnvelope(context, layout.activeMax, columnWidth, coordinates, theme.activeLine, 1);
-  strokeEnvelope(context, layout.reservedMax, columnWidth, coordinates, theme.reservedLine, 1.5);
-  if (columns > 0) drawn.add('active');
-
-  // The step ruler: every step a bar along the bottom, in alternate shades.
-  if (picture.steps.length > 0) {
-    context.fillStyle = theme.activeLine;
-    picture.steps.forEach((step, index) => {
-      if (step.x1 < 0 || step.x0 > width) return;
-      context.globalAlpha = index % 2 === 0 ? 0.55 : 0.22;
-      context.fillRect(
-        step.x0,
-        height - STEP_RULER_HEIGHT,
-        Math.max(1, step.x1 - step.x0),
-        STEP_RULER_HEIGHT,
-      );
-    });
-    context.globalAlpha = 1;
-    drawn.add('steps');
-  }
-
-  for (const marker of picture.markers) {
-    drawVerticalMarker(context, marker, height);
-    if (marker.x >= 0 && marker.x <= width) drawn.add(marker.kind);
-  }
-  drawAnnotationNames(context, picture.spans, width, theme);
   context.restore();
-  return drawn;
-}
-
-/** The spans' names in rows under the lane bars, each cut to its span, over a halo. */
-const MAX_CACHED_WIDTHS = 20_000;
-const laneTextWidths = { font: '', widths: new Map<string, number>() };
-
-function drawAnnotationNames(
-  context: CanvasRenderingContext2D,
-  spans: readonly SpanMark[],
-  width: number,
-  theme: TimelineTheme,
-): void {
-  if (spans.length === 0) return;
-  const lane = ANNOTATION_LANE;
-  context.font = lane.font;
-  // Widths outlive a frame: zooming redraws the same names (and their cut versions) every frame.
-  if (laneTextWidths.font !== lane.font || laneTextWidths.widths.size > MAX_CACHED_WIDTHS) {
-    laneTextWidths.font = lane.font;
-    laneTextWidths.widths.clear();
-  }
-  const widths = laneTextWidths.widths;
-  const measure = (text: string): number => {
-    let measured = widths.get(text);
-    if (measured === undefined) {
-      measured = context.measureText(text).width;
-      widths.set(text, measured);
-    }
-    return measured;
-  };
-  const labels = annotationLabels(spans, width, measure);
-  context.textBaseline = 'top';
-  context.lineJoin = 'round';
-  context.lineWidth = 3;
-  context.strokeStyle = theme.surface;
-  context.fillStyle = theme.annotationText;
-  for (const label of labels) {
-    const y = lane.labelTop + label.depth * lane.labelRow;
-    context.strokeText(label.text, label.x, y);
-    context.fillText(label.text, label.x, y);
-  }
+  return scene.kinds;
 }
 
 /** Width of one stripe period of the no-stack hatch, in CSS pixels (stripes a third of it). */
@@ -245,10 +78,6 @@ function hatchPattern(
   }
   hatchCache.set(context, { color, ratio: devicePixelRatio, pattern });
   return pattern;
-}
-
-function pixelSnapper(devicePixelRatio: number): (value: number) => number {
-  return (value) => Math.round(value * devicePixelRatio) / devicePixelRatio;
 }
 
 /** The band's outline as one closed sub-path: its top edge left to right, its bottom edge back. */
@@ -299,29 +128,6 @@ function fillEnvelope(
   context.lineTo(columns * columnWidth, baseY);
   context.closePath();
   context.fill();
-}
-
-function strokeEnvelope(
-  context: CanvasRenderingContext2D,
-  values: Float64Array,
-  columnWidth: number,
-  coordinates: PlotCoordinates,
-  color: string,
-  lineWidth: number,
-): void {
-  const columns = values.length;
-  if (columns === 0) return;
-  context.strokeStyle = color;
-  context.lineWidth = lineWidth;
-  context.lineJoin = 'round';
-  context.beginPath();
-  for (let column = 0; column < columns; column++) {
-    const y = coordinates.yOfBytes(values[column]!);
-    if (column === 0) context.moveTo(0, y);
-    else context.lineTo(column * columnWidth, y);
-    context.lineTo((column + 1) * columnWidth, y);
-  }
-  context.stroke();
 }
 
 export interface OverlayPicture {

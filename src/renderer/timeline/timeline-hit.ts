@@ -2,6 +2,7 @@
 // the hover's facts for the tooltip, what a click picks, and where the largest band at the active
 // peak can be pointed at (for tests and tours).
 
+import type { Phase, PhaseName } from '@shared/steps/phases';
 import { spansAt } from '@shared/chart/annotation-spans';
 import {
   hitTestTimeline,
@@ -31,6 +32,8 @@ export interface TimelineHover {
   activeBytes: number;
   reservedBytes: number;
   annotations: string[];
+  /** The phase the event lies in (its band on the ruler), or null. */
+  phase: PhaseName | null;
 }
 
 export interface PlotPoint {
@@ -49,7 +52,11 @@ export function hitAt(
   return { event, hit };
 }
 
-export function hoverAt(plot: TimelinePlot, point: PlotPoint): TimelineHover {
+export function hoverAt(
+  plot: TimelinePlot,
+  point: PlotPoint,
+  phases: readonly Pick<Phase, 'name' | 'startEvent' | 'endEvent'>[] = [],
+): TimelineHover {
   const { device, spans } = plot.data;
   const { event, hit } = hitAt(plot, point);
   const valueAt = (curve: Float64Array, baseline: number): number =>
@@ -66,7 +73,25 @@ export function hoverAt(plot: TimelinePlot, point: PlotPoint): TimelineHover {
     activeBytes: valueAt(device.activeBytes, device.figures.active.baselineBytes),
     reservedBytes: valueAt(device.reservedBytes, device.figures.reserved.baselineBytes),
     annotations: spansAt(spans, plot.xScale.invert(point.x)),
+    phase: phaseAt(phases, event),
   };
+}
+
+/** The phase holding `event` (phases lie in trace order, apart), or null. */
+export function phaseAt(
+  phases: readonly Pick<Phase, 'name' | 'startEvent' | 'endEvent'>[],
+  event: number,
+): PhaseName | null {
+  let low = 0;
+  let high = phases.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const phase = phases[middle]!;
+    if (event < phase.startEvent) high = middle - 1;
+    else if (event > phase.endEvent) low = middle + 1;
+    else return phase.name;
+  }
+  return null;
 }
 
 /**

@@ -1,17 +1,20 @@
-// What the plot and overlay layers show, built from the laid-out plot (timeline-plot.ts), the
-// theme and the chart's state: marker lines, annotation spans in pixels, the selection (a band,
-// or the lifetime of an allocation merged into "smaller allocations"), hover and moment.
+// What the plot and overlay layers show, built from the laid-out plot (timeline-plot.ts) and the
+// chart's state: the plot's scene (@shared/chart/timeline-scene.ts, the SVG export's too), and the
+// overlay's selection (a band, or the lifetime of an allocation merged into "smaller
+// allocations"), hover and moment.
 
 import { resolveBandColors, stackColoring, type BandColoring } from '@shared/chart/band-colors';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import type { TimelineHit } from '@shared/chart/timeline-layout';
 import { BAND_CLASHES } from '@shared/render/palette';
-import { oomLineWidthIn, type MarkerKind } from '@shared/chart/timeline-markers';
-import type { VerticalMarker } from '../canvas/vertical-marker';
-import type { OverlayPicture, TimelinePicture } from './timeline-draw';
+import {
+  timelineScene,
+  type TimelineScene,
+  type TimelineSceneInput,
+} from '@shared/chart/timeline-scene';
+import type { OverlayPicture } from './timeline-draw';
 import type { PlotPoint } from './timeline-hit';
 import { markerX, plotCoordinates, type TimelinePlot } from './timeline-plot';
-import type { TimelineTheme } from './timeline-theme';
 
 /** Band colours of a laid-out plot per colouring, kept while the plot lives (redraws, themes). */
 const bandColorsOfPlot = new WeakMap<TimelinePlot, WeakMap<BandColoring, Int16Array>>();
@@ -41,57 +44,51 @@ export function plotBandColors(plot: TimelinePlot, coloring: BandColoring): Int1
   return colors;
 }
 
-export function plotPicture(
-  plot: TimelinePlot,
-  theme: TimelineTheme,
+export interface PlotSceneOptions {
   /** How the bands are coloured; null: by stack. */
-  coloring: BandColoring | null,
+  coloring: BandColoring | null;
   /** A search's matches (others dimmed), or null. */
-  highlight: Uint8Array | null = null,
+  highlight: Uint8Array | null;
   /** The training steps (the ruler), first and last event of each. */
-  steps: readonly { startEvent: number; endEvent: number }[] = [],
-): TimelinePicture {
+  steps: readonly { startEvent: number; endEvent: number }[];
+  /** The phases (bands above the ruler). */
+  phases: TimelineSceneInput['phases'];
+}
+
+/** The plot's scene: what the canvas draws (and the SVG export, from the same inputs). */
+export function plotScene(plot: TimelinePlot, options: PlotSceneOptions): TimelineScene {
   const { data, layout, domain } = plot;
   const stackIds = data.device.allocations.stackId;
-  const markerXs = data.markers.map((marker) => markerX(plot, marker.event));
-  const markerStyle: Record<MarkerKind, Omit<VerticalMarker, 'x'>> = {
-    'peak-reserved': { color: theme.peakReserved, dash: [3, 3], width: 1 },
-    'peak-active': { color: theme.peakActive, dash: [5, 3], width: 1 },
-    oom: {
-      color: theme.oom,
-      dash: [],
-      width: oomLineWidthIn(data.markers, markerXs, { left: 0, width: plot.size.width }),
-    },
-  };
-  const xOfSpan = (x: number): number => plot.xScale(x);
   const coordinates = plotCoordinates(plot);
-  return {
+  const highlight = options.highlight;
+  return timelineScene({
     layout,
-    bandColors: plotBandColors(plot, coloring ?? stackColoringOf(data.device)),
-    bandNoStack: Uint8Array.from(layout.bands, (band) => (stackIds[band.row]! < 0 ? 1 : 0)),
-    bandDimmed:
-      highlight === null
-        ? null
-        : Uint8Array.from(layout.bands, (band) => (highlight[band.row] === 1 ? 0 : 1)),
+    width: plot.size.width,
+    height: plot.size.height,
+    devicePixelRatio: plot.size.devicePixelRatio,
+    xOfEvent: coordinates.xOfEvent,
+    xOfMoment: (event) => markerX(plot, event),
+    yOfBytes: coordinates.yOfBytes,
     gridBytes: plot.gridBytes,
     spans: data.spans
       .filter((span) => span.x1 >= domain.x0 && span.x0 <= domain.x1)
       .map((span) => ({
         name: span.name,
-        x0: xOfSpan(span.x0),
-        x1: xOfSpan(span.x1),
+        x0: plot.xScale(span.x0),
+        x1: plot.xScale(span.x1),
         depth: span.depth,
       })),
-    steps: steps.map((step) => ({
-      x0: coordinates.xOfEvent(step.startEvent),
-      x1: coordinates.xOfEvent(step.endEvent + 1),
-    })),
-    markers: data.markers.map((marker, i) => ({
-      ...markerStyle[marker.kind],
-      kind: marker.kind,
-      x: markerXs[i]!,
-    })),
-  };
+    bandColors: plotBandColors(plot, options.coloring ?? stackColoringOf(data.device)),
+    bandNoStack: Uint8Array.from(layout.bands, (band) => (stackIds[band.row]! < 0 ? 1 : 0)),
+    bandDimmed:
+      highlight === null
+        ? null
+        : Uint8Array.from(layout.bands, (band) => (highlight[band.row] === 1 ? 0 : 1)),
+    steps: options.steps,
+    phases: options.phases,
+    markers: data.markers,
+    moment: null,
+  });
 }
 
 export interface OverlayState {

@@ -9,7 +9,11 @@ import {
   placeAnnotationSpans,
   type PlacedSpan,
 } from '@shared/chart/annotation-spans';
-import { byteTicks } from '@shared/chart/byte-ticks';
+import {
+  TIMELINE_MAX_BANDS,
+  timelineByteScale,
+  timelineColumns,
+} from '@shared/chart/timeline-scene';
 import {
   createEventAxis,
   eventAtX,
@@ -31,9 +35,6 @@ import type { XDomain } from './viewport';
 
 /** Where the plot sits in the stage: room for the axes and the marker labels. */
 export const TIMELINE_MARGIN = { left: 72, right: 18, top: 42, bottom: 26 } as const;
-const MAX_BANDS = 1000;
-/** Layout columns per CSS pixel are capped so a 4K screen does not double the envelope work. */
-const MAX_COLUMNS = 4096;
 
 export interface TimelineData {
   view: AnalyzedSnapshot;
@@ -74,7 +75,7 @@ export interface TimelinePlot {
 
 /** Layout columns for a canvas of this size: one per device pixel, capped. */
 export function layoutColumns(size: CanvasSize): number {
-  return Math.max(1, Math.min(MAX_COLUMNS, Math.round(size.width * size.devicePixelRatio)));
+  return timelineColumns(size.width, size.devicePixelRatio);
 }
 
 export function layoutPlot(data: TimelineData, domain: XDomain, size: CanvasSize): TimelinePlot {
@@ -85,12 +86,11 @@ export function layoutPlot(data: TimelineData, domain: XDomain, size: CanvasSize
     startEvent: visible.startEvent,
     endEvent: visible.endEvent,
     columnStartEvents: visible.columnStartEvents,
-    maxBands: MAX_BANDS,
+    maxBands: TIMELINE_MAX_BANDS,
   });
   const xScale = scaleLinear().domain([domain.x0, domain.x1]).range([0, size.width]);
-  const ticks = byteTicks(layout.maxBytes, Math.max(2, Math.round(size.height / 45)));
-  const top = Math.max(layout.maxBytes * 1.06, ticks.values.at(-1) ?? 0, 1);
-  const yScale = scaleLinear().domain([0, top]).range([size.height, 0]);
+  const { ticks, topBytes } = timelineByteScale(layout.maxBytes, size.height);
+  const yScale = scaleLinear().domain([0, topBytes]).range([size.height, 0]);
   return {
     data,
     domain,

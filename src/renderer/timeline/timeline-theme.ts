@@ -2,6 +2,7 @@
 // CSS variables and the SVG export read too; built once per theme change by the canvas host.
 
 import { bandColorIndex, createBandColorCache, type BandPalette } from '@shared/chart/band-colors';
+import type { TimelineRole } from '@shared/chart/timeline-scene';
 import { cssColor, type Palette } from '@shared/render/palette';
 
 export interface TimelineTheme {
@@ -33,7 +34,13 @@ export interface TimelineTheme {
   colorOfIndex: (index: number) => string;
   /** The preferred band colour of a stack id (what DOM swatches show). */
   colorOfStack: (stackId: number) => string;
+  /** The colour of each role of the plot's scene (the SVG export reads the same palette entries). */
+  roles: Record<TimelineRole, string>;
+  /** The canvas font of the scene's text at a size in CSS pixels. */
+  font: (sizePx: number) => string;
 }
+
+const FONT_FAMILY = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 
 export function timelineTheme(palette: Palette): TimelineTheme {
   const t = palette.timeline;
@@ -63,5 +70,27 @@ export function timelineTheme(palette: Palette): TimelineTheme {
     noStackHatch: cssColor(t.bands.noStackHatch),
     colorOfIndex,
     colorOfStack: (stackId) => colorOfIndex(bandColorIndex(stackId)),
+    roles: {
+      grid: cssColor(t.grid),
+      annotationFill: cssColor(t.annotationFill),
+      annotationLane: cssColor(t.annotationLane),
+      annotationText: t.annotationText,
+      surface: palette.ui.surface,
+      text: palette.ui.textMuted,
+      reservedFill: cssColor(t.reservedFill),
+      otherFill: t.other,
+      activeLine: cssColor(t.activeLine),
+      reservedLine: t.reservedLine,
+      bandSeparator: cssColor(t.bandSeparator),
+      peakActive: t.peakActive,
+      peakReserved: t.peakReserved,
+      oom: t.oom,
+      moment: t.moment,
+      'phase-forward': t.phases.forward,
+      'phase-backward': t.phases.backward,
+      'phase-optimizer': t.phases.optimizer,
+      'phase-other': t.phases.other,
+    },
+    font: (sizePx) => `${sizePx}px ${FONT_FAMILY}`,
   };
 }

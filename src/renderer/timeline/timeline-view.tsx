@@ -37,6 +37,7 @@ import { useCategoryRules } from '../holders/category-rules-setting';
 import { ColorLegend } from './color-legend';
 import { deviceLabel } from '@shared/format/words';
 import type { TrainingStep } from '@shared/steps/find-steps';
+import { usePhases } from './use-phases';
 
 export interface TimelineViewProps {
   view: AnalyzedSnapshot;
@@ -153,6 +154,11 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
     chartRef.current?.setSteps(steps);
   }, [chartRef, steps]);
 
+  const phases = usePhases(view, device);
+  useLayoutEffect(() => {
+    chartRef.current?.setPhases(phases);
+  }, [chartRef, phases]);
+
   const search = props.search ?? null;
   useLayoutEffect(() => {
     chartRef.current?.setSearch(search);
@@ -176,6 +182,7 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
     annotations: annotationCount > 0,
     steps: steps.length > 0,
     moment: moment !== null,
+    phases: phases.length > 0,
   });
 
   return (
@@ -292,6 +299,7 @@ const SWATCH_CLASS: Record<TimelineMarkKind, string> = {
   moment: 'tl-swatch-moment',
   annotations: 'tl-swatch-annotation',
   steps: 'tl-swatch-steps',
+  phases: 'tl-swatch-phases',
 };
 
 function helpText(hasAnnotations: boolean): string {
@@ -344,6 +352,16 @@ function TimelineTooltip(props: {
         <AllocationTooltip view={view} device={device} row={hit.row} />
       ) : (
         <MomentTooltip device={device} hover={hover} hit={hit} clickHint={clickHint} />
+      )}
+      {hover.phase !== null && (
+        <div className="tl-tooltip-phase" data-testid="tooltip-phase" data-phase={hover.phase}>
+          <span
+            className="tl-phase-swatch"
+            style={{ background: `var(--tl-phase-${hover.phase})` }}
+            aria-hidden="true"
+          />
+          {hover.phase} phase
+        </div>
       )}
       {hover.annotations.length > 0 && (
         <div className="tl-tooltip-annotations">in {hover.annotations.join(' › ')}</div>

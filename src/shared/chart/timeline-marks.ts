@@ -16,7 +16,8 @@ export type TimelineMarkKind =
   | 'oom'
   | 'moment'
   | 'annotations'
-  | 'steps';
+  | 'steps'
+  | 'phases';
 
 /** What a device's picture holds, deciding which legend entries it needs. */
 export interface TimelineMarkFacts {
@@ -32,6 +33,8 @@ export interface TimelineMarkFacts {
   steps: boolean;
   /** A moment is selected (its cursor is drawn). */
   moment: boolean;
+  /** Phases were found (forward, backward, optimizer, other: bands above the step ruler). */
+  phases?: boolean;
 }
 
 export interface TimelineMark {
@@ -54,6 +57,7 @@ export const TIMELINE_MARK_KINDS: readonly TimelineMarkKind[] = [
   'moment',
   'annotations',
   'steps',
+  'phases',
 ];
 
 function shown(kind: TimelineMarkKind, facts: TimelineMarkFacts): boolean {
@@ -71,6 +75,8 @@ function shown(kind: TimelineMarkKind, facts: TimelineMarkFacts): boolean {
       return facts.annotations;
     case 'steps':
       return facts.steps;
+    case 'phases':
+      return facts.phases === true;
     default:
       return true;
   }
@@ -138,6 +144,13 @@ export function markLabel(
         label: 'steps',
         title:
           'The training steps found (annotations, else the repeating curve): alternate shades along the bottom of the plot; the Steps view lists them',
+      };
+    case 'phases':
+      return {
+        kind,
+        label: 'phases',
+        title:
+          'Forward, backward, optimizer and other: a coloured band per phase above the step ruler, named where it has room; the Steps view lists them',
       };
   }
 }

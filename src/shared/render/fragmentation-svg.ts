@@ -8,34 +8,24 @@
 
 import { deviceTimesUsable } from '../analyzed/device-times';
 import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
-import { createEventAxis, momentCoordinate, type XMode } from '../chart/event-axis';
-import {
-  fragmentationByteScale,
-  SHARE_TICKS,
-  splitPanes,
-  visibleDomain,
-} from '../chart/fragmentation-layout';
-import {
-  cachedColumns,
-  largestDrawnBytes,
-  samplePoints,
-  stepXs,
-  type SamplePoint,
-} from '../chart/fragmentation-points';
+import { createEventAxis, type XMode } from '../chart/event-axis';
+import { SHARE_TICKS, visibleDomain } from '../chart/fragmentation-layout';
+import { layoutFragmentation, type FragmentationRole } from '../chart/fragmentation-scene';
 import { eventMarkers } from '../chart/timeline-markers';
 import type { FragmentationSeries } from '../state/fragmentation-series';
-import { palette, type ThemeName } from './palette';
+import { palette, type Paint, type ThemeName } from './palette';
 import {
   fragmentationFiguresLine,
   fragmentationLegend,
   fragmentationSvgTitle,
 } from './fragmentation-svg-text';
-import { fillOf, renderTheme, strokeOf } from './render-theme';
-import { fitText, num, stepPathData, svgOpen, svgText, type SvgPlot } from './svg-markup';
+import { fillOf, renderTheme } from './render-theme';
+import { fitText, num, svgOpen, svgText, type SvgPlot } from './svg-markup';
+import { sceneMarkup, type SvgSceneColors } from './svg-scene';
+import { EXPORT_PIXEL_RATIO } from './timeline-svg';
 import { xAxisMarkup, yAxisMarkup } from './timeline-svg-axes';
-import { markerLabels, markerLines, markerStylesFor, momentLine } from './timeline-svg-markers';
+import { markerLabels, markerStylesFor } from './timeline-svg-markers';
 import { fitTitle } from './fit-title';
-
 export interface FragmentationSvgOptions {
   /** Size of the document in CSS pixels. */
   width: number;
@@ -48,13 +38,14 @@ export interface FragmentationSvgOptions {
   theme?: ThemeName;
   /** x axis: time since the first event (default where the file has times) or event index. */
   xMode?: XMode;
+  /** Device pixels per CSS pixel the plot is laid out at, as a canvas (default 2). */
+  devicePixelRatio?: number;
 }
 
 /** The class of the chart's group: what tells this picture from the app's other exports. */
 export const FRAGMENTATION_SVG_CLASS = 'allocscope-fragmentation';
 
 export const FRAGMENTATION_SVG_MARGIN = { left: 72, right: 20, top: 66, bottom: 46 } as const;
-const MAX_COLUMNS = 4096;
 const TITLE_Y = 18;
 const FIGURES_Y = 36;
 /** The title and the figures start at the left edge, not the plot's, to fit long names. */
@@ -92,28 +83,23 @@ export function renderFragmentationSvg(
       ? null
       : { mode: axis.mode, x0: axis.toX(options.startEvent), x1: axis.toX(options.endEvent) };
   const { x0, x1 } = visibleDomain(axis, window);
-  const span = Math.max(x1 - x0, 1e-9);
-  const xOfX = (x: number): number => ((x - x0) / span) * plot.width;
-  const xOfMoment = (event: number): number => xOfX(axis.toX(momentCoordinate(axis, event)));
   const moment = options.moment ?? null;
-
-  const columns = Math.max(1, Math.min(MAX_COLUMNS, Math.round(plot.width)));
-  const cached = cachedColumns(device, axis, x0, x1, columns);
-  const points = samplePoints(
-    { series, windowSeries: null, moment: moment ?? -1, momentFigures: null },
-    xOfMoment,
-    0,
-    plot.width,
-  );
-  const panes = splitPanes(plot.height);
-  const { ticks, top } = fragmentationByteScale(
-    largestDrawnBytes(cached, points),
-    panes.bytesHeight,
-  );
-  const bytesBase = plot.top + panes.bytesTop + panes.bytesHeight;
-  const yBytes = (bytes: number): number => bytesBase - (bytes / top) * panes.bytesHeight;
-  const shareBase = plot.top + panes.shareTop + panes.shareHeight;
-  const yShare = (share: number): number => shareBase - share * panes.shareHeight;
+  // The plot is the page's scene (chart/fragmentation-scene.ts), laid out as the page lays out a
+  // canvas of the plot's size at EXPORT_PIXEL_RATIO.
+  const laid = layoutFragmentation({
+    device,
+    axis,
+    samples: { series, windowSeries: null, moment: moment ?? -1, momentFigures: null },
+    x0,
+    x1,
+    width: plot.width,
+    height: plot.height,
+    devicePixelRatio: options.devicePixelRatio ?? EXPORT_PIXEL_RATIO,
+    moment,
+  });
+  const { panes, ticks } = laid;
+  const yBytes = (bytes: number): number => plot.top + laid.yBytes(bytes);
+  const yShare = (share: number): number => plot.top + laid.yShare(share);
 
   const parts: string[] = [];
   const title = fragmentationSvgTitle(view, device, axis, x0, x1, moment);
@@ -143,61 +129,16 @@ export function renderFragmentationSvg(
       }),
     );
 
-  // Grid of both panes.
-  const gridYs = [...ticks.values.map(yBytes), ...SHARE_TICKS.map(yShare)];
   parts.push(
-    `<path d="${gridYs.map((y) => `M${num(plot.left)} ${num(Math.round(y) + 0.5)}h${num(plot.width)}`).join('')}" fill="none" ${strokeOf(theme.grid)} stroke-width="1"/>`,
+    `<g clip-path="url(#fragmentation-plot)"><g class="fragmentation-scene" transform="translate(${num(plot.left)} ${num(plot.top)})" data-origin="${num(plot.left)} ${num(plot.top)}" data-size="${num(plot.width)} ${num(plot.height)}">`,
   );
+  parts.push(sceneMarkup(laid.scene.marks, fragmentationSvgColors(theme.name)));
+  parts.push('</g></g>');
 
-  parts.push('<g clip-path="url(#fragmentation-plot)">');
-  // reserved − active: an area with its edge.
-  const columnWidth = plot.width / columns;
-  const cachedYs = cached.map(yBytes);
-  parts.push(
-    `<path class="frag-cached" d="${stepPathData(cachedYs, columnWidth, plot.left, bytesBase)}" ${fillOf(colors.cachedFill)}/>`,
-  );
-  parts.push(
-    `<path d="${stepPathData(cachedYs, columnWidth, plot.left, null)}" fill="none" stroke="${colors.cached}" stroke-width="1.25" stroke-linejoin="round"/>`,
-  );
-  // The sampled curves: steps holding each sample until the next.
-  const traceStart = { moment: Math.max(0, axis.minEvent), x: xOfX(axis.minX) };
-  const xs = stepXs(points, plot.width, traceStart).map((x) => plot.left + x);
-  const steps = (value: (point: SamplePoint) => number, y: (value: number) => number): string =>
-    sampleStepsPath(points, xs, plot.left + plot.width, (point) => y(value(point)));
-  const smallShare = (point: SamplePoint): number => yShare(point.smallShare);
-  if (points.length > 0) {
-    const smallFill = filledStepsPath(points, xs, plot.left + plot.width, smallShare, shareBase);
-    parts.push(`<path class="frag-small-fill" d="${smallFill}" ${fillOf(colors.smallFill)}/>`);
-    parts.push(
-      curve(
-        'frag-largest',
-        steps((p) => p.largest, yBytes),
-        colors.largest,
-      ),
-    );
-    parts.push(
-      curve(
-        'frag-waste',
-        steps((p) => p.waste, yBytes),
-        colors.waste,
-      ),
-    );
-    parts.push(
-      curve(
-        'frag-small',
-        steps((p) => p.smallShare, yShare),
-        colors.small,
-      ),
-    );
-  }
-  // The active peak and the OOMs, as on the timeline; the marked moment.
+  // The marker labels above the plot (the page's chart has none).
   const markers = eventMarkers(device).filter((marker) => marker.kind !== 'peak-reserved');
-  const markerX = (event: number): number => plot.left + xOfMoment(event);
+  const markerX = (event: number): number => plot.left + laid.xOfMoment(event);
   const styles = markerStylesFor(theme, markers, markerX, plot);
-  if (device.traceLength > 0) parts.push(...markerLines(markers, markerX, plot, styles));
-  if (moment !== null) parts.push(momentLine(markerX(moment), plot, theme));
-  parts.push('</g>');
-
   if (device.traceLength > 0) parts.push(markerLabels(markers, markerX, plot, styles));
   parts.push(
     yAxisMarkup(
@@ -215,38 +156,6 @@ export function renderFragmentationSvg(
   parts.push('</g>');
   parts.push('</svg>');
   return parts.join('\n');
-}
-
-function curve(className: string, d: string, color: string): string {
-  return `<path class="${className}" d="${d}" fill="none" stroke="${color}" stroke-width="1.5" stroke-linejoin="round"/>`;
-}
-
-/** Steps through the points: each value held from its x to the next point's (the last to `right`). */
-function sampleStepsPath(
-  points: readonly SamplePoint[],
-  xs: readonly number[],
-  right: number,
-  y: (point: SamplePoint) => number,
-): string {
-  let d = '';
-  points.forEach((point, i) => {
-    const yValue = num(y(point));
-    d += i === 0 ? `M${num(xs[0]!)} ${yValue}` : `V${yValue}`;
-    d += `H${num(i + 1 < points.length ? xs[i + 1]! : right)}`;
-  });
-  return d;
-}
-
-/** The same steps closed down to `baseY`: the area under the curve. */
-function filledStepsPath(
-  points: readonly SamplePoint[],
-  xs: readonly number[],
-  right: number,
-  y: (point: SamplePoint) => number,
-  baseY: number,
-): string {
-  const steps = sampleStepsPath(points, xs, right, y);
-  return `M${num(xs[0]!)} ${num(baseY)}V${steps.slice(steps.indexOf(' ') + 1)}V${num(baseY)}Z`;
 }
 
 /** The share pane's axis: 0 %, 50 %, 100 % of reserved memory. */
@@ -273,4 +182,22 @@ function shareAxisMarkup(
     );
   }
   return `<path d="${path}" fill="none" stroke="${theme.axisLine}"/>${labels.join('')}`;
+}
+
+/** The colours of the fragmentation scene's roles in this theme, as the page's canvas reads them. */
+function fragmentationSvgColors(name: ThemeName): SvgSceneColors<FragmentationRole> {
+  const { fragmentation: frag, timeline } = palette(name);
+  const roles: Record<FragmentationRole, Paint | string> = {
+    grid: timeline.grid,
+    cached: frag.cached,
+    cachedFill: frag.cachedFill,
+    largest: frag.largest,
+    waste: frag.waste,
+    small: frag.small,
+    smallFill: frag.smallFill,
+    peak: timeline.peakActive,
+    oom: timeline.oom,
+    moment: timeline.moment,
+  };
+  return { roles };
 }

@@ -71,6 +71,8 @@ export interface TimelinePalette {
   selection: string;
   selectionHalo: string;
   hover: Paint;
+  /** The phases of a step (steps/phases.ts): their bands above the step ruler and their swatches. */
+  phases: { forward: string; backward: string; optimizer: string; other: string };
   /** record_function spans: a faint wash over the plot and a thin lane per nesting level. */
   annotationFill: Paint;
   annotationLane: Paint;
@@ -180,6 +182,7 @@ const LIGHT_BASE: Omit<Palette, 'exportedSegments'> = {
     selection: '#111827',
     selectionHalo: '#ffffff',
     hover: paint('#111827', 0.7),
+    phases: { forward: '#4e79a7', backward: '#e15759', optimizer: '#59a14f', other: '#9c9c9c' },
     annotationFill: paint('#c98f24', 0.06),
     annotationLane: paint('#c98f24', 0.75),
     annotationText: '#7a4f06',
@@ -264,6 +267,7 @@ const DARK_BASE: Omit<Palette, 'exportedSegments'> = {
     selection: '#ffffff',
     selectionHalo: '#0d1017',
     hover: paint('#ffffff', 0.75),
+    phases: { forward: '#4e79a7', backward: '#e15759', optimizer: '#59a14f', other: '#9c9c9c' },
     annotationFill: paint('#e6b250', 0.06),
     annotationLane: paint('#e6b250', 0.7),
     annotationText: '#e9bc66',

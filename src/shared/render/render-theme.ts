@@ -28,6 +28,8 @@ export interface RenderTheme {
   annotationFill: Paint;
   annotationLane: Paint;
   annotationText: string;
+  /** The phases' bands (steps/phases.ts) above the step ruler. */
+  phases: { forward: string; backward: string; optimizer: string; other: string };
   bandSeparator: Paint;
   bands: BandPalette;
   /** Blocks of the segments view, by state. */
@@ -69,6 +71,7 @@ function buildRenderTheme(name: ThemeName): RenderTheme {
     annotationFill: timeline.annotationFill,
     annotationLane: timeline.annotationLane,
     annotationText: timeline.annotationText,
+    phases: timeline.phases,
     bandSeparator: timeline.bandSeparator,
     bands: timeline.bands,
     ...exportedSegments,

@@ -1,6 +1,8 @@
 // Small helpers for writing SVG as text: escaping, compact numbers, rough text widths. The
 // renderers build strings, not DOM nodes, so the same code runs in Node (CLI) and the browser.
 
+import { textWidth } from '../chart/text-width';
+
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -27,10 +29,7 @@ export function num(value: number): string {
   return String(rounded);
 }
 
-/** Rough width of `text` in a proportional sans-serif at `fontSize` (labels need spacing, not pixels). */
-export function textWidth(text: string, fontSize: number): number {
-  return text.length * fontSize * 0.58;
-}
+export { textWidth } from '../chart/text-width';
 
 /** `text` cut (with an ellipsis) to fit about `width` pixels; '' when not even one character fits. */
 export function fitText(text: string, width: number, fontSize: number): string {

@@ -46,7 +46,7 @@ describe('the exported timeline', () => {
     const spans = pairAnnotations(view.annotations, device.device);
     expect(spans.length).toBeGreaterThan(0);
     const svg = renderTimelineSvg(view, 0, { width: 1600, height: 600, xMode: 'time' });
-    const names = /<g class="annotation-names"[^>]*>(.*?)<\/g>/.exec(svg);
+    const names = /<g class="scene-text"[^>]*data-mark="annotations">(.*?)<\/g>/.exec(svg);
     expect(names).not.toBeNull();
     const texts = [...names![1]!.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!);
     expect(texts.length).toBeGreaterThan(0);
@@ -84,6 +84,7 @@ describe('timelineMarks', () => {
       annotations: true,
       moment: true,
       steps: true,
+      phases: true,
     };
     expect(timelineMarks(all).map((mark) => mark.kind)).toEqual([...TIMELINE_MARK_KINDS]);
     const none = {
@@ -94,6 +95,7 @@ describe('timelineMarks', () => {
       annotations: false,
       moment: false,
       steps: false,
+      phases: false,
     };
     expect(timelineMarks(none).map((mark) => mark.kind)).toEqual([
       'bands',

@@ -59,6 +59,13 @@ const SWATCHES: Record<TimelineMarkKind, Swatch> = {
   moment: vertical((theme) => theme.moment, '', 1),
   steps: (x, y, theme) =>
     `<rect x="${num(x)}" y="${num(y - 4)}" width="${SWATCH / 2}" height="4" ${fillOf(theme.activeLine)}/>`,
+  phases: (x, y, theme) =>
+    (['forward', 'backward', 'optimizer'] as const)
+      .map(
+        (name, i) =>
+          `<rect x="${num(x + i * 4)}" y="${num(y - 5)}" width="4" height="5" fill="${theme.phases[name]}"/>`,
+      )
+      .join(''),
   annotations: (x, y, theme) =>
     `<rect x="${num(x)}" y="${num(y - 5)}" width="${SWATCH}" height="2" ${fillOf(theme.annotationLane)}/>`,
 };

@@ -1,41 +1,54 @@
-// The memory timeline as a standalone SVG document: the app's picture (src/renderer/timeline/
-// timeline-draw.ts) drawn from the same shared layout (layoutTimeline), axis, ticks, colours,
-// markers and annotation spans (src/shared/chart): reserved memory as a light area, the active
-// memory as stacked allocation bands coloured by stack or by allocation (those with no recorded
-// stack hatched) with the smaller allocations merged into one grey area, the active and reserved
-// curves, peak and OOM markers, the annotation spans with their names, byte and time/event axes,
-// a title line and a legend naming every kind of mark drawn. Used by `allocscope render` and the
-// app's SVG export.
+// The memory timeline as a standalone SVG document: the page's plot, laid out once as a scene
+// (chart/timeline-scene.ts) from the same layout, axis, ticks, colours, markers, spans, steps and
+// phases, drawn through the SVG backend (svg-scene.ts) where the page draws it on a canvas, so the
+// export is the screen: reserved memory as a light area, the active memory as stacked allocation
+// bands coloured by stack or by allocation (those with no recorded stack hatched) with the smaller
+// allocations merged into one grey area, the active and reserved curves, peak and OOM markers, the
+// annotation spans with their names, the step ruler and the phase bands. Around the plot: the
+// marker labels, byte and time/event axes, a title line and a legend naming every kind of mark
+// drawn. Used by `allocscope render` and the app's SVG export.
 //
-// Size stays bounded whatever the trace: curves are column envelopes (one value per pixel
-// column), bands are one <path> each with coordinates rounded to 0.1 px and steps narrower than
-// half a pixel dropped, and at most MAX_BANDS bands (fewer when their outlines get too long).
+// Size stays bounded whatever the trace: curves are column envelopes (one value per device pixel
+// column), bands are one <path> each with coordinates rounded to 0.1 px and steps that snap to no
+// width dropped, and at most TIMELINE_MAX_BANDS bands (fewer when their outlines get too long).
 
 import { deviceTimesUsable } from '../analyzed/device-times';
 import { bandColoring, coloringLegend, type ColorBy } from '../holders/band-coloring';
 import type { CategoryRules } from '../holders/category-rules';
 import { pairAnnotations, placeAnnotationSpans } from '../chart/annotation-spans';
+import { resolveBandColors } from '../chart/band-colors';
 import { timelineMarks } from '../chart/timeline-marks';
-import { byteTicks } from '../chart/byte-ticks';
 import {
   columnStartEvents,
   createEventAxis,
   momentCoordinate,
   type XMode,
 } from '../chart/event-axis';
-import { layoutTimeline } from '../chart/timeline-layout';
+import { layoutTimeline, type TimelineLayout } from '../chart/timeline-layout';
 import { eventMarkers } from '../chart/timeline-markers';
+import {
+  bandPointCount,
+  TIMELINE_MAX_BANDS,
+  timelineByteScale,
+  timelineColumns,
+  timelineScene,
+  type TimelineScene,
+} from '../chart/timeline-scene';
 import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
-import { fillOf, renderTheme, strokeOf, type Paint, type ThemeName } from './render-theme';
-import { num, stepPathData, svgOpen, svgText, textWidth, type SvgPlot } from './svg-markup';
+import { BAND_CLASHES } from './palette';
+import { fillOf, renderTheme, type ThemeName } from './render-theme';
+import { num, svgOpen, svgText, textWidth, type SvgPlot } from './svg-markup';
+import { sceneMarkup } from './svg-scene';
 import { xAxisMarkup, xAxisUnit, yAxisMarkup } from './timeline-svg-axes';
-import { bandsMarkup, fitBandsToBudget, noStackHatchDef } from './timeline-svg-bands';
+import { noStackHatchDef, timelineSvgColors } from './timeline-svg-bands';
 import { LEGEND_ROW, legendRowCount, timelineLegend } from './timeline-svg-legend';
-import { markerLabels, markerLines, markerStylesFor, momentLine } from './timeline-svg-markers';
-import { spansMarkup } from './timeline-svg-spans';
+import { markerLabels, markerStylesFor } from './timeline-svg-markers';
 import { timelineSvgTitle } from './timeline-svg-title';
 import { stepsOf } from '../steps/find-steps';
+import { phasesOf } from '../steps/phases';
 import { fitTitle } from './fit-title';
+
+type ByteScale = ReturnType<typeof timelineByteScale>;
 
 export interface TimelineSvgOptions {
   /** Size of the document in CSS pixels. */
@@ -53,13 +66,15 @@ export interface TimelineSvgOptions {
   colorBy?: ColorBy;
   /** The category rules, when colouring by category (default the built-in ones). */
   rules?: CategoryRules;
+  /** Device pixels per CSS pixel the plot is laid out at, as a canvas (default 2). */
+  devicePixelRatio?: number;
 }
 
 export const TIMELINE_SVG_MARGIN = { left: 72, right: 20, top: 66, bottom: 46 } as const;
-const MAX_BANDS = 1000;
-const MAX_COLUMNS = 4096;
-/** Budget of band outline steps over all bands; beyond it fewer bands are drawn individually. */
-const MAX_BAND_STEPS = 250_000;
+/** Budget of band outline points over all bands; beyond it fewer bands are drawn individually. */
+const MAX_BAND_POINTS = 1_000_000;
+/** The device pixels per CSS pixel an export lays its bands out at (edges half a pixel wide). */
+export const EXPORT_PIXEL_RATIO = 2;
 const TITLE_Y = 18;
 
 export function renderTimelineSvg(
@@ -78,22 +93,24 @@ export function renderTimelineSvg(
     device,
     options.xMode ?? (deviceTimesUsable(device) ? 'time' : 'event'),
   );
-  const hasSpans =
-    placeAnnotationSpans(
-      pairAnnotations(view.annotations, device.device),
-      device.timeUs,
-      device.traceLength,
-      axis.mode,
-    ).length > 0;
+  const spans = placeAnnotationSpans(
+    pairAnnotations(view.annotations, device.device),
+    device.timeUs,
+    device.traceLength,
+    axis.mode,
+  );
+  const steps = device.traceLength > 0 ? stepsOf(view, device).steps : [];
+  const phases = device.traceLength > 0 ? phasesOf(view, device).phases : [];
   const moment = options.moment ?? null;
   const marks = timelineMarks({
     coloring,
     noStack: device.allocations.stackId.some((stackId) => stackId < 0),
     trace: device.traceLength > 0,
     ooms: device.figures.ooms.length > 0,
-    annotations: hasSpans,
-    steps: device.traceLength > 0 && stepsOf(view, device).steps.length > 0,
+    annotations: spans.length > 0,
+    steps: steps.length > 0,
     moment: moment !== null,
+    phases: phases.length > 0,
   });
   // A legend that needs a second row takes its height from the plot.
   const legend = { marks, coloring, groups: coloringLegend(coloring) };
@@ -120,28 +137,61 @@ export function renderTimelineSvg(
   );
   const x0 = axis.toX(startEvent);
   const x1 = Math.max(axis.toX(endEvent), x0 + 1e-9);
-  const xOfEvent = (eventCoordinate: number): number =>
-    plot.left + ((axis.toX(eventCoordinate) - x0) / (x1 - x0)) * plot.width;
+  /** Plot x of an event coordinate, as the page's scale computes it. */
+  const plotX = (eventCoordinate: number): number =>
+    ((axis.toX(eventCoordinate) - x0) / (x1 - x0)) * plot.width;
 
-  const columns = Math.max(1, Math.min(MAX_COLUMNS, Math.round(plot.width)));
+  // The plot is the page's scene (chart/timeline-scene.ts), laid out as the page lays out a
+  // canvas of the plot's size at EXPORT_PIXEL_RATIO.
+  const ratio = options.devicePixelRatio ?? EXPORT_PIXEL_RATIO;
+  const columns = timelineColumns(plot.width, ratio);
   const request = {
     device,
     startEvent,
     endEvent,
     columnStartEvents: columnStartEvents(axis, startEvent, endEvent, columns),
   };
-  const firstLayout = layoutTimeline({ ...request, maxBands: MAX_BANDS });
-
-  const ticks = byteTicks(firstLayout.maxBytes, Math.max(2, Math.round(plot.height / 45)));
-  const top = Math.max(firstLayout.maxBytes * 1.06, ticks.values.at(-1) ?? 0, 1);
-  const yOfBytes = (bytes: number): number => plot.top + plot.height - (bytes / top) * plot.height;
-  const { layout, outlines } = fitBandsToBudget(
-    firstLayout,
-    request,
-    MAX_BAND_STEPS,
-    xOfEvent,
-    yOfBytes,
-  );
+  const markers = device.traceLength === 0 ? [] : eventMarkers(device);
+  const stackIds = device.allocations.stackId;
+  const sceneOf = (layout: TimelineLayout): { scene: TimelineScene; scale: ByteScale } => {
+    const scale = timelineByteScale(layout.maxBytes, plot.height);
+    const yOfBytes = (bytes: number): number => plot.height * (1 - bytes / scale.topBytes);
+    const scene = timelineScene({
+      layout,
+      width: plot.width,
+      height: plot.height,
+      devicePixelRatio: ratio,
+      xOfEvent: plotX,
+      xOfMoment: (event) => plotX(momentCoordinate(axis, event)),
+      yOfBytes,
+      gridBytes: scale.ticks.values,
+      spans: spans
+        .filter((span) => span.x1 >= x0 && span.x0 <= x1)
+        .map((span) => ({
+          name: span.name,
+          depth: span.depth,
+          x0: ((span.x0 - x0) / (x1 - x0)) * plot.width,
+          x1: ((span.x1 - x0) / (x1 - x0)) * plot.width,
+        })),
+      bandColors: resolveBandColors(layout, coloring, BAND_CLASHES),
+      bandNoStack: Uint8Array.from(layout.bands, (band) => (stackIds[band.row]! < 0 ? 1 : 0)),
+      bandDimmed: null,
+      steps,
+      phases,
+      markers,
+      moment,
+    });
+    return { scene, scale };
+  };
+  // Beyond the budget of band outline points, fewer bands are drawn individually (the document's
+  // size follows the outlines; the page's canvas never needs this).
+  let layout = layoutTimeline({ ...request, maxBands: TIMELINE_MAX_BANDS });
+  let { scene, scale } = sceneOf(layout);
+  while (bandPointCount(scene) > MAX_BAND_POINTS && layout.bands.length > 1) {
+    layout = layoutTimeline({ ...request, maxBands: Math.floor(layout.bands.length / 2) });
+    ({ scene, scale } = sceneOf(layout));
+  }
+  const yOfBytes = (bytes: number): number => plot.top + plot.height * (1 - bytes / scale.topBytes);
 
   const parts: string[] = [];
   const title = timelineSvgTitle(view, device, axis, startEvent, endEvent, moment);
@@ -159,79 +209,21 @@ export function renderTimelineSvg(
       weight: 'bold',
     }),
   );
+  parts.push(
+    `<g clip-path="url(#plot)"><g class="timeline-scene" transform="translate(${num(plot.left)} ${num(plot.top)})" data-origin="${num(plot.left)} ${num(plot.top)}" data-size="${num(plot.width)} ${num(plot.height)}">`,
+  );
+  parts.push(sceneMarkup(scene.marks, timelineSvgColors(theme)));
+  parts.push('</g></g>');
 
-  // Grid under everything.
-  parts.push(
-    `<path d="${ticks.values.map((bytes) => `M${num(plot.left)} ${num(Math.round(yOfBytes(bytes)) + 0.5)}h${num(plot.width)}`).join('')}" fill="none" ${strokeOf(theme.grid)} stroke-width="1"/>`,
-  );
-
-  parts.push('<g clip-path="url(#plot)">');
-  const spans = spansMarkup(view, device, axis, x0, x1, plot, theme);
-  parts.push(spans.marks);
-  const columnWidth = plot.width / columns;
-  const baseY = yOfBytes(0);
-  const columnY = (values: Float64Array): Float64Array => values.map((value) => yOfBytes(value));
-  const reservedYs = columnY(layout.reservedMax);
-  const activeYs = columnY(layout.activeMax);
-  parts.push(
-    `<path d="${stepPathData(reservedYs, columnWidth, plot.left, baseY)}" ${fillOf(theme.reservedFill)} data-mark="reserved"/>`,
-  );
-  parts.push(
-    `<path d="${stepPathData(activeYs, columnWidth, plot.left, baseY)}" ${fillOf(theme.otherFill)} data-mark="other"/>`,
-  );
-  parts.push(bandsMarkup(layout, outlines.paths, device, theme, top, plot.height, coloring));
-  parts.push(
-    `<path d="${stepPathData(activeYs, columnWidth, plot.left, null)}" fill="none" ${strokeOf(theme.activeLine)} stroke-width="1" stroke-linejoin="round" data-mark="active"/>`,
-  );
-  parts.push(
-    `<path d="${stepPathData(reservedYs, columnWidth, plot.left, null)}" fill="none" ${strokeOf(theme.reservedLine)} stroke-width="1.5" stroke-linejoin="round" data-mark="reserved"/>`,
-  );
-
-  // Markers: the state after the event, at its time or in the middle of its slot.
-  const markerX = (event: number): number => xOfEvent(momentCoordinate(axis, event));
-  const markers = device.traceLength === 0 ? [] : eventMarkers(device);
+  // Marker labels above the plot: the page writes them in its axes (timeline-axes.ts).
+  const markerX = (event: number): number => plot.left + plotX(momentCoordinate(axis, event));
   const styles = markerStylesFor(theme, markers, markerX, plot);
-  parts.push(...markerLines(markers, markerX, plot, styles));
-  const ruler = stepRuler(stepsOf(view, device).steps, xOfEvent, plot, theme.activeLine);
-  if (ruler !== '') parts.push(ruler);
-  if (moment !== null) parts.push(momentLine(markerX(moment), plot, theme));
-  parts.push(spans.names);
-  parts.push('</g>');
-
   parts.push(markerLabels(markers, markerX, plot, styles));
-  parts.push(yAxisMarkup(ticks, yOfBytes, plot, theme));
+  parts.push(yAxisMarkup(scale.ticks, yOfBytes, plot, theme));
   parts.push(xAxisMarkup(axis, device, x0, x1, plot, theme));
   parts.push(timelineLegend(theme, legend, plot.left, legendRight, height - 10));
   parts.push('</svg>');
   return parts.join('\n');
-}
-
-/** The app's step ruler: every training step a bar along the plot's bottom, in alternate shades. */
-const STEP_RULER_HEIGHT = 4;
-
-function stepRuler(
-  steps: readonly { startEvent: number; endEvent: number }[],
-  xOfEvent: (eventCoordinate: number) => number,
-  plot: SvgPlot,
-  paint: Paint,
-): string {
-  const color = typeof paint === 'string' ? paint : paint.color;
-  const paths = ['', ''];
-  const y = plot.top + plot.height - STEP_RULER_HEIGHT;
-  steps.forEach((step, index) => {
-    const left = Math.max(plot.left, xOfEvent(step.startEvent));
-    const right = Math.min(plot.left + plot.width, xOfEvent(step.endEvent + 1));
-    if (right <= left) return;
-    paths[index % 2] +=
-      `M${num(left)} ${num(y)}h${num(Math.max(1, right - left))}v${STEP_RULER_HEIGHT}h${num(-Math.max(1, right - left))}Z`;
-  });
-  return paths
-    .map((d, shade) =>
-      d === ''
-        ? ''
-        : `<path d="${d}" ${fillOf(color)} fill-opacity="${shade === 0 ? 0.55 : 0.22}" data-mark="steps"/>`,
-    )
-    .join('');
 }
 
 function clamp(value: number, low: number, high: number): number {

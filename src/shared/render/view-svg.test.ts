@@ -92,8 +92,8 @@ describe('renderFragmentationSvg', () => {
     );
 
     // Every curve drawn, one marker label per OOM and the active peak.
-    for (const curve of ['frag-cached', 'frag-largest', 'frag-waste', 'frag-small'])
-      expect(svg).toContain(`class="${curve}"`);
+    for (const role of ['cachedFill', 'cached', 'largest', 'waste', 'smallFill', 'small'])
+      expect(svg).toContain(`data-role="${role}"`);
     const labels = texts(svg);
     expect(labels.filter((text) => text.startsWith('OOM:'))).toHaveLength(device.ooms.length);
     expect(labels).toContain(`active peak ${formatBytes(device.figures.active.peakBytes)}`);

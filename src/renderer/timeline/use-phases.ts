@@ -1,0 +1,29 @@
+// The device's phases (forward, backward, optimizer, other: @shared/steps/phases.ts) for the
+// timeline's ruler, found when the page is next idle after the first paint: finding them
+// classifies every allocation's stack (hundreds of ms on large files), which the first picture and
+// the first zoom must not wait for. Cached in the device's DerivedCache, so the Steps view and the
+// export read the same ones.
+
+import { useEffect, useState } from 'react';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import { phasesOf, type Phase } from '@shared/steps/phases';
+
+const NO_PHASES: readonly Phase[] = [];
+/** Where the page has no idle callbacks: a moment after the first paint. */
+const IDLE_FALLBACK_MS = 250;
+
+export function usePhases(view: AnalyzedSnapshot, device: AnalyzedDevice): readonly Phase[] {
+  const [found, setFound] = useState<{ device: AnalyzedDevice; phases: readonly Phase[] } | null>(
+    null,
+  );
+  useEffect(() => {
+    const find = (): void => setFound({ device, phases: phasesOf(view, device).phases });
+    if (typeof requestIdleCallback === 'function') {
+      const idle = requestIdleCallback(find);
+      return () => cancelIdleCallback(idle);
+    }
+    const timer = setTimeout(find, IDLE_FALLBACK_MS);
+    return () => clearTimeout(timer);
+  }, [view, device]);
+  return found?.device === device ? found.phases : NO_PHASES;
+}

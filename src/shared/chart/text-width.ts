@@ -1,0 +1,7 @@
+// The one estimate of a label's width, for pictures laid out in src/shared: the canvas and the SVG
+// must cut and place labels alike, so neither measures with its own fonts.
+
+/** Rough width of `text` in a proportional sans-serif at `fontSize` (labels need spacing, not pixels). */
+export function textWidth(text: string, fontSize: number): number {
+  return text.length * fontSize * 0.58;
+}
