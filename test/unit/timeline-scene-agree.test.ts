@@ -115,7 +115,7 @@ async function compare(view: AnalyzedSnapshot): Promise<number> {
         if (band !== null) bandIndexes.add(Number(band[1]));
       }
       const colors = timelineSvgColors(theme);
-      for (const index of bandIndexes) hexNames.set(colors.bandColor(index), `band ${index}`);
+      for (const index of bandIndexes) hexNames.set(colors.bandColor!(index), `band ${index}`);
       const exported = svgOps(
         svg,
         'timeline-scene',
