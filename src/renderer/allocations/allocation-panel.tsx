@@ -19,7 +19,7 @@ import {
 import { AllocationLifetimeRows } from './allocation-lifetime-rows';
 import { DetailsList, ForwardFrames } from './allocation-details-view';
 import { StackList } from './stack-list';
-import { useRememberedFlag } from './remembered-flag';
+import { useTab, useTabStore } from '../state/tab-store-context';
 import { useStackSplit } from './use-stack-split';
 import { PaneSeparator } from '../ui/pane-separator';
 import { bandColorCss } from '../timeline/band-color-css';
@@ -34,8 +34,6 @@ export interface AllocationPanelProps {
   onClose: () => void;
 }
 
-export const SHOW_FRAMEWORK_KEY = 'allocscope.stack.showFramework';
-
 /** Rows of context kept above the labelled frame when the stack opens scrolled to it. */
 const CONTEXT_ABOVE_PX = 28;
 
@@ -43,7 +41,8 @@ type CopyOutcome = 'copied' | 'failed';
 
 export function AllocationPanel(props: AllocationPanelProps): JSX.Element {
   const { view, device, row, onClose } = props;
-  const [showFramework, setShowFramework] = useRememberedFlag(SHOW_FRAMEWORK_KEY, false);
+  const showFramework = useTab((state) => state.stackShowFramework);
+  const setShowFramework = useTabStore().getState().setStackShowFramework;
   // What was copied last, with the row it was for: selecting another allocation clears it.
   const [copied, setCopied] = useState<{ row: number; key: string; outcome: CopyOutcome } | null>(
     null,

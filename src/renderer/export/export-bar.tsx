@@ -11,6 +11,7 @@ import { makeExportFile, type ExportContext, type ViewPicture } from './export-f
 import type { ExportedView } from './file-names';
 import { DEFAULT_CHART_SIZE, defaultPngScale, PNG_SCALES, type PngScale } from './svg-to-png';
 import './export.css';
+import { useTabStore } from '../state/tab-store-context';
 import { deviceLabel } from '@shared/format/words';
 
 export interface ExportBarProps {
@@ -92,6 +93,7 @@ const CHART_SELECTORS: Record<ExportedView, string> = {
 export function ExportBar(props: ExportBarProps): JSX.Element {
   const { isActiveTab } = props;
   const saver = useMemo(() => createExportSaver(), []);
+  const store = useTabStore();
   const rootRef = useRef<HTMLDivElement>(null);
   const [scale, setScale] = useState<PngScale>(() =>
     defaultPngScale(typeof window === 'undefined' ? 1 : window.devicePixelRatio),
@@ -125,6 +127,7 @@ export function ExportBar(props: ExportBarProps): JSX.Element {
         timelineWindow: props.timelineWindow(),
         theme: dark ? 'dark' : 'light',
         xMode: props.xMode,
+        colorBy: store.getState().colorBy,
         chartSize: chartSize(),
         oomEvent: shownOomEvent(page()),
         viewPicture: props.viewPicture?.() ?? null,

@@ -15,11 +15,12 @@ import { renderSegmentsSvg } from '@shared/render/segments-svg';
 import { renderTimelineSvg } from '@shared/render/timeline-svg';
 import { DEFAULT_SEGMENTS_SCALE, type SegmentsBox } from '@shared/chart/segments-scene';
 import type { AllocatorStateIndex } from '@shared/state/allocator-state';
+import type { ViewPicture } from '../state/tab-store';
+import type { ColorBy } from '@shared/holders/band-coloring';
 import { smallHoleThreshold } from '@shared/state/memory-figures';
 import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { defaultMoment } from '@shared/analyzed/moments';
 import type { ExportFile, ExportFormat } from '../api/export-saver';
-import { rememberedColorBy } from '../timeline/color-by';
 import { currentCategoryRules } from '../holders/category-rules-setting';
 import { buildAllocationsCsv } from './allocations-csv';
 import { PAGE_SLICING, type Slicing } from './slicing';
@@ -32,14 +33,7 @@ import {
 } from './file-names';
 import { pngPixelSize, rasterizeSvg, svgSize, type PixelSize } from './svg-to-png';
 
-/**
- * The picture of a view whose choices live in the view itself (Steps: its grouping; Compare: the
- * other snapshot, the alignment, the moments): the view hands over how to draw it, as shown.
- */
-export type ViewPicture = (
-  size: { width: number; height: number },
-  theme: 'light' | 'dark',
-) => string;
+export type { ViewPicture } from '../state/tab-store';
 
 /** The least size of the Steps and Compare pictures (their panes are short; css px). */
 export const VIEW_PICTURE_MIN = {
@@ -60,6 +54,8 @@ export interface ExportContext {
   theme: 'light' | 'dark';
   /** The timeline's x axis as shown; the renderer's default (time where recorded) when absent. */
   xMode?: 'time' | 'event' | undefined;
+  /** The timeline's colouring as shown (the tab's store); by stack when absent. */
+  colorBy?: ColorBy;
   /** The chart's size on screen (css px). */
   chartSize: { width: number; height: number };
   /** The OOM tab: the event of the OOM it shows (null: the first, or the peak's "what if"). */
@@ -158,9 +154,9 @@ export async function chartSvg(context: ExportContext): Promise<string> {
         moment: context.moment,
         theme,
         ...xMode,
-        // The timeline's "colour by" choice, as remembered (../timeline/color-by.tsx), and the
-        // category rules it colours by category with.
-        colorBy: rememberedColorBy(),
+        // The timeline's "colour by" choice as shown, and the category rules it colours by
+        // category with.
+        colorBy: context.colorBy ?? 'stack',
         rules: currentCategoryRules(),
       });
   }

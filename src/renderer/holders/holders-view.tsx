@@ -9,6 +9,7 @@ import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { aliveRowsAt, bytesOfRows } from '@shared/holders/alive-rows';
 import { flameTree } from '@shared/holders/flame-tree';
 import { GROUP_BY_NAMES, GROUP_BYS, groupRows, type GroupBy } from '@shared/holders/group-by';
+import { useTab, useTabStore } from '../state/tab-store-context';
 import { activeBytesAt } from '@shared/holders/alive-rows';
 import { seriesMoments } from '@shared/holders/category-series';
 import { groupSeries } from '@shared/holders/group-series';
@@ -37,8 +38,9 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
   const { view, device, moment, findRequest = 0, filter } = props;
   const { query, setQuery, regex, setRegex, search, searchMask, nodeMask, mask } = filter;
   const { zoomPath, setZoomPath, showFramework, setShowFramework } = filter;
-  const [by, setBy] = useState<GroupBy>('frame');
-  const [overTime, setOverTime] = useState(false);
+  const by = useTab((state) => state.holdersGroupBy);
+  const overTime = useTab((state) => state.holdersOverTime);
+  const { setHoldersGroupBy: setBy, setHoldersOverTime: setOverTime } = useTabStore().getState();
   const searchRef = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (findRequest > 0) searchRef.current?.select();

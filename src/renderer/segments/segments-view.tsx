@@ -9,7 +9,6 @@ import { formatExactBytes } from '@shared/format/units';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { blockFacts } from './block-facts';
 import { byGroupKey, groupSegments } from './segment-groups';
-import { DEFAULT_SEGMENTS_SCALE, type SegmentsScale } from '@shared/chart/segments-scene';
 import './segments.css';
 import { BlockDetails } from './block-details';
 import { BlockTooltip } from './block-tooltip';
@@ -17,6 +16,7 @@ import { SegmentsGroupHeader } from './segments-group-header';
 import { pickOfBlock, selectedBlockOf } from './segments-selection';
 import { SegmentsToolbar } from './segments-toolbar';
 import { useStateAt } from '../moment/use-allocator-state';
+import { useTab, useTabStore } from '../state/tab-store-context';
 import { useSegmentsChart } from './use-segments-chart';
 import { deviceLabel } from '@shared/format/words';
 
@@ -42,7 +42,8 @@ export function SegmentsView(props: SegmentsViewProps): JSX.Element {
   const overlayRef = useRef<HTMLCanvasElement>(null);
   /** A free block the user picked, by address (it may be another block at another moment). */
   const [pickedAddress, setPickedAddress] = useState<number | null>(null);
-  const [scale, setScale] = useState<SegmentsScale>(DEFAULT_SEGMENTS_SCALE);
+  const scale = useTab((state) => state.segmentsScale);
+  const setScale = useTabStore().getState().setSegmentsScale;
 
   const groups = useMemo(() => (state === null ? [] : groupSegments(state.segments)), [state]);
   const totals = useMemo(

@@ -3,29 +3,14 @@
 // it, the selected allocation's panel beside the lower view.
 
 import { useHolderFilter } from '../holders/use-holder-filter';
-import {
-  startTransition,
-  useCallback,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  type Dispatch,
-  type JSX,
-} from 'react';
+import { useCallback, useMemo, type JSX } from 'react';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { smallHoleThreshold } from '@shared/state/memory-figures';
-import type { TimelineDomainInfo } from '../timeline/timeline-chart';
-import {
-  effectiveXMode,
-  type AppAction,
-  type LowerView,
-  type SnapshotTab,
-} from '../state/app-state';
+import { effectiveXMode, type SnapshotTab } from '../state/app-state';
+import { useTab, useTabStore } from '../state/tab-store-context';
 import { AllocationPanel } from '../allocations/allocation-panel';
 import { HoldersView } from '../holders/holders-view';
 import { ExportBar, exportedViewOf } from '../export/export-bar';
-import type { ViewPicture } from '../export/export-files';
 import { FragmentationPanel } from '../fragmentation/fragmentation-panel';
 import { LargestAllocationsTable } from '../allocations/largest-allocations-table';
 import { LowerViewTabs } from './lower-view-tabs';
@@ -39,7 +24,6 @@ import { ViewBoundary } from '../ui/view-boundary';
 import { useShortcuts } from '../state/use-shortcuts';
 import { SnapshotPanes } from './snapshot-panes';
 import { FullPageButton } from './full-page-button';
-import { useRememberedFlag } from '../allocations/remembered-flag';
 import { clampMoment, defaultMoment } from '@shared/analyzed/moments';
 import { MomentBar } from '../moment/moment-bar';
 import { OomExplainerPanel } from '../oom/oom-explainer-panel';
@@ -55,60 +39,52 @@ import { stepsOf } from '@shared/steps/find-steps';
 export function DeviceContent(props: {
   tab: SnapshotTab;
   device: AnalyzedDevice;
-  dispatch: Dispatch<AppAction>;
   /** Every open snapshot (this one too): what the Compare view offers. */
   openSnapshots: readonly SnapshotTab[];
 }): JSX.Element {
-  const { tab, device, dispatch, openSnapshots } = props;
-  const { view, ui } = tab;
-  const tabId = tab.id;
-  const deviceIndex = view.devices.indexOf(device);
-  const xMode = effectiveXMode(ui, device);
-  const stateIndex = useStateIndex(view, device);
+  const { tab, device, openSnapshots } = props;
+  const { snapshot } = tab;
+  const store = useTabStore();
+  const actions = store.getState();
+  const deviceIndex = snapshot.devices.indexOf(device);
+  const xMode = effectiveXMode({ xMode: useTab((state) => state.xMode) }, device);
+  const stateIndex = useStateIndex(snapshot, device);
   // Sorting every allocation's size: only once the state index exists (after the first paint).
   const threshold = useMemo(
     () => (stateIndex === null ? 0 : smallHoleThreshold(device)),
     [device, stateIndex],
   );
   const hasOom = device.ooms.length > 0;
-  const moment = clampMoment(device, ui.moment ?? defaultMoment(device));
-  const lowerView = shownLowerView(ui.lowerView, hasOom);
-  // The timeline's window: kept in a ref, read by the exports when they run; React state (a render
-  // of this page) only while the fragmentation view, which follows the window, is shown. Zooming on
-  // any other view re-renders nothing here.
-  const timelineWindowRef = useRef<TimelineDomainInfo | null>(null);
-  const [timelineWindow, setTimelineWindow] = useState<TimelineDomainInfo | null>(null);
-
-  const onSelectRow = (row: number | null): void => dispatch({ type: 'select-row', tabId, row });
-  const setMoment = (event: number | null): void =>
-    dispatch({
-      type: 'set-moment',
-      tabId,
-      moment: event === null ? null : clampMoment(device, event),
-    });
-  const setLowerView = (next: LowerView): void =>
-    dispatch({ type: 'set-lower-view', tabId, view: next });
-  const stepTo = useCallback(
-    (next: number): void => dispatch({ type: 'set-moment', tabId, moment: next }),
-    [dispatch, tabId],
+  const chosenMoment = useTab((state) => state.moment);
+  const moment = clampMoment(device, chosenMoment ?? defaultMoment(device));
+  const lowerView = shownLowerView(
+    useTab((state) => state.lowerView),
+    hasOom,
   );
-  useMomentKeys(device, moment, stepTo);
+  const selectedRow = useTab((state) => state.selectedRow);
+  const compareWith = useTab((state) => state.compareWith);
+  const fullPage = useTab((state) => state.fullPage);
+  const findRequest = useTab((state) => state.findRequest);
+  // The window only where a view follows it (Fragmentation): zooming re-renders nothing else.
+  const followsWindow = lowerView === 'fragmentation';
+  const timelineWindow = useTab((state) => (followsWindow ? state.timelineWindow : null));
+
+  const onSelectRow = actions.selectRow;
+  const setMoment = (event: number | null): void =>
+    actions.setMoment(event === null ? null : clampMoment(device, event));
+  const setLowerView = actions.setLowerView;
+  useMomentKeys(device, moment, actions.setMoment);
   // The search and the flame graph's zoom hold across the views below the timeline.
-  const filter = useHolderFilter(view, device);
+  const filter = useHolderFilter(snapshot, device);
   // The training steps: the timeline's ruler and the Steps view.
-  const steps = useMemo(() => stepsOf(view, device), [view, device]);
-  // The lower view on the whole page (the M key, the button in its bar), remembered.
-  const [fullPage, setFullPage] = useRememberedFlag('allocscope.panes.lowerFullPage', false);
-  /** Bumped by Ctrl/Cmd+F: the holders view focuses its search box. */
-  const [findRequest, setFindRequest] = useState(0);
+  const steps = useMemo(() => stepsOf(snapshot, device), [snapshot, device]);
   useShortcuts('page', (command) => {
     if (command === 'lower-full-page') {
-      setFullPage(!fullPage);
+      actions.setFullPage(!store.getState().fullPage);
       return true;
     }
     if (command === 'find') {
-      setLowerView('holders');
-      setFindRequest((count) => count + 1);
+      actions.requestFind();
       return true;
     }
     const next = lowerViewOfCommand(command);
@@ -117,38 +93,21 @@ export function DeviceContent(props: {
     return true;
   });
 
-  const tableMoment = tableMomentOf(ui.moment, hasOom, moment);
-  // The Steps and Compare views hand over how to draw their picture as shown (export-files.ts).
-  const viewPictureRef = useRef<ViewPicture | null>(null);
-  const viewPicture = useCallback((): ViewPicture | null => viewPictureRef.current, []);
-  const setViewPicture = useCallback((picture: ViewPicture | null): void => {
-    viewPictureRef.current = picture;
-  }, []);
+  const tableMoment = tableMomentOf(chosenMoment, hasOom, moment);
   const exportWindow = useCallback((): { startEvent: number; endEvent: number } | null => {
-    const window = timelineWindowRef.current;
+    const window = store.getState().timelineWindow;
     return window === null ? null : { startEvent: window.startEvent, endEvent: window.endEvent };
-  }, []);
-  const followsWindow = lowerView === 'fragmentation';
-  const onWindowChange = useCallback(
-    (window: TimelineDomainInfo): void => {
-      timelineWindowRef.current = window;
-      if (followsWindow) startTransition(() => setTimelineWindow(window));
-    },
-    [followsWindow],
-  );
-  // Switching to the fragmentation view picks up the window the timeline shows now.
-  useEffect(() => {
-    if (followsWindow) setTimelineWindow(timelineWindowRef.current);
-  }, [followsWindow]);
+  }, [store]);
+  const viewPicture = useCallback(() => store.getState().viewPicture, [store]);
 
   const panel =
-    ui.selectedRow === null ? null : (
+    selectedRow === null ? null : (
       // A new allocation gets a new boundary: one whose panel failed may well show.
-      <ViewBoundary key={ui.selectedRow} name="allocation panel">
+      <ViewBoundary key={selectedRow} name="allocation panel">
         <AllocationPanel
-          view={view}
+          view={snapshot}
           device={device}
-          row={ui.selectedRow}
+          row={selectedRow}
           onClose={() => onSelectRow(null)}
         />
       </ViewBoundary>
@@ -161,14 +120,14 @@ export function DeviceContent(props: {
       timeline={
         <ViewBoundary name="timeline">
           <TimelineView
-            view={view}
+            view={snapshot}
             device={device}
             xMode={xMode}
-            selectedRow={ui.selectedRow}
+            selectedRow={selectedRow}
             onSelectRow={onSelectRow}
             moment={moment}
             onMoment={setMoment}
-            onWindowChange={onWindowChange}
+            onWindowChange={actions.setTimelineWindow}
             clickHint={timelineClickHint(lowerView)}
             search={filter.timelineSearch}
             steps={steps.steps}
@@ -182,15 +141,15 @@ export function DeviceContent(props: {
             oomCount={device.ooms.length}
             onSelect={setLowerView}
           />
-          <FullPageButton fullPage={fullPage} onChange={setFullPage} />
+          <FullPageButton fullPage={fullPage} onChange={actions.setFullPage} />
           <MomentBar device={device} moment={moment} onMoment={(event) => setMoment(event)} />
           {stateIndex !== null ? (
             <ExportBar
-              view={view}
+              view={snapshot}
               deviceIndex={deviceIndex}
               stateIndex={stateIndex}
               moment={moment}
-              activeView={exportedViewOf(lowerView)}
+              activeView={exportedViewOf(lowerView as Parameters<typeof exportedViewOf>[0])}
               timelineWindow={exportWindow}
               xMode={xMode}
               viewPicture={viewPicture}
@@ -213,28 +172,28 @@ export function DeviceContent(props: {
           <ViewBoundary key={lowerView} name={`${lowerView} view`}>
             {lowerView === 'largest' && (
               <LargestAllocationsTable
-                view={view}
+                view={snapshot}
                 device={device}
                 moment={tableMoment}
                 filter={filter}
-                selectedRow={ui.selectedRow}
+                selectedRow={selectedRow}
                 onSelectRow={onSelectRow}
               />
             )}
             {lowerView === 'segments' && (
               <SegmentsView
-                view={view}
+                view={snapshot}
                 device={device}
                 stateIndex={stateIndex}
                 moment={moment}
                 smallHoleThresholdBytes={threshold}
-                selectedRow={ui.selectedRow}
+                selectedRow={selectedRow}
                 onSelectRow={onSelectRow}
               />
             )}
             {lowerView === 'fragmentation' && (
               <FragmentationPanel
-                view={view}
+                view={snapshot}
                 device={device}
                 stateIndex={stateIndex}
                 moment={moment}
@@ -246,7 +205,7 @@ export function DeviceContent(props: {
             )}
             {lowerView === 'holders' && (
               <HoldersView
-                view={view}
+                view={snapshot}
                 device={device}
                 moment={moment}
                 findRequest={findRequest}
@@ -255,24 +214,24 @@ export function DeviceContent(props: {
             )}
             {lowerView === 'steps' && (
               <StepsView
-                view={view}
+                view={snapshot}
                 device={device}
                 found={steps}
                 moment={moment}
                 onMoment={(event) => setMoment(event)}
                 filter={filter}
-                onPicture={setViewPicture}
+                onPicture={actions.setViewPicture}
               />
             )}
             {lowerView === 'compare' && (
               <CompareView
-                view={view}
+                view={snapshot}
                 device={device}
                 steps={steps}
                 candidates={compareCandidates(openSnapshots, tab, device)}
-                chosenId={ui.compareWith}
-                onChoose={(candidateId) => dispatch({ type: 'compare-with', tabId, candidateId })}
-                onPicture={setViewPicture}
+                chosenId={compareWith}
+                onChoose={actions.chooseComparison}
+                onPicture={actions.setViewPicture}
               />
             )}
             {lowerView === 'oom' &&
@@ -281,7 +240,7 @@ export function DeviceContent(props: {
               ) : (
                 <div className="lower-scroll">
                   <OomExplainerPanel
-                    view={view}
+                    view={snapshot}
                     deviceIndex={deviceIndex}
                     stateIndex={stateIndex}
                     onGoToEvent={(event) => setMoment(event)}

@@ -2,7 +2,7 @@
 // device that ran out of memory.
 
 import type { JSX } from 'react';
-import type { LowerView } from '../state/app-state';
+import type { LowerViewId as LowerView } from '../state/tab-store';
 import { keysOf } from '../state/keyboard-shortcuts';
 import { LOWER_VIEWS } from './lower-views';
 

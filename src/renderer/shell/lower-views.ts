@@ -2,7 +2,7 @@
 // the user has not chosen (the OOM explainer on a device that ran out of memory). Pure, so it is
 // unit-tested.
 
-import type { LowerView } from '../state/app-state';
+import type { LowerViewId as LowerView } from '../state/tab-store';
 import type { ShortcutCommand } from '../state/keyboard-shortcuts';
 
 export interface LowerViewTab {
