@@ -122,7 +122,7 @@ export function App({ client }: AppProps) {
       refreshRecentFiles();
       const target = compareByJob.current.get(event.jobId);
       compareByJob.current.delete(event.jobId);
-      const device = event.view.devices[defaultDeviceIndex(event.view.devices)];
+      const device = event.snapshot.devices[defaultDeviceIndex(event.snapshot.devices)];
       const targetTab = state.tabs.find((tab) => tab.id === target);
       if (targetTab?.kind === 'snapshot' && device !== undefined) {
         targetTab.store.getState().chooseComparison(compareCandidateId(event.jobId, device.device));

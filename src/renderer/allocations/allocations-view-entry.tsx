@@ -28,7 +28,7 @@ function AllocationsView({ snapshot, device, moment }: LowerViewProps): JSX.Elem
   const filter = useHolderFilter(snapshot, device);
   return (
     <LargestAllocationsTable
-      view={snapshot}
+      snapshot={snapshot}
       device={device}
       moment={tableMomentOf(chosenMoment, device.ooms.length > 0, moment)}
       filter={filter}

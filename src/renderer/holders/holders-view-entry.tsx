@@ -14,7 +14,7 @@ function Holders({ snapshot, device, moment }: LowerViewProps): JSX.Element {
   const filter = useHolderFilter(snapshot, device);
   return (
     <HoldersView
-      view={snapshot}
+      snapshot={snapshot}
       device={device}
       moment={moment}
       findRequest={findRequest}

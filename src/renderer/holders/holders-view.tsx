@@ -25,7 +25,7 @@ const SPARK_SAMPLES = 80;
 const SPARK_GROUPS = 200;
 
 export interface HoldersViewProps {
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   device: AnalyzedDevice;
   moment: number;
   /** Bumped when the user asks to search (Ctrl/Cmd+F): the box takes the focus. */
@@ -35,7 +35,7 @@ export interface HoldersViewProps {
 }
 
 export function HoldersView(props: HoldersViewProps): JSX.Element {
-  const { view, device, moment, findRequest = 0, filter } = props;
+  const { snapshot, device, moment, findRequest = 0, filter } = props;
   const { query, setQuery, regex, setRegex, search, searchMask, nodeMask, mask } = filter;
   const { zoomPath, setZoomPath, showFramework, setShowFramework } = filter;
   const by = useTab((state) => state.holdersGroupBy);
@@ -57,8 +57,8 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
   const [rulesError, setRulesError] = useState<string | null>(null);
   const rulesInputRef = useRef<HTMLInputElement>(null);
   const groups = useMemo(
-    () => groupRows(view, device, rows, by, { rules }),
-    [view, device, rows, by, rules],
+    () => groupRows(snapshot, device, rows, by, { rules }),
+    [snapshot, device, rows, by, rules],
   );
   // Sparklines: the listed groups' bytes over the trace (one pass over the allocations).
   const sparkMoments = useMemo(
@@ -67,17 +67,17 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
   );
   const sparks = useMemo(() => {
     const keys = groups.slice(0, SPARK_GROUPS).map((group) => group.key);
-    const series = groupSeries(view, device, by, keys, sparkMoments, { rules }, mask);
+    const series = groupSeries(snapshot, device, by, keys, sparkMoments, { rules }, mask);
     return new Map(keys.map((key, i) => [key, series[i]!]));
-  }, [view, device, by, groups, sparkMoments, rules, mask]);
+  }, [snapshot, device, by, groups, sparkMoments, rules, mask]);
   // The flame graph shows the searched rows whole, zoomed to its node.
   const searchedRows = useMemo(
     () => (searchMask === null ? alive : alive.filter((row) => searchMask[row] === 1)),
     [alive, searchMask],
   );
   const tree = useMemo(
-    () => flameTree(view, device, searchedRows, { showFramework }),
-    [view, device, searchedRows, showFramework],
+    () => flameTree(snapshot, device, searchedRows, { showFramework }),
+    [snapshot, device, searchedRows, showFramework],
   );
   return (
     <div className="lower-view holders" data-testid="holders-view" data-moment={moment}>
@@ -204,8 +204,8 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
         {overTime ? (
           <CategoriesOverTime
             rules={rules}
-            view={view}
-            deviceIndex={view.devices.indexOf(device)}
+            snapshot={snapshot}
+            deviceIndex={snapshot.devices.indexOf(device)}
             moment={moment}
           />
         ) : (

@@ -18,7 +18,7 @@ function Segments({ snapshot, device, stateIndex, moment }: LowerViewProps): JSX
   );
   return (
     <SegmentsView
-      view={snapshot}
+      snapshot={snapshot}
       device={device}
       stateIndex={stateIndex}
       moment={moment}

@@ -21,7 +21,7 @@ import { useSegmentsChart } from './use-segments-chart';
 import { deviceLabel } from '@shared/format/words';
 
 export interface SegmentsViewProps {
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   device: AnalyzedDevice;
   /** Null while the index is being built. */
   stateIndex: AllocatorStateIndex | null;
@@ -33,8 +33,15 @@ export interface SegmentsViewProps {
 }
 
 export function SegmentsView(props: SegmentsViewProps): JSX.Element {
-  const { view, device, stateIndex, moment, smallHoleThresholdBytes, selectedRow, onSelectRow } =
-    props;
+  const {
+    snapshot,
+    device,
+    stateIndex,
+    moment,
+    smallHoleThresholdBytes,
+    selectedRow,
+    onSelectRow,
+  } = props;
   const state = useStateAt(stateIndex, moment);
   const rootRef = useRef<HTMLElement>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -80,8 +87,9 @@ export function SegmentsView(props: SegmentsViewProps): JSX.Element {
   );
 
   const selectedFacts =
-    state === null || selectedBlock === null ? null : blockFacts(view, state, selectedBlock);
-  const hoverFacts = state === null || hover === null ? null : blockFacts(view, state, hover.block);
+    state === null || selectedBlock === null ? null : blockFacts(snapshot, state, selectedBlock);
+  const hoverFacts =
+    state === null || hover === null ? null : blockFacts(snapshot, state, hover.block);
   const loading = state === null;
 
   return (
@@ -140,7 +148,7 @@ export function SegmentsView(props: SegmentsViewProps): JSX.Element {
                   return (
                     <SegmentsGroupHeader
                       key={group.key}
-                      view={view}
+                      snapshot={snapshot}
                       group={group}
                       figures={groupFigures.get(group.key) ?? null}
                       top={placed.headerY + layoutInfo.padding.top}
@@ -154,11 +162,11 @@ export function SegmentsView(props: SegmentsViewProps): JSX.Element {
             <div className="seg-empty">No segments are reserved at this moment.</div>
           )}
           {hover !== null && hoverFacts !== null && (
-            <BlockTooltip view={view} device={device} facts={hoverFacts} hover={hover} />
+            <BlockTooltip snapshot={snapshot} device={device} facts={hoverFacts} hover={hover} />
           )}
         </div>
         <BlockDetails
-          view={view}
+          snapshot={snapshot}
           device={device}
           facts={selectedFacts}
           onClose={() => pick(null)}

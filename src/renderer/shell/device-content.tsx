@@ -74,7 +74,7 @@ export function DeviceContent(props: {
       // A new allocation gets a new boundary: one whose panel failed may well show.
       <ViewBoundary key={selectedRow} name="allocation panel">
         <AllocationPanel
-          view={snapshot}
+          snapshot={snapshot}
           device={device}
           row={selectedRow}
           onClose={() => actions.selectRow(null)}

@@ -98,7 +98,7 @@ function SnapshotPageContent({ tab, openSnapshots }: SnapshotPageProps) {
           </p>
         </div>
       )}
-      <SnapshotStatusBar view={snapshot} device={device} />
+      <SnapshotStatusBar snapshot={snapshot} device={device} />
     </section>
   );
 }

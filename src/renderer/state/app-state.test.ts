@@ -38,7 +38,7 @@ const started = (jobId: string, fileName = `${jobId}.pickle`): AppAction => ({
 });
 const done = (jobId: string, view = fakeView(`${jobId}.pickle`)): AppAction => ({
   type: 'decode',
-  event: { type: 'done', jobId, view },
+  event: { type: 'done', jobId, snapshot: view },
 });
 const failed = (jobId: string, message = 'not a memory snapshot'): AppAction => ({
   type: 'decode',

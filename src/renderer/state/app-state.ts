@@ -171,8 +171,8 @@ function reduceDecodeEvent(state: AppState, event: DecodeEvent): AppState {
         fileName: tab.fileName,
         openedFrom: tab.openedFrom,
         rankGroup: tab.rankGroup,
-        snapshot: event.view,
-        store: createTabStore(event.view),
+        snapshot: event.snapshot,
+        store: createTabStore(event.snapshot),
       };
       return { ...replaceTab(state, decoded), lastOpenFailed: false };
     }

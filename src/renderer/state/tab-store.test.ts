@@ -47,7 +47,7 @@ describe('the tab store', () => {
           rankGroup: null,
         },
       },
-      { type: 'decode', event: { type: 'done', jobId, view: snapshot } },
+      { type: 'decode', event: { type: 'done', jobId, snapshot } },
     ];
     let state = [...open('a'), ...open('b')].reduce(appReducer, initialAppState);
     const tabA = state.tabs[0] as SnapshotTab;
