@@ -94,10 +94,11 @@ const RENDERER_FLOORS = [
       'compare',
       'ranks',
       'moment',
-      'help',
       'export',
     ],
   },
+  // The one list of the lower views, and the help that lists their keys.
+  { name: 'registry', folders: ['registry', 'help'] },
   { name: 'shell', folders: ['shell'] },
 ];
 

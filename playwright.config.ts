@@ -48,6 +48,7 @@ export default defineConfig({
         'compare.spec.ts',
         'ranks.spec.ts',
         'laptop.spec.ts',
+        'tab-store.spec.ts',
       ],
       use: {
         browserName: 'chromium',

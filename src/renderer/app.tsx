@@ -88,7 +88,7 @@ export function App({ client }: AppProps) {
     (): ViewReportFacts => ({
       host: client.host,
       fileName: current?.fileName ?? '(no file open)',
-      fileBytes: current?.kind === 'snapshot' ? current.view.fileBytes : null,
+      fileBytes: current?.kind === 'snapshot' ? current.snapshot.fileBytes : null,
     }),
     [client.host, current],
   );
@@ -122,13 +122,12 @@ export function App({ client }: AppProps) {
       refreshRecentFiles();
       const target = compareByJob.current.get(event.jobId);
       compareByJob.current.delete(event.jobId);
-      const device = event.view.devices[defaultDeviceIndex(event.view.devices)];
-      if (target !== undefined && device !== undefined)
-        dispatch({
-          type: 'compare-with',
-          tabId: target,
-          candidateId: compareCandidateId(event.jobId, device.device),
-        });
+      const device = event.snapshot.devices[defaultDeviceIndex(event.snapshot.devices)];
+      const targetTab = state.tabs.find((tab) => tab.id === target);
+      if (targetTab?.kind === 'snapshot' && device !== undefined) {
+        targetTab.store.getState().chooseComparison(compareCandidateId(event.jobId, device.device));
+        dispatch({ type: 'select-tab', tabId: targetTab.id });
+      }
     }
   });
 
@@ -348,12 +347,7 @@ export function App({ client }: AppProps) {
             ) : current.kind === 'loading' ? (
               <ProgressView tab={current} onCancel={() => closeTab(current.id)} />
             ) : (
-              <SnapshotPage
-                key={current.id}
-                tab={current}
-                dispatch={dispatch}
-                openSnapshots={openSnapshots}
-              />
+              <SnapshotPage key={current.id} tab={current} openSnapshots={openSnapshots} />
             )}
           </ViewBoundary>
         </ViewReportContext.Provider>

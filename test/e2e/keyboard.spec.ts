@@ -48,10 +48,23 @@ test('? opens the help: every shortcut of the table and the glossary; Esc closes
   const help = page.getByTestId('keyboard-help');
   await expect(help).toBeVisible();
   const rows = help.getByTestId('shortcut');
-  await expect(rows).toHaveCount(SHORTCUTS.length);
-  expect(
-    await rows.evaluateAll((elements) => elements.map((row) => row.dataset['command'])),
-  ).toEqual(SHORTCUTS.map((entry) => entry.command));
+  // The table's shortcuts and, first in the Views group, one per lower view (their registry's).
+  const views = ['largest', 'segments', 'fragmentation', 'oom', 'holders', 'steps', 'compare'];
+  await expect(rows).toHaveCount(SHORTCUTS.length + views.length);
+  const commands = await rows.evaluateAll((elements) =>
+    elements.map((row) => row.dataset['command']),
+  );
+  expect(commands.filter((command) => !command!.startsWith('view-'))).toEqual(
+    SHORTCUTS.map((entry) => entry.command),
+  );
+  expect(commands.filter((command) => command!.startsWith('view-'))).toEqual(
+    views.map((id) => `view-${id}`),
+  );
+  expect(commands.indexOf('view-largest')).toBe(
+    SHORTCUTS.findIndex((entry) => entry.group === 'Views'),
+  );
+  for (const [i, id] of views.entries())
+    await expect(help.locator(`[data-command="view-${id}"]`)).toContainText(String(i + 1));
   for (const entry of SHORTCUTS)
     await expect(help.locator(`[data-command="${entry.command}"]`)).toContainText(
       entry.description,

@@ -30,6 +30,7 @@ const LAPTOPS = [
   { width: 1280, height: 720 },
   { width: 1366, height: 768 },
   { width: 1440, height: 900 },
+  { width: 1920, height: 1080 },
 ];
 const PLOT_MIN_PX = 240;
 const LOWER_CONTENT_MIN_PX = 260;

@@ -156,7 +156,7 @@ const ORIGIN_TEXT: Record<number, string> = {
 };
 
 export function allocationFacts(
-  view: Pick<AnalyzedSnapshot, 'streams'>,
+  snapshot: Pick<AnalyzedSnapshot, 'streams'>,
   device: AnalyzedDevice,
   row: number,
 ): AllocationFacts {
@@ -195,7 +195,7 @@ export function allocationFacts(
     lifetimeText,
     lifetimeUs,
     lifetimeEvents,
-    stream: streamName(view.streams[table.streamId[row]!]),
+    stream: streamName(snapshot.streams[table.streamId[row]!]),
     origin: ORIGIN_TEXT[table.origin[row]!] ?? 'unknown',
     stackId: table.stackId[row]!,
   };

@@ -19,7 +19,7 @@ import {
 import { AllocationLifetimeRows } from './allocation-lifetime-rows';
 import { DetailsList, ForwardFrames } from './allocation-details-view';
 import { StackList } from './stack-list';
-import { useRememberedFlag } from './remembered-flag';
+import { useTab, useTabStore } from '../state/tab-store-context';
 import { useStackSplit } from './use-stack-split';
 import { PaneSeparator } from '../ui/pane-separator';
 import { bandColorCss } from '../timeline/band-color-css';
@@ -27,14 +27,12 @@ import '../timeline/timeline.css';
 import './allocation-panel.css';
 
 export interface AllocationPanelProps {
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   device: AnalyzedDevice;
   /** Row of device.allocations, or null when nothing is selected. */
   row: number | null;
   onClose: () => void;
 }
-
-export const SHOW_FRAMEWORK_KEY = 'allocscope.stack.showFramework';
 
 /** Rows of context kept above the labelled frame when the stack opens scrolled to it. */
 const CONTEXT_ABOVE_PX = 28;
@@ -42,8 +40,9 @@ const CONTEXT_ABOVE_PX = 28;
 type CopyOutcome = 'copied' | 'failed';
 
 export function AllocationPanel(props: AllocationPanelProps): JSX.Element {
-  const { view, device, row, onClose } = props;
-  const [showFramework, setShowFramework] = useRememberedFlag(SHOW_FRAMEWORK_KEY, false);
+  const { snapshot, device, row, onClose } = props;
+  const showFramework = useTab((state) => state.stackShowFramework);
+  const setShowFramework = useTabStore().getState().setStackShowFramework;
   // What was copied last, with the row it was for: selecting another allocation clears it.
   const [copied, setCopied] = useState<{ row: number; key: string; outcome: CopyOutcome } | null>(
     null,
@@ -55,18 +54,18 @@ export function AllocationPanel(props: AllocationPanelProps): JSX.Element {
 
   const valid = row !== null && row >= 0 && row < device.allocations.count;
   const facts = useMemo(
-    () => (valid ? allocationFacts(view, device, row) : null),
-    [valid, view, device, row],
+    () => (valid ? allocationFacts(snapshot, device, row) : null),
+    [valid, snapshot, device, row],
   );
   const frames = useMemo(
-    () => (facts === null ? [] : stackFrames(view, facts.stackId)),
-    [facts, view],
+    () => (facts === null ? [] : stackFrames(snapshot, facts.stackId)),
+    [facts, snapshot],
   );
-  const label = facts === null ? null : stackLabelOfStack(view, facts.stackId);
+  const label = facts === null ? null : stackLabelOfStack(snapshot, facts.stackId);
   const labelIndex = label?.index ?? -1;
   const details = useMemo(
-    () => (valid ? allocationDetails(view, device, row) : null),
-    [valid, view, device, row],
+    () => (valid ? allocationDetails(snapshot, device, row) : null),
+    [valid, snapshot, device, row],
   );
 
   // Open on the labelled frame: scrolled so it shows near the top, one row of context above
@@ -132,7 +131,7 @@ export function AllocationPanel(props: AllocationPanelProps): JSX.Element {
   const frameworkCount = frames.filter((frame) => frame.isFramework).length;
   const labelFrame = labelIndex < 0 ? null : frames[labelIndex]!;
   const stackLabelText = (stackId: number): string =>
-    stackLabelOfStack(view, stackId)?.text ?? NO_STACK_TEXT;
+    stackLabelOfStack(snapshot, stackId)?.text ?? NO_STACK_TEXT;
 
   return (
     <div className="ap" data-testid="allocation-panel" data-row={row} ref={rootRef}>

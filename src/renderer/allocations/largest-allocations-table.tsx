@@ -15,7 +15,7 @@ import type { HolderFilter } from '../holders/use-holder-filter';
 import '../timeline/timeline.css';
 
 export interface LargestAllocationsTableProps {
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   device: AnalyzedDevice;
   /** An event index: the allocations alive then; null for the active peak. */
   moment: number | null;
@@ -42,7 +42,7 @@ const COLUMNS: { key: SortKey; label: string; numeric: boolean; firstDescending:
 ];
 
 export function LargestAllocationsTable(props: LargestAllocationsTableProps): JSX.Element {
-  const { view, device, moment, selectedRow, onSelectRow, filter } = props;
+  const { snapshot, device, moment, selectedRow, onSelectRow, filter } = props;
   const mask = filter?.mask ?? null;
   const event = tableEvent(device, moment);
   const [order, setOrder] = useState<SortOrder>({ key: 'size', descending: true });
@@ -57,9 +57,9 @@ export function LargestAllocationsTable(props: LargestAllocationsTableProps): JS
   const rows = useMemo((): TableRow[] => {
     const useTimes = deviceTimesUsable(device);
     return Array.from(alive.subarray(0, LARGEST_TABLE_ROWS), (row) =>
-      largestTableRow(view, device, row, useTimes),
+      largestTableRow(snapshot, device, row, useTimes),
     );
-  }, [alive, view, device]);
+  }, [alive, snapshot, device]);
 
   const sorted = useMemo(() => {
     const sign = order.descending ? -1 : 1;

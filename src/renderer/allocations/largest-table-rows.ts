@@ -26,14 +26,14 @@ export interface LargestTableRow {
 const FRAME_TITLE_CHARS = 1_000;
 
 export function largestTableRow(
-  view: Pick<AnalyzedSnapshot, 'streams' | 'frames' | 'stacks'>,
+  snapshot: Pick<AnalyzedSnapshot, 'streams' | 'frames' | 'stacks'>,
   device: AnalyzedDevice,
   row: number,
   useTimes: boolean,
 ): LargestTableRow {
-  const facts = allocationFacts(view, device, row);
-  const label = stackLabelOfStack(view, facts.stackId);
-  const frame = label === null ? null : stackFrames(view, facts.stackId)[label.index]!;
+  const facts = allocationFacts(snapshot, device, row);
+  const label = stackLabelOfStack(snapshot, facts.stackId);
+  const frame = label === null ? null : stackFrames(snapshot, facts.stackId)[label.index]!;
   return {
     row,
     sizeBytes: facts.sizeBytes,

@@ -14,15 +14,15 @@ import {
 } from './allocation-facts';
 
 export function StackLines(props: {
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   stackId: number;
   limit: number;
   testId: string;
 }): JSX.Element {
-  const { view, stackId, limit, testId } = props;
-  const frames = stackFrames(view, stackId);
+  const { snapshot, stackId, limit, testId } = props;
+  const frames = stackFrames(snapshot, stackId);
   if (frames.length === 0) return <div className="tl-tooltip-muted">{NO_STACK_TEXT}</div>;
-  const label = stackLabelOfStack(view, stackId)!;
+  const label = stackLabelOfStack(snapshot, stackId)!;
   const userIndex = label.index;
   const supporting = supportingFrames(frames, userIndex, limit);
   const unlisted = frames.length - 1 - supporting.length;

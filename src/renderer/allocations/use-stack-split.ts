@@ -1,10 +1,11 @@
 // How the stack panel shares its height between the stack and the details below it. By default
 // the stack takes what the details leave (they take at most 40%); dragging the divider sets the
-// stack's share, remembered across sessions as a fraction so it fits any window.
+// stack's share, kept in the tab's store (remembered across sessions) as a fraction so it fits any
+// window.
 
 import { useCallback, useEffect, useState, type CSSProperties, type RefObject } from 'react';
+import { useTab, useTabStore } from '../state/tab-store-context';
 
-const STORAGE_KEY = 'allocscope.stack.share';
 /** The stack keeps room for a few frames; the details for a line or two. */
 export const STACK_MIN_PX = 120;
 export const DETAILS_MIN_PX = 48;
@@ -20,24 +21,6 @@ export interface StackSplit {
   stackStyle: CSSProperties | undefined;
 }
 
-function rememberedShare(): number | null {
-  try {
-    const value = Number(globalThis.localStorage?.getItem(STORAGE_KEY) ?? NaN);
-    return Number.isFinite(value) && value > 0 && value < 1 ? value : null;
-  } catch {
-    return null;
-  }
-}
-
-function rememberShare(share: number | null): void {
-  try {
-    if (share === null) globalThis.localStorage?.removeItem(STORAGE_KEY);
-    else globalThis.localStorage?.setItem(STORAGE_KEY, share.toFixed(4));
-  } catch {
-    // Storage refused: the share holds for this page only.
-  }
-}
-
 /**
  * `root` is the panel, `stack` its stack section; the details section is the stack's next
  * element sibling but one (after the divider).
@@ -46,7 +29,8 @@ export function useStackSplit(
   root: RefObject<HTMLElement | null>,
   stack: RefObject<HTMLElement | null>,
 ): StackSplit {
-  const [share, setShare] = useState<number | null>(rememberedShare);
+  const share = useTab((state) => state.stackShare);
+  const setShare = useTabStore().getState().setStackShare;
   // Heights of the stack and of stack + details, measured whenever the panel changes size.
   const [sizes, setSizes] = useState({ stack: 0, shared: 0 });
 
@@ -78,14 +62,10 @@ export function useStackSplit(
       if (sizes.shared <= 0) return;
       const next = Math.min(0.95, Math.max(0.05, px / sizes.shared));
       setShare(next);
-      rememberShare(next);
     },
-    [sizes.shared],
+    [sizes.shared, setShare],
   );
-  const reset = useCallback(() => {
-    setShare(null);
-    rememberShare(null);
-  }, []);
+  const reset = useCallback(() => setShare(null), [setShare]);
 
   const stackStyle =
     share === null || sizes.shared <= 0

@@ -102,7 +102,7 @@ describe('createElectronSnapshotClient', () => {
     handOver(url('A'), 'run.pickle');
     expect(workers[0]!.requests).toEqual([{ kind: 'url', url: url('A'), fileName: 'run.pickle' }]);
     workers[0]!.reply({ type: 'progress', stage: 'reading', bytesRead: 10, totalBytes: 100 });
-    workers[0]!.reply({ type: 'done', view });
+    workers[0]!.reply({ type: 'done', snapshot: view });
     expect(events.map((event) => event.type)).toEqual(['started', 'progress', 'done']);
     expect(events[0]).toEqual({
       type: 'started',

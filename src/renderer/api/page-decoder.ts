@@ -210,7 +210,7 @@ export function createPageDecoder(
           return;
         case 'done':
           finish(jobId, 'decoded');
-          emit({ type: 'done', jobId, view: adoptAnalyzedSnapshot(reply.view) });
+          emit({ type: 'done', jobId, snapshot: adoptAnalyzedSnapshot(reply.snapshot) });
           return;
         case 'failed':
           finish(jobId, 'failed');

@@ -34,7 +34,7 @@ export type DecodeEvent =
       readonly rankGroup: string | null;
     }
   | WithJob<Extract<DecodeWorkerReply, { type: 'progress' }>>
-  | { readonly type: 'done'; readonly jobId: string; readonly view: AnalyzedSnapshot }
+  | { readonly type: 'done'; readonly jobId: string; readonly snapshot: AnalyzedSnapshot }
   /**
    * `message` is one line for the user: what is wrong with the file, or which bug allocscope hit.
    * `bugReport` is present when the failure is a bug in allocscope rather than the file's fault

@@ -16,12 +16,12 @@ export function compareCandidates(
 ): CompareCandidate[] {
   const candidates: CompareCandidate[] = [];
   for (const other of [tab, ...openSnapshots.filter((open) => open.id !== tab.id)])
-    for (const candidate of other.view.devices)
+    for (const candidate of other.snapshot.devices)
       if (candidate !== device)
         candidates.push({
           id: compareCandidateId(other.id, candidate.device),
           fileName: other.fileName,
-          view: other.view,
+          view: other.snapshot,
           device: candidate,
         });
   return candidates;

@@ -1,34 +1,32 @@
-// Export buttons of a snapshot page: PNG (at a chosen pixel scale) and SVG of the chart of the tab
-// shown (the timeline, the segments, the fragmentation chart or the OOM explainer), the findings
-// of every device as JSON, every allocation of the device as CSV. File › Export in Electron runs
-// the same exports for the page of the current tab.
+// Export buttons of a snapshot page: what the lower view shown exports (its registry entry's
+// exports: PNG at a chosen pixel scale and SVG of its picture, JSON, CSV), from what is on screen
+// (the tab's store). File › Export in Electron runs the same exports for the page of the current
+// tab.
 
 import { useEffect, useEffectEvent, useMemo, useRef, useState, type JSX } from 'react';
 import type { AllocatorStateIndex } from '@shared/state/allocator-state';
-import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { createExportSaver, type ExportFormat } from '../api/export-saver';
-import { makeExportFile, type ExportContext, type ViewPicture } from './export-files';
-import type { ExportedView } from './file-names';
+import { useTabStore } from '../state/tab-store-context';
+import { segmentsBoxOnPage } from '../segments/segments-box';
+import type { ExportContext } from './export-files';
+import type { LowerViewEntry } from './lower-view-entry';
+import { exportFormatsOf, exportTitle, makeViewExportFile } from './view-exports';
 import { DEFAULT_CHART_SIZE, defaultPngScale, PNG_SCALES, type PngScale } from './svg-to-png';
 import './export.css';
-import { deviceLabel } from '@shared/format/words';
 
 export interface ExportBarProps {
-  view: AnalyzedSnapshot;
-  /** Index into view.devices. */
-  deviceIndex: number;
+  snapshot: AnalyzedSnapshot;
+  device: AnalyzedDevice;
   stateIndex: AllocatorStateIndex;
+  /** The moment shown. */
   moment: number | null;
-  /** The chart the PNG/SVG buttons export (exportedViewOf the lower tab shown). */
-  activeView: ExportedView;
-  /** The timeline's visible window now (read when exporting: zooming never re-renders the bar). */
-  timelineWindow: () => { startEvent: number; endEvent: number } | null;
+  /** The lower view shown: what its entry exports (registry/lower-views.ts). */
+  entry: LowerViewEntry;
   /** Only the current tab's bar answers File › Export. */
   isActiveTab: boolean;
   /** The timeline's x axis as shown (time or event index); the renderer's default when absent. */
   xMode?: 'time' | 'event';
-  /** The Steps or Compare view's picture as it is shown (read when exporting). */
-  viewPicture?: () => ViewPicture | null;
 }
 
 type ExportStatus =
@@ -39,59 +37,10 @@ type ExportStatus =
 /** How long "Saved …" stays. Errors stay until dismissed or the next export. */
 const SAVED_NOTICE_MS = 6000;
 
-/** What each view's picture is called on its buttons. */
-const VIEW_WORDS: Record<ExportedView, string> = {
-  timeline: 'the timeline',
-  segments: 'the segments',
-  fragmentation: 'fragmentation',
-  oom: 'the OOM explainer',
-  steps: 'the steps',
-  compare: 'the comparison',
-};
-
-/**
- * The chart a lower tab exports: its own, except the tables' (Allocations, Who holds it): the
- * timeline above them (`allocscope render --view flame` draws Who holds it).
- */
-export function exportedViewOf(lowerView: 'largest' | 'holders' | ExportedView): ExportedView {
-  return lowerView === 'largest' || lowerView === 'holders' ? 'timeline' : lowerView;
-}
-
-/** What each button says it exports (its tooltip and accessible name). */
-export function exportButtonTitle(
-  format: ExportFormat,
-  view: ExportedView,
-  scale: number,
-  device: number,
-): string {
-  switch (format) {
-    case 'png':
-      return `Export ${VIEW_WORDS[view]} as PNG (${scale}×)`;
-    case 'svg':
-      return `Export ${VIEW_WORDS[view]} as SVG`;
-    case 'json':
-      return 'Export the findings of every device as JSON (allocscope.report/1)';
-    case 'csv':
-      return `Export every allocation of ${deviceLabel(device)} as CSV (which are alive at the moment, exact bytes, times)`;
-  }
-}
-
-const CHART_FORMATS: readonly ExportFormat[] = ['png', 'svg'];
-const DATA_FORMATS: readonly ExportFormat[] = ['json', 'csv'];
-
-/** The chart element of the view shown on this page (its size is the exported picture's). */
-const CHART_SELECTORS: Record<ExportedView, string> = {
-  timeline: '[data-testid="timeline"]',
-  segments: '[data-testid="segments-view"]',
-  fragmentation: '[data-testid="fragmentation-panel"] .frag-stage',
-  oom: '[data-testid="oom-explainer"]',
-  steps: '[data-testid="steps-view"]',
-  compare: '[data-testid="compare-view"]',
-};
-
 export function ExportBar(props: ExportBarProps): JSX.Element {
   const { isActiveTab } = props;
   const saver = useMemo(() => createExportSaver(), []);
+  const store = useTabStore();
   const rootRef = useRef<HTMLDivElement>(null);
   const [scale, setScale] = useState<PngScale>(() =>
     defaultPngScale(typeof window === 'undefined' ? 1 : window.devicePixelRatio),
@@ -101,12 +50,41 @@ export function ExportBar(props: ExportBarProps): JSX.Element {
 
   const page = (): ParentNode =>
     rootRef.current?.closest('[data-testid="snapshot-page"]') ?? document;
+  const picture = props.entry.exports.picture;
   const chartSize = (): { width: number; height: number } => {
-    const chart = page().querySelector<HTMLElement>(CHART_SELECTORS[props.activeView]);
+    const chart = picture === null ? null : page().querySelector<HTMLElement>(picture.element);
     const box = chart?.getBoundingClientRect();
     return box && box.width >= 1 && box.height >= 1
       ? { width: Math.round(box.width), height: Math.round(box.height) }
       : { ...DEFAULT_CHART_SIZE };
+  };
+
+  // What is on screen when the export runs: the tab's store (the window, the colouring, the
+  // search...), the chart's size, and the page's segments box (the segments picture is laid out
+  // in it, so the export is the picture on screen; null when another view is shown).
+  const context = (): ExportContext => {
+    const tab = store.getState();
+    const shownWindow = tab.timelineWindow;
+    const dark = window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
+    return {
+      view: props.snapshot,
+      deviceIndex: props.snapshot.devices.indexOf(props.device),
+      stateIndex: props.stateIndex,
+      moment: props.moment,
+      activeView: 'timeline',
+      timelineWindow:
+        shownWindow === null
+          ? null
+          : { startEvent: shownWindow.startEvent, endEvent: shownWindow.endEvent },
+      theme: dark ? 'dark' : 'light',
+      xMode: props.xMode,
+      colorBy: tab.colorBy,
+      tab,
+      chartSize: chartSize(),
+      oomEvent: shownOomEvent(page()),
+      viewPicture: tab.viewPicture,
+      segmentsBox: props.entry.id === 'segments' ? segmentsBoxOnPage(page()) : null,
+    };
   };
 
   const working = useRef(false);
@@ -115,21 +93,7 @@ export function ExportBar(props: ExportBarProps): JSX.Element {
     working.current = true;
     setStatus({ state: 'working', format });
     try {
-      const dark = window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
-      const context: ExportContext = {
-        view: props.view,
-        deviceIndex: props.deviceIndex,
-        stateIndex: props.stateIndex,
-        moment: props.moment,
-        activeView: props.activeView,
-        timelineWindow: props.timelineWindow(),
-        theme: dark ? 'dark' : 'light',
-        xMode: props.xMode,
-        chartSize: chartSize(),
-        oomEvent: shownOomEvent(page()),
-        viewPicture: props.viewPicture?.() ?? null,
-      };
-      const file = await makeExportFile(format, context, scale);
+      const file = await makeViewExportFile(props.entry.exports, format, context(), scale);
       const outcome = await saver.save(file);
       if (outcome.status === 'cancelled') {
         setStatus(null);
@@ -167,9 +131,9 @@ export function ExportBar(props: ExportBarProps): JSX.Element {
     return () => clearTimeout(timer);
   }, [status]);
 
-  const device = props.view.devices[props.deviceIndex]?.device ?? 0;
+  const formats = exportFormatsOf(props.entry.exports);
   const button = (format: ExportFormat): JSX.Element => {
-    const title = exportButtonTitle(format, props.activeView, scale, device);
+    const title = exportTitle(props.entry.exports, format, context(), scale);
     return (
       <button
         key={format}
@@ -196,16 +160,20 @@ export function ExportBar(props: ExportBarProps): JSX.Element {
       data-testid="export-bar"
     >
       <span className="toolbar-label">Export</span>
-      <span
-        className="export-buttons export-chart"
-        data-testid="export-what"
-        data-view={props.activeView}
-        title={`PNG and SVG export ${VIEW_WORDS[props.activeView]}`}
-      >
-        <span className="export-what">{VIEW_WORDS[props.activeView].replace(/^the /, '')}</span>
-        {CHART_FORMATS.map(button)}
+      {picture !== null && (
+        <span
+          className="export-buttons export-chart"
+          data-testid="export-what"
+          data-view={picture.name}
+          title={`PNG and SVG export ${picture.words}`}
+        >
+          <span className="export-what">{picture.words.replace(/^the /, '')}</span>
+          {formats.filter((format) => format === 'png' || format === 'svg').map(button)}
+        </span>
+      )}
+      <span className="export-buttons">
+        {formats.filter((format) => format === 'json' || format === 'csv').map(button)}
       </span>
-      <span className="export-buttons">{DATA_FORMATS.map(button)}</span>
       <label className="export-scale" title="Pixels per CSS pixel of the PNG">
         <select
           data-testid="export-scale"

@@ -1,7 +1,7 @@
-// The four exports of a snapshot page, as files: the chart of the tab shown (PNG, SVG: the
-// timeline, the segments, the fragmentation chart or the OOM explainer) as the shared renderers
-// draw it, the findings of every device (JSON, allocscope.report/1) and every allocation of the
-// device shown (CSV).
+// The pictures the shared renderers draw for the lower views (the timeline, the segments, the
+// fragmentation chart, the OOM explainer; Steps and Compare hand over their own), and the findings
+// of every device (JSON, allocscope.report/1). The views' registry entries name which they export
+// (view-exports.ts makes the files).
 
 // First: no schema may be built before zod is told the page allows no eval.
 import './zod-jitless';
@@ -15,31 +15,19 @@ import { renderSegmentsSvg } from '@shared/render/segments-svg';
 import { renderTimelineSvg } from '@shared/render/timeline-svg';
 import { DEFAULT_SEGMENTS_SCALE, type SegmentsBox } from '@shared/chart/segments-scene';
 import type { AllocatorStateIndex } from '@shared/state/allocator-state';
+import type { TabViewState, ViewPicture } from '../state/tab-store';
+import type { ColorBy } from '@shared/holders/band-coloring';
 import { smallHoleThreshold } from '@shared/state/memory-figures';
 import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { defaultMoment } from '@shared/analyzed/moments';
-import type { ExportFile, ExportFormat } from '../api/export-saver';
-import { rememberedColorBy } from '../timeline/color-by';
+import type { ExportFile } from '../api/export-saver';
 import { currentCategoryRules } from '../holders/category-rules-setting';
-import { buildAllocationsCsv } from './allocations-csv';
 import { PAGE_SLICING, type Slicing } from './slicing';
 import { slicedFragmentationSeries } from './fragmentation-export';
-import {
-  allocationsFileName,
-  chartFileName,
-  reportFileName,
-  type ExportedView,
-} from './file-names';
-import { pngPixelSize, rasterizeSvg, svgSize, type PixelSize } from './svg-to-png';
+import type { ExportedView } from './file-names';
+import type { PixelSize } from './svg-to-png';
 
-/**
- * The picture of a view whose choices live in the view itself (Steps: its grouping; Compare: the
- * other snapshot, the alignment, the moments): the view hands over how to draw it, as shown.
- */
-export type ViewPicture = (
-  size: { width: number; height: number },
-  theme: 'light' | 'dark',
-) => string;
+export type { ViewPicture } from '../state/tab-store';
 
 /** The least size of the Steps and Compare pictures (their panes are short; css px). */
 export const VIEW_PICTURE_MIN = {
@@ -60,6 +48,10 @@ export interface ExportContext {
   theme: 'light' | 'dark';
   /** The timeline's x axis as shown; the renderer's default (time where recorded) when absent. */
   xMode?: 'time' | 'event' | undefined;
+  /** The timeline's colouring as shown (the tab's store); by stack when absent. */
+  colorBy?: ColorBy;
+  /** Every choice on the page (the tab's store) when the export ran: what the views show. */
+  tab?: TabViewState;
   /** The chart's size on screen (css px). */
   chartSize: { width: number; height: number };
   /** The OOM tab: the event of the OOM it shows (null: the first, or the peak's "what if"). */
@@ -158,9 +150,9 @@ export async function chartSvg(context: ExportContext): Promise<string> {
         moment: context.moment,
         theme,
         ...xMode,
-        // The timeline's "colour by" choice, as remembered (../timeline/color-by.tsx), and the
-        // category rules it colours by category with.
-        colorBy: rememberedColorBy(),
+        // The timeline's "colour by" choice as shown, and the category rules it colours by
+        // category with.
+        colorBy: context.colorBy ?? 'stack',
         rules: currentCategoryRules(),
       });
   }
@@ -183,41 +175,4 @@ export function reportJson(
 export interface MadeExport extends ExportFile {
   /** For PNG: the pixel size and the scale used. */
   pixels?: PixelSize;
-}
-
-export async function makeExportFile(
-  format: ExportFormat,
-  context: ExportContext,
-  pngScale: number,
-): Promise<MadeExport> {
-  const { view, deviceIndex } = context;
-  const device = view.devices[deviceIndex]!;
-  switch (format) {
-    case 'svg':
-      return {
-        format,
-        fileName: chartFileName(view.fileName, device.device, context.activeView, 'svg'),
-        data: await chartSvg(context),
-      };
-    case 'png': {
-      const svg = await chartSvg(context);
-      const size = svgSize(svg) ?? context.chartSize;
-      const pixels = pngPixelSize(size.width, size.height, pngScale);
-      const blob = await rasterizeSvg(svg, pixels);
-      return {
-        format,
-        fileName: chartFileName(view.fileName, device.device, context.activeView, 'png'),
-        data: new Uint8Array(await blob.arrayBuffer()),
-        pixels,
-      };
-    }
-    case 'json':
-      return { format, fileName: reportFileName(view.fileName), data: reportJson(context) };
-    case 'csv':
-      return {
-        format,
-        fileName: allocationsFileName(view.fileName, device.device, context.moment ?? null),
-        data: await buildAllocationsCsv(view, device, context.moment, context.slicing),
-      };
-  }
 }

@@ -31,6 +31,11 @@ function withSuffix(fileName: string, suffix: string): string {
 /** The charts a page exports as PNG/SVG: the tab shown (the largest-allocations tab: the timeline). */
 export type ExportedView = 'timeline' | 'segments' | 'fragmentation' | 'oom' | 'steps' | 'compare';
 
+/** `<base>.cuda<N>.<what>`: a file of one device's (what: the rest of the name and extension). */
+export function deviceFileName(snapshotFileName: string, device: number, what: string): string {
+  return withSuffix(snapshotFileName, `.cuda${device}.${what}`);
+}
+
 /** `<base>.allocscope-report.json`: the findings of the whole snapshot. */
 export function reportFileName(snapshotFileName: string): string {
   return withSuffix(snapshotFileName, '.allocscope-report.json');
@@ -40,7 +45,8 @@ export function reportFileName(snapshotFileName: string): string {
 export function chartFileName(
   snapshotFileName: string,
   device: number,
-  view: ExportedView,
+  /** The picture's name (a view's: registry entries name theirs, e.g. "flame"). */
+  view: string,
   format: 'png' | 'svg',
 ): string {
   return withSuffix(snapshotFileName, `.cuda${device}.${view}.${format}`);

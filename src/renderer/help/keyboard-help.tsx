@@ -1,15 +1,16 @@
-// The help overlay (`?`): every keyboard shortcut, read from the one table the handlers use, what
+// The help overlay (`?`): every keyboard shortcut, read from the one table the handlers use (the
+// lower views' keys from their registry), what
 // the pointer does, and the glossary of the figures (what to compare each with).
 
 import { useLayoutEffect, useRef, type JSX } from 'react';
 import { GLOSSARY } from '@shared/format/glossary';
 import {
   POINTER_GESTURES,
-  SHORTCUTS,
   SHORTCUT_GROUPS,
   chordLabel,
   currentKeyPlatform,
 } from '../state/keyboard-shortcuts';
+import { PAGE_SHORTCUTS } from '../registry/lower-views';
 import { InlineCode } from './inline-code';
 import './help.css';
 
@@ -67,7 +68,7 @@ export function KeyboardHelp({ onClose }: { onClose: () => void }): JSX.Element 
               <h3>{group}</h3>
               <table className="help-keys">
                 <tbody>
-                  {SHORTCUTS.filter((entry) => entry.group === group).map((entry) => (
+                  {PAGE_SHORTCUTS.filter((entry) => entry.group === group).map((entry) => (
                     <tr key={entry.command} data-testid="shortcut" data-command={entry.command}>
                       <th scope="row">
                         {entry.chords.map((chord, index) => (

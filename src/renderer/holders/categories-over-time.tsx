@@ -9,21 +9,27 @@ import { renderCategoriesSvg } from '@shared/render/categories-svg';
 import { currentThemeName, onThemeNameChange } from '../canvas/color-scheme';
 
 export interface CategoriesOverTimeProps {
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   deviceIndex: number;
   moment: number;
   rules: CategoryRules;
 }
 
 export function CategoriesOverTime(props: CategoriesOverTimeProps): JSX.Element {
-  const { view, deviceIndex, moment, rules } = props;
+  const { snapshot, deviceIndex, moment, rules } = props;
   const [theme, setTheme] = useState(currentThemeName);
   useEffect(() => onThemeNameChange(setTheme), []);
   // Markup of our own renderer from the file's data: every text in it is escaped (svg-markup.ts).
   const svg = useMemo(
     () =>
-      renderCategoriesSvg(view, deviceIndex, { width: 1000, height: 320, moment, theme, rules }),
-    [view, deviceIndex, moment, theme, rules],
+      renderCategoriesSvg(snapshot, deviceIndex, {
+        width: 1000,
+        height: 320,
+        moment,
+        theme,
+        rules,
+      }),
+    [snapshot, deviceIndex, moment, theme, rules],
   );
   return (
     <div

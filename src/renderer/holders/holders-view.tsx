@@ -9,6 +9,7 @@ import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { aliveRowsAt, bytesOfRows } from '@shared/holders/alive-rows';
 import { flameTree } from '@shared/holders/flame-tree';
 import { GROUP_BY_NAMES, GROUP_BYS, groupRows, type GroupBy } from '@shared/holders/group-by';
+import { useTab, useTabStore } from '../state/tab-store-context';
 import { activeBytesAt } from '@shared/holders/alive-rows';
 import { seriesMoments } from '@shared/holders/category-series';
 import { groupSeries } from '@shared/holders/group-series';
@@ -24,7 +25,7 @@ const SPARK_SAMPLES = 80;
 const SPARK_GROUPS = 200;
 
 export interface HoldersViewProps {
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   device: AnalyzedDevice;
   moment: number;
   /** Bumped when the user asks to search (Ctrl/Cmd+F): the box takes the focus. */
@@ -34,11 +35,12 @@ export interface HoldersViewProps {
 }
 
 export function HoldersView(props: HoldersViewProps): JSX.Element {
-  const { view, device, moment, findRequest = 0, filter } = props;
+  const { snapshot, device, moment, findRequest = 0, filter } = props;
   const { query, setQuery, regex, setRegex, search, searchMask, nodeMask, mask } = filter;
   const { zoomPath, setZoomPath, showFramework, setShowFramework } = filter;
-  const [by, setBy] = useState<GroupBy>('frame');
-  const [overTime, setOverTime] = useState(false);
+  const by = useTab((state) => state.holdersGroupBy);
+  const overTime = useTab((state) => state.holdersOverTime);
+  const { setHoldersGroupBy: setBy, setHoldersOverTime: setOverTime } = useTabStore().getState();
   const searchRef = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (findRequest > 0) searchRef.current?.select();
@@ -55,8 +57,8 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
   const [rulesError, setRulesError] = useState<string | null>(null);
   const rulesInputRef = useRef<HTMLInputElement>(null);
   const groups = useMemo(
-    () => groupRows(view, device, rows, by, { rules }),
-    [view, device, rows, by, rules],
+    () => groupRows(snapshot, device, rows, by, { rules }),
+    [snapshot, device, rows, by, rules],
   );
   // Sparklines: the listed groups' bytes over the trace (one pass over the allocations).
   const sparkMoments = useMemo(
@@ -65,17 +67,17 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
   );
   const sparks = useMemo(() => {
     const keys = groups.slice(0, SPARK_GROUPS).map((group) => group.key);
-    const series = groupSeries(view, device, by, keys, sparkMoments, { rules }, mask);
+    const series = groupSeries(snapshot, device, by, keys, sparkMoments, { rules }, mask);
     return new Map(keys.map((key, i) => [key, series[i]!]));
-  }, [view, device, by, groups, sparkMoments, rules, mask]);
+  }, [snapshot, device, by, groups, sparkMoments, rules, mask]);
   // The flame graph shows the searched rows whole, zoomed to its node.
   const searchedRows = useMemo(
     () => (searchMask === null ? alive : alive.filter((row) => searchMask[row] === 1)),
     [alive, searchMask],
   );
   const tree = useMemo(
-    () => flameTree(view, device, searchedRows, { showFramework }),
-    [view, device, searchedRows, showFramework],
+    () => flameTree(snapshot, device, searchedRows, { showFramework }),
+    [snapshot, device, searchedRows, showFramework],
   );
   return (
     <div className="lower-view holders" data-testid="holders-view" data-moment={moment}>
@@ -202,8 +204,8 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
         {overTime ? (
           <CategoriesOverTime
             rules={rules}
-            view={view}
-            deviceIndex={view.devices.indexOf(device)}
+            snapshot={snapshot}
+            deviceIndex={snapshot.devices.indexOf(device)}
             moment={moment}
           />
         ) : (

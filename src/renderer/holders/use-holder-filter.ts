@@ -1,10 +1,10 @@
 // What narrows the view to some allocations: the search (Ctrl/Cmd+F: frames, files, an address),
 // the flame graph's zoomed node, and a list of allocations picked elsewhere (a leak suspect of the
-// Steps view). Kept per device view, above the tabs, so the filter holds
-// while the user moves between "Who holds it", the Allocations table and the timeline: each of
-// them reads `mask` (the allocations kept) and the timeline draws `timelineSearch`.
+// Steps view). The choices live in the tab's store (state/tab-store.ts), so the filter holds while
+// the user moves between "Who holds it", the Allocations table and the timeline, and across a
+// switch to another tab and back; what they select (masks, the timeline's curve) is derived once
+// per tab in the store, for every view that reads it.
 
-import { useMemo, useState } from 'react';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { rowsBelowNode } from '@shared/holders/flame-tree';
 import {
@@ -13,7 +13,11 @@ import {
   matchingRows,
   type CompiledSearch,
 } from '@shared/holders/search';
+import type { PickedRows } from '../state/tab-store';
+import { useTab, useTabStore } from '../state/tab-store-context';
 import type { TimelineSearch } from '../timeline/search-curve';
+
+export type { PickedRows } from '../state/tab-store';
 
 export interface HolderFilter {
   query: string;
@@ -21,8 +25,8 @@ export interface HolderFilter {
   regex: boolean;
   setRegex: (regex: boolean) => void;
   /** The flame graph's zoomed node: steps "frameId:name" from the root; [] for none. */
-  zoomPath: string[];
-  setZoomPath: (path: string[]) => void;
+  zoomPath: readonly string[];
+  setZoomPath: (path: readonly string[]) => void;
   showFramework: boolean;
   setShowFramework: (show: boolean) => void;
   search: CompiledSearch;
@@ -43,40 +47,37 @@ export interface HolderFilter {
   clear: () => void;
 }
 
-export interface PickedRows {
-  /** What they are, in words: "kept by nanogpt/train.py:88 train_step (Steps)". */
-  label: string;
-  rows: readonly number[];
-}
-
-export function useHolderFilter(view: AnalyzedSnapshot, device: AnalyzedDevice): HolderFilter {
-  const [query, setQuery] = useState('');
-  const [regex, setRegex] = useState(false);
-  const [zoomPath, setZoomPath] = useState<string[]>([]);
-  const [showFramework, setShowFramework] = useState(false);
-  const [picked, setPicked] = useState<PickedRows | null>(null);
+export function useHolderFilter(snapshot: AnalyzedSnapshot, device: AnalyzedDevice): HolderFilter {
+  const store = useTabStore();
+  const actions = store.getState();
+  const query = useTab((state) => state.holderQuery);
+  const regex = useTab((state) => state.holderRegex);
+  const zoomPath = useTab((state) => state.flameZoomPath);
+  const showFramework = useTab((state) => state.showFramework);
+  const picked = useTab((state) => state.picked);
   // Frames and stacks are tested (thousands), then allocations looked up: fast on 1M.
-  const search = useMemo(() => compileSearch({ text: query, regex }), [query, regex]);
-  const searchMask = useMemo(
-    () =>
-      search.kind === 'none' || search.kind === 'invalid'
-        ? null
-        : matchingRows(view, device, search),
-    [view, device, search],
+  const search = store.derived('search', [query, regex], () =>
+    compileSearch({ text: query, regex }),
   );
-  const nodeMask = useMemo(
-    () => (zoomPath.length === 0 ? null : rowsBelowNode(view, device, zoomPath, showFramework)),
-    [view, device, zoomPath, showFramework],
+  const searchMask = store.derived('search mask', [snapshot, device, search], () =>
+    search.kind === 'none' || search.kind === 'invalid'
+      ? null
+      : matchingRows(snapshot, device, search),
   );
-  const pickedMask = useMemo(() => {
+  const nodeMask = store.derived('node mask', [snapshot, device, zoomPath, showFramework], () =>
+    zoomPath.length === 0 ? null : rowsBelowNode(snapshot, device, [...zoomPath], showFramework),
+  );
+  const pickedMask = store.derived('picked mask', [device, picked], () => {
     if (picked === null) return null;
     const rows = new Uint8Array(device.allocations.count);
     for (const row of picked.rows) rows[row] = 1;
     return rows;
-  }, [device, picked]);
-  const mask = useMemo(
-    () => bothMasks(bothMasks(searchMask, nodeMask), pickedMask),
-    [searchMask, nodeMask, pickedMask],
+  });
+  const mask = store.derived('mask', [searchMask, nodeMask, pickedMask], () =>
+    bothMasks(bothMasks(searchMask, nodeMask), pickedMask),
+  );
+  const timelineSearch = store.derived('timeline search', [device, mask], () =>
+    mask === null ? null : { curve: matchedBytesCurve(device, mask), mask },
   );
   const description = [
     query.trim() !== '' ? `matching “${query.trim()}”` : '',
@@ -85,32 +86,24 @@ export function useHolderFilter(view: AnalyzedSnapshot, device: AnalyzedDevice):
   ]
     .filter((part) => part !== '')
     .join(' and ');
-  const timelineSearch = useMemo(
-    () => (mask === null ? null : { curve: matchedBytesCurve(device, mask), mask }),
-    [device, mask],
-  );
   return {
     query,
-    setQuery,
+    setQuery: actions.setHolderQuery,
     regex,
-    setRegex,
+    setRegex: actions.setHolderRegex,
     zoomPath,
-    setZoomPath,
+    setZoomPath: actions.setFlameZoomPath,
     showFramework,
-    setShowFramework,
+    setShowFramework: actions.setShowFramework,
     search,
     searchMask,
     nodeMask,
     picked,
-    setPicked,
+    setPicked: actions.setPicked,
     mask,
     description,
     timelineSearch,
-    clear: () => {
-      setQuery('');
-      setZoomPath([]);
-      setPicked(null);
-    },
+    clear: actions.clearFilter,
   };
 }
 

@@ -31,7 +31,7 @@ export function afterPaint(callback: () => void): () => void {
 
 /** The index, or null until it is built (at once when it already was). */
 export function useStateIndex(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   device: AnalyzedDevice,
 ): AllocatorStateIndex | null {
   const [built, setBuilt] = useState<{ device: AnalyzedDevice; index: AllocatorStateIndex } | null>(
@@ -40,8 +40,8 @@ export function useStateIndex(
   const cached = builtAllocatorStateIndex(device);
   useEffect(() => {
     if (builtAllocatorStateIndex(device) !== null) return;
-    return afterPaint(() => setBuilt({ device, index: allocatorStateIndexOf(view, device) }));
-  }, [view, device]);
+    return afterPaint(() => setBuilt({ device, index: allocatorStateIndexOf(snapshot, device) }));
+  }, [snapshot, device]);
   if (cached !== null) return cached;
   return built?.device === device ? built.index : null;
 }

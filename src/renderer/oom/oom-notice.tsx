@@ -11,7 +11,7 @@ export function OomNotice(props: {
   /** The selected device. */
   device: AnalyzedDevice;
   onExplain: () => void;
-  onShowDevice: (ordinal: number) => void;
+  onShowDevice: (device: AnalyzedDevice) => void;
 }): JSX.Element {
   const { oomDevice, device, onExplain, onShowDevice } = props;
   return (
@@ -33,7 +33,7 @@ export function OomNotice(props: {
           type="button"
           className="button button-compact"
           data-testid="oom-device-link"
-          onClick={() => onShowDevice(oomDevice.device)}
+          onClick={() => onShowDevice(oomDevice)}
         >
           Show {deviceLabel(oomDevice.device)}
         </button>

@@ -43,9 +43,9 @@ export function RanksPage(props: {
     const ordered = orderRanks(tabs.map((tab, i) => (unique ? tab.fileName : `${i}`)));
     return ordered.flatMap(({ name, rank }) => {
       const tab = unique ? byName.get(name)! : tabs[Number(name)]!;
-      const device = tab.view.devices[defaultDeviceIndex(tab.view.devices)];
+      const device = tab.snapshot.devices[defaultDeviceIndex(tab.snapshot.devices)];
       if (device === undefined) return [];
-      return [{ rank, tab, device, detail: rankDetailOf(tab.view, device) }];
+      return [{ rank, tab, device, detail: rankDetailOf(tab.snapshot, device) }];
     });
   }, [tabs]);
   const finding = useMemo(
@@ -92,11 +92,8 @@ export function RanksPage(props: {
           onClick={() => {
             const [a, b] = pair;
             if (a === undefined || b === undefined) return;
-            dispatch({
-              type: 'compare-with',
-              tabId: a.tab.id,
-              candidateId: compareCandidateId(b.tab.id, b.device.device),
-            });
+            a.tab.store.getState().chooseComparison(compareCandidateId(b.tab.id, b.device.device));
+            dispatch({ type: 'select-tab', tabId: a.tab.id });
           }}
         >
           {pair.length === 2

@@ -15,16 +15,16 @@ import { StackLines } from '../allocations/stack-lines';
 const DETAIL_FRAMES = 12;
 
 export function BlockDetails(props: {
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   device: AnalyzedDevice;
   facts: BlockFacts | null;
   onClose: () => void;
 }): JSX.Element {
-  const { view, device, facts, onClose } = props;
+  const { snapshot, device, facts, onClose } = props;
   const allocation =
     facts?.allocationRow === null || facts === null
       ? null
-      : allocationFacts(view, device, facts.allocationRow);
+      : allocationFacts(snapshot, device, facts.allocationRow);
   return (
     <aside
       className="seg-details"
@@ -90,7 +90,7 @@ export function BlockDetails(props: {
             <>
               <h4 className="seg-details-subheading">Stack</h4>
               <StackLines
-                view={view}
+                snapshot={snapshot}
                 stackId={allocation.stackId}
                 limit={DETAIL_FRAMES}
                 testId="segment-detail-frame"

@@ -81,7 +81,7 @@ export function blockAtStateAddress(state: AllocatorState, address: number): num
 }
 
 export function blockFacts(
-  view: Pick<AnalyzedSnapshot, 'pools' | 'streams'>,
+  snapshot: Pick<AnalyzedSnapshot, 'pools' | 'streams'>,
   state: AllocatorState,
   block: number,
 ): BlockFacts | null {
@@ -114,10 +114,10 @@ export function blockFacts(
       index: segmentIndex,
       address: formatAddress(segment.address),
       sizeBytes: segment.sizeBytes,
-      pool: poolNameAt(view.pools, segment.poolIndex),
-      stream: streamNameAt(view.streams, segment.streamId),
+      pool: poolNameAt(snapshot.pools, segment.poolIndex),
+      stream: streamNameAt(snapshot.streams, segment.streamId),
       sizeClass: segmentTypeName(segment.segmentType),
-      group: segmentGroupTitle(view, segment),
+      group: segmentGroupTitle(snapshot, segment),
       expandable: segment.isExpandable,
       blockCount: segment.endBlock - segment.firstBlock,
       freeBlockCount,

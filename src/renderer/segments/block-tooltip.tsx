@@ -15,12 +15,12 @@ import { usePlacedTooltip } from '../ui/use-placed-tooltip';
 const TOOLTIP_FRAMES = 5;
 
 export function BlockTooltip(props: {
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   device: AnalyzedDevice;
   facts: BlockFacts;
   hover: SegmentsHover;
 }): JSX.Element {
-  const { view, device, facts, hover } = props;
+  const { snapshot, device, facts, hover } = props;
   const ref = useRef<HTMLDivElement>(null);
   usePlacedTooltip(ref, hover.x, hover.y);
 
@@ -48,7 +48,12 @@ export function BlockTooltip(props: {
         </dd>
       </dl>
       {stackId !== null && (
-        <StackLines view={view} stackId={stackId} limit={TOOLTIP_FRAMES} testId="segments-frame" />
+        <StackLines
+          snapshot={snapshot}
+          stackId={stackId}
+          limit={TOOLTIP_FRAMES}
+          testId="segments-frame"
+        />
       )}
       <div className="tl-tooltip-muted">
         {facts.allocationRow === null ? 'Click to keep it in the details.' : 'Click for details.'}

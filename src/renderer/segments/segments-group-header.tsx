@@ -10,13 +10,13 @@ import { groupLabel, type SegmentGroup } from './segment-groups';
 import { BytesFigure } from '../ui/bytes-figure';
 
 export function SegmentsGroupHeader(props: {
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   group: SegmentGroup;
   figures: MemoryFigures | null;
   top: number;
   left: number;
 }): JSX.Element {
-  const { view, group, figures, top, left } = props;
+  const { snapshot, group, figures, top, left } = props;
   return (
     <div
       className="seg-group-header"
@@ -27,7 +27,7 @@ export function SegmentsGroupHeader(props: {
       data-reserved-bytes={figures === null ? undefined : String(figures.reservedBytes)}
       data-free-bytes={figures === null ? undefined : String(figures.cachedFreeBytes)}
     >
-      <span className="seg-group-name">{groupLabel(view, group)}</span>
+      <span className="seg-group-name">{groupLabel(snapshot, group)}</span>
       {figures !== null && (
         <span className="seg-group-figures">
           <span>{countText(figures.segmentCount, 'segment', 'segments')}</span>

@@ -9,7 +9,6 @@ import { formatExactBytes } from '@shared/format/units';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { blockFacts } from './block-facts';
 import { byGroupKey, groupSegments } from './segment-groups';
-import { DEFAULT_SEGMENTS_SCALE, type SegmentsScale } from '@shared/chart/segments-scene';
 import './segments.css';
 import { BlockDetails } from './block-details';
 import { BlockTooltip } from './block-tooltip';
@@ -17,11 +16,12 @@ import { SegmentsGroupHeader } from './segments-group-header';
 import { pickOfBlock, selectedBlockOf } from './segments-selection';
 import { SegmentsToolbar } from './segments-toolbar';
 import { useStateAt } from '../moment/use-allocator-state';
+import { useTab, useTabStore } from '../state/tab-store-context';
 import { useSegmentsChart } from './use-segments-chart';
 import { deviceLabel } from '@shared/format/words';
 
 export interface SegmentsViewProps {
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   device: AnalyzedDevice;
   /** Null while the index is being built. */
   stateIndex: AllocatorStateIndex | null;
@@ -33,8 +33,15 @@ export interface SegmentsViewProps {
 }
 
 export function SegmentsView(props: SegmentsViewProps): JSX.Element {
-  const { view, device, stateIndex, moment, smallHoleThresholdBytes, selectedRow, onSelectRow } =
-    props;
+  const {
+    snapshot,
+    device,
+    stateIndex,
+    moment,
+    smallHoleThresholdBytes,
+    selectedRow,
+    onSelectRow,
+  } = props;
   const state = useStateAt(stateIndex, moment);
   const rootRef = useRef<HTMLElement>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -42,7 +49,8 @@ export function SegmentsView(props: SegmentsViewProps): JSX.Element {
   const overlayRef = useRef<HTMLCanvasElement>(null);
   /** A free block the user picked, by address (it may be another block at another moment). */
   const [pickedAddress, setPickedAddress] = useState<number | null>(null);
-  const [scale, setScale] = useState<SegmentsScale>(DEFAULT_SEGMENTS_SCALE);
+  const scale = useTab((state) => state.segmentsScale);
+  const setScale = useTabStore().getState().setSegmentsScale;
 
   const groups = useMemo(() => (state === null ? [] : groupSegments(state.segments)), [state]);
   const totals = useMemo(
@@ -79,8 +87,9 @@ export function SegmentsView(props: SegmentsViewProps): JSX.Element {
   );
 
   const selectedFacts =
-    state === null || selectedBlock === null ? null : blockFacts(view, state, selectedBlock);
-  const hoverFacts = state === null || hover === null ? null : blockFacts(view, state, hover.block);
+    state === null || selectedBlock === null ? null : blockFacts(snapshot, state, selectedBlock);
+  const hoverFacts =
+    state === null || hover === null ? null : blockFacts(snapshot, state, hover.block);
   const loading = state === null;
 
   return (
@@ -139,7 +148,7 @@ export function SegmentsView(props: SegmentsViewProps): JSX.Element {
                   return (
                     <SegmentsGroupHeader
                       key={group.key}
-                      view={view}
+                      snapshot={snapshot}
                       group={group}
                       figures={groupFigures.get(group.key) ?? null}
                       top={placed.headerY + layoutInfo.padding.top}
@@ -153,11 +162,11 @@ export function SegmentsView(props: SegmentsViewProps): JSX.Element {
             <div className="seg-empty">No segments are reserved at this moment.</div>
           )}
           {hover !== null && hoverFacts !== null && (
-            <BlockTooltip view={view} device={device} facts={hoverFacts} hover={hover} />
+            <BlockTooltip snapshot={snapshot} device={device} facts={hoverFacts} hover={hover} />
           )}
         </div>
         <BlockDetails
-          view={view}
+          snapshot={snapshot}
           device={device}
           facts={selectedFacts}
           onClose={() => pick(null)}

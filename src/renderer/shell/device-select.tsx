@@ -18,7 +18,7 @@ export function deviceOptionLabel(
 export function DeviceSelect(props: {
   devices: readonly AnalyzedDevice[];
   device: AnalyzedDevice | null;
-  onChange: (ordinal: number) => void;
+  onChange: (device: AnalyzedDevice) => void;
 }): JSX.Element {
   const { devices, device, onChange } = props;
   return (
@@ -33,7 +33,10 @@ export function DeviceSelect(props: {
             ? 'This snapshot has one device'
             : 'Show another device (each listed with its active peak; OOM: it ran out of memory)'
         }
-        onChange={(event) => onChange(Number(event.target.value))}
+        onChange={(event) => {
+          const chosen = devices.find((d) => String(d.device) === event.target.value);
+          if (chosen !== undefined) onChange(chosen);
+        }}
       >
         {devices.length === 0 && <option value="">none</option>}
         {devices.map((d) => (

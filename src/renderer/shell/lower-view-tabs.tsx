@@ -2,21 +2,22 @@
 // device that ran out of memory.
 
 import type { JSX } from 'react';
-import type { LowerView } from '../state/app-state';
 import { keysOf } from '../state/keyboard-shortcuts';
-import { LOWER_VIEWS } from './lower-views';
+import { LOWER_VIEWS, PAGE_SHORTCUTS } from '../registry/lower-views';
 
 export function LowerViewTabs(props: {
-  selected: LowerView;
+  /** The id of the view shown. */
+  selected: string;
   /** OOMs of the device; 0 when it did not run out of memory. */
   oomCount: number;
-  onSelect: (view: LowerView) => void;
+  onSelect: (view: string) => void;
 }): JSX.Element {
   const { selected, oomCount, onSelect } = props;
   return (
     <div className="lower-tabs" role="tablist" aria-label="Views of the selected moment">
       {LOWER_VIEWS.map((entry) => {
         const alarm = entry.id === 'oom' && oomCount > 0;
+        const keys = keysOf(`view-${entry.id}`, 'other', PAGE_SHORTCUTS);
         return (
           <button
             key={entry.id}
@@ -27,8 +28,8 @@ export function LowerViewTabs(props: {
             aria-controls="lower-view"
             className={alarm ? 'lower-tab lower-tab-alarm' : 'lower-tab'}
             data-testid={`view-tab-${entry.id}`}
-            title={`${alarm ? `${entry.title} — this device ran out of memory` : entry.title} (${keysOf(entry.command)})`}
-            aria-keyshortcuts={keysOf(entry.command)}
+            title={`${alarm ? `${entry.title} — this device ran out of memory` : entry.title} (${keys})`}
+            aria-keyshortcuts={keys}
             onClick={() => onSelect(entry.id)}
           >
             {entry.label}

@@ -1,6 +1,6 @@
 // The default sizes of a snapshot page's panes (the timeline above, the views below it, the
 // selected allocation's panel beside the lower view), for react-resizable-panels, which does the
-// dragging, the keys and the remembering. Pure, unit-tested: at 1280×720 the defaults keep the
+// dragging and the keys (the tab's store remembers the sizes). Pure, unit-tested: at 1280×720 the defaults keep the
 // timeline's plot PLOT_DEFAULT_PX tall and the lower view LOWER_CONTENT_PX of content.
 
 /** The plot's height (the timeline's canvas) the defaults keep where the window allows. */
@@ -56,46 +56,4 @@ export const CHART_MIN_PX = CHART_CHROME_PX + PLOT_MIN_PX;
 export function defaultSideWidth(width: number): number {
   const preferred = clamp(width * SIDE_DEFAULT_FRACTION, SIDE_DEFAULT_MIN_PX, SIDE_DEFAULT_MAX_PX);
   return clamp(preferred, SIDE_MIN_PX, Math.max(SIDE_MIN_PX, width - MAIN_MIN_PX));
-}
-
-// ---- Remembered choices ------------------------------------------------------------------------
-
-/** The part of `Storage` used here (localStorage in the page; a Map in tests). */
-export interface SizeStorage {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-  removeItem(key: string): void;
-}
-
-/** The page's localStorage, or null where there is none (or reading it throws). */
-export function pageStorage(): SizeStorage | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The storage react-resizable-panels remembers layouts in: the page's, where it works; one that
- * remembers nothing where storage is refused (private mode, a policy, full).
- */
-export function layoutStorage(): Pick<Storage, 'getItem' | 'setItem'> {
-  const storage = pageStorage();
-  return {
-    getItem: (key) => {
-      try {
-        return storage?.getItem(key) ?? null;
-      } catch {
-        return null;
-      }
-    },
-    setItem: (key, value) => {
-      try {
-        storage?.setItem(key, value);
-      } catch {
-        // Full or refused: the size holds for this page only.
-      }
-    },
-  };
 }

@@ -1,10 +1,5 @@
-import type { Dispatch } from 'react';
-import {
-  effectiveXMode,
-  selectedDevice,
-  type AppAction,
-  type SnapshotTab,
-} from '../state/app-state';
+import { effectiveXMode, type SnapshotTab } from '../state/app-state';
+import { TabStoreContext, useTab } from '../state/tab-store-context';
 import { DeviceContent } from './device-content';
 import { DeviceSelect } from './device-select';
 import { WarningNotice } from './notices';
@@ -18,7 +13,6 @@ import { XModeToggle } from '../timeline/x-mode-toggle';
 
 export interface SnapshotPageProps {
   readonly tab: SnapshotTab;
-  readonly dispatch: Dispatch<AppAction>;
   /** Every open snapshot: the Compare view lists them. */
   readonly openSnapshots: readonly SnapshotTab[];
 }
@@ -31,15 +25,24 @@ export const PAGE_NOTICE_LINES = 2;
  * laptop screen shows the main figures only, the notices wrap under them only where they do not
  * fit), then the panes (the timeline, the views below it, the allocation panel).
  */
-export function SnapshotPage({ tab, dispatch, openSnapshots }: SnapshotPageProps) {
-  const { view, ui } = tab;
-  const device = selectedDevice(tab);
-  const tabId = tab.id;
-  const showWarnings = view.warnings.length > 0 && !ui.warningsDismissed;
+export function SnapshotPage(props: SnapshotPageProps) {
+  return (
+    <TabStoreContext.Provider value={props.tab.store}>
+      <SnapshotPageContent {...props} />
+    </TabStoreContext.Provider>
+  );
+}
+
+function SnapshotPageContent({ tab, openSnapshots }: SnapshotPageProps) {
+  const { snapshot, store } = tab;
+  const actions = store.getState();
+  const deviceIndex = useTab((state) => state.deviceIndex);
+  const device = deviceIndex === null ? null : (snapshot.devices[deviceIndex] ?? null);
+  const warningsDismissed = useTab((state) => state.warningsDismissed);
+  const xMode = useTab((state) => state.xMode);
+  const showWarnings = snapshot.warnings.length > 0 && !warningsDismissed;
   // The answer users open an OOM snapshot for: on every device, so switching does not move things.
-  const oomDevice = oomNoticeDevice(view.devices, device);
-  const showDevice = (ordinal: number): void =>
-    dispatch({ type: 'set-device', tabId, device: ordinal });
+  const oomDevice = oomNoticeDevice(snapshot.devices, device);
 
   // The OOM first: it is what people open such a snapshot for.
   const notices: NoticeItem[] = [];
@@ -51,28 +54,23 @@ export function SnapshotPage({ tab, dispatch, openSnapshots }: SnapshotPageProps
           oomDevice={oomDevice}
           device={device}
           onExplain={() => {
-            dispatch({ type: 'set-moment', tabId, moment: oomDevice.ooms[0]!.eventIndex });
-            dispatch({ type: 'set-lower-view', tabId, view: 'oom' });
+            actions.setMoment(oomDevice.ooms[0]!.eventIndex);
+            actions.setLowerView('oom');
           }}
-          onShowDevice={showDevice}
+          onShowDevice={actions.showDevice}
         />
       ),
     });
   if (showWarnings)
     notices.push({
       key: 'warnings',
-      node: (
-        <WarningNotice
-          warnings={view.warnings}
-          onDismiss={() => dispatch({ type: 'dismiss-warnings', tabId })}
-        />
-      ),
+      node: <WarningNotice warnings={snapshot.warnings} onDismiss={actions.dismissWarnings} />,
     });
 
   return (
-    <section className="snapshot-page" aria-label={view.fileName} data-testid="snapshot-page">
+    <section className="snapshot-page" aria-label={snapshot.fileName} data-testid="snapshot-page">
       <div className="snapshot-toolbar">
-        <DeviceSelect devices={view.devices} device={device} onChange={showDevice} />
+        <DeviceSelect devices={snapshot.devices} device={device} onChange={actions.showDevice} />
         {device && <SummaryStrip device={device} />}
         <NoticeStrip
           className="page-notices"
@@ -85,18 +83,13 @@ export function SnapshotPage({ tab, dispatch, openSnapshots }: SnapshotPageProps
         {device && (
           <XModeToggle
             device={device}
-            xMode={effectiveXMode(ui, device)}
-            onChange={(xMode) => dispatch({ type: 'set-x-mode', tabId, xMode })}
+            xMode={effectiveXMode({ xMode }, device)}
+            onChange={actions.setXMode}
           />
         )}
       </div>
       {device ? (
-        <DeviceContent
-          tab={tab}
-          device={device}
-          dispatch={dispatch}
-          openSnapshots={openSnapshots}
-        />
+        <DeviceContent tab={tab} device={device} openSnapshots={openSnapshots} />
       ) : (
         <div className="empty-state">
           <p>
@@ -105,7 +98,7 @@ export function SnapshotPage({ tab, dispatch, openSnapshots }: SnapshotPageProps
           </p>
         </div>
       )}
-      <SnapshotStatusBar view={view} device={device} />
+      <SnapshotStatusBar snapshot={snapshot} device={device} />
     </section>
   );
 }

@@ -6,7 +6,9 @@
 // "Full page" gives the lower view the whole page (the timeline stays mounted, hidden, so its
 // zoom holds).
 
-import { useLayoutEffect, useRef, useState, type JSX, type ReactNode } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState, type JSX, type ReactNode } from 'react';
+import { useTabStore } from '../state/tab-store-context';
+import type { TabStore } from '../state/tab-store';
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
 import {
   CHART_MIN_PX,
@@ -15,7 +17,6 @@ import {
   SIDE_MIN_PX,
   defaultLowerHeight,
   defaultSideWidth,
-  layoutStorage,
 } from './pane-sizes';
 
 export interface SnapshotPanesProps {
@@ -28,22 +29,31 @@ export interface SnapshotPanesProps {
   fullPage: boolean;
 }
 
-const storage = layoutStorage();
 const COLUMN_LAYOUT = 'allocscope.panes.column';
 const LOWER_ROW_LAYOUT = 'allocscope.panes.lower-row';
 
 /**
- * Double-click on a divider gives the default sizes back (the library's own behaviour); this
- * forgets the remembered layout too, so that the defaults, which follow the window's size, apply
- * from then on (the library saves only what the user drags or keys). The key is the library's
- * (`useDefaultLayout`).
+ * Where the library keeps the layouts: the tab's store (which remembers them across sessions), so
+ * the panes have one home with the rest of the page's choices.
  */
-function forgetLayout(id: string): void {
-  storage.setItem(`react-resizable-panels:${id}`, '');
+function storeLayoutStorage(store: TabStore): Pick<Storage, 'getItem' | 'setItem'> {
+  return {
+    getItem: (key) => store.getState().paneLayouts[key] ?? null,
+    setItem: (key, value) => store.getState().setPaneLayout(key, value),
+  };
 }
 
 export function SnapshotPanes(props: SnapshotPanesProps): JSX.Element {
   const { panel, fullPage } = props;
+  const store = useTabStore();
+  const storage = useMemo(() => storeLayoutStorage(store), [store]);
+  /**
+   * Double-click on a divider gives the default sizes back (the library's own behaviour); this
+   * forgets the remembered layout too, so that the defaults, which follow the window's size, apply
+   * from then on (the library saves only what the user drags or keys). The key is the library's
+   * (`useDefaultLayout`).
+   */
+  const forgetLayout = (id: string): void => storage.setItem(`react-resizable-panels:${id}`, '');
   const bodyRef = useRef<HTMLDivElement>(null);
   // The default sizes depend on the body's size: measured before the first paint, the panes
   // laid out once it is known (no flash of other sizes).

@@ -6,18 +6,18 @@ import { snapshotFormName } from '@shared/format/words';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 
 export function SnapshotStatusBar(props: {
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   device: AnalyzedDevice | null;
 }): JSX.Element {
-  const { view, device } = props;
+  const { snapshot, device } = props;
   return (
     <footer className="status-bar">
-      <span title={`${formatExactBytes(view.fileBytes)} bytes`}>
-        {view.fileName} · {formatBytes(view.fileBytes)}
+      <span title={`${formatExactBytes(snapshot.fileBytes)} bytes`}>
+        {snapshot.fileName} · {formatBytes(snapshot.fileBytes)}
       </span>
-      <span>{snapshotFormName(view.pickleProtocol)}</span>
+      <span>{snapshotFormName(snapshot.pickleProtocol)}</span>
       <span>
-        {view.devices.length} {view.devices.length === 1 ? 'device' : 'devices'}
+        {snapshot.devices.length} {snapshot.devices.length === 1 ? 'device' : 'devices'}
       </span>
       {device && (
         <span>{new Intl.NumberFormat('en-US').format(device.allocations.count)} allocations</span>

@@ -24,9 +24,9 @@ export function TabStrip({ tabs, selectedTabId, onSelect, onClose }: TabStripPro
         const detail =
           tab.kind === 'snapshot'
             ? [
-                formatBytes(tab.view.fileBytes),
-                snapshotFormName(tab.view.pickleProtocol),
-                `${tab.view.devices.length} ${tab.view.devices.length === 1 ? 'device' : 'devices'}`,
+                formatBytes(tab.snapshot.fileBytes),
+                snapshotFormName(tab.snapshot.pickleProtocol),
+                `${tab.snapshot.devices.length} ${tab.snapshot.devices.length === 1 ? 'device' : 'devices'}`,
               ].join(' · ')
             : 'opening…';
         return (

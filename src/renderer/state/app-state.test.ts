@@ -7,7 +7,6 @@ import {
   effectiveXMode,
   initialAppState,
   MAX_FAILURES_SHOWN,
-  selectedDevice,
   selectedTab,
   type AppAction,
   type AppState,
@@ -39,7 +38,7 @@ const started = (jobId: string, fileName = `${jobId}.pickle`): AppAction => ({
 });
 const done = (jobId: string, view = fakeView(`${jobId}.pickle`)): AppAction => ({
   type: 'decode',
-  event: { type: 'done', jobId, view },
+  event: { type: 'done', jobId, snapshot: view },
 });
 const failed = (jobId: string, message = 'not a memory snapshot'): AppAction => ({
   type: 'decode',
@@ -74,8 +73,8 @@ describe('appReducer: opening', () => {
     expect(state.tabs[0]).toMatchObject({ stage: 'building', bytesRead: 600, totalBytes: 1000 });
 
     state = appReducer(state, done('a'));
-    expect(snapshotTab(state, 'a').ui).toEqual({
-      device: 0,
+    expect(snapshotTab(state, 'a').store.getState()).toMatchObject({
+      deviceIndex: 0,
       xMode: 'time',
       selectedRow: null,
       moment: null,
@@ -95,8 +94,8 @@ describe('appReducer: opening', () => {
   it('starts on the event axis when the first device has no times', () => {
     const view = fakeView('x.pickle', [fakeDevice(3, false), fakeDevice(4)]);
     const tab = snapshotTab(run(started('a'), done('a', view)), 'a');
-    expect(tab.ui.device).toBe(3);
-    expect(tab.ui.xMode).toBe('event');
+    expect(tab.store.getState().deviceIndex).toBe(0);
+    expect(tab.store.getState().xMode).toBe('event');
   });
 
   it('opens on the first device that ran out of memory', () => {
@@ -105,9 +104,13 @@ describe('appReducer: opening', () => {
       fakeDevice(1, true, 1),
       fakeDevice(2, true, 2),
     ]);
-    expect(snapshotTab(run(started('a'), done('a', view)), 'a').ui.device).toBe(1);
+    expect(snapshotTab(run(started('a'), done('a', view)), 'a').store.getState().deviceIndex).toBe(
+      1,
+    );
     const calm = fakeView('y.pickle', [fakeDevice(0), fakeDevice(1)]);
-    expect(snapshotTab(run(started('b'), done('b', calm)), 'b').ui.device).toBe(0);
+    expect(snapshotTab(run(started('b'), done('b', calm)), 'b').store.getState().deviceIndex).toBe(
+      0,
+    );
   });
 
   it('without an OOM, opens on the device with the largest active peak, not an idle one', () => {
@@ -117,7 +120,9 @@ describe('appReducer: opening', () => {
       fakeDevice(1, true, 0, 10.5 * 2 ** 30),
       fakeDevice(2, true, 0, 2 ** 30),
     ]);
-    expect(snapshotTab(run(started('a'), done('a', view)), 'a').ui.device).toBe(1);
+    expect(snapshotTab(run(started('a'), done('a', view)), 'a').store.getState().deviceIndex).toBe(
+      1,
+    );
   });
 
   it('ignores progress and results of decodes no longer shown', () => {
@@ -293,71 +298,28 @@ describe('appReducer: tabs', () => {
     const loading = run(started('a'), done('a'), started('b'));
     expect(appReducer(loading, { type: 'show-ranks' })).toBe(loading);
   });
-
-  it('compares one tab with a device of another: its Compare view, that device chosen', () => {
-    const ranks = appReducer(three, { type: 'show-ranks' });
-    const state = appReducer(ranks, { type: 'compare-with', tabId: 'a', candidateId: 'c:0' });
-    expect(state.selectedTabId).toBe('a');
-    expect(state.ranksShown).toBe(false);
-    expect(snapshotTab(state, 'a').ui.lowerView).toBe('compare');
-    expect(snapshotTab(state, 'a').ui.compareWith).toBe('c:0');
-    expect(appReducer(three, { type: 'compare-with', tabId: 'zz', candidateId: 'c:0' })).toBe(
-      three,
-    );
-  });
 });
 
-describe('appReducer: per-snapshot choices', () => {
-  const view = fakeView('multi.pickle', [fakeDevice(0), fakeDevice(1, false)]);
-  const opened = run(started('a'), done('a', view), started('b'), done('b'));
-
-  it('keeps each snapshot its own selection', () => {
-    let state = appReducer(opened, { type: 'select-row', tabId: 'a', row: 5 });
-    state = appReducer(state, { type: 'set-moment', tabId: 'a', moment: 12 });
-    state = appReducer(state, { type: 'set-x-mode', tabId: 'a', xMode: 'event' });
-    expect(snapshotTab(state, 'a').ui).toMatchObject({
-      selectedRow: 5,
-      moment: 12,
-      xMode: 'event',
+describe('appReducer: each snapshot its own store', () => {
+  it('makes a store when a snapshot opens, and drops it with the tab', () => {
+    const opened = run(started('a'), done('a'), started('b'), done('b'));
+    const a = snapshotTab(opened, 'a').store;
+    expect(snapshotTab(opened, 'b').store).not.toBe(a);
+    // Other actions keep the tab, its store and what is in it.
+    a.getState().setMoment(12);
+    const switched = appReducer(appReducer(opened, { type: 'select-tab', tabId: 'b' }), {
+      type: 'select-tab',
+      tabId: 'a',
     });
-    expect(snapshotTab(state, 'b').ui).toMatchObject({ selectedRow: null, moment: null });
+    expect(snapshotTab(switched, 'a').store).toBe(a);
+    expect(snapshotTab(switched, 'a').store.getState().moment).toBe(12);
+    const closed = appReducer(switched, { type: 'close-tab', tabId: 'a' });
+    expect(closed.tabs.some((tab) => tab.kind === 'snapshot' && tab.store === a)).toBe(false);
   });
 
-  it('a device change clears the row and moment, which belong to the old device', () => {
-    let state = appReducer(opened, { type: 'select-row', tabId: 'a', row: 5 });
-    state = appReducer(state, { type: 'set-moment', tabId: 'a', moment: 12 });
-    state = appReducer(state, { type: 'set-device', tabId: 'a', device: 1 });
-    const tab = snapshotTab(state, 'a');
-    expect(tab.ui).toMatchObject({ device: 1, selectedRow: null, moment: null });
-    expect(selectedDevice(tab)?.device).toBe(1);
-    // Device 1 records no times: the axis falls back to events without forgetting the choice.
-    expect(tab.ui.xMode).toBe('time');
-    expect(effectiveXMode(tab.ui, selectedDevice(tab)!)).toBe('event');
-  });
-
-  it('refuses a device the file does not have, and leaves unchanged state identical', () => {
-    expect(appReducer(opened, { type: 'set-device', tabId: 'a', device: 9 })).toBe(opened);
-    expect(appReducer(opened, { type: 'set-device', tabId: 'a', device: 0 })).toBe(opened);
-    expect(appReducer(opened, { type: 'select-row', tabId: 'a', row: null })).toBe(opened);
-  });
-
-  it('remembers the view under the timeline per snapshot, across devices', () => {
-    let state = appReducer(opened, { type: 'set-lower-view', tabId: 'a', view: 'segments' });
-    expect(snapshotTab(state, 'a').ui.lowerView).toBe('segments');
-    expect(snapshotTab(state, 'b').ui.lowerView).toBeNull();
-    expect(appReducer(state, { type: 'set-lower-view', tabId: 'a', view: 'segments' })).toBe(state);
-    state = appReducer(state, { type: 'set-device', tabId: 'a', device: 1 });
-    expect(snapshotTab(state, 'a').ui.lowerView).toBe('segments');
-  });
-
-  it('dismissing warnings is remembered per snapshot', () => {
-    const state = appReducer(opened, { type: 'dismiss-warnings', tabId: 'a' });
-    expect(snapshotTab(state, 'a').ui.warningsDismissed).toBe(true);
-    expect(snapshotTab(state, 'b').ui.warningsDismissed).toBe(false);
-  });
-
-  it('loading tabs have no choices to change', () => {
-    const loading = run(started('x'));
-    expect(appReducer(loading, { type: 'select-row', tabId: 'x', row: 1 })).toBe(loading);
+  it('time only where the device records times', () => {
+    expect(effectiveXMode({ xMode: 'time' }, fakeDevice(0, false))).toBe('event');
+    expect(effectiveXMode({ xMode: 'time' }, fakeDevice(0, true))).toBe('time');
+    expect(effectiveXMode({ xMode: 'event' }, fakeDevice(0, true))).toBe('event');
   });
 });

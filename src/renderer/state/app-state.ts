@@ -1,33 +1,12 @@
 // The page's state: the open tabs (snapshots being decoded and decoded ones), which one is
-// shown, the open failures, and per snapshot what the user picked (device, x axis, selected
-// allocation, moment). A plain reducer: every change is an action, so it is unit-tested.
+// shown, the open failures. A plain reducer: every change is an action, so it is unit-tested.
+// What the user picked on a snapshot's page (device, moment, views, search...) lives in the
+// tab's own store (tab-store.ts), made here when the snapshot opens and dropped with its tab.
 
 import { deviceTimesUsable } from '@shared/analyzed/device-times';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
-import { defaultDeviceIndex } from '@shared/analyzed/moments';
 import type { DecodeEvent, DecodeStage } from '../api/snapshot-client';
-
-export type XMode = 'time' | 'event';
-
-/** The view under the timeline. */
-export type LowerView =
-  'largest' | 'holders' | 'segments' | 'fragmentation' | 'oom' | 'steps' | 'compare';
-
-export interface SnapshotUiState {
-  /** Ordinal of the device shown (AnalyzedDevice.device); null when the file has no device. */
-  readonly device: number | null;
-  /** What the user asked for; the device may not allow it (see effectiveXMode). */
-  readonly xMode: XMode;
-  /** Row of the device's allocation table. */
-  readonly selectedRow: number | null;
-  /** An event index the user pointed at; null: the page's default (first OOM, else active peak). */
-  readonly moment: number | null;
-  /** The view the user picked under the timeline; null: the default (OOM when the device has one). */
-  readonly lowerView: LowerView | null;
-  readonly warningsDismissed: boolean;
-  /** The device the Compare view compares with ("tabId:device"); null: the first offered. */
-  readonly compareWith: string | null;
-}
+import { createTabStore, type TabStore, type TabViewState, type XMode } from './tab-store';
 
 interface TabBase {
   /** The decode job's id; stays the tab's id once decoded. */
@@ -51,8 +30,9 @@ export interface LoadingTab extends TabBase {
 
 export interface SnapshotTab extends TabBase {
   readonly kind: 'snapshot';
-  readonly view: AnalyzedSnapshot;
-  readonly ui: SnapshotUiState;
+  readonly snapshot: AnalyzedSnapshot;
+  /** The page's choices: made when the tab opens, dropped when it closes. */
+  readonly store: TabStore;
 }
 
 export type Tab = LoadingTab | SnapshotTab;
@@ -94,15 +74,7 @@ export type AppAction =
   | { readonly type: 'select-tab'; readonly tabId: string }
   | { readonly type: 'cycle-tab'; readonly step: 1 | -1 }
   | { readonly type: 'dismiss-failure'; readonly failureId: string }
-  | { readonly type: 'set-device'; readonly tabId: string; readonly device: number }
-  | { readonly type: 'set-x-mode'; readonly tabId: string; readonly xMode: XMode }
-  | { readonly type: 'select-row'; readonly tabId: string; readonly row: number | null }
-  | { readonly type: 'set-moment'; readonly tabId: string; readonly moment: number | null }
-  | { readonly type: 'set-lower-view'; readonly tabId: string; readonly view: LowerView }
-  | { readonly type: 'dismiss-warnings'; readonly tabId: string }
-  | { readonly type: 'show-ranks' }
-  /** Show a tab's Compare view, comparing with this candidate ("tabId:device"). */
-  | { readonly type: 'compare-with'; readonly tabId: string; readonly candidateId: string };
+  | { readonly type: 'show-ranks' };
 
 /**
  * How many failures stay listed (older ones drop off): more than the notices show at once, so
@@ -118,23 +90,6 @@ export const initialAppState: AppState = {
   ranksShown: false,
   ranksGroup: null,
 };
-
-/**
- * A snapshot opens on the default device (analyzed/moments.ts): its first device with an OOM (the
- * question users open it with), else the one with the largest active peak (never an idle one).
- */
-export function initialSnapshotUi(view: AnalyzedSnapshot): SnapshotUiState {
-  const first = view.devices[defaultDeviceIndex(view.devices)] ?? null;
-  return {
-    device: first?.device ?? null,
-    xMode: first !== null && deviceTimesUsable(first) ? 'time' : 'event',
-    selectedRow: null,
-    moment: null,
-    lowerView: null,
-    warningsDismissed: false,
-    compareWith: null,
-  };
-}
 
 export function appReducer(state: AppState, action: AppAction): AppState {
   switch (action.type) {
@@ -156,15 +111,6 @@ export function appReducer(state: AppState, action: AppAction): AppState {
         (state.ranksShown && state.ranksGroup === null)
         ? state
         : { ...state, ranksShown: true, ranksGroup: null };
-    case 'compare-with': {
-      if (findTab(state, action.tabId)?.kind !== 'snapshot') return state;
-      const shown = { ...state, selectedTabId: action.tabId, ranksShown: false };
-      return updateUi(shown, action.tabId, (ui) => ({
-        ...ui,
-        lowerView: 'compare',
-        compareWith: action.candidateId,
-      }));
-    }
     case 'cycle-tab': {
       if (state.tabs.length < 2) return state;
       const at = state.tabs.findIndex((tab) => tab.id === state.selectedTabId);
@@ -177,33 +123,6 @@ export function appReducer(state: AppState, action: AppAction): AppState {
         ? state
         : { ...state, failures, lastOpenFailed: state.lastOpenFailed && failures.length > 0 };
     }
-    case 'set-device':
-      return updateUi(state, action.tabId, (ui, view) =>
-        ui.device === action.device || !view.devices.some((d) => d.device === action.device)
-          ? ui
-          : // Rows and events are per device: a selection on another device means nothing here.
-            { ...ui, device: action.device, selectedRow: null, moment: null },
-      );
-    case 'set-x-mode':
-      return updateUi(state, action.tabId, (ui) =>
-        ui.xMode === action.xMode ? ui : { ...ui, xMode: action.xMode },
-      );
-    case 'select-row':
-      return updateUi(state, action.tabId, (ui) =>
-        ui.selectedRow === action.row ? ui : { ...ui, selectedRow: action.row },
-      );
-    case 'set-moment':
-      return updateUi(state, action.tabId, (ui) =>
-        ui.moment === action.moment ? ui : { ...ui, moment: action.moment },
-      );
-    case 'set-lower-view':
-      return updateUi(state, action.tabId, (ui) =>
-        ui.lowerView === action.view ? ui : { ...ui, lowerView: action.view },
-      );
-    case 'dismiss-warnings':
-      return updateUi(state, action.tabId, (ui) =>
-        ui.warningsDismissed ? ui : { ...ui, warningsDismissed: true },
-      );
   }
 }
 
@@ -252,8 +171,8 @@ function reduceDecodeEvent(state: AppState, event: DecodeEvent): AppState {
         fileName: tab.fileName,
         openedFrom: tab.openedFrom,
         rankGroup: tab.rankGroup,
-        view: event.view,
-        ui: initialSnapshotUi(event.view),
+        snapshot: event.snapshot,
+        store: createTabStore(event.snapshot),
       };
       return { ...replaceTab(state, decoded), lastOpenFailed: false };
     }
@@ -308,30 +227,15 @@ function removeTab(state: AppState, tabId: string): AppState {
   return { ...state, tabs, selectedTabId };
 }
 
-function updateUi(
-  state: AppState,
-  tabId: string,
-  update: (ui: SnapshotUiState, view: AnalyzedSnapshot) => SnapshotUiState,
-): AppState {
-  const tab = findTab(state, tabId);
-  if (tab?.kind !== 'snapshot') return state;
-  const ui = update(tab.ui, tab.view);
-  return ui === tab.ui ? state : replaceTab(state, { ...tab, ui });
-}
-
 // Selectors.
 
 export function selectedTab(state: AppState): Tab | null {
   return state.tabs.find((tab) => tab.id === state.selectedTabId) ?? null;
 }
 
-export function selectedDevice(tab: SnapshotTab): AnalyzedDevice | null {
-  return tab.view.devices.find((device) => device.device === tab.ui.device) ?? null;
-}
-
 /** Time only where the device's times are usable. */
-export function effectiveXMode(ui: SnapshotUiState, device: AnalyzedDevice): XMode {
-  return ui.xMode === 'time' && deviceTimesUsable(device) ? 'time' : 'event';
+export function effectiveXMode(state: Pick<TabViewState, 'xMode'>, device: AnalyzedDevice): XMode {
+  return state.xMode === 'time' && deviceTimesUsable(device) ? 'time' : 'event';
 }
 
 export type BodyState = 'loading' | 'ready' | 'error';
@@ -342,3 +246,4 @@ export function bodyState(state: AppState): BodyState {
   if (state.lastOpenFailed && state.failures.length > 0) return 'error';
   return 'ready';
 }
+export type { XMode } from './tab-store';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 // The README as text (Vite's ?raw), so this test needs no file system.
 import readme from '../../../README.md?raw';
+import { PAGE_SHORTCUTS } from '../registry/lower-views';
 import {
-  SHORTCUTS,
   SHORTCUT_GROUPS,
   acceptsShortcut,
   chordLabel,
@@ -23,7 +23,10 @@ const key = (key: string, modifiers: Partial<KeyStroke> = {}): KeyStroke => ({
   ...modifiers,
 });
 
-const command = (stroke: KeyStroke): ShortcutCommand | null => shortcutOf(stroke)?.command ?? null;
+// The whole table: the app's keys and the lower views' (registry/lower-views.ts).
+const SHORTCUTS = PAGE_SHORTCUTS;
+const command = (stroke: KeyStroke): ShortcutCommand | null =>
+  shortcutOf(stroke, SHORTCUTS)?.command ?? null;
 
 describe('the shortcut table', () => {
   it('knows Ctrl/Cmd+O and Ctrl/Cmd+W', () => {
@@ -118,7 +121,7 @@ describe('the shortcut table', () => {
     expect(chordLabel({ key: 'o', primary: true }, 'both')).toBe('Ctrl/Cmd+O');
     expect(chordLabel({ key: 'Tab', ctrl: true, shift: true }, 'mac')).toBe('Ctrl+Shift+Tab');
     expect(chordLabel({ key: 'ArrowLeft', shift: true }, 'other')).toBe('Shift+←');
-    expect(keysOf('view-oom')).toBe('4');
+    expect(keysOf('view-oom', 'other', SHORTCUTS)).toBe('4');
   });
 });
 
@@ -145,7 +148,7 @@ function tableRows(markdown: string): string[] {
 
 describe('the README', () => {
   it('lists exactly the table of shortcuts, in its order', () => {
-    const expected = tableRows(shortcutsMarkdown());
+    const expected = tableRows(shortcutsMarkdown(SHORTCUTS));
     const rows = tableRows(readme);
     const start = rows.indexOf(expected[0]!);
     expect(start).toBeGreaterThanOrEqual(0);

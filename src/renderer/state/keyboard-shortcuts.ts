@@ -1,6 +1,8 @@
 // Every keyboard shortcut of the page, in one table: the handlers (the app, the snapshot page and
 // the timeline each take the commands of their scope), the help overlay (`?`) and the README's
 // table are all read from it, so they cannot disagree (a unit test compares the README with it).
+// The keys of the lower views are their registry entries' (registry/lower-views.ts, which makes
+// the whole table with `withViewShortcuts`): adding a view adds no line here.
 // In Electron, Open is the menu's (main shows the dialog); the tab keys are shown in the menu but
 // handled here, where the current tab is known.
 
@@ -11,13 +13,8 @@ export type ShortcutCommand =
   | 'next-tab'
   | 'previous-tab'
   | 'help'
-  | 'view-largest'
-  | 'view-segments'
-  | 'view-fragmentation'
-  | 'view-oom'
-  | 'view-holders'
-  | 'view-steps'
-  | 'view-compare'
+  /** Shows the lower view of this id (its entry's key). */
+  | `view-${string}`
   | 'find'
   | 'lower-full-page'
   | 'moment-previous'
@@ -70,6 +67,7 @@ export const SHORTCUT_GROUPS: readonly ShortcutGroup[] = [
   'Files and tabs',
 ];
 
+/** The shortcuts of everything but the lower views (see withViewShortcuts). */
 export const SHORTCUTS: readonly Shortcut[] = [
   {
     command: 'moment-previous',
@@ -170,55 +168,6 @@ export const SHORTCUTS: readonly Shortcut[] = [
     description: 'Clear the selected allocation; without one, show the whole trace',
   },
   {
-    command: 'view-largest',
-    scope: 'page',
-    group: 'Views',
-    chords: [{ key: '1' }],
-    description: 'Allocations (the largest alive)',
-  },
-  {
-    command: 'view-segments',
-    scope: 'page',
-    group: 'Views',
-    chords: [{ key: '2' }],
-    description: 'Segments',
-  },
-  {
-    command: 'view-fragmentation',
-    scope: 'page',
-    group: 'Views',
-    chords: [{ key: '3' }],
-    description: 'Fragmentation',
-  },
-  {
-    command: 'view-oom',
-    scope: 'page',
-    group: 'Views',
-    chords: [{ key: '4' }],
-    description: 'OOM',
-  },
-  {
-    command: 'view-holders',
-    scope: 'page',
-    group: 'Views',
-    chords: [{ key: '5' }],
-    description: 'Who holds it (flame graph, group by)',
-  },
-  {
-    command: 'view-steps',
-    scope: 'page',
-    group: 'Views',
-    chords: [{ key: '6' }],
-    description: 'Steps (per-step figures, growth, leak suspects)',
-  },
-  {
-    command: 'view-compare',
-    scope: 'page',
-    group: 'Views',
-    chords: [{ key: '7' }],
-    description: 'Compare with another snapshot or device',
-  },
-  {
     command: 'find',
     scope: 'page',
     group: 'Views',
@@ -282,6 +231,35 @@ export const SHORTCUTS: readonly Shortcut[] = [
   },
 ];
 
+/** What a lower view gives the table: its id, its key and what the help says it shows. */
+export interface ViewShortcut {
+  readonly id: string;
+  readonly key: string;
+  readonly help: string;
+}
+
+/** The whole table: `base` with the lower views' keys first in the Views group, in their order. */
+export function withViewShortcuts(
+  base: readonly Shortcut[],
+  views: readonly ViewShortcut[],
+): readonly Shortcut[] {
+  const viewShortcuts = views.map((view): Shortcut => ({
+    command: `view-${view.id}`,
+    scope: 'page',
+    group: 'Views',
+    chords: [{ key: view.key }],
+    description: view.help,
+  }));
+  const at = base.findIndex((entry) => entry.group === 'Views');
+  const before = at < 0 ? base.length : at;
+  return [...base.slice(0, before), ...viewShortcuts, ...base.slice(before)];
+}
+
+/** The lower view a command shows (`view-<id>`), or null for other commands. */
+export function viewOfCommand(command: ShortcutCommand): string | null {
+  return command.startsWith('view-') ? command.slice('view-'.length) : null;
+}
+
 /** What the pointer does, listed in the help beside the keys (no handler reads it). */
 export const POINTER_GESTURES: readonly { readonly gesture: string; readonly does: string }[] = [
   { gesture: 'Click a band', does: 'Select that allocation: its stack opens in the side panel' },
@@ -321,21 +299,30 @@ export function chordMatches(chord: KeyChord, stroke: KeyStroke): boolean {
 }
 
 /** The shortcut a key press runs, if any. */
-export function shortcutOf(stroke: KeyStroke): Shortcut | null {
-  return (
-    SHORTCUTS.find((entry) => entry.chords.some((chord) => chordMatches(chord, stroke))) ?? null
-  );
+export function shortcutOf(
+  stroke: KeyStroke,
+  table: readonly Shortcut[] = SHORTCUTS,
+): Shortcut | null {
+  return table.find((entry) => entry.chords.some((chord) => chordMatches(chord, stroke))) ?? null;
 }
 
 /** The command of a key press in `scope`, or null (another scope's key, or no shortcut). */
-export function commandOf(stroke: KeyStroke, scope: ShortcutScope): ShortcutCommand | null {
-  const shortcut = shortcutOf(stroke);
+export function commandOf(
+  stroke: KeyStroke,
+  scope: ShortcutScope,
+  table: readonly Shortcut[] = SHORTCUTS,
+): ShortcutCommand | null {
+  const shortcut = shortcutOf(stroke, table);
   return shortcut !== null && shortcut.scope === scope ? shortcut.command : null;
 }
 
 /** The first chord of a command, in words ("Ctrl+O"), for buttons' titles. */
-export function keysOf(command: ShortcutCommand, platform: KeyPlatform = 'other'): string {
-  const shortcut = SHORTCUTS.find((entry) => entry.command === command);
+export function keysOf(
+  command: ShortcutCommand,
+  platform: KeyPlatform = 'other',
+  table: readonly Shortcut[] = SHORTCUTS,
+): string {
+  const shortcut = table.find((entry) => entry.command === command);
   return shortcut === undefined ? '' : chordLabel(shortcut.chords[0]!, platform);
 }
 
@@ -372,8 +359,8 @@ export function chordLabel(chord: KeyChord, platform: KeyPlatform): string {
 }
 
 /** The shortcuts as a Markdown table: the README holds exactly this (a unit test checks). */
-export function shortcutsMarkdown(): string {
-  const rows = SHORTCUTS.map((entry) => {
+export function shortcutsMarkdown(table: readonly Shortcut[]): string {
+  const rows = table.map((entry) => {
     const keys = entry.chords.map((chord) => `\`${chordLabel(chord, 'both')}\``).join(' ');
     return `| ${entry.group} | ${keys} | ${entry.description} |`;
   });

@@ -254,6 +254,12 @@ export class TimelineChart {
     this.window.reset();
   }
 
+  /** Shows these events (a window the tab's store kept, on the page shown again). */
+  showEvents(startEvent: number, endEvent: number): void {
+    const axis = this.data?.axis;
+    if (axis !== undefined) this.window.set({ x0: axis.toX(startEvent), x1: axis.toX(endEvent) });
+  }
+
   // ---- state changes -------------------------------------------------------------------------
 
   private invalidateLayout(): void {

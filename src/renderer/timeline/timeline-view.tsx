@@ -31,7 +31,8 @@ import { allocationDetails } from '@shared/analyzed/allocation-details';
 import { countSpansInTrace, traceTimeExtent } from './trace-time-extent';
 import { usePlacedTooltip } from '../ui/use-placed-tooltip';
 import { useMountedChart } from '../canvas/use-mounted-chart';
-import { ColorBySelect, useColorBy } from './color-by';
+import { ColorBySelect } from './color-by';
+import { useTab, useTabStore } from '../state/tab-store-context';
 import { bandColoring, coloringLegend } from '@shared/holders/band-coloring';
 import { useCategoryRules } from '../holders/category-rules-setting';
 import { ColorLegend } from './color-legend';
@@ -85,7 +86,9 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
   const [zoomed, setZoomed] = useState(false);
   const rangeRef = useRef<HTMLSpanElement>(null);
   const deviceRef = useRef(device);
-  const [colorBy, setColorBy] = useColorBy();
+  const store = useTabStore();
+  const colorBy = useTab((state) => state.colorBy);
+  const setColorBy = store.getState().setColorBy;
   const { rules } = useCategoryRules();
   const coloring = useMemo(
     () => bandColoring(view, device, colorBy, rules),
@@ -136,6 +139,12 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
   useLayoutEffect(() => {
     chartRef.current?.setData(view, device, mode);
   }, [chartRef, view, device, mode]);
+
+  // The window the tab's store kept (this page shown again after another tab): shown at once.
+  useLayoutEffect(() => {
+    const kept = store.getState().timelineWindow;
+    if (kept !== null && !kept.full) chartRef.current?.showEvents(kept.startEvent, kept.endEvent);
+  }, [chartRef, store]);
 
   useLayoutEffect(() => {
     chartRef.current?.setSelectedRow(selectedRow);

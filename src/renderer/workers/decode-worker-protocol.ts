@@ -27,7 +27,7 @@ export type DecodeWorkerReply =
       readonly totalBytes: number | null;
     }
   /** Plain data, its typed arrays transferred; the page adopts it. */
-  | { readonly type: 'done'; readonly view: AnalyzedSnapshotData }
+  | { readonly type: 'done'; readonly snapshot: AnalyzedSnapshotData }
   | {
       readonly type: 'failed';
       /** One line for the user: what is wrong with the file, or that allocscope hit a bug. */

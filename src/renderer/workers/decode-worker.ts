@@ -49,10 +49,10 @@ async function decode(request: DecodeWorkerRequest): Promise<void> {
   });
   const fileBytes = totalBytes ?? bytesRead;
   post({ type: 'progress', stage: 'analyzing', bytesRead: fileBytes, totalBytes: fileBytes });
-  const view = buildAnalyzedSnapshotData(model, { fileName, fileBytes });
+  const snapshot = buildAnalyzedSnapshotData(model, { fileName, fileBytes });
   // Every stack labelled here, not on the page's thread: frame names may be megabytes long.
-  view.labels = frameLabelTablesOf(view);
-  post({ type: 'done', view }, transferablesOf(view));
+  snapshot.labels = frameLabelTablesOf(snapshot);
+  post({ type: 'done', snapshot }, transferablesOf(snapshot));
 }
 
 scope.onmessage = (event) => {

@@ -6,7 +6,7 @@ import type { AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { formatBytes } from '../format/units';
 import { deviceLabel } from '../format/words';
 import { aliveRowsAt } from '../holders/alive-rows';
-import { layoutFlame } from '../holders/flame-layout';
+import { layoutFlame, nodeAtPath } from '../holders/flame-layout';
 import { flameTree } from '../holders/flame-tree';
 import type { ThemeName } from './palette';
 import { renderTheme } from './render-theme';
@@ -20,6 +20,10 @@ export interface FlameSvgOptions {
   theme?: ThemeName;
   /** Keep every frame (default: the user's frames and each stack's label, as the app shows). */
   showFramework?: boolean;
+  /** The allocations drawn (the page's search keeps some); default: every one alive. */
+  rows?: ArrayLike<number>;
+  /** The node drawn as the root (the page's zoom: steps "frameId:name"); default: the root. */
+  zoomPath?: readonly string[];
 }
 
 export const FLAME_SVG_CLASS = 'allocscope-flame';
@@ -38,14 +42,16 @@ export function renderFlameSvg(
 ): string {
   const theme = renderTheme(options.theme);
   const device = view.devices[deviceIndex]!;
-  const rows = aliveRowsAt(device, options.moment);
-  const tree = flameTree(view, device, rows, { showFramework: options.showFramework ?? false });
+  const rows = options.rows ?? aliveRowsAt(device, options.moment);
+  const whole = flameTree(view, device, rows, { showFramework: options.showFramework ?? false });
+  const tree = nodeAtPath(whole, options.zoomPath ?? []) ?? whole;
   const plotWidth = Math.max(1, options.width - MARGIN.left - MARGIN.right);
   const rects = layoutFlame(tree, 1 / plotWidth).filter(
     (rect) => MARGIN.top + (rect.depth + 1) * ROW <= options.height,
   );
   // The figures first: a long file name is what gets cut.
-  const title = `${deviceLabel(device.device)} · who holds the ${formatBytes(tree.bytes)} alive after event ${options.moment} (${rows.length} allocations) · ${view.fileName}`;
+  const under = tree === whole ? '' : ` under ${tree.name}`;
+  const title = `${deviceLabel(device.device)} · who holds the ${formatBytes(tree.bytes)} alive${under} after event ${options.moment} (${tree === whole ? rows.length : tree.allocations} allocations) · ${view.fileName}`;
   const parts = [
     svgOpen(options.width, options.height, theme.fontFamily, title),
     `<rect width="100%" height="100%" fill="${theme.background}"/>`,
