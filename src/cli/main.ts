@@ -14,7 +14,6 @@ import { runTop } from './run-top';
 import { runSteps } from './run-steps';
 import { runDiff } from './run-diff';
 import { runRanks } from './run-ranks';
-import { runMcp } from './mcp/run-mcp';
 import { FileFailure } from './file-failure';
 import { summaryFiguresOf } from './summary-figures';
 import { jsonText } from '@shared/format/json-text';
@@ -68,6 +67,9 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (options.command === 'mcp') {
+    // Loaded only for this command: the SDK and its schemas cost every other command ~100 ms of
+    // start-up CPU (a hostile-file test holds a whole run under 1 s).
+    const { runMcp } = await import('./mcp/run-mcp');
     await runMcp();
     return 0;
   }
