@@ -39,7 +39,7 @@ import { runRanks } from '../run-ranks';
 import { renderView, resolveMoment } from '../run-render';
 import { rasterizeSvg } from '../rasterize-svg';
 import { summaryFiguresOf } from '../summary-figures';
-import { deviceIndexOf, type SnapshotLoader } from '../load-analyzed-snapshot';
+import { chosenDevice, type SnapshotLoader } from '../load-analyzed-snapshot';
 import { failureLine } from '../failure-line';
 import { FileFailure } from '../file-failure';
 import type { SnapshotCache } from './snapshot-cache';
@@ -389,10 +389,7 @@ export function registerTools(server: McpServer, cache: SnapshotCache): void {
           ...flag('theme', args.theme),
         ]) as RenderCliOptions;
         const snapshot = await load(args.path, {});
-        const index =
-          options.device === null
-            ? defaultDeviceOf(snapshot.devices)
-            : deviceIndexOf(snapshot, options.device);
+        const index = chosenIndex(snapshot, options.device);
         const { svg, what } = renderView(snapshot, index, options, DEFAULT_CATEGORY_RULES);
         const image = rasterizeSvg(svg, {
           width: options.width,
@@ -417,11 +414,12 @@ export function registerTools(server: McpServer, cache: SnapshotCache): void {
   );
 }
 
-/** The device a tool reads: the one asked for, else the default (first OOM, else largest peak). */
-function chosenIndex(snapshot: AnalyzedSnapshot, device: number | 'host' | undefined): number {
-  if (device === undefined) {
-    deviceIndexOf(snapshot, null);
-    return defaultDeviceOf(snapshot.devices);
-  }
-  return deviceIndexOf(snapshot, device === 'host' ? -1 : device);
+/** Index of the device a tool reads: chosenDevice's rule (the one asked for, else the first
+ *  with an OOM, else the largest peak; no devices: the CLI's notice). */
+function chosenIndex(
+  snapshot: AnalyzedSnapshot,
+  device: number | 'host' | null | undefined,
+): number {
+  const ordinal = device === undefined || device === null ? null : device === 'host' ? -1 : device;
+  return snapshot.devices.indexOf(chosenDevice(snapshot, ordinal));
 }
