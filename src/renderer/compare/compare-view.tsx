@@ -123,19 +123,21 @@ function CompareBody(props: {
   const [chosenAt, setChosenAt] = useState<CompareAt>('phases');
   const at =
     typeof chosenAt === 'number' && chosenAt >= alignedSteps ? ('phases' as const) : chosenAt;
-  const aligned = useMemo(
-    () =>
-      typeof at === 'number'
-        ? null
-        : at === 'peaks'
-          ? alignMoments({ view, device }, other, 'peaks')
-          : alignMoments({ view, device }, other, 'phases', at === 'phases' ? null : at.phase),
-    [view, device, other, at],
-  );
   // The default choice's phase and the phases both have, whatever is chosen now (option labels).
   const byPhase = useMemo(
     () => alignMoments({ view, device }, other, 'phases'),
     [view, device, other],
+  );
+  const aligned = useMemo(
+    () =>
+      typeof at === 'number'
+        ? null
+        : at === 'phases'
+          ? byPhase
+          : at === 'peaks'
+            ? alignMoments({ view, device }, other, 'peaks')
+            : alignMoments({ view, device }, other, 'phases', at.phase),
+    [view, device, other, at, byPhase],
   );
   const comparison = useMemo(
     () =>
