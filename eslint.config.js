@@ -192,6 +192,30 @@ export default defineConfig(
     },
   },
 
+  // Derived data lives with what it derives from (the shared layer's DerivedCache, or the object
+  // that owns it: a chart, a plot); a module-level cache in the page outlives its snapshots and
+  // is shared by every tab (issue 21).
+  {
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    ignores: ['src/renderer/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[computed=false][property.name=/^[a-z0-9]+(_[a-z0-9]+)+$/]',
+          message:
+            "A snake_case field is a JSON document's (allocscope.summary/1, allocscope.report/1): read the analyzed snapshot instead (device.figures, …).",
+        },
+        {
+          selector:
+            ':matches(Program, Program > ExportNamedDeclaration) > VariableDeclaration > VariableDeclarator > NewExpression[callee.name=/^(Weak)?(Map|Set)$/]',
+          message:
+            'No module-level cache in src/renderer: keep derived data in the DerivedCache of the snapshot or device it comes from (@shared/analyzed/derived-cache), or on the object that owns it.',
+        },
+      ],
+    },
+  },
+
   // The CLI prints through src/cli/terminal-output.ts only, which shows a file's escape sequences
   // escaped (issue 20): a command cannot forget it.
   {

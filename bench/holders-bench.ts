@@ -47,15 +47,15 @@ const KEYSTROKES = [
 ];
 
 export async function measureHolders(label: string, path: string): Promise<HoldersBenchRow> {
-  const view = await loadAnalyzedSnapshot(path);
-  const device = [...view.devices].sort((a, b) => b.traceLength - a.traceLength)[0]!;
+  const snapshot = await loadAnalyzedSnapshot(path);
+  const device = [...snapshot.devices].sort((a, b) => b.traceLength - a.traceLength)[0]!;
   const momentWork = (moment: number): number => {
     const rows = aliveRowsAt(device, moment);
-    const groups = groupRows(view, device, rows, 'frame');
-    flameTree(view, device, rows);
+    const groups = groupRows(snapshot, device, rows, 'frame');
+    flameTree(snapshot, device, rows);
     // The table's sparklines (as the app: 80 samples, the 200 largest groups).
     const keys = groups.slice(0, 200).map((group) => group.key);
-    groupSeries(view, device, 'frame', keys, seriesMoments(device.traceLength, 80, [moment]));
+    groupSeries(snapshot, device, 'frame', keys, seriesMoments(device.traceLength, 80, [moment]));
     return rows.length;
   };
   // Built once per device after the first paint for the allocator state (segments view) as well.
@@ -77,7 +77,7 @@ export async function measureHolders(label: string, path: string): Promise<Holde
   const searchTimes: number[] = [];
   for (const text of KEYSTROKES) {
     started = performance.now();
-    const mask = matchingRows(view, device, compileSearch({ text, regex: false }));
+    const mask = matchingRows(snapshot, device, compileSearch({ text, regex: false }));
     matchedBytesCurve(device, mask);
     searchTimes.push(performance.now() - started);
   }
@@ -85,7 +85,7 @@ export async function measureHolders(label: string, path: string): Promise<Holde
   const colorByMs = { category: 0, frame: 0, annotation: 0 };
   for (const colorBy of ['category', 'frame', 'annotation'] as const) {
     started = performance.now();
-    bandColoring(view, device, colorBy);
+    bandColoring(snapshot, device, colorBy);
     colorByMs[colorBy] = performance.now() - started;
   }
   return {

@@ -24,11 +24,11 @@ const STATE_SAMPLES = 200;
 const SERIES_MOMENTS = 600;
 
 export async function measureAllocatorState(label: string, path: string): Promise<StateBenchRow> {
-  const view = await loadAnalyzedSnapshot(path);
+  const snapshot = await loadAnalyzedSnapshot(path);
   // The device with the longest trace.
-  const device = [...view.devices].sort((a, b) => b.traceLength - a.traceLength)[0]!;
+  const device = [...snapshot.devices].sort((a, b) => b.traceLength - a.traceLength)[0]!;
   let started = performance.now();
-  const index = createAllocatorStateIndex(device, view.allocatorSettings);
+  const index = createAllocatorStateIndex(device, snapshot.allocatorSettings);
   const indexMs = performance.now() - started;
   const random = new Prng(7);
   const times: number[] = [];

@@ -30,7 +30,7 @@ export interface ReportTextOptions {
 
 /** The report as text: the file's figures from the analyzed snapshot, the findings per device. */
 export function formatReportText(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   reports: readonly DeviceReport[],
   options: ReportTextOptions,
 ): string {
@@ -40,14 +40,14 @@ export function formatReportText(
       : formatBytes(bytes);
   const lines: string[] = [];
   lines.push(
-    `${view.fileName}  ${formatBytes(view.fileBytes)}  ${snapshotFormName(view.pickleProtocol)}`,
+    `${snapshot.fileName}  ${formatBytes(snapshot.fileBytes)}  ${snapshotFormName(snapshot.pickleProtocol)}`,
   );
-  for (const warning of view.warnings) lines.push(`warning: ${warning}`);
+  for (const warning of snapshot.warnings) lines.push(`warning: ${warning}`);
   if (reports.length === 0) {
     lines.push('', NO_DEVICES_TEXT);
   }
   for (const report of reports) {
-    const figures = view.devices.find((device) => device.device === report.device)!.figures;
+    const figures = snapshot.devices.find((device) => device.device === report.device)!.figures;
     lines.push('');
     lines.push(
       `${cliDeviceName(report.device)}: ${figures.traceEntries} trace entries, ${figures.segments} segments at the end, ` +

@@ -21,14 +21,14 @@ export interface SegmentsTextOptions {
 /** Cells of the block map of each segment. */
 export const MAP_CELLS = 32;
 
-export function formatFileHeader(view: AnalyzedSnapshot): string[] {
-  const lines = [`${view.fileName}  ${formatBytes(view.fileBytes)}`];
-  for (const warning of view.warnings) lines.push(`warning: ${warning}`);
+export function formatFileHeader(snapshot: AnalyzedSnapshot): string[] {
+  const lines = [`${snapshot.fileName}  ${formatBytes(snapshot.fileBytes)}`];
+  for (const warning of snapshot.warnings) lines.push(`warning: ${warning}`);
   return lines;
 }
 
 export function formatDeviceSegments(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   device: AnalyzedDevice,
   state: AllocatorState,
   totals: MemoryFigures,
@@ -93,7 +93,7 @@ export function formatDeviceSegments(
     ]);
   }
   lines.push(...alignColumns(rows).map((row) => `  ${row}`));
-  lines.push(`  segments: ${segmentCounts(view, state.segments)}`);
+  lines.push(`  segments: ${segmentCounts(snapshot, state.segments)}`);
   if (state.outsideSegments.length > 0)
     lines.push(`  warning: ${state.outsideSegments.length} live allocations lie in no segment`);
   if (state.clippedBlocks > 0)
@@ -117,8 +117,8 @@ export function formatDeviceSegments(
     ];
     for (const group of groups) {
       table.push([
-        poolNameAt(view.pools, group.poolIndex),
-        streamNameAt(view.streams, group.streamId),
+        poolNameAt(snapshot.pools, group.poolIndex),
+        streamNameAt(snapshot.streams, group.streamId),
         segmentTypeName(group.segmentType),
         String(group.segmentCount),
         size(group.reservedBytes),
@@ -152,8 +152,8 @@ export function formatDeviceSegments(
       table.push([
         `0x${segment.address.toString(16)}`,
         size(segment.sizeBytes),
-        poolNameAt(view.pools, segment.poolIndex),
-        streamNameAt(view.streams, segment.streamId),
+        poolNameAt(snapshot.pools, segment.poolIndex),
+        streamNameAt(snapshot.streams, segment.streamId),
         segmentTypeName(segment.segmentType),
         segment.isExpandable ? 'yes' : '-',
         size(figures.usedBytes),
@@ -172,7 +172,7 @@ export const MAP_LEGEND =
   `map: ${MAP_CELLS} cells per segment, '#' in use, '.' free, 1-9 tenths in use, ` +
   `'p' mostly pending free (freed, still used by another stream)`;
 
-function segmentCounts(view: AnalyzedSnapshot, segments: readonly StateSegment[]): string {
+function segmentCounts(snapshot: AnalyzedSnapshot, segments: readonly StateSegment[]): string {
   const count = (key: (segment: StateSegment) => string): string => {
     const counts = new Map<string, number>();
     for (const segment of segments) counts.set(key(segment), (counts.get(key(segment)) ?? 0) + 1);
@@ -182,8 +182,8 @@ function segmentCounts(view: AnalyzedSnapshot, segments: readonly StateSegment[]
   const expandable = segments.filter((segment) => segment.isExpandable).length;
   return [
     count((segment) => segmentTypeName(segment.segmentType)),
-    count((segment) => poolNameAt(view.pools, segment.poolIndex)),
-    count((segment) => streamNameAt(view.streams, segment.streamId)),
+    count((segment) => poolNameAt(snapshot.pools, segment.poolIndex)),
+    count((segment) => streamNameAt(snapshot.streams, segment.streamId)),
     `${EXPANDABLE} ${expandable}`,
   ].join(' · ');
 }

@@ -27,17 +27,17 @@ export async function loadAnalyzedSnapshot(
   return buildAnalyzedSnapshot(model, { fileName, fileBytes });
 }
 
-/** Index into view.devices of device N, or a usage error naming the devices there are. */
-export function deviceIndexOf(view: AnalyzedSnapshot, device: number | null): number {
-  requireDevices(view);
+/** Index into snapshot.devices of device N, or a usage error naming the devices there are. */
+export function deviceIndexOf(snapshot: AnalyzedSnapshot, device: number | null): number {
+  requireDevices(snapshot);
   if (device === null) return 0;
-  const index = view.devices.findIndex((d) => d.device === device);
+  const index = snapshot.devices.findIndex((d) => d.device === device);
   if (index < 0) {
     throw new UsageError(
       missingDeviceMessage(
         device,
-        view.fileName,
-        view.devices.map((d) => d.device),
+        snapshot.fileName,
+        snapshot.devices.map((d) => d.device),
       ),
     );
   }
@@ -64,10 +64,11 @@ export function cliDeviceName(device: number): string {
 }
 
 /** The device a command reads: --device N, else the default one (first OOM, else largest peak). */
-export function chosenDevice(view: AnalyzedSnapshot, device: number | null): AnalyzedDevice {
-  requireDevices(view);
-  const index = device === null ? defaultDeviceIndex(view.devices) : deviceIndexOf(view, device);
-  const chosen = view.devices[index];
-  if (chosen === undefined) throw new NoDevicesNotice(view.fileName);
+export function chosenDevice(snapshot: AnalyzedSnapshot, device: number | null): AnalyzedDevice {
+  requireDevices(snapshot);
+  const index =
+    device === null ? defaultDeviceIndex(snapshot.devices) : deviceIndexOf(snapshot, device);
+  const chosen = snapshot.devices[index];
+  if (chosen === undefined) throw new NoDevicesNotice(snapshot.fileName);
   return chosen;
 }

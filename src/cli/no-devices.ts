@@ -16,6 +16,6 @@ export class NoDevicesNotice extends Error {
 }
 
 /** Throws NoDevicesNotice when the snapshot has no devices. */
-export function requireDevices(view: Pick<AnalyzedSnapshot, 'devices' | 'fileName'>): void {
-  if (view.devices.length === 0) throw new NoDevicesNotice(view.fileName);
+export function requireDevices(snapshot: Pick<AnalyzedSnapshot, 'devices' | 'fileName'>): void {
+  if (snapshot.devices.length === 0) throw new NoDevicesNotice(snapshot.fileName);
 }

@@ -24,11 +24,11 @@ export async function readRankFigures(
   try {
     // The app's model (the allocator's state at the peak needs it; it costs about what
     // `summary` does), and the app's device: the headline figures are the summary's.
-    const view = await loadAnalyzedSnapshot(path, options);
-    const device = view.devices[defaultDeviceIndex(view.devices)];
+    const snapshot = await loadAnalyzedSnapshot(path, options);
+    const device = snapshot.devices[defaultDeviceIndex(snapshot.devices)];
     return device === undefined
       ? { path, refused: 'no devices' }
-      : { path, figures: rankFiguresOf([device.figures])!, detail: rankDetailOf(view, device) };
+      : { path, figures: rankFiguresOf([device.figures])!, detail: rankDetailOf(snapshot, device) };
   } catch (error) {
     return isInputError(error)
       ? { path, refused: describeInputError(error) }

@@ -32,21 +32,21 @@ export async function runDiff(
   load: SnapshotLoader = loadAnalyzedSnapshot,
 ): Promise<string> {
   const rules = options.rules === null ? DEFAULT_CATEGORY_RULES : await readRules(options.rules);
-  const viewA = await forFile(options.fileA, () => load(options.fileA, options));
-  const viewB =
+  const snapshotA = await forFile(options.fileA, () => load(options.fileA, options));
+  const snapshotB =
     options.fileB === options.fileA
-      ? viewA
+      ? snapshotA
       : await forFile(options.fileB, () => load(options.fileB, options));
   const side = async (
-    view: typeof viewA,
+    snapshot: typeof snapshotA,
     device: number | null,
     moment: MomentSpec,
   ): Promise<DiffSide> => {
-    const chosen = chosenDevice(view, device);
-    return { view, device: chosen, moment: resolveMoment(chosen, moment) };
+    const chosen = chosenDevice(snapshot, device);
+    return { snapshot, device: chosen, moment: resolveMoment(chosen, moment) };
   };
-  const sideA = await side(viewA, options.device, options.moment);
-  const sideB = await side(viewB, options.deviceB ?? options.device, options.moment);
+  const sideA = await side(snapshotA, options.device, options.moment);
+  const sideB = await side(snapshotB, options.deviceB ?? options.device, options.moment);
   // At the peaks, which peaks: of matched phases (default) or each one's own.
   const aligned =
     options.moment === 'peak' ? alignMoments(sideA, sideB, options.align, options.phase) : null;
@@ -91,12 +91,12 @@ export function formatDiffText(diff: DiffText, exact: boolean): string {
   const sideLine = (name: string, side: DiffSide, activeBytes: number): string => {
     const { figures } = side.device;
     const ooms = side.device.ooms.length;
-    const phase = phaseAt(phasesOf(side.view, side.device).phases, side.moment);
+    const phase = phaseAt(phasesOf(side.snapshot, side.device).phases, side.moment);
     const where =
       phase === null
         ? ''
         : ` (in ${phase.name}${phase.step === null ? '' : ` of step ${phase.step + 1}`})`;
-    return `${name}: ${side.view.fileName} ${deviceLabel(side.device.device)}: peak active ${bytes(figures.active.peakBytes)}, peak reserved ${bytes(figures.reserved.peakBytes)}, ${countOf(ooms, 'OOM')}; after event ${side.moment}${where}: ${bytes(activeBytes)} active`;
+    return `${name}: ${side.snapshot.fileName} ${deviceLabel(side.device.device)}: peak active ${bytes(figures.active.peakBytes)}, peak reserved ${bytes(figures.reserved.peakBytes)}, ${countOf(ooms, 'OOM')}; after event ${side.moment}${where}: ${bytes(activeBytes)} active`;
   };
   const peakDelta = (field: 'active' | 'reserved'): number =>
     b.device.figures[field].peakBytes - a.device.figures[field].peakBytes;

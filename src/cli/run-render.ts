@@ -36,9 +36,9 @@ import { terminalField } from '@shared/format/terminal-safe';
 import { requireDevices } from './no-devices';
 
 /** The device a picture shows by default: the shared rule (first OOM, else largest peak). */
-export function defaultDeviceIndex(view: AnalyzedSnapshot): number {
-  requireDevices(view);
-  return sharedDefaultDeviceIndex(view.devices);
+export function defaultDeviceIndex(snapshot: AnalyzedSnapshot): number {
+  requireDevices(snapshot);
+  return sharedDefaultDeviceIndex(snapshot.devices);
 }
 
 /** The event a moment names on this device ("the state after event e", -1 before the first). */
@@ -70,12 +70,14 @@ export async function writeOutput(path: string, data: string | Uint8Array): Prom
 export async function runRender(options: RenderCliOptions): Promise<string> {
   // Checked before the file is read: a bad rules file fails at once.
   const rules = options.rules === null ? DEFAULT_CATEGORY_RULES : await readRules(options.rules);
-  const view = await loadAnalyzedSnapshot(options.file, options);
+  const snapshot = await loadAnalyzedSnapshot(options.file, options);
   const deviceIndex =
-    options.device === null ? defaultDeviceIndex(view) : deviceIndexOf(view, options.device);
-  const device = view.devices[deviceIndex]!;
+    options.device === null
+      ? defaultDeviceIndex(snapshot)
+      : deviceIndexOf(snapshot, options.device);
+  const device = snapshot.devices[deviceIndex]!;
   const size = { width: options.width, height: options.height, theme: options.theme };
-  const { svg, what } = renderView(view, deviceIndex, options, rules);
+  const { svg, what } = renderView(snapshot, deviceIndex, options, rules);
   const written: string[] = [];
   if (options.svg !== null) {
     await writeOutput(options.svg, svg);
@@ -88,24 +90,24 @@ export async function runRender(options: RenderCliOptions): Promise<string> {
   }
   // One line, whatever the file's name and the paths hold.
   return terminalField(
-    `${view.fileName}: ${cliDeviceName(device.device)} ${what} -> ${written.join(', ')}`,
+    `${snapshot.fileName}: ${cliDeviceName(device.device)} ${what} -> ${written.join(', ')}`,
   );
 }
 
 /** The SVG of the chosen view and the words that say what it shows. */
 export function renderView(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   deviceIndex: number,
   options: RenderCliOptions,
   rules: CategoryRules,
 ): { svg: string; what: string } {
-  const device = view.devices[deviceIndex]!;
+  const device = snapshot.devices[deviceIndex]!;
   const size = { width: options.width, height: options.height, theme: options.theme };
   switch (options.view) {
     case 'timeline': {
       const moment = options.moment === null ? null : resolveMoment(device, options.moment);
       return {
-        svg: renderTimelineSvg(view, deviceIndex, {
+        svg: renderTimelineSvg(snapshot, deviceIndex, {
           ...size,
           moment,
           colorBy: options.colorBy,
@@ -117,22 +119,22 @@ export function renderView(
     case 'fragmentation': {
       const moment = options.moment === null ? null : resolveMoment(device, options.moment);
       const series = fragmentationSeries(
-        allocatorStateIndexOf(view, device),
+        allocatorStateIndexOf(snapshot, device),
         fragmentationExportMoments(device, null, moment),
         smallHoleThreshold(device),
       );
       return {
-        svg: renderFragmentationSvg(view, deviceIndex, series, { ...size, moment }),
+        svg: renderFragmentationSvg(snapshot, deviceIndex, series, { ...size, moment }),
         what: 'fragmentation',
       };
     }
     case 'segments': {
       const moment =
         options.moment === null ? defaultMoment(device) : resolveMoment(device, options.moment);
-      const state = allocatorStateIndexOf(view, device).stateAt(moment);
+      const state = allocatorStateIndexOf(snapshot, device).stateAt(moment);
       return {
         // The whole picture in the size asked for: the segments view's Fit in a box that size.
-        svg: renderSegmentsSvg(view, deviceIndex, state, {
+        svg: renderSegmentsSvg(snapshot, deviceIndex, state, {
           box: segmentsBoxOf(options.width, options.height, 'fit'),
           height: options.height,
           theme: options.theme,
@@ -151,27 +153,30 @@ export function renderView(
         options.moment === null ? defaultMoment(device) : resolveMoment(device, options.moment);
       return options.view === 'flame'
         ? {
-            svg: renderFlameSvg(view, deviceIndex, { ...size, moment }),
+            svg: renderFlameSvg(snapshot, deviceIndex, { ...size, moment }),
             what: `flame graph of the memory alive after event ${moment}`,
           }
         : {
-            svg: renderCategoriesSvg(view, deviceIndex, { ...size, moment, rules }),
+            svg: renderCategoriesSvg(snapshot, deviceIndex, { ...size, moment, rules }),
             what: `live memory by category (marked: event ${moment})`,
           };
     }
     case 'steps': {
-      const growth = analyzeGrowth(view, device, stepsOf(view, device), { by: 'frame', rules });
+      const growth = analyzeGrowth(snapshot, device, stepsOf(snapshot, device), {
+        by: 'frame',
+        rules,
+      });
       return {
-        svg: renderStepsSvg(view, deviceIndex, growth, size),
+        svg: renderStepsSvg(snapshot, deviceIndex, growth, size),
         what: `training steps (${growth.steps.length})`,
       };
     }
     case 'oom': {
-      const index = allocatorStateIndexOf(view, device);
-      const { explanation, ordinal } = chosenExplanation(view, deviceIndex, options);
+      const index = allocatorStateIndexOf(snapshot, device);
+      const { explanation, ordinal } = chosenExplanation(snapshot, deviceIndex, options);
       const state = index.stateAt(explanation.event);
       return {
-        svg: renderOomSvg(view, deviceIndex, explanation, state, size, ordinal),
+        svg: renderOomSvg(snapshot, deviceIndex, explanation, state, size, ordinal),
         what:
           ordinal === null
             ? `OOM explainer (what if: the active peak, event ${explanation.event})`
@@ -186,17 +191,17 @@ export function renderView(
  * --moment EVENT, or the active peak as "what if" (--moment peak, or a device without an OOM).
  */
 function chosenExplanation(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   deviceIndex: number,
   options: RenderCliOptions,
 ): { explanation: OomExplanation; ordinal: OomOrdinal | null } {
-  const device = view.devices[deviceIndex]!;
-  const index = allocatorStateIndexOf(view, device);
-  const { ooms, peak } = deviceExplanationsOf(view, deviceIndex, index);
+  const device = snapshot.devices[deviceIndex]!;
+  const index = allocatorStateIndexOf(snapshot, device);
+  const { ooms, peak } = deviceExplanationsOf(snapshot, deviceIndex, index);
   const moment = options.moment;
   const ordinal = (i: number): OomOrdinal => ({ number: i + 1, count: ooms.length });
   if (moment === 'peak' || (ooms.length === 0 && moment === null)) {
-    return { explanation: peak ?? explainPeak(view, deviceIndex, index), ordinal: null };
+    return { explanation: peak ?? explainPeak(snapshot, deviceIndex, index), ordinal: null };
   }
   if (moment === null || moment === 'oom') {
     if (ooms.length === 0) throw new UsageError(`${cliDeviceName(device.device)} has no OOM event`);

@@ -29,16 +29,16 @@ export interface ReportRunOptions {
 }
 
 export async function runReport(options: ReportRunOptions): Promise<void> {
-  const view = await loadAnalyzedSnapshot(options.file, options);
+  const snapshot = await loadAnalyzedSnapshot(options.file, options);
   const devices =
     options.device === null
-      ? view.devices.map((_device, index) => index)
-      : [deviceIndexOf(view, options.device)];
+      ? snapshot.devices.map((_device, index) => index)
+      : [deviceIndexOf(snapshot, options.device)];
   if (options.jsonPath === null) {
-    printOut(`${formatReportText(view, buildDeviceReports(view, { devices }), {})}\n`);
+    printOut(`${formatReportText(snapshot, buildDeviceReports(snapshot, { devices }), {})}\n`);
     return;
   }
-  const document = buildReportDocument(view, { devices });
+  const document = buildReportDocument(snapshot, { devices });
   const json = `${jsonText(document)}\n`;
   if (options.jsonPath === '-') {
     printOut(json);
@@ -46,12 +46,12 @@ export async function runReport(options: ReportRunOptions): Promise<void> {
   }
   await writeOutput(options.jsonPath, json);
   // Like `render`: one line on stdout saying what was written (nothing else goes there).
-  const ordinals = devices.map((index) => view.devices[index]!.device);
+  const ordinals = devices.map((index) => snapshot.devices[index]!.device);
   const which =
     ordinals.length === 0
       ? 'no devices'
       : `${ordinals.length === 1 ? 'device' : 'devices'} ${ordinals.join(', ')}`;
   printOut(
-    `${terminalField(`${view.fileName}: ${REPORT_SCHEMA} of ${which} -> ${options.jsonPath}`)}\n`,
+    `${terminalField(`${snapshot.fileName}: ${REPORT_SCHEMA} of ${which} -> ${options.jsonPath}`)}\n`,
   );
 }

@@ -13,33 +13,33 @@ import { joinLines } from './text-lines';
 import { NO_DEVICES_TEXT } from './no-devices';
 
 export async function runSegments(options: SegmentsCliOptions): Promise<string> {
-  const view = await loadAnalyzedSnapshot(options.file, options);
+  const snapshot = await loadAnalyzedSnapshot(options.file, options);
   let indexes =
     options.device === null
-      ? view.devices.map((_device, index) => index)
-      : [deviceIndexOf(view, options.device)];
+      ? snapshot.devices.map((_device, index) => index)
+      : [deviceIndexOf(snapshot, options.device)];
   if (options.device === null && options.moment === 'oom') {
     // Every device at its OOM: only those that have one.
-    indexes = indexes.filter((index) => view.devices[index]!.ooms.length > 0);
+    indexes = indexes.filter((index) => snapshot.devices[index]!.ooms.length > 0);
     if (indexes.length === 0)
-      throw new UsageError(`no device of ${view.fileName} has an OOM event`);
+      throw new UsageError(`no device of ${snapshot.fileName} has an OOM event`);
   }
-  const lines = formatFileHeader(view);
+  const lines = formatFileHeader(snapshot);
   if (indexes.length === 0) lines.push('', NO_DEVICES_TEXT);
   // Resolve every device's moment first, so a bad --moment fails before anything is printed.
   const moments = indexes.map((index) =>
     options.moment === null
-      ? defaultMoment(view.devices[index]!)
-      : resolveMoment(view.devices[index]!, options.moment),
+      ? defaultMoment(snapshot.devices[index]!)
+      : resolveMoment(snapshot.devices[index]!, options.moment),
   );
   indexes.forEach((index, i) => {
-    const device = view.devices[index]!;
-    const state = allocatorStateIndexOf(view, device).stateAt(moments[i]!);
+    const device = snapshot.devices[index]!;
+    const state = allocatorStateIndexOf(snapshot, device).stateAt(moments[i]!);
     const threshold = smallHoleThreshold(device);
     lines.push('');
     lines.push(
       ...formatDeviceSegments(
-        view,
+        snapshot,
         device,
         state,
         figuresOfState(state, threshold),

@@ -31,11 +31,14 @@ export async function runSteps(
   load: SnapshotLoader = loadAnalyzedSnapshot,
 ): Promise<string> {
   const rules = options.rules === null ? DEFAULT_CATEGORY_RULES : await readRules(options.rules);
-  const view = await load(options.file, options);
-  const device = chosenDevice(view, options.device);
-  const growth = analyzeGrowth(view, device, findSteps(view, device), { by: options.by, rules });
-  const phases = phasesOf(view, device);
-  if (options.json) return jsonText(stepsDocumentOf(view.fileName, device, growth, phases));
+  const snapshot = await load(options.file, options);
+  const device = chosenDevice(snapshot, options.device);
+  const growth = analyzeGrowth(snapshot, device, findSteps(snapshot, device), {
+    by: options.by,
+    rules,
+  });
+  const phases = phasesOf(snapshot, device);
+  if (options.json) return jsonText(stepsDocumentOf(snapshot.fileName, device, growth, phases));
   return formatStepsText(
     basename(options.file),
     cliDeviceName(device.device),

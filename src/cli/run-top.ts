@@ -36,11 +36,11 @@ export async function runTop(
   // Checked before the file is read: a bad rules file fails at once (a bad --grep was refused
   // with the options).
   const rules = options.rules === null ? DEFAULT_CATEGORY_RULES : await readRules(options.rules);
-  const view = await load(options.file, options);
-  const device = chosenDevice(view, options.device);
+  const snapshot = await load(options.file, options);
+  const device = chosenDevice(snapshot, options.device);
   const moment =
     options.moment === null ? defaultMoment(device) : resolveMoment(device, options.moment);
-  const result = topResultOf(view, device, {
+  const result = topResultOf(snapshot, device, {
     moment,
     by: options.by,
     grep: options.grep,
@@ -51,7 +51,7 @@ export async function runTop(
   let wrote: string | null = null;
   if (options.folded !== null) {
     const alive = aliveRowsAt(device, moment);
-    await writeOutput(options.folded, foldedStacks(view, device, alive));
+    await writeOutput(options.folded, foldedStacks(snapshot, device, alive));
     // Which file, and what is in it: the text's last line, or stderr beside the JSON.
     wrote = terminalField(
       `wrote ${options.folded}: folded stacks of the ${countOf(alive.length, 'allocation')} alive after event ${moment}`,

@@ -36,8 +36,8 @@ test('two open snapshots on one axis, their figures and what changed', async ({ 
   const problems = await watchPageProblems(page);
   const pathA = realSnapshotPath('kkaitlyn111');
   const pathB = realSnapshotPath('cherryni2022');
-  const a = (await decodeFile(pathA)).view;
-  const b = (await decodeFile(pathB)).view;
+  const a = (await decodeFile(pathA)).snapshot;
+  const b = (await decodeFile(pathB)).snapshot;
   const deviceA = a.devices[defaultDeviceIndex(a.devices)]!;
   const deviceB = b.devices[defaultDeviceIndex(b.devices)]!;
 
@@ -59,8 +59,8 @@ test('two open snapshots on one axis, their figures and what changed', async ({ 
     String(deviceB.figures.active.peakBytes - deviceA.figures.active.peakBytes),
   );
   // The table: the changes of the shared comparison at matched phases, largest first.
-  const sideA = { view: a, device: deviceA };
-  const sideB = { view: b, device: deviceB };
+  const sideA = { snapshot: a, device: deviceA };
+  const sideB = { snapshot: b, device: deviceB };
   const byPhase = alignMoments(sideA, sideB, 'phases');
   // One records no backward pass or optimizer step, the other only an optimizer step.
   expect(byPhase.alignment).toBe('peaks');
@@ -117,10 +117,10 @@ test('two runs differing in sequence length: matched phases, own peaks a choice'
     };
     const pathA = run('seq128.pickle', 0.25);
     const pathB = run('seq512.pickle', 1);
-    const viewA = (await decodeFile(pathA)).view;
-    const viewB = (await decodeFile(pathB)).view;
-    const a = { view: viewA, device: viewA.devices[0]! };
-    const b = { view: viewB, device: viewB.devices[0]! };
+    const snapshotA = (await decodeFile(pathA)).snapshot;
+    const snapshotB = (await decodeFile(pathB)).snapshot;
+    const a = { snapshot: snapshotA, device: snapshotA.devices[0]! };
+    const b = { snapshot: snapshotB, device: snapshotB.devices[0]! };
     await openSnapshot(page, pathB);
     await openAnother(page, pathA);
     await page.keyboard.press('7');

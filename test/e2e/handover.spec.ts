@@ -165,7 +165,7 @@ test.beforeEach(async ({ page }) => {
 
 test('a file main hands over is fetched and decoded by the page worker', async ({ page }) => {
   const problems = await watchPageProblems(page);
-  const expected = (await decodeFile(ADAM)).view.devices[0]!.figures.active.peakBytes;
+  const expected = (await decodeFile(ADAM)).snapshot.devices[0]!.figures.active.peakBytes;
   const { served, handOver } = await serveLikeMain(page);
   await openPage(page);
 

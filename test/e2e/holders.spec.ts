@@ -19,8 +19,8 @@ for (const prefix of ['LINYUN', 'Maphsge4', 'Yiyi']) {
     page,
   }) => {
     const problems = await watchPageProblems(page);
-    const { view } = await decodeFile(path);
-    const device = view.devices[defaultDeviceIndex(view.devices)]!;
+    const { snapshot } = await decodeFile(path);
+    const device = snapshot.devices[defaultDeviceIndex(snapshot.devices)]!;
     const moment = defaultMoment(device);
     // Independent of the holders code: the rows alive after the moment, summed.
     const table = device.allocations;
@@ -100,8 +100,8 @@ test('Ctrl+F searches: the bytes at the moment, the curve on the timeline, a bad
   page,
 }) => {
   const path = realSnapshotPath('LINYUN');
-  const { view } = await decodeFile(path);
-  const device = view.devices[defaultDeviceIndex(view.devices)]!;
+  const { snapshot } = await decodeFile(path);
+  const device = snapshot.devices[defaultDeviceIndex(snapshot.devices)]!;
   const moment = defaultMoment(device);
   // Independent: the live allocations whose stack has a frame naming AccumulateGrad.
   const table = device.allocations;
@@ -112,8 +112,8 @@ test('Ctrl+F searches: the bytes at the moment, the curve on the timeline, a bad
     const stackId = table.stackId[row]!;
     if (stackId < 0) continue;
     let hit = false;
-    for (let i = view.stacks.offsets[stackId]!; i < view.stacks.offsets[stackId + 1]!; i++)
-      if (/accumulategrad/i.test(view.frames.name[view.stacks.frameIds[i]!]!)) hit = true;
+    for (let i = snapshot.stacks.offsets[stackId]!; i < snapshot.stacks.offsets[stackId + 1]!; i++)
+      if (/accumulategrad/i.test(snapshot.frames.name[snapshot.stacks.frameIds[i]!]!)) hit = true;
     if (hit) {
       expected += table.sizeBytes[row]!;
       count++;

@@ -88,8 +88,8 @@ test('? opens the help: every shortcut of the table and the glossary; Esc closes
 });
 
 test('after a click on the timeline, ← → step the moment and the view stays', async ({ page }) => {
-  const { view } = await decodeFile(LONG);
-  const device = view.devices[0]!;
+  const { snapshot } = await decodeFile(LONG);
+  const device = snapshot.devices[0]!;
   await openSnapshot(page, LONG);
   const timeline = page.getByTestId('timeline');
   await expect(timeline).toHaveAttribute('data-drawn', /^[1-9]/);
@@ -125,8 +125,8 @@ test('after a click on the timeline, ← → step the moment and the view stays'
 });
 
 test('the timeline zooms and pans with its keys and follows the moment', async ({ page }) => {
-  const { view } = await decodeFile(LONG);
-  const device = view.devices[0]!;
+  const { snapshot } = await decodeFile(LONG);
+  const device = snapshot.devices[0]!;
   await openSnapshot(page, LONG);
   const timeline = page.getByTestId('timeline');
   await expect(timeline).toHaveAttribute('data-drawn', /^[1-9]/);
@@ -183,9 +183,9 @@ test('the timeline zooms and pans with its keys and follows the moment', async (
 });
 
 test('1-4 pick the view below, O goes to the OOM; no key fires from a field', async ({ page }) => {
-  const { view } = await decodeFile(MULTI_GPU);
+  const { snapshot } = await decodeFile(MULTI_GPU);
   await openSnapshot(page, MULTI_GPU);
-  const device = view.devices.find((candidate) => candidate.ooms.length > 0)!;
+  const device = snapshot.devices.find((candidate) => candidate.ooms.length > 0)!;
   await expect(page.getByTestId('timeline')).toHaveAttribute('data-device', String(device.device));
 
   for (const [key, id] of [

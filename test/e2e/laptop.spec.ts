@@ -127,8 +127,8 @@ for (const viewport of LAPTOPS) {
     await page.setViewportSize(viewport);
     const problems = await watchPageProblems(page);
     const path = await writeTestFile('oom-with-warning.pickle', oomWithWarning());
-    const { view } = await decodeFile(path);
-    expect(view.warnings.length, 'the generated file has a warning').toBe(1);
+    const { snapshot } = await decodeFile(path);
+    expect(snapshot.warnings.length, 'the generated file has a warning').toBe(1);
     await openSnapshot(page, path);
     await expect(page.getByTestId('oom-notice')).toBeVisible();
     await expect(page.getByTestId('warning-notice')).toBeVisible();
@@ -249,12 +249,12 @@ test('M and the button give the lower view the whole page and back, remembered',
 test('one warning unfolds to its text', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   const path = await writeTestFile('oom-with-warning.pickle', oomWithWarning());
-  const { view } = await decodeFile(path);
+  const { snapshot } = await decodeFile(path);
   await openSnapshot(page, path);
   const warning = page.getByTestId('warning-notice');
   await warning.getByTestId('notice-toggle').click();
   await expect(warning).toHaveAttribute('data-unfolded', 'true');
-  await expect(warning).toContainText(view.warnings[0]!);
+  await expect(warning).toContainText(snapshot.warnings[0]!);
   await expect(warning.locator('.notice-message')).toBeVisible();
 });
 

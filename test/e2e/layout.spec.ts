@@ -77,9 +77,9 @@ for (const { plotPx, ...viewport } of [
     await page.setViewportSize(viewport);
     const problems = await watchPageProblems(page);
     const path = await writeTestFile('oom-with-warning.pickle', oomWithWarning());
-    const { view } = await decodeFile(path);
-    expect(view.warnings.length, 'the generated file has a warning').toBeGreaterThan(0);
-    expect(view.devices[0]!.ooms.length, 'and an OOM').toBe(1);
+    const { snapshot } = await decodeFile(path);
+    expect(snapshot.warnings.length, 'the generated file has a warning').toBeGreaterThan(0);
+    expect(snapshot.devices[0]!.ooms.length, 'and an OOM').toBe(1);
     await openSnapshot(page, path);
 
     const notices = page.getByTestId('page-notices');
@@ -87,7 +87,7 @@ for (const { plotPx, ...viewport } of [
     const warning = notices.getByTestId('warning-notice');
     await expect(oom).toBeVisible();
     await expect(warning).toBeVisible();
-    await expect(warning).toContainText(view.warnings[0]!);
+    await expect(warning).toContainText(snapshot.warnings[0]!);
     // Side by side, one line each: the two notices take one row.
     const [oomBox, warningBox, stripBox] = [await box(oom), await box(warning), await box(notices)];
     expect(Math.abs(oomBox.y - warningBox.y)).toBeLessThan(2);

@@ -70,11 +70,13 @@ test('eight ranks side by side: the outlier named, one cursor, two compared', as
   // Cached free at the peak: the allocator's state there (the state is checked against the
   // Python reference in the unit tests; here, that the page shows it for each rank).
   for (const rank of [0, OUTLIER]) {
-    const { view } = await decodeFile(files.find((file) => file.endsWith(`_rank_${rank}.pickle`))!);
-    const device = view.devices[0]!;
+    const { snapshot } = await decodeFile(
+      files.find((file) => file.endsWith(`_rank_${rank}.pickle`))!,
+    );
+    const device = snapshot.devices[0]!;
     const peak = Math.min(device.traceLength - 1, device.figures.active.peakEventIndex);
     const figures = figuresOfState(
-      allocatorStateIndexOf(view, device).stateAt(peak),
+      allocatorStateIndexOf(snapshot, device).stateAt(peak),
       smallHoleThreshold(device),
     );
     await expect(table.locator(`tr[data-rank="${rank}"] td[data-cached-free]`)).toHaveAttribute(
@@ -199,12 +201,12 @@ test('a rank that keeps 96 MiB more every step beside seven flat ones is named, 
   // bytes at the ends of its ProfilerStep spans (paired here by hand, mapped by a scan).
   const slopes: number[] = [];
   for (const path of paths) {
-    const { view } = await decodeFile(path);
-    const device = view.devices[0]!;
+    const { snapshot } = await decodeFile(path);
+    const device = snapshot.devices[0]!;
     const times = device.timeUs!;
     const starts = new Map<string, number>();
     const ends: number[] = [];
-    for (const mark of view.annotations) {
+    for (const mark of snapshot.annotations) {
       if (!/^ProfilerStep#\d+$/.test(mark.name)) continue;
       if (mark.stage === 'START') starts.set(mark.name, mark.timeUs);
       else if ((starts.get(mark.name) ?? -Infinity) >= times[0]!) {

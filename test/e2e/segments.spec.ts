@@ -29,8 +29,8 @@ test.beforeAll(() => {
 test.use({ viewport: { width: 1280, height: 900 } });
 
 /** What the page must show at a moment, computed here with the shared code. */
-function expectedAt(view: AnalyzedSnapshot, device: AnalyzedDevice, moment: number) {
-  const index = createAllocatorStateIndex(device, view.allocatorSettings);
+function expectedAt(snapshot: AnalyzedSnapshot, device: AnalyzedDevice, moment: number) {
+  const index = createAllocatorStateIndex(device, snapshot.allocatorSettings);
   const state = index.stateAt(moment);
   const threshold = smallHoleThreshold(device);
   return {
@@ -61,8 +61,8 @@ test('segments: the view follows the moment, and a block shows its details', asy
   page,
 }, testInfo) => {
   const path = realSnapshotPath('kkaitlyn111');
-  const view = (await decodeFile(path)).view;
-  const device = view.devices[0]!;
+  const snapshot = (await decodeFile(path)).snapshot;
+  const device = snapshot.devices[0]!;
   const problems = await watchPageProblems(page);
   await openSnapshot(page, path);
 
@@ -73,7 +73,7 @@ test('segments: the view follows the moment, and a block shows its details', asy
   await page.getByTestId('view-tab-segments').click();
   const segments = page.getByTestId('segments-view');
   await expect(segments).toBeVisible();
-  await expectSegmentsFigures(segments, peak, expectedAt(view, device, peak).figures);
+  await expectSegmentsFigures(segments, peak, expectedAt(snapshot, device, peak).figures);
   await expect(segments).toHaveAttribute('data-drawn', /^[1-9]/);
   expect(await inkedFraction(page.getByTestId('segments-canvas'))).toBeGreaterThan(0.01);
   await page.screenshot({ path: testInfo.outputPath('segments-peak.png') });
@@ -89,7 +89,7 @@ test('segments: the view follows the moment, and a block shows its details', asy
   await expect(page.getByTestId('moment-label')).toContainText(
     `event ${formatExactBytes(clicked)}`,
   );
-  await expectSegmentsFigures(segments, clicked, expectedAt(view, device, clicked).figures);
+  await expectSegmentsFigures(segments, clicked, expectedAt(snapshot, device, clicked).figures);
 
   // The keyboard steps it: → one event, Shift+→ 1% of the trace, End and Home the ends.
   await page.getByTestId('moment-label').click();
@@ -104,9 +104,9 @@ test('segments: the view follows the moment, and a block shows its details', asy
   await expect(segments).toHaveAttribute('data-moment', '-1');
   // Back to the peak with its button; hover the largest block the view points at.
   await page.getByTestId('moment-peak').click();
-  await expectSegmentsFigures(segments, peak, expectedAt(view, device, peak).figures);
+  await expectSegmentsFigures(segments, peak, expectedAt(snapshot, device, peak).figures);
 
-  const { state } = expectedAt(view, device, peak);
+  const { state } = expectedAt(snapshot, device, peak);
   await expect(segments).toHaveAttribute('data-block-point', /^\d+,\d+$/);
   const [x, y] = (await segments.getAttribute('data-block-point'))!.split(',').map(Number);
   const canvasBox = (await page.getByTestId('segments-canvas').boundingBox())!;
@@ -154,14 +154,14 @@ test('segments: the view follows the moment, and a block shows its details', asy
 
 test('segments: a snapshot of many segments draws every one', async ({ page }, testInfo) => {
   const path = realSnapshotPath('LINYUNLinYun');
-  const view = (await decodeFile(path)).view;
-  const device = view.devices[0]!;
+  const snapshot = (await decodeFile(path)).snapshot;
+  const device = snapshot.devices[0]!;
   const problems = await watchPageProblems(page);
   await openSnapshot(page, path);
   await page.getByTestId('view-tab-segments').click();
   const segments = page.getByTestId('segments-view');
   const peak = device.figures.active.peakEventIndex;
-  const expected = expectedAt(view, device, peak);
+  const expected = expectedAt(snapshot, device, peak);
   await expectSegmentsFigures(segments, peak, expected.figures);
   await expect(segments.getByTestId('segments-group')).toHaveCount(expected.groups.length);
   for (const group of expected.groups) {
@@ -183,8 +183,8 @@ test('segments: a snapshot of many segments draws every one', async ({ page }, t
 
 test('segments: the OOM snapshot opens on its OOM', async ({ page }, testInfo) => {
   const path = realSnapshotPath('Constructor-Sun');
-  const view = (await decodeFile(path)).view;
-  const device = view.devices.find((candidate) => candidate.ooms.length > 0)!;
+  const snapshot = (await decodeFile(path)).snapshot;
+  const device = snapshot.devices.find((candidate) => candidate.ooms.length > 0)!;
   expect(device).toBeDefined();
   const oom = device.ooms[0]!.eventIndex;
   const problems = await watchPageProblems(page);
@@ -212,7 +212,7 @@ test('segments: the OOM snapshot opens on its OOM', async ({ page }, testInfo) =
   await expectSegmentsFigures(
     page.getByTestId('segments-view'),
     oom,
-    expectedAt(view, device, oom).figures,
+    expectedAt(snapshot, device, oom).figures,
   );
   await page.screenshot({ path: testInfo.outputPath('oom-segments.png') });
   expect(await problems()).toEqual([]);
@@ -246,7 +246,7 @@ test('segments: the page draws the scene the export draws (segment order, positi
   page,
 }) => {
   const path = realSnapshotPath('Constructor-Sun');
-  const view = (await decodeFile(path)).view;
+  const snapshot = (await decodeFile(path)).snapshot;
   const problems = await watchPageProblems(page);
   await openSnapshot(page, path);
   await page.getByTestId('view-tab-segments').click();
@@ -259,8 +259,8 @@ test('segments: the page draws the scene the export draws (segment order, positi
     // The box the page laid its picture out for, the state it shows, the bars it drew.
     const read = (name: string) => segments.getAttribute(name).then((value) => value ?? '');
     const deviceName = await page.getByTestId('device-select').inputValue();
-    const deviceIndex = view.devices.findIndex((d) => String(d.device) === deviceName);
-    const device = view.devices[deviceIndex]!;
+    const deviceIndex = snapshot.devices.findIndex((d) => String(d.device) === deviceName);
+    const device = snapshot.devices[deviceIndex]!;
     const moment = Number(await read('data-moment'));
     const box = {
       width: Number(await read('data-box-width')),
@@ -275,8 +275,8 @@ test('segments: the page draws the scene the export draws (segment order, positi
     expect(drawn.length).toBeGreaterThan(3);
 
     // The export of that box, made here by the shared code: its bars, in order, are the page's.
-    const state = createAllocatorStateIndex(device, view.allocatorSettings).stateAt(moment);
-    const svg = renderSegmentsSvg(view, deviceIndex, state, { box });
+    const state = createAllocatorStateIndex(device, snapshot.allocatorSettings).stateAt(moment);
+    const svg = renderSegmentsSvg(snapshot, deviceIndex, state, { box });
     const outlines = exportedOutlines(svg).filter((outline) => outline.width >= 1);
     const shown = drawn.filter((piece) => piece.width >= 1);
     expect(outlines.length).toBeGreaterThanOrEqual(shown.length);
@@ -304,9 +304,9 @@ test('fragmentation: curves and figures at the moment and the peak, in exact byt
   page,
 }, testInfo) => {
   const path = realSnapshotPath('Constructor-Sun');
-  const view = (await decodeFile(path)).view;
+  const snapshot = (await decodeFile(path)).snapshot;
   // The page opens on the device that ran out of memory.
-  const device = view.devices.find((candidate) => candidate.ooms.length > 0)!;
+  const device = snapshot.devices.find((candidate) => candidate.ooms.length > 0)!;
   const problems = await watchPageProblems(page);
   await openSnapshot(page, path);
   await expect(page.getByTestId('device-select')).toHaveValue(String(device.device));
@@ -329,7 +329,7 @@ test('fragmentation: curves and figures at the moment and the peak, in exact byt
     ['moment', moment],
     ['peak', peak],
   ] as const) {
-    const expected = expectedAt(view, device, event);
+    const expected = expectedAt(snapshot, device, event);
     const bytes: [string, number][] = [
       ['reserved', expected.figures.reservedBytes],
       ['active', expected.figures.activeBytes],

@@ -14,7 +14,7 @@ import {
 
 export interface DecodedFile {
   model: SnapshotModel;
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
 }
 
 export async function decodeFile(path: string): Promise<DecodedFile> {
@@ -27,7 +27,7 @@ export async function decodeFile(path: string): Promise<DecodedFile> {
   );
   return {
     model,
-    view: buildAnalyzedSnapshot(model, { fileName: basename(path), fileBytes: bytes.length }),
+    snapshot: buildAnalyzedSnapshot(model, { fileName: basename(path), fileBytes: bytes.length }),
   };
 }
 

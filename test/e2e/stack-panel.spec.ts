@@ -39,13 +39,13 @@ for (const viewport of VIEWPORTS) {
     for (const path of realSnapshotPaths()) {
       const name = basename(path);
       test(`${name}: the panel opens on the stack's label`, async ({ page }, testInfo) => {
-        const { view } = await decodeFile(path);
+        const { snapshot } = await decodeFile(path);
         const problems = await watchPageProblems(page);
         await openSnapshot(page, path);
 
         // The device the page shows, and its largest allocations (the OOM tab may come first).
         const ordinal = Number(await page.getByTestId('device-select').inputValue());
-        const device = view.devices.find((candidate) => candidate.device === ordinal);
+        const device = snapshot.devices.find((candidate) => candidate.device === ordinal);
         test.skip(device === undefined || device.allocations.count === 0, 'no allocations');
         const tab = page.getByTestId('view-tab-largest');
         if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
@@ -55,7 +55,7 @@ for (const viewport of VIEWPORTS) {
         for (let i = 0; i < count && chosen === null; i++) {
           const row = Number(await rows.nth(i).getAttribute('data-row'));
           const stackId = device!.allocations.stackId[row]!;
-          if (stackFrameIds(view, stackId).length > 0) chosen = { row, stackId };
+          if (stackFrameIds(snapshot, stackId).length > 0) chosen = { row, stackId };
         }
         test.skip(chosen === null, 'no allocation alive then has a stack');
         const { row, stackId } = chosen!;
@@ -71,7 +71,9 @@ for (const viewport of VIEWPORTS) {
         await expectInside(labelled, scroller, 'the labelled frame in the stack');
         await expectInside(panel, page.locator('body'), 'the panel in the window');
 
-        const frames = Array.from(stackFrameIds(view, stackId), (id) => frameAt(view.frames, id));
+        const frames = Array.from(stackFrameIds(snapshot, stackId), (id) =>
+          frameAt(snapshot.frames, id),
+        );
         const userIndex = frames.findIndex(writtenByTheUser);
         const text = labelled.getByTestId('stack-frame-text');
         const label = panel.getByTestId('stack-label');
@@ -85,7 +87,7 @@ for (const viewport of VIEWPORTS) {
           await expect(label).toHaveAttribute('data-kind', 'user');
         } else {
           // No user code: the shared rule's label, naming no frame of the capture or the allocator.
-          const expected = stackLabelOfStack(view, stackId)!;
+          const expected = stackLabelOfStack(snapshot, stackId)!;
           await expect(label).toHaveText(expected.text);
           await expect(label).not.toHaveAttribute('data-kind', 'user');
           expect(frames[expected.index]!.name).not.toMatch(/^(torch::unwind|c10::cuda::)/);

@@ -35,9 +35,9 @@ test.afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 test('the Steps view names the planted leak and shows what it kept', async ({ page }) => {
   const problems = await watchPageProblems(page);
-  const { view } = await decodeFile(leaking);
-  const device = view.devices[0]!;
-  const found = findSteps(view, device);
+  const { snapshot } = await decodeFile(leaking);
+  const device = snapshot.devices[0]!;
+  const found = findSteps(snapshot, device);
   expect(found.steps.length).toBeGreaterThanOrEqual(5);
 
   await openSnapshot(page, leaking);
@@ -95,9 +95,9 @@ test('the timeline draws the phases as bands on its ruler and names the one unde
   page,
 }) => {
   const problems = await watchPageProblems(page);
-  const { view } = await decodeFile(leaking);
-  const device = view.devices[0]!;
-  const phases = phasesOf(view, device).phases;
+  const { snapshot } = await decodeFile(leaking);
+  const device = snapshot.devices[0]!;
+  const phases = phasesOf(snapshot, device).phases;
   const names = new Set(phases.map((phase) => phase.name));
   expect(names.has('forward') && names.has('backward') && names.has('optimizer')).toBe(true);
   await openSnapshot(page, leaking);
@@ -143,8 +143,8 @@ test('a snapshot without steps says so', async ({ page }) => {
   await expect(page.getByTestId('timeline')).toHaveAttribute('data-steps', '0');
   // One forward, backward and AdamW step: its phases over the whole trace, as phasesOf finds
   // them (held to the generator's truth in test/unit/phases.test.ts).
-  const { view } = await decodeFile(realSnapshotPath('a0kuma'));
-  const expected = phasesOf(view, view.devices[0]!).phases;
+  const { snapshot } = await decodeFile(realSnapshotPath('a0kuma'));
+  const expected = phasesOf(snapshot, snapshot.devices[0]!).phases;
   expect(expected.map((phase) => phase.name)).toEqual(['forward', 'backward', 'optimizer']);
   const rows = page.getByTestId('phases-table').locator('tbody tr');
   await expect(rows).toHaveCount(expected.length);

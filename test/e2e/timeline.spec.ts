@@ -32,12 +32,12 @@ for (const path of realSnapshotPaths()) {
   const slug = name.split('_')[0]!;
 
   test(`timeline: ${name}`, async ({ page }, testInfo) => {
-    const { model, view } = await decodeFile(path);
+    const { model, snapshot } = await decodeFile(path);
     const problems = await watchPageProblems(page);
     await openSnapshot(page, path);
 
     const timeline = page.getByTestId('timeline');
-    if (view.devices.length === 0) {
+    if (snapshot.devices.length === 0) {
       // Nothing to chart: the page says so instead of drawing an empty plot.
       await expect(timeline).toHaveCount(0);
       await page.screenshot({ path: testInfo.outputPath(`timeline-${slug}.png`), fullPage: true });
@@ -48,7 +48,7 @@ for (const path of realSnapshotPaths()) {
     // The chart drew.
     await expect(timeline).toHaveAttribute('data-drawn', /^[1-9]/);
     const deviceOrdinal = Number(await timeline.getAttribute('data-device'));
-    const device = view.devices.find((candidate) => candidate.device === deviceOrdinal)!;
+    const device = snapshot.devices.find((candidate) => candidate.device === deviceOrdinal)!;
     // Every mark is in the legend: both peak markers, and "no stack recorded" where such
     // allocations are drawn.
     const legend = page.getByRole('list', { name: 'Legend' });
@@ -143,7 +143,7 @@ test('timeline: panel stack, framework toggle, copy, and the dark theme', async 
   context,
 }, testInfo) => {
   const path = realSnapshotPaths().find((candidate) => basename(candidate).startsWith('a0kuma'))!;
-  const { view } = await decodeFile(path);
+  const { snapshot } = await decodeFile(path);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const problems = await watchPageProblems(page);
   await openSnapshot(page, path);
@@ -162,9 +162,9 @@ test('timeline: panel stack, framework toggle, copy, and the dark theme', async 
     'true',
   );
 
-  const device = view.devices[0]!;
+  const device = snapshot.devices[0]!;
   const stackId = device.allocations.stackId[row]!;
-  const frameCount = view.stacks.offsets[stackId + 1]! - view.stacks.offsets[stackId]!;
+  const frameCount = snapshot.stacks.offsets[stackId + 1]! - snapshot.stacks.offsets[stackId]!;
   // Framework frames start folded; "show framework frames" lists them all.
   const frames = panel.getByTestId('stack-frame');
   await expect(panel.getByTestId('stack-fold').first()).toBeVisible();
@@ -298,8 +298,10 @@ test('allocations with no recorded stack are named and drawn apart from the merg
 }) => {
   // Most of this full training step's memory was allocated before recording started.
   const path = realSnapshotPaths().find((file) => basename(file).startsWith('LINYUN'))!;
-  const { view } = await decodeFile(path);
-  expect(view.devices[0]!.allocations.stackId.some((stackId) => stackId === NO_STACK)).toBe(true);
+  const { snapshot } = await decodeFile(path);
+  expect(snapshot.devices[0]!.allocations.stackId.some((stackId) => stackId === NO_STACK)).toBe(
+    true,
+  );
   await openSnapshot(page, path);
   const timeline = page.getByTestId('timeline');
   await expect(timeline).toHaveAttribute('data-no-stack-band', /\d+,\d+/);
@@ -362,8 +364,8 @@ test('colour by a grouping: the legend names its groups and the bands take their
   page,
 }) => {
   const path = realSnapshotPaths().find((file) => basename(file).startsWith('a0kuma'))!;
-  const { view } = await decodeFile(path);
-  const device = view.devices[0]!;
+  const { snapshot } = await decodeFile(path);
+  const device = snapshot.devices[0]!;
   await openSnapshot(page, path);
   const timeline = page.getByTestId('timeline');
   const canvas = page.getByTestId('timeline-canvas');
@@ -377,14 +379,14 @@ test('colour by a grouping: the legend names its groups and the bands take their
       .toBeGreaterThan(drawn);
     // The legend is the colouring's (the groups and their order are checked against an
     // independent count in test/unit/band-coloring.test.ts).
-    const expected = coloringLegend(bandColoring(view, device, colorBy))!;
+    const expected = coloringLegend(bandColoring(snapshot, device, colorBy))!;
     const legend = page.getByTestId('color-legend');
     await expect(legend.locator('li')).toHaveCount(expected.length);
     expect(
       await legend.locator('li').evaluateAll((items) => items.map((item) => item.dataset['group'])),
     ).toEqual(expected.map((entry) => entry.name));
     await expect(page.getByRole('list', { name: 'Legend' })).toContainText(
-      `allocations (colour = ${bandColoring(view, device, colorBy).name})`,
+      `allocations (colour = ${bandColoring(snapshot, device, colorBy).name})`,
     );
     // The largest band at the peak is drawn in one of the legend's colours (once the plot has
     // been redrawn at the height the legend's row leaves it).
@@ -405,8 +407,8 @@ test('colour by a grouping: the legend names its groups and the bands take their
 
 test('annotation spans are named in a lane above the plot', async ({ page }) => {
   const path = realSnapshotPaths().find((file) => basename(file).startsWith('LINYUN'))!;
-  const { view } = await decodeFile(path);
-  const names = view.annotations.map((annotation) => annotation.name);
+  const { snapshot } = await decodeFile(path);
+  const names = snapshot.annotations.map((annotation) => annotation.name);
   expect(names.length).toBeGreaterThan(0);
   await openSnapshot(page, path);
   const timeline = page.getByTestId('timeline');

@@ -362,18 +362,18 @@ function runPipeline(
   const summary = summaryDocumentOf(figures);
   texts.push({ name: 'summary text', text: formatSummaryText(figures, { exactBytes: true }) });
   // The page's worker and `allocscope report` / `segments`.
-  const view = buildAnalyzedSnapshot(model, file);
-  const report = buildReportDocument(view, {
-    devices: view.devices.map((_device, index) => index),
+  const snapshot = buildAnalyzedSnapshot(model, file);
+  const report = buildReportDocument(snapshot, {
+    devices: snapshot.devices.map((_device, index) => index),
   });
   texts.push({
     name: 'report text',
-    text: formatReportText(view, report.devices, { exactBytes: true }),
+    text: formatReportText(snapshot, report.devices, { exactBytes: true }),
   });
-  const lines = formatFileHeader(view);
+  const lines = formatFileHeader(snapshot);
   const pictures: string[] = [];
-  view.devices.forEach((device, deviceIndex) => {
-    const index = createAllocatorStateIndex(device, view.allocatorSettings);
+  snapshot.devices.forEach((device, deviceIndex) => {
+    const index = createAllocatorStateIndex(device, snapshot.allocatorSettings);
     const threshold = smallHoleThreshold(device);
     const peak = Math.min(device.traceLength - 1, device.figures.active.peakEventIndex);
     const oom = device.ooms[0]?.eventIndex ?? null;
@@ -383,13 +383,15 @@ function runPipeline(
       const figures = figuresOfState(state, threshold);
       const groups = figuresByGroup(state, threshold);
       lines.push(
-        ...formatDeviceSegments(view, device, state, figures, groups, { exactBytes: true }),
+        ...formatDeviceSegments(snapshot, device, state, figures, groups, { exactBytes: true }),
       );
     }
     // `allocscope render`: the timeline, and the segments at the OOM or else the peak.
-    pictures.push(renderTimelineSvg(view, deviceIndex, { width: 800, height: 450, moment: peak }));
     pictures.push(
-      renderSegmentsSvg(view, deviceIndex, index.stateAt(oom ?? peak), {
+      renderTimelineSvg(snapshot, deviceIndex, { width: 800, height: 450, moment: peak }),
+    );
+    pictures.push(
+      renderSegmentsSvg(snapshot, deviceIndex, index.stateAt(oom ?? peak), {
         box: { width: 800, height: 400, scale: 'detail' },
       }),
     );
@@ -438,7 +440,7 @@ function runPipeline(
       });
     }
   }
-  return view;
+  return snapshot;
 }
 
 /** A text output of the CLI, checked for control characters. */
@@ -459,15 +461,15 @@ const DETAIL_ROWS = 1000;
  * the folded stacks, the flame picture, the details of the rows alive there, and the label of
  * every stack: the paths the label functions and user_metadata take.
  */
-function runHolders(view: AnalyzedSnapshot, texts: TextOutput[]): void {
-  const indexes = new Set([defaultDeviceIndex(view.devices)]);
-  for (let i = 0; i < Math.min(HOLDER_DEVICES, view.devices.length); i++) indexes.add(i);
+function runHolders(snapshot: AnalyzedSnapshot, texts: TextOutput[]): void {
+  const indexes = new Set([defaultDeviceIndex(snapshot.devices)]);
+  for (let i = 0; i < Math.min(HOLDER_DEVICES, snapshot.devices.length); i++) indexes.add(i);
   for (const deviceIndex of indexes) {
-    const device = view.devices[deviceIndex];
+    const device = snapshot.devices[deviceIndex];
     if (device === undefined) continue;
     const moment = defaultMoment(device);
     for (const by of GROUP_BYS) {
-      const result = topResultOf(view, device, { moment, by, grep: null, limit: 10 });
+      const result = topResultOf(snapshot, device, { moment, by, grep: null, limit: 10 });
       texts.push({
         name: 'top text',
         variant: `--by ${by}`,
@@ -475,16 +477,16 @@ function runHolders(view: AnalyzedSnapshot, texts: TextOutput[]): void {
       });
       JSON.stringify(topDocumentOf(result));
     }
-    topResultOf(view, device, { moment, by: 'frame', grep: 'Backward|forward|<', limit: 10 });
+    topResultOf(snapshot, device, { moment, by: 'frame', grep: 'Backward|forward|<', limit: 10 });
     const rows = aliveRowsAt(device, moment);
-    foldedStacks(view, device, rows);
-    renderFlameSvg(view, deviceIndex, { width: 800, height: 450, moment });
+    foldedStacks(snapshot, device, rows);
+    renderFlameSvg(snapshot, deviceIndex, { width: 800, height: 450, moment });
     for (let i = 0; i < Math.min(rows.length, DETAIL_ROWS); i++) {
-      allocationDetails(view, device, rows[i]!);
+      allocationDetails(snapshot, device, rows[i]!);
     }
   }
-  const stacks = view.stacks.offsets.length - 1;
-  for (let stackId = 0; stackId < stacks; stackId++) stackLabelOfStack(view, stackId);
+  const stacks = snapshot.stacks.offsets.length - 1;
+  for (let stackId = 0; stackId < stacks; stackId++) stackLabelOfStack(snapshot, stackId);
 }
 
 // C0 controls but tab and newline, DEL, C1 controls: what a terminal acts on instead of showing.
@@ -627,7 +629,7 @@ export async function runCase(
   if (reference.kind === 'opened') {
     const texts: TextOutput[] = [];
     try {
-      const view = await measured(
+      const snapshot = await measured(
         steps,
         'analysis, view, documents',
         async () => runPipeline(reference.model, bytes.length, defects, texts),
@@ -635,12 +637,12 @@ export async function runCase(
         1,
         deviceCount(reference.model),
       );
-      await measured(steps, HOLDERS_STEP, async () => runHolders(view, texts), collect);
+      await measured(steps, HOLDERS_STEP, async () => runHolders(snapshot, texts), collect);
       // What the worker posts: the view, its typed arrays transferred (last: it detaches them).
       await measured(
         steps,
         'posting the view',
-        async () => structuredClone(view, { transfer: transferablesOf(view) }),
+        async () => structuredClone(snapshot, { transfer: transferablesOf(snapshot) }),
         collect,
       );
     } catch (error) {

@@ -15,10 +15,10 @@ const finiteMax = (values: Float64Array): number =>
 
 describe.each(realSnapshotPaths())('aligned curves of %s', (path) => {
   it('hold the curve’s envelope, its peak, and differ by zero from themselves', async () => {
-    const view = await analyzeFile(path);
-    for (const device of view.devices) {
+    const snapshot = await analyzeFile(path);
+    for (const device of snapshot.devices) {
       if (device.traceLength === 0) continue;
-      const side = { device, steps: findSteps(view, device).steps };
+      const side = { device, steps: findSteps(snapshot, device).steps };
       const byEvent = alignCurves(side, side, 'event', 400);
       for (let i = 0; i < byEvent.x.length; i++) {
         const start = Math.floor(byEvent.x[i]!);
@@ -52,7 +52,10 @@ describe('aligned curves of two lengths', () => {
         .filter((path) => /LINYUN|a0kuma/.test(path))
         .map(analyzeFile),
     );
-    const sides = [first!, second!].map((view) => ({ device: view.devices[0]!, steps: [] }));
+    const sides = [first!, second!].map((snapshot) => ({
+      device: snapshot.devices[0]!,
+      steps: [],
+    }));
     const [long, short] = sides.sort((a, b) => b.device.traceLength - a.device.traceLength);
     const curves = alignCurves(long!, short!, 'event', 200);
     const lastShort = curves.x.findIndex((x) => x >= short!.device.traceLength);

@@ -42,11 +42,11 @@ const NUMERIC_CSV_COLUMNS = [
 const AT_ONCE: Slicing = { pause: async () => {}, now: () => 0, sliceMs: Infinity };
 
 async function csvOf(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   deviceIndex: number,
   moment: number | null,
 ): Promise<{ header: string[]; records: Record<string, string>[] }> {
-  const text = await buildAllocationsCsv(view, view.devices[deviceIndex]!, moment, AT_ONCE);
+  const text = await buildAllocationsCsv(snapshot, snapshot.devices[deviceIndex]!, moment, AT_ONCE);
   const [header, ...rows] = parseCsv(text);
   for (const row of rows) expect(row).toHaveLength(header!.length);
   return {
@@ -110,9 +110,9 @@ describe('spreadsheet formulas (OWASP CSV injection)', () => {
   });
 
   it('leaves no text cell of a file with formula-like frames and metadata starting a formula', async () => {
-    const view = await analyzeBytes(csvFormulasSnapshot(), 'csv-formulas.pickle');
+    const snapshot = await analyzeBytes(csvFormulasSnapshot(), 'csv-formulas.pickle');
     const [header, ...rows] = parseCsv(
-      await buildAllocationsCsv(view, view.devices[0]!, null, AT_ONCE),
+      await buildAllocationsCsv(snapshot, snapshot.devices[0]!, null, AT_ONCE),
     );
     const numeric = new Set(NUMERIC_CSV_COLUMNS.map((name) => header!.indexOf(name)));
     expect(header).toContain('user_metadata');
@@ -131,7 +131,7 @@ describe('spreadsheet formulas (OWASP CSV injection)', () => {
 });
 
 describe('every allocation of a hand-made device', () => {
-  const view = {
+  const snapshot = {
     streams: [0, 0x55d1c0de],
     frames: TEST_FRAMES,
     stacks: TEST_STACKS,
@@ -143,7 +143,7 @@ describe('every allocation of a hand-made device', () => {
     const alive = [...allocationsAliveAt(device.allocations, 3)];
     expect(alive).toEqual([0, 2]);
     expect([...plan.order]).toEqual([0, 2, 1]);
-    const rows = parseCsv(allocationsCsvLines(view, device, plan, 0, plan.order.length));
+    const rows = parseCsv(allocationsCsvLines(snapshot, device, plan, 0, plan.order.length));
     const column = (name: (typeof ALLOCATIONS_CSV_COLUMNS)[number]): string[] =>
       rows.map((row) => row[ALLOCATIONS_CSV_COLUMNS.indexOf(name)]!);
     expect(column('rank_at_moment')).toEqual(['1', '2', '']);
@@ -158,7 +158,7 @@ describe('every allocation of a hand-made device', () => {
     expect(column('start_ms_from_trace_start')).toEqual(['', '1.000', '0.000']);
     expect(column('end_time_us_epoch')).toEqual(['', '', '5005000']);
     expect(column('end_ms_from_trace_start')).toEqual(['', '', '5.000']);
-    expect(column('top_user_frame')).toEqual(['', stackLabel(view, 1)!, 'me/train.py:42 step']);
+    expect(column('top_user_frame')).toEqual(['', stackLabel(snapshot, 1)!, 'me/train.py:42 step']);
     expect(column('stack_id')).toEqual(['', '1', '0']);
     expect(column('user_frames')).toEqual([
       '',
@@ -179,8 +179,8 @@ describe('every allocation of a hand-made device', () => {
       now: () => (clock += 10),
       sliceMs: 15,
     };
-    const sliced = await buildAllocationsCsv(view, device, 3, slicing);
-    const whole = await buildAllocationsCsv(view, device, 3, AT_ONCE);
+    const sliced = await buildAllocationsCsv(snapshot, device, 3, slicing);
+    const whole = await buildAllocationsCsv(snapshot, device, 3, AT_ONCE);
     expect(sliced).toBe(whole);
     expect(pauses).toBeGreaterThan(0);
   });
@@ -188,7 +188,7 @@ describe('every allocation of a hand-made device', () => {
 
 describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (_name, path) => {
   it('lists every allocation, as the independent reference counts them', async () => {
-    const view = await analyzeFile(path);
+    const snapshot = await analyzeFile(path);
     const reference = referenceSummary(path, 1_000_000) as {
       warnings: string[];
       devices: {
@@ -199,10 +199,10 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
         largest_allocations_at_peak: { address: number; bytes: number }[];
       }[];
     };
-    for (const [deviceIndex, device] of view.devices.entries()) {
+    for (const [deviceIndex, device] of snapshot.devices.entries()) {
       const expected = reference.devices.find((d) => d.device === device.device)!;
       const peak = expected.active_bytes.peak_event_index;
-      const { header, records } = await csvOf(view, deviceIndex, peak);
+      const { header, records } = await csvOf(snapshot, deviceIndex, peak);
       expect(header).toEqual([...ALLOCATIONS_CSV_COLUMNS]);
 
       // Every alloc entry of the trace, every free of an allocation made before it, and every

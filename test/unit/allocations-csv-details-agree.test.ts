@@ -24,7 +24,7 @@ vi.mock('@shared/analyzed/allocation-details', async (importOriginal) => {
   };
 });
 
-const view = {
+const snapshot = {
   streams: [0, 1],
   frames: TEST_FRAMES,
   stacks: TEST_STACKS,
@@ -34,7 +34,7 @@ const AT_ONCE = { pause: async () => {}, now: () => 0, sliceMs: Infinity };
 describe('detail columns', () => {
   it('adds the columns some row has, quoted, empty for the others', async () => {
     expect(NO_DETAILS.userMetadata).toBeNull();
-    const text = await buildAllocationsCsv(view, testDevice(), 3, AT_ONCE);
+    const text = await buildAllocationsCsv(snapshot, testDevice(), 3, AT_ONCE);
     const [header, ...rows] = parseCsv(text);
     // No row has a category: no category column.
     expect(header).toEqual([...ALLOCATIONS_CSV_COLUMNS, 'user_metadata', 'compile_context']);

@@ -53,7 +53,7 @@ const KIND_OF_STATE: Record<string, number> = {
 };
 const TYPE_NAMES = ['large', 'small', 'unknown'];
 
-function describeState(view: AnalyzedSnapshot, state: AllocatorState): ReferenceSegment[] {
+function describeState(snapshot: AnalyzedSnapshot, state: AllocatorState): ReferenceSegment[] {
   return state.segments.map((segment) => {
     const blocks: [number, number, number, string][] = [];
     for (let b = segment.firstBlock; b < segment.endBlock; b++) {
@@ -68,8 +68,8 @@ function describeState(view: AnalyzedSnapshot, state: AllocatorState): Reference
     return {
       address: segment.address,
       total_size: segment.sizeBytes,
-      stream: view.streams[segment.streamId]!,
-      pool: view.pools[segment.poolIndex]!,
+      stream: snapshot.streams[segment.streamId]!,
+      pool: snapshot.pools[segment.poolIndex]!,
       type: TYPE_NAMES[segment.segmentType]!,
       expandable: segment.isExpandable,
       blocks,
@@ -128,13 +128,13 @@ describe.each(files.map((path) => [basename(path), path]))(
   'allocator state of %s',
   (name, path) => {
     it('equals the final segments at the last event', async () => {
-      const view = await loadAnalyzedSnapshot(path);
+      const snapshot = await loadAnalyzedSnapshot(path);
       const reference = referenceFinalSegments(path);
-      for (const device of view.devices) {
-        const index = createAllocatorStateIndex(device, view.allocatorSettings);
+      for (const device of snapshot.devices) {
+        const index = createAllocatorStateIndex(device, snapshot.allocatorSettings);
         const state = index.stateAt(device.traceLength - 1);
         const expected = withoutFreeRequests(reference[String(device.device)] ?? []);
-        const ours = describeState(view, state);
+        const ours = describeState(snapshot, state);
         if (INCONSISTENT.has(name)) {
           // Its trace keeps blocks alive that the final state lists as free: the segments
           // agree, the blocks follow the trace.
@@ -148,10 +148,10 @@ describe.each(files.map((path) => [basename(path), path]))(
     });
 
     it('is consistent at sampled moments and adds up to the curves', async () => {
-      const view = await loadAnalyzedSnapshot(path);
+      const snapshot = await loadAnalyzedSnapshot(path);
       const consistent = !INCONSISTENT.has(name);
-      for (const device of view.devices) {
-        const index = createAllocatorStateIndex(device, view.allocatorSettings);
+      for (const device of snapshot.devices) {
+        const index = createAllocatorStateIndex(device, snapshot.allocatorSettings);
         const threshold = smallHoleThreshold(device);
         for (const moment of sampledMoments(device)) {
           const state = index.stateAt(moment);
@@ -205,12 +205,12 @@ describe.each(files.map((path) => [basename(path), path]))(
 
     it('equals a step-by-step undo of the trace (independent Python) at sampled moments', async () => {
       if (INCONSISTENT.has(name)) return; // the undo walk and the trace disagree by construction
-      const view = await loadAnalyzedSnapshot(path);
-      for (const device of view.devices) {
+      const snapshot = await loadAnalyzedSnapshot(path);
+      for (const device of snapshot.devices) {
         if (device.traceLength === 0) continue;
         const moments = sampledMoments(device).filter((_, i) => i % 5 === 0);
         const expected = referenceStates(path, device.device, moments);
-        const index = createAllocatorStateIndex(device, view.allocatorSettings);
+        const index = createAllocatorStateIndex(device, snapshot.allocatorSettings);
         const threshold = smallHoleThreshold(device);
         for (const reference of expected) {
           const state = index.stateAt(reference.event);

@@ -102,20 +102,20 @@ describe('colour by', () => {
 
 describe.each(realSnapshotPaths())('the timeline of %s coloured by a grouping', (path) => {
   it('draws each band in its group’s colour, the largest groups at the peak named', async () => {
-    const view = await analyzeFile(path);
-    for (const device of view.devices) {
+    const snapshot = await analyzeFile(path);
+    for (const device of snapshot.devices) {
       const layout = fullLayout(device);
       const stackIds = device.allocations.stackId;
       for (const by of COLOR_BYS.filter(
         (colorBy) => colorBy !== 'stack' && colorBy !== 'allocation',
       )) {
-        const coloring = bandColoring(view, device, by);
+        const coloring = bandColoring(snapshot, device, by);
         const legend = coloringLegend(coloring)!;
         expect(legend, by).not.toBeNull();
         const colors = resolveBandColors(layout, coloring, BAND_CLASHES);
         if (by === 'category') {
           // Independent classification: each band's colour is its category's.
-          const column = categoriesOf(view, device);
+          const column = categoriesOf(snapshot, device);
           layout.bands.forEach((band, index) => {
             expect(colors[index], `row ${band.row}`).toBe(
               CATEGORY_COLOR_INDEX[categoryAt(column, band.row)],
@@ -127,7 +127,7 @@ describe.each(realSnapshotPaths())('the timeline of %s coloured by a grouping', 
           continue;
         }
         const fromStack = by === 'frame' || by === 'file';
-        const keyOf = groupKeyOf(view, device, by);
+        const keyOf = groupKeyOf(snapshot, device, by);
         const peak = [...bruteGroupsAtPeak(device, keyOf, fromStack)].sort(
           (a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1),
         );
@@ -166,10 +166,10 @@ describe('the exported timeline coloured by a grouping', () => {
   it.each<ColorBy>(['category', 'frame', 'annotation'])(
     'names every colour its bands are drawn in (%s)',
     async (colorBy) => {
-      const view = await analyzeFile(realSnapshotPath('LINYUN'));
-      const device = view.devices[0]!;
-      const svg = renderTimelineSvg(view, 0, { width: 1280, height: 600, colorBy });
-      const legend = coloringLegend(bandColoring(view, device, colorBy))!;
+      const snapshot = await analyzeFile(realSnapshotPath('LINYUN'));
+      const device = snapshot.devices[0]!;
+      const svg = renderTimelineSvg(snapshot, 0, { width: 1280, height: 600, colorBy });
+      const legend = coloringLegend(bandColoring(snapshot, device, colorBy))!;
       const { bands } = palette('light').timeline;
       const named = new Set(legend.map((entry) => hexOfIndex(entry.color, bands)));
       named.add(bands.noStack); // named by the "no stack recorded" entry
@@ -178,7 +178,9 @@ describe('the exported timeline coloured by a grouping', () => {
       for (const color of drawn) expect(named, color).toContain(color);
       for (const entry of legend)
         expect(svg).toContain(`data-legend-group="${entry.name.replaceAll('&', '&amp;')}"`);
-      expect(svg).toContain(`allocations (colour = ${bandColoring(view, device, colorBy).name})`);
+      expect(svg).toContain(
+        `allocations (colour = ${bandColoring(snapshot, device, colorBy).name})`,
+      );
     },
   );
 });

@@ -26,15 +26,15 @@ const directory = mkdtempSync(join(tmpdir(), 'allocscope-truth-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 interface Generated {
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   truth: DeviceTruth[];
 }
 
 async function generate(seed: number): Promise<Generated> {
   const path = join(directory, `train-${seed}.pickle`);
   const result = generateLargeSnapshot(path, 4_000_000, { seed, devices: 2, truth: true });
-  const view = await analyzeBytes(new Uint8Array(readFileSync(path)));
-  return { view, truth: result.truth! };
+  const snapshot = await analyzeBytes(new Uint8Array(readFileSync(path)));
+  return { snapshot, truth: result.truth! };
 }
 
 /** The true category of each allocation row, or null where the generator cannot say. */
@@ -58,13 +58,13 @@ interface Score {
 }
 
 function score(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   device: AnalyzedDevice,
   truth: (string | null)[],
   rules: CategoryRules,
   rows: Iterable<number>,
 ): Score {
-  const column = categoriesOf(view, device, rules);
+  const column = categoriesOf(snapshot, device, rules);
   const table = device.allocations;
   const result: Score = { rightBytes: 0, totalBytes: 0, confusion: new Map() };
   for (const row of rows) {
@@ -100,12 +100,18 @@ describe.each([1, 7])(
   'the built-in category rules on a generated training run (seed %i)',
   (seed) => {
     it('classify at least 95% of the bytes right, over the trace and at the peak', async () => {
-      const { view, truth } = await generate(seed);
-      for (const device of view.devices) {
+      const { snapshot, truth } = await generate(seed);
+      for (const device of snapshot.devices) {
         const expected = trueCategories(device, truth[device.device]!);
         const all = Array.from({ length: device.allocations.count }, (_, row) => row);
-        const overall = score(view, device, expected, DEFAULT_CATEGORY_RULES, all);
-        const atPeak = score(view, device, expected, DEFAULT_CATEGORY_RULES, aliveAtPeak(device));
+        const overall = score(snapshot, device, expected, DEFAULT_CATEGORY_RULES, all);
+        const atPeak = score(
+          snapshot,
+          device,
+          expected,
+          DEFAULT_CATEGORY_RULES,
+          aliveAtPeak(device),
+        );
         // Every kind the workload makes is there to be classified.
         const kinds = new Set([...overall.confusion.keys()].map((key) => key.split(' ->')[0]));
         expect([...kinds].sort()).toEqual([
@@ -131,7 +137,7 @@ describe.each([1, 7])(
 
 describe('a rules file that overrides one category', () => {
   it('takes effect on the generated run: the gradients become what it says', async () => {
-    const { view, truth } = await generate(1);
+    const { snapshot, truth } = await generate(1);
     const rules: CategoryRules = {
       ...DEFAULT_CATEGORY_RULES,
       rules: [
@@ -139,10 +145,10 @@ describe('a rules file that overrides one category', () => {
         ...DEFAULT_CATEGORY_RULES.rules.filter((rule) => rule.category !== 'gradient'),
       ],
     };
-    const device = view.devices[0]!;
+    const device = snapshot.devices[0]!;
     const expected = trueCategories(device, truth[0]!);
-    const column = categoriesOf(view, device, rules);
-    const builtIn = categoriesOf(view, device);
+    const column = categoriesOf(snapshot, device, rules);
+    const builtIn = categoriesOf(snapshot, device);
     let gradients = 0;
     for (let row = 0; row < device.allocations.count; row++) {
       if (expected[row] !== 'gradient' || device.allocations.stackId[row]! < 0) continue;

@@ -18,13 +18,13 @@ import { realSnapshotPath } from '../support/real-snapshots';
 
 describe('categories', () => {
   it("takes the file's own category for every allocation that has one", async () => {
-    const snapshot = makeNewestSnapshot({ seed: 5, hostMemory: false });
-    const view = await analyzeBytes(dumpToBytes(snapshot.value));
+    const generated = makeNewestSnapshot({ seed: 5, hostMemory: false });
+    const snapshot = await analyzeBytes(dumpToBytes(generated.value));
     let checked = 0;
-    for (const planted of snapshot.planted.allocations) {
-      const device = view.devices.find((d) => d.device === planted.device)!;
+    for (const planted of generated.planted.allocations) {
+      const device = snapshot.devices.find((d) => d.device === planted.device)!;
       const table = device.allocations;
-      const column = categoriesOf(view, device);
+      const column = categoriesOf(snapshot, device);
       for (let row = 0; row < table.count; row++) {
         const start = table.startEvent[row]!;
         if (start < 0 || table.address[row] !== planted.addr) continue;
@@ -33,7 +33,7 @@ describe('categories', () => {
         checked++;
       }
     }
-    expect(checked).toBe(snapshot.planted.allocations.length);
+    expect(checked).toBe(generated.planted.allocations.length);
   });
 
   it('reads the words files use for categories', () => {
@@ -45,20 +45,24 @@ describe('categories', () => {
   });
 
   it('calls gradients what autograd accumulates, and optimizer state what torch/optim keeps', async () => {
-    const view = await analyzeFile(realSnapshotPath('LINYUN'));
-    const device = view.devices[0]!;
+    const snapshot = await analyzeFile(realSnapshotPath('LINYUN'));
+    const device = snapshot.devices[0]!;
     const table = device.allocations;
-    const column = categoriesOf(view, device);
+    const column = categoriesOf(snapshot, device);
     for (let row = 0; row < table.count; row++) {
       const stackId = table.stackId[row]!;
-      const label = describeStack(view, stackId);
+      const label = describeStack(snapshot, stackId);
       const category = categoryAt(column, row);
       // Independent of the rules' regexes: the stack's label and its frames read directly.
       expect(category === 'gradient', label).toBe(label === 'autograd: AccumulateGrad');
       if (category === 'optimizer_state') {
         const files: string[] = [];
-        for (let i = view.stacks.offsets[stackId]!; i < view.stacks.offsets[stackId + 1]!; i++)
-          files.push(view.frames.filename[view.stacks.frameIds[i]!]!);
+        for (
+          let i = snapshot.stacks.offsets[stackId]!;
+          i < snapshot.stacks.offsets[stackId + 1]!;
+          i++
+        )
+          files.push(snapshot.frames.filename[snapshot.stacks.frameIds[i]!]!);
         expect(files.some((file) => file.includes('/torch/optim/'))).toBe(true);
       }
       if (stackId < 0) expect(category).toBe('unknown');
@@ -66,8 +70,8 @@ describe('categories', () => {
   });
 
   it('replaces the built-in rules with a rules file, cached per rules', async () => {
-    const view = await analyzeFile(realSnapshotPath('LINYUN'));
-    const device = view.devices[0]!;
+    const snapshot = await analyzeFile(realSnapshotPath('LINYUN'));
+    const device = snapshot.devices[0]!;
     const parsed = parseCategoryRules({
       schema: CATEGORY_RULES_SCHEMA,
       rules: [
@@ -77,12 +81,12 @@ describe('categories', () => {
     });
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
-    const column = categoriesOf(view, device, parsed.rules);
-    expect(categoriesOf(view, device, parsed.rules)).toBe(column);
-    expect(categoriesOf(view, device, DEFAULT_CATEGORY_RULES)).not.toBe(column);
+    const column = categoriesOf(snapshot, device, parsed.rules);
+    expect(categoriesOf(snapshot, device, parsed.rules)).toBe(column);
+    expect(categoriesOf(snapshot, device, DEFAULT_CATEGORY_RULES)).not.toBe(column);
     const table = device.allocations;
     for (let row = 0; row < table.count; row++) {
-      const label = describeStack(view, table.stackId[row]!);
+      const label = describeStack(snapshot, table.stackId[row]!);
       const expected =
         label === 'autograd: AccumulateGrad'
           ? 'parameter'

@@ -100,11 +100,11 @@ describe.each([true, false])(
       long = await run(`long-${annotated}`, 1, annotated);
     }, 120_000);
     const sides = (): [
-      { view: AnalyzedSnapshot; device: AnalyzedSnapshot['devices'][number] },
-      { view: AnalyzedSnapshot; device: AnalyzedSnapshot['devices'][number] },
+      { snapshot: AnalyzedSnapshot; device: AnalyzedSnapshot['devices'][number] },
+      { snapshot: AnalyzedSnapshot; device: AnalyzedSnapshot['devices'][number] },
     ] => [
-      { view: short.snapshot, device: short.snapshot.devices[0]! },
-      { view: long.snapshot, device: long.snapshot.devices[0]! },
+      { snapshot: short.snapshot, device: short.snapshot.devices[0]! },
+      { snapshot: long.snapshot, device: long.snapshot.devices[0]! },
     ];
 
     it('peak in different phases: the short run in its optimizer step, the long one in forward', () => {

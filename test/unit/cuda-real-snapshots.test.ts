@@ -108,11 +108,11 @@ describe.each(['steps', 'leak', 'expandable', 'rank_0', 'rank_2'])(
     const recorded = truth.scenarios[scenario]!;
 
     it('each step found ends where torch measured it', async () => {
-      const view = await loadAnalyzedSnapshot(pathOf(scenario));
-      const device = view.devices[0]!;
-      const found = stepsOf(view, device);
+      const snapshot = await loadAnalyzedSnapshot(pathOf(scenario));
+      const device = snapshot.devices[0]!;
+      const found = stepsOf(snapshot, device);
       expect(found.source).toBe('annotations');
-      const growth = analyzeGrowth(view, device, found);
+      const growth = analyzeGrowth(snapshot, device, found);
       expect(growth.steps.length).toBeGreaterThanOrEqual(4);
       for (const step of growth.steps) {
         // Measured inside the span, after the step's work, with nothing allocated after it.
@@ -140,8 +140,8 @@ describe.each(['steps', 'leak', 'expandable', 'rank_0', 'rank_2'])(
     // the first entry (leak: nothing is allocated before it) and the last step's END follows the
     // last entry (nothing is allocated between it and the dump).
     it('finds every step whose START and END the file records', async () => {
-      const view = await loadAnalyzedSnapshot(pathOf(scenario));
-      const found = stepsOf(view, view.devices[0]!);
+      const snapshot = await loadAnalyzedSnapshot(pathOf(scenario));
+      const found = stepsOf(snapshot, snapshot.devices[0]!);
       expect(found.steps.map((step) => step.name)).toEqual(
         recorded.steps!.map((entry) => stepName(entry.step)),
       );
@@ -179,8 +179,8 @@ describe('oom: set_per_process_memory_fraction(2 GiB), then 256 MiB until OutOfM
   // segments would not help; the allocator refused because of a cap on this process
   // (set_per_process_memory_fraction, "2.00 GiB allowed").
   it('calls an OOM under a per-process limit a process limit, not fragmentation', async () => {
-    const view = await loadAnalyzedSnapshot(pathOf('oom'));
-    const { ooms } = deviceExplanationsOf(view, 0);
+    const snapshot = await loadAnalyzedSnapshot(pathOf('oom'));
+    const { ooms } = deviceExplanationsOf(snapshot, 0);
     expect(ooms).toHaveLength(2);
     for (const oom of ooms) {
       expect(oom.cachedFreeBytes).toBe(0);
@@ -194,8 +194,8 @@ describe('oom: set_per_process_memory_fraction(2 GiB), then 256 MiB until OutOfM
 
 describe('expandable: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True', () => {
   it('opens as expandable segments: mapped and unmapped pages, no cudaMalloc of segments', async () => {
-    const view = await loadAnalyzedSnapshot(pathOf('expandable'));
-    expect(view.allocatorSettings?.['expandable_segments']).toBe(true);
+    const snapshot = await loadAnalyzedSnapshot(pathOf('expandable'));
+    expect(snapshot.allocatorSettings?.['expandable_segments']).toBe(true);
     const summary = await summarizeFile(pathOf('expandable'));
     const actions = summary.devices[0]!.actions;
     expect(actions['segment_map']).toBeGreaterThan(0);
@@ -229,9 +229,11 @@ describe('ranks: four processes of one job, rank 2 keeping 16 MiB more every ste
       expect(reply.figures.ooms).toBe(0);
       entries.push({ rank, figures: reply.figures });
 
-      const view = await loadAnalyzedSnapshot(join(DIR, 'ranks', name));
-      const device = view.devices[0]!;
-      growthByRank.push(analyzeGrowth(view, device, stepsOf(view, device)).growthBytesPerStep);
+      const snapshot = await loadAnalyzedSnapshot(join(DIR, 'ranks', name));
+      const device = snapshot.devices[0]!;
+      growthByRank.push(
+        analyzeGrowth(snapshot, device, stepsOf(snapshot, device)).growthBytesPerStep,
+      );
     }
     const finding = ranksFinding(entries);
     expect(finding.highestRank).toBe(2);

@@ -345,14 +345,14 @@ function everyFigure(model: SnapshotModel): {
   expect(schemaIssues(summaryDocumentSchema, summary)).toEqual([]);
   named.summary = summary;
 
-  const view: AnalyzedSnapshot = buildAnalyzedSnapshot(model, {
+  const snapshot: AnalyzedSnapshot = buildAnalyzedSnapshot(model, {
     fileName: 'case.pickle',
     fileBytes: 1,
   });
-  named.view = view.devices;
+  named.view = snapshot.devices;
 
-  view.devices.forEach((device, deviceIndex) => {
-    const index = createAllocatorStateIndex(device, view.allocatorSettings);
+  snapshot.devices.forEach((device, deviceIndex) => {
+    const index = createAllocatorStateIndex(device, snapshot.allocatorSettings);
     const threshold = smallHoleThreshold(device);
     named[`device ${device.device} threshold`] = threshold;
     for (let event = -1; event < device.traceLength; event++) {
@@ -379,8 +379,8 @@ function everyFigure(model: SnapshotModel): {
     const moments = sampleMoments(device.traceLength, 50, []);
     named[`device ${device.device} series`] = fragmentationSeries(index, moments, threshold);
     const explanations = [
-      ...explainOoms(view, deviceIndex, index),
-      explainPeak(view, deviceIndex, index),
+      ...explainOoms(snapshot, deviceIndex, index),
+      explainPeak(snapshot, deviceIndex, index),
     ];
     named[`device ${device.device} explanations`] = explanations;
     for (const explanation of explanations) {
@@ -395,7 +395,7 @@ function everyFigure(model: SnapshotModel): {
       ] as const)
         texts.push(verdictText({ ...explanation, verdict }));
     }
-    const report = buildReportDocument(view, {
+    const report = buildReportDocument(snapshot, {
       devices: [deviceIndex],
       moment: { deviceIndex, event: Math.floor(device.traceLength / 2) },
       seriesSamples: 20,
@@ -403,7 +403,7 @@ function everyFigure(model: SnapshotModel): {
     expect(schemaIssues(reportDocumentSchema, JSON.parse(JSON.stringify(report)))).toEqual([]);
     named[`device ${device.device} report`] = report;
   });
-  return { named, texts, warnings: [...view.warnings] };
+  return { named, texts, warnings: [...snapshot.warnings] };
 }
 
 describe('no figure is ever negative or NaN (issue 8, class 9)', () => {
@@ -423,9 +423,9 @@ describe('allocations alive at one address (inconsistent files)', () => {
     const file = HOSTILE_FILES.find((f) => f.name === 'pending-free-without-completion.pickle')!;
     const model = await decodeCase(file.bytes());
     expect(model).not.toBeNull();
-    const view = buildAnalyzedSnapshot(model!, { fileName: file.name, fileBytes: 1 });
-    const device = view.devices[0]!;
-    const index = createAllocatorStateIndex(device, view.allocatorSettings);
+    const snapshot = buildAnalyzedSnapshot(model!, { fileName: file.name, fileBytes: 1 });
+    const device = snapshot.devices[0]!;
+    const index = createAllocatorStateIndex(device, snapshot.allocatorSettings);
     // The trace: segment_alloc, alloc BASE (1), alloc BASE + 1 MiB (2), free_requested of
     // BASE + 1 MiB (3), free_requested of BASE (4), no free_completed: the frees end allocations,
     // and the block at BASE, pending at the end, is also an allocation from before the trace.

@@ -30,17 +30,17 @@ const BOXES = [
 
 describe('the fragmentation picture: page canvas and exported SVG draw one scene', () => {
   it.each(SNAPSHOTS)('%s', async (prefix) => {
-    const view = await analyzeFile(realSnapshotPath(prefix));
+    const snapshot = await analyzeFile(realSnapshotPath(prefix));
     let compared = 0;
-    for (const [deviceIndex, device] of view.devices.entries()) {
+    for (const [deviceIndex, device] of snapshot.devices.entries()) {
       if (device.traceLength === 0) continue;
       const series = fragmentationSeries(
-        allocatorStateIndexOf(view, device),
+        allocatorStateIndexOf(snapshot, device),
         fragmentationExportMoments(device, null, null),
         smallHoleThreshold(device),
       );
       for (const box of BOXES) {
-        const svg = renderFragmentationSvg(view, deviceIndex, series, box);
+        const svg = renderFragmentationSvg(snapshot, deviceIndex, series, box);
         const size = /<g class="fragmentation-scene"[^>]*data-size="([\d.]+) ([\d.]+)"/.exec(svg)!;
         const canvasSize = {
           width: Number(size[1]),

@@ -36,15 +36,15 @@ function bruteAlive(device: AnalyzedDevice, moment: number): number[] {
 }
 
 /** A stack as a folded line, outermost frame first, from the frame and stack tables. */
-function foldedLine(view: AnalyzedSnapshot, stackId: number): string {
-  const { offsets, frameIds } = view.stacks;
+function foldedLine(snapshot: AnalyzedSnapshot, stackId: number): string {
+  const { offsets, frameIds } = snapshot.stacks;
   const frames: string[] = [];
   for (let i = offsets[stackId]!; i < offsets[stackId + 1]!; i++) {
     const frame = frameIds[i]!;
-    const file = view.frames.filename[frame]!;
-    const name = view.frames.name[frame]!;
+    const file = snapshot.frames.filename[frame]!;
+    const name = snapshot.frames.name[frame]!;
     const text =
-      file === '' || file === '??' ? name : `${file}:${view.frames.line[frame]!} ${name}`;
+      file === '' || file === '??' ? name : `${file}:${snapshot.frames.line[frame]!} ${name}`;
     frames.unshift(text.replaceAll(';', ',').replaceAll('\n', ' '));
   }
   return frames.length === 0 ? '(no stack recorded)' : frames.join(';');
@@ -59,8 +59,8 @@ function momentsOf(device: AnalyzedDevice, prng: Prng): number[] {
 }
 
 /** The trace does not match the segments (the file says so): the curve is clamped there. */
-function clamped(view: AnalyzedSnapshot): boolean {
-  return view.warnings.some((w) => w.includes('the trace does not match'));
+function clamped(snapshot: AnalyzedSnapshot): boolean {
+  return snapshot.warnings.some((w) => w.includes('the trace does not match'));
 }
 
 function checkNode(node: FlameNode): void {
@@ -73,25 +73,27 @@ function checkNode(node: FlameNode): void {
 }
 
 /** The frames of a stack as the search tests them, read straight from the tables. */
-function stackTexts(view: AnalyzedSnapshot, stackId: number): string[] {
+function stackTexts(snapshot: AnalyzedSnapshot, stackId: number): string[] {
   if (stackId < 0) return ['(no stack recorded)'];
   const texts: string[] = [];
-  for (let i = view.stacks.offsets[stackId]!; i < view.stacks.offsets[stackId + 1]!; i++) {
-    const id = view.stacks.frameIds[i]!;
-    texts.push(`${view.frames.filename[id]}:${view.frames.line[id]} ${view.frames.name[id]}`);
+  for (let i = snapshot.stacks.offsets[stackId]!; i < snapshot.stacks.offsets[stackId + 1]!; i++) {
+    const id = snapshot.stacks.frameIds[i]!;
+    texts.push(
+      `${snapshot.frames.filename[id]}:${snapshot.frames.line[id]} ${snapshot.frames.name[id]}`,
+    );
   }
   return texts;
 }
 
 describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (_name, path) => {
-  let view: AnalyzedSnapshot;
+  let snapshot: AnalyzedSnapshot;
   beforeAll(async () => {
-    view = await analyzeFile(path);
+    snapshot = await analyzeFile(path);
   });
 
   it('groups, the flame graph and folded stacks add up to the active bytes', () => {
     const prng = new Prng(11);
-    for (const device of view.devices) {
+    for (const device of snapshot.devices) {
       for (const moment of momentsOf(device, prng)) {
         const context = `${device.device} @ ${moment}`;
         const rows = aliveRowsAt(device, moment);
@@ -101,9 +103,9 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
         ).toEqual(bruteAlive(device, moment));
         let total = 0;
         for (const row of rows) total += device.allocations.sizeBytes[row]!;
-        if (!clamped(view)) expect(total, context).toBe(activeBytesAt(device, moment));
+        if (!clamped(snapshot)) expect(total, context).toBe(activeBytesAt(device, moment));
         for (const by of GROUP_BYS) {
-          const groups = groupRows(view, device, rows, by);
+          const groups = groupRows(snapshot, device, rows, by);
           expect(
             groups.reduce((sum, g) => sum + g.bytes, 0),
             `${context} by ${by}`,
@@ -117,15 +119,15 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
           if (by === 'stack')
             for (const group of groups)
               for (const row of group.rows.slice(0, 20))
-                expect(group.key).toBe(foldedLine(view, device.allocations.stackId[row]!));
+                expect(group.key).toBe(foldedLine(snapshot, device.allocations.stackId[row]!));
         }
         for (const showFramework of [false, true]) {
-          const tree = flameTree(view, device, rows, { showFramework });
+          const tree = flameTree(snapshot, device, rows, { showFramework });
           // The allocations below a node, over the whole trace, are at this moment its rows.
           for (const child of tree.children.slice(0, 3)) {
             const grandchild = child.children[0];
             const steps = [child, ...(grandchild === undefined ? [] : [grandchild])];
-            const mask = rowsBelowNode(view, device, steps.map(flameStepKey), showFramework);
+            const mask = rowsBelowNode(snapshot, device, steps.map(flameStepKey), showFramework);
             const below = [...rows].filter((row) => mask[row] === 1).sort((a, b) => a - b);
             expect(below).toEqual([...steps.at(-1)!.rows].sort((a, b) => a - b));
           }
@@ -133,7 +135,7 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
           expect(tree.allocations).toBe(rows.length);
           checkNode(tree);
         }
-        const folded = foldedStacks(view, device, rows);
+        const folded = foldedStacks(snapshot, device, rows);
         let weights = 0;
         for (const line of folded.split('\n').filter((l) => l !== '')) {
           const match = /^(.+) (\d+)$/.exec(line);
@@ -146,16 +148,19 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
   });
 
   it("each group's bytes over time are its bytes at every sampled moment", () => {
-    for (const device of view.devices) {
+    for (const device of snapshot.devices) {
       const moments = seriesMoments(device.traceLength, 12, [device.figures.active.peakEventIndex]);
       for (const by of GROUP_BYS) {
-        const keys = groupRows(view, device, aliveRowsAt(device, moments.at(-1)!), by)
+        const keys = groupRows(snapshot, device, aliveRowsAt(device, moments.at(-1)!), by)
           .slice(0, 5)
           .map((group) => group.key);
-        const series = groupSeries(view, device, by, keys, moments);
+        const series = groupSeries(snapshot, device, by, keys, moments);
         moments.forEach((moment, i) => {
           const atMoment = new Map(
-            groupRows(view, device, bruteAlive(device, moment), by).map((g) => [g.key, g.bytes]),
+            groupRows(snapshot, device, bruteAlive(device, moment), by).map((g) => [
+              g.key,
+              g.bytes,
+            ]),
           );
           keys.forEach((key, k) =>
             expect(series[k]![i], `${by} ${key} @ ${moment}`).toBe(atMoment.get(key) ?? 0),
@@ -166,10 +171,10 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
   });
 
   it("the OOM explainer's categories add up to the live bytes at its moment", () => {
-    view.devices.forEach((device, index) => {
-      const { ooms, peak } = deviceExplanationsOf(view, index);
+    snapshot.devices.forEach((device, index) => {
+      const { ooms, peak } = deviceExplanationsOf(snapshot, index);
       for (const explanation of [...ooms, ...(peak === null ? [] : [peak])]) {
-        const column = categoriesOf(view, device);
+        const column = categoriesOf(snapshot, device);
         const expected = new Map<string, number>();
         for (const row of bruteAlive(device, explanation.event)) {
           const category = categoryAt(column, row);
@@ -183,7 +188,7 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
         ).toEqual(new Map([...expected].filter(([, bytes]) => bytes > 0)));
         const bytes = explanation.categories.map((entry) => entry.bytes);
         expect(bytes).toEqual([...bytes].sort((a, b) => b - a));
-        if (!clamped(view))
+        if (!clamped(snapshot))
           expect(bytes.reduce((sum, b) => sum + b, 0)).toBe(
             activeBytesAt(device, explanation.event),
           );
@@ -200,17 +205,18 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
       { text: 'no stack', regex: false },
       { text: 'matches-nothing-at-all-3f9', regex: false },
     ];
-    for (const device of view.devices) {
+    for (const device of snapshot.devices) {
       const table = device.allocations;
       for (const query of queries) {
         const search = compileSearch(query);
-        const mask = matchingRows(view, device, search);
+        const mask = matchingRows(snapshot, device, search);
         const pattern = query.regex
           ? new RegExp(query.text, 'i')
           : new RegExp(query.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
         const expected = new Uint8Array(table.count);
         for (let row = 0; row < table.count; row++)
-          if (stackTexts(view, table.stackId[row]!).some((t) => pattern.test(t))) expected[row] = 1;
+          if (stackTexts(snapshot, table.stackId[row]!).some((t) => pattern.test(t)))
+            expected[row] = 1;
         expect(mask, `${device.device} ${query.text}`).toEqual(expected);
         const curve = matchedBytesCurve(device, mask);
         const step = Math.max(1, Math.floor(device.traceLength / 25));
@@ -229,7 +235,7 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
         const row = Math.floor(table.count / 2);
         const inside = table.address[row]! + Math.floor(table.sizeBytes[row]! / 2);
         const mask = matchingRows(
-          view,
+          snapshot,
           device,
           compileSearch({ text: `0x${inside.toString(16)}`, regex: false }),
         );

@@ -17,13 +17,13 @@ import { analyzeBytes } from '../support/analyzed';
 
 describe('grouping by the newest fields', () => {
   it('keys every allocation by what was planted on it', async () => {
-    const snapshot = makeNewestSnapshot({ seed: 3, hostMemory: false });
-    const view = await analyzeBytes(dumpToBytes(snapshot.value));
+    const generated = makeNewestSnapshot({ seed: 3, hostMemory: false });
+    const snapshot = await analyzeBytes(dumpToBytes(generated.value));
     let checked = 0;
-    for (const planted of snapshot.planted.allocations) {
-      const device = view.devices.find((d) => d.device === planted.device)!;
+    for (const planted of generated.planted.allocations) {
+      const device = snapshot.devices.find((d) => d.device === planted.device)!;
       const table = device.allocations;
-      const key = (by: Parameters<typeof groupKeyOf>[2]) => groupKeyOf(view, device, by);
+      const key = (by: Parameters<typeof groupKeyOf>[2]) => groupKeyOf(snapshot, device, by);
       const keys = {
         metadata: key('metadata'),
         compile: key('compile_context'),
@@ -48,6 +48,6 @@ describe('grouping by the newest fields', () => {
         checked++;
       }
     }
-    expect(checked).toBe(snapshot.planted.allocations.length);
+    expect(checked).toBe(generated.planted.allocations.length);
   });
 });

@@ -15,14 +15,14 @@ import { realSnapshotPaths } from '../support/real-snapshots';
 
 describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (_name, path) => {
   it('draws the flame graph and the categories of the default moment', async () => {
-    const view = await analyzeFile(path);
-    if (view.devices.length === 0) return; // a file with neither segments nor trace entries
-    const index = defaultDeviceIndex(view.devices);
-    const device = view.devices[index]!;
+    const snapshot = await analyzeFile(path);
+    if (snapshot.devices.length === 0) return; // a file with neither segments nor trace entries
+    const index = defaultDeviceIndex(snapshot.devices);
+    const device = snapshot.devices[index]!;
     const moment = defaultMoment(device);
-    const clamped = view.warnings.some((w) => w.includes('the trace does not match'));
+    const clamped = snapshot.warnings.some((w) => w.includes('the trace does not match'));
 
-    const flame = renderFlameSvg(view, index, { width: 1000, height: 400, moment });
+    const flame = renderFlameSvg(snapshot, index, { width: 1000, height: 400, moment });
     const root = /class="allocscope-flame" data-root-bytes="(\d+)"/.exec(flame);
     expect(root).not.toBeNull();
     if (!clamped) expect(Number(root![1])).toBe(activeBytesAt(device, moment));
@@ -30,12 +30,12 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
 
     const moments = seriesMoments(device.traceLength, 50, [moment]);
     expect(moments).toContain(moment);
-    const series = categorySeries(view, device, moments);
+    const series = categorySeries(snapshot, device, moments);
     moments.forEach((m, i) => {
       const total = series.bytes.reduce((sum, bytes) => sum + bytes[i]!, 0);
       if (!clamped) expect(total, `moment ${m}`).toBe(activeBytesAt(device, m));
     });
-    const chart = renderCategoriesSvg(view, index, { width: 1000, height: 400, moment });
+    const chart = renderCategoriesSvg(snapshot, index, { width: 1000, height: 400, moment });
     expect(chart).toContain('class="allocscope-categories"');
     expect(new Resvg(chart).render().width).toBe(1000);
   });

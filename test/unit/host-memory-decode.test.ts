@@ -27,9 +27,9 @@ const hostBytes = dumpToBytes(withHost.value);
 
 describe('pinned host memory', () => {
   it('is a device after the CUDA devices with the figures the allocator recorded', async () => {
-    const view = await analyzeBytes(hostBytes);
-    expect(view.devices.map((d) => d.device)).toEqual([0, 1, HOST_DEVICE]);
-    const host = view.devices[2]!;
+    const snapshot = await analyzeBytes(hostBytes);
+    expect(snapshot.devices.map((d) => d.device)).toEqual([0, 1, HOST_DEVICE]);
+    const host = snapshot.devices[2]!;
     const expected = withHost.planted.host!;
     expect(host.traceLength).toBe(expected.traceEntries);
     expect(host.figures.reserved.finalBytes).toBe(expected.reservedBytes);
@@ -65,9 +65,9 @@ describe('pinned host memory', () => {
 
   it('is the default device when it is all there is', async () => {
     const value = { ...withHost.value, segments: [], device_traces: [] };
-    const view = await analyzeBytes(dumpToBytes(value));
-    expect(view.devices.map((d) => d.device)).toEqual([HOST_DEVICE]);
-    expect(defaultDeviceIndex(view.devices)).toBe(0);
+    const snapshot = await analyzeBytes(dumpToBytes(value));
+    expect(snapshot.devices.map((d) => d.device)).toEqual([HOST_DEVICE]);
+    expect(defaultDeviceIndex(snapshot.devices)).toBe(0);
   });
 
   it('is read from a host_traces shaped like device_traces (a list of lists) too', async () => {

@@ -26,18 +26,19 @@ const jsonText = snapshotToJson(made.value);
 const jsonBytes = new TextEncoder().encode(jsonText);
 
 /** Figures and every allocation's details, stacks by their frames (ids are the decoder's). */
-function comparable(view: AnalyzedSnapshot): unknown {
+function comparable(snapshot: AnalyzedSnapshot): unknown {
   const stackText = (stackId: number): string[] => {
     if (stackId < 0) return [];
-    const { offsets, frameIds } = view.stacks;
+    const { offsets, frameIds } = snapshot.stacks;
     return [...frameIds.subarray(offsets[stackId]!, offsets[stackId + 1]!)].map(
-      (id) => `${view.frames.filename[id]}:${view.frames.line[id]} ${view.frames.name[id]}`,
+      (id) =>
+        `${snapshot.frames.filename[id]}:${snapshot.frames.line[id]} ${snapshot.frames.name[id]}`,
     );
   };
   return {
-    warnings: view.warnings,
-    annotations: view.annotations,
-    devices: view.devices.map((device) => ({
+    warnings: snapshot.warnings,
+    annotations: snapshot.annotations,
+    devices: snapshot.devices.map((device) => ({
       figures: {
         ...device.figures,
         largestAtPeak: device.figures.largestAtPeak.map(({ stackId, ...rest }) => ({
@@ -46,7 +47,7 @@ function comparable(view: AnalyzedSnapshot): unknown {
         })),
       },
       details: [...Array(device.allocations.count).keys()].map((row) => {
-        const details = allocationDetails(view, device, row);
+        const details = allocationDetails(snapshot, device, row);
         return {
           ...details,
           annotations: details.annotations.map(({ stackId, ...rest }) => ({
@@ -104,8 +105,11 @@ describe('the JSON form of a snapshot', () => {
     ]) {
       const model = await decodeSnapshot(chunksOf(bytes, 1000));
       const { buildAnalyzedSnapshot } = await import('../../src/shared/analyzed/analyzed-snapshot');
-      const view = buildAnalyzedSnapshot(model, { fileName: 'x.json', fileBytes: bytes.length });
-      expect(comparable(view)).toEqual(reference);
+      const snapshot = buildAnalyzedSnapshot(model, {
+        fileName: 'x.json',
+        fileBytes: bytes.length,
+      });
+      expect(comparable(snapshot)).toEqual(reference);
     }
   });
 

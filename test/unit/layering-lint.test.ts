@@ -1,6 +1,7 @@
 // Layering rules that lint enforces (eslint.config.js): each folder of src/shared imports only the
 // layers before it (SHARED_LAYERS), each folder of src/renderer only its floor and the floors
-// below (RENDERER_FLOORS), and the page never reads a JSON document's snake_case fields.
+// below (RENDERER_FLOORS), the page never reads a JSON document's snake_case fields, and it keeps
+// no module-level caches.
 
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
@@ -131,6 +132,23 @@ describe('the page', () => {
         'no-restricted-syntax',
         'src/renderer/shell/summary-strip.tsx',
         'export const f = (d: { figures: { traceEntries: number } }) => d.figures.traceEntries;\n',
+      ),
+    ).toEqual([]);
+  });
+
+  it('keeps no module-level cache: derived data lives with what it derives from', async () => {
+    const planted = await messagesOf(
+      'no-restricted-syntax',
+      'src/renderer/timeline/timeline-pictures.ts',
+      'const colorsOfPlot = new WeakMap<object, Int16Array>();\nexport const f = (p: object) => colorsOfPlot.get(p);\n',
+    );
+    expect(planted).toHaveLength(1);
+    expect(planted[0]).toMatch(/No module-level cache in src\/renderer/);
+    expect(
+      await messagesOf(
+        'no-restricted-syntax',
+        'src/renderer/holders/holders-view.tsx',
+        'export const f = (keys: string[]) => new Map(keys.map((k) => [k, k.length]));\n',
       ),
     ).toEqual([]);
   });

@@ -22,7 +22,7 @@ describe("the lower views' exports", () => {
     store.getState().setHolderQuery('adam');
     const moment = defaultMoment(device);
     const context: ExportContext = {
-      view: snapshot,
+      snapshot,
       deviceIndex: 0,
       stateIndex: allocatorStateIndexOf(snapshot, device),
       moment,

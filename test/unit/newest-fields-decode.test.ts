@@ -51,15 +51,16 @@ const PATHS: readonly DecodePath[] = [
 ];
 
 /** The CUDA devices' figures, stacks by their frames (ids depend on the order first seen). */
-function cudaFigures(view: AnalyzedSnapshot): unknown[] {
+function cudaFigures(snapshot: AnalyzedSnapshot): unknown[] {
   const stackText = (stackId: number): string[] => {
-    const { offsets, frameIds } = view.stacks;
+    const { offsets, frameIds } = snapshot.stacks;
     if (stackId < 0) return [];
     return [...frameIds.subarray(offsets[stackId]!, offsets[stackId + 1]!)].map(
-      (id) => `${view.frames.filename[id]}:${view.frames.line[id]} ${view.frames.name[id]}`,
+      (id) =>
+        `${snapshot.frames.filename[id]}:${snapshot.frames.line[id]} ${snapshot.frames.name[id]}`,
     );
   };
-  return view.devices
+  return snapshot.devices
     .filter((d) => d.device !== HOST_DEVICE)
     .map((d) => ({
       ...d.figures,
@@ -71,8 +72,8 @@ function cudaFigures(view: AnalyzedSnapshot): unknown[] {
 }
 
 /** The allocation row whose alloc entry is the planted one (same address and time). */
-function rowOf(view: AnalyzedSnapshot, device: number, addr: number, timeUs: number): number {
-  const d = view.devices.find((candidate) => candidate.device === device)!;
+function rowOf(snapshot: AnalyzedSnapshot, device: number, addr: number, timeUs: number): number {
+  const d = snapshot.devices.find((candidate) => candidate.device === device)!;
   for (let row = 0; row < d.allocations.count; row++) {
     const event = d.allocations.startEvent[row]!;
     if (event === BEFORE_TRACE) continue;
@@ -91,13 +92,13 @@ describe.each(PATHS)('the newest fields, %s', (_name, decode) => {
   });
 
   it('are returned by allocationDetails as planted', async () => {
-    const view = await decode(extrasBytes);
+    const snapshot = await decode(extrasBytes);
     expect(withExtras.planted.allocations.length).toBeGreaterThan(40);
     for (const planted of withExtras.planted.allocations) {
-      const row = rowOf(view, planted.device, planted.addr, planted.timeUs);
+      const row = rowOf(snapshot, planted.device, planted.addr, planted.timeUs);
       expect(row).toBeGreaterThanOrEqual(0);
-      const device = view.devices.find((d) => d.device === planted.device)!;
-      const details = allocationDetails(view, device, row);
+      const device = snapshot.devices.find((d) => d.device === planted.device)!;
+      const details = allocationDetails(snapshot, device, row);
       expect(details.userMetadata).toBe(planted.userMetadata);
       if (planted.userMetadata?.startsWith('{') === true) {
         expect(details.userMetadataParsed).toEqual(JSON.parse(planted.userMetadata));
@@ -121,24 +122,26 @@ describe.each(PATHS)('the newest fields, %s', (_name, decode) => {
   });
 
   it('give allocations from before the trace the forward_frames of their final block', async () => {
-    const view = await decode(extrasBytes);
+    const snapshot = await decode(extrasBytes);
     expect(withExtras.planted.blocks.length).toBe(2);
     for (const block of withExtras.planted.blocks) {
-      const device = view.devices.find((d) => d.device === block.device)!;
+      const device = snapshot.devices.find((d) => d.device === block.device)!;
       const rows = [...Array(device.allocations.count).keys()].filter(
         (row) =>
           device.allocations.address[row] === block.address &&
           device.allocations.startEvent[row] === BEFORE_TRACE,
       );
       expect(rows).toHaveLength(1);
-      expect(allocationDetails(view, device, rows[0]!).forwardFrames).toEqual(block.forwardFrames);
+      expect(allocationDetails(snapshot, device, rows[0]!).forwardFrames).toEqual(
+        block.forwardFrames,
+      );
     }
   });
 
   it('keep the FX keys of frames', async () => {
-    const view = await decode(extrasBytes);
-    const fxFrames = view.frames.filename
-      .map((_, id) => frameFx(view.frames, id))
+    const snapshot = await decode(extrasBytes);
+    const fxFrames = snapshot.frames.filename
+      .map((_, id) => frameFx(snapshot.frames, id))
       .filter((fx) => fx !== null);
     expect(fxFrames).toEqual([
       {
@@ -153,17 +156,17 @@ describe.each(PATHS)('the newest fields, %s', (_name, decode) => {
   });
 
   it('read user_defined entries as annotations of their device', async () => {
-    const view = await decode(extrasBytes);
-    const ours = view.annotations.map(({ device, stage, name }) => ({ device, stage, name }));
+    const snapshot = await decode(extrasBytes);
+    const ours = snapshot.annotations.map(({ device, stage, name }) => ({ device, stage, name }));
     expect(ours).toEqual(withExtras.planted.userDefined);
     expect(ours.length).toBe(4);
   });
 
   it('name the unknown keys and actions in one warning', async () => {
-    const view = await decode(extrasBytes);
+    const snapshot = await decode(extrasBytes);
     const count = withExtras.planted.unknownActions.get(UNKNOWN_ACTION)!;
     expect(count).toBeGreaterThan(1);
-    const notices = view.warnings.filter((warning) => warning.includes('unknown'));
+    const notices = snapshot.warnings.filter((warning) => warning.includes('unknown'));
     expect(notices).toEqual([
       `ignored unknown trace keys: ${[...UNKNOWN_KEYS].sort().join(', ')}; unknown actions: ${UNKNOWN_ACTION} (${count} entries) (not in the figures)`,
     ]);
@@ -172,8 +175,8 @@ describe.each(PATHS)('the newest fields, %s', (_name, decode) => {
 
 describe('files without the newest fields', () => {
   it('carry no detail columns and return NO_DETAILS', async () => {
-    const view = await analyzed(plainBytes, (b) => decodeBytes(b));
-    for (const device of view.devices) {
+    const snapshot = await analyzed(plainBytes, (b) => decodeBytes(b));
+    for (const device of snapshot.devices) {
       const details = device.details!;
       expect(details.userMetadataId).toBeNull();
       expect(details.poolIndex).toBeNull();
@@ -183,7 +186,7 @@ describe('files without the newest fields', () => {
       expect(details.blockForwardFramesId).toBeNull();
       expect(details.annotations).toEqual([]);
       for (let row = 0; row < device.allocations.count; row++) {
-        expect(hasDetails(allocationDetails(view, device, row))).toBe(false);
+        expect(hasDetails(allocationDetails(snapshot, device, row))).toBe(false);
       }
     }
   });

@@ -18,10 +18,13 @@ import { GENERATED_DIR } from '../setup/global-setup';
 import { realSnapshotPath } from '../support/real-snapshots';
 import { referenceStates, type ReferenceState } from '../support/state-reference';
 
-function explain(view: AnalyzedSnapshot, device: number): OomExplanation[] {
-  const deviceIndex = view.devices.findIndex((d) => d.device === device);
-  const index = createAllocatorStateIndex(view.devices[deviceIndex]!, view.allocatorSettings);
-  return explainOoms(view, deviceIndex, index);
+function explain(snapshot: AnalyzedSnapshot, device: number): OomExplanation[] {
+  const deviceIndex = snapshot.devices.findIndex((d) => d.device === device);
+  const index = createAllocatorStateIndex(
+    snapshot.devices[deviceIndex]!,
+    snapshot.allocatorSettings,
+  );
+  return explainOoms(snapshot, deviceIndex, index);
 }
 
 /** The reference's figures of the group (default pool, stream, segment type). */
@@ -45,13 +48,13 @@ describe('the Python state reference', () => {
 
 describe('the real OOM: Constructor-Sun device 1', () => {
   const path = realSnapshotPath('Constructor-Sun');
-  let view: AnalyzedSnapshot;
+  let snapshot: AnalyzedSnapshot;
   let explanations: OomExplanation[];
   let reference: ReferenceState;
 
   beforeAll(async () => {
-    view = await loadAnalyzedSnapshot(path);
-    explanations = explain(view, 1);
+    snapshot = await loadAnalyzedSnapshot(path);
+    explanations = explain(snapshot, 1);
     reference = referenceStates(path, 1, [421])[0]!;
   });
 
@@ -79,7 +82,7 @@ describe('the real OOM: Constructor-Sun device 1', () => {
     expect(oom.poolCachedFreeBytes).toBe(group.cached_free);
     expect(oom.poolLargestFreeBytes).toBe(group.largest_free);
     // and the figures agree with the curves at that moment
-    const device = view.devices.find((d) => d.device === 1)!;
+    const device = snapshot.devices.find((d) => d.device === 1)!;
     expect(oom.activeBytes).toBe(device.activeBytes[421]);
     expect(oom.reservedBytes).toBe(device.reservedBytes[421]);
   });
@@ -102,9 +105,12 @@ describe('the real OOM: Constructor-Sun device 1', () => {
     for (let i = 1; i < oom.holders.length; i++) {
       expect(oom.holders[i - 1]!.bytes).toBeGreaterThanOrEqual(oom.holders[i]!.bytes);
     }
-    const deviceIndex = view.devices.findIndex((d) => d.device === 1);
-    const index = createAllocatorStateIndex(view.devices[deviceIndex]!, view.allocatorSettings);
-    const all = holdersOf(view, view.devices[deviceIndex]!, index.stateAt(421), Infinity);
+    const deviceIndex = snapshot.devices.findIndex((d) => d.device === 1);
+    const index = createAllocatorStateIndex(
+      snapshot.devices[deviceIndex]!,
+      snapshot.allocatorSettings,
+    );
+    const all = holdersOf(snapshot, snapshot.devices[deviceIndex]!, index.stateAt(421), Infinity);
     expect(all.reduce((sum, h) => sum + h.bytes, 0)).toBe(reference.active);
     expect(all.reduce((sum, h) => sum + h.count, 0)).toBe(reference.live.length);
     expect(oom.holders).toEqual(all.slice(0, 10));
@@ -155,11 +161,14 @@ describe.each(GENERATED_OOMS)('generated %s', (name) => {
       file: string;
       devices: { device: number; ooms: ExpectedOom[] }[];
     };
-    const view = await loadAnalyzedSnapshot(join(GENERATED_DIR, expected.file));
+    const snapshot = await loadAnalyzedSnapshot(join(GENERATED_DIR, expected.file));
     for (const { device, ooms } of expected.devices) {
-      const deviceIndex = view.devices.findIndex((d) => d.device === device);
-      const index = createAllocatorStateIndex(view.devices[deviceIndex]!, view.allocatorSettings);
-      const explanations = explainOoms(view, deviceIndex, index);
+      const deviceIndex = snapshot.devices.findIndex((d) => d.device === device);
+      const index = createAllocatorStateIndex(
+        snapshot.devices[deviceIndex]!,
+        snapshot.allocatorSettings,
+      );
+      const explanations = explainOoms(snapshot, deviceIndex, index);
       expect(explanations.map((e) => e.event)).toEqual(ooms.map((o) => o.event_index));
       explanations.forEach((ours, i) => {
         const want = ooms[i]!;
@@ -177,8 +186,8 @@ describe.each(GENERATED_OOMS)('generated %s', (name) => {
           // The simulation sums live bytes per stack; ours group stacks by their top user frame,
           // keeping each stack's figures inside its group.
           holderBytes: holdersOf(
-            view,
-            view.devices[deviceIndex]!,
+            snapshot,
+            snapshot.devices[deviceIndex]!,
             index.stateAt(ours.event),
             Infinity,
           )
@@ -209,8 +218,8 @@ describe.each(GENERATED_OOMS)('generated %s', (name) => {
 
 describe('verdict texts', () => {
   it('fragmentation: names the cached free bytes, the largest hole, the request and the fix', async () => {
-    const view = await loadAnalyzedSnapshot(join(GENERATED_DIR, 'oom_fragmentation.pickle'));
-    const [oom] = explain(view, 0);
+    const snapshot = await loadAnalyzedSnapshot(join(GENERATED_DIR, 'oom_fragmentation.pickle'));
+    const [oom] = explain(snapshot, 0);
     expect(oom!.verdict).toBe('fragmentation');
     expect(oom!.expandableSegments).toBe(false);
     expect(oom!.verdictText).toBe(
@@ -222,17 +231,17 @@ describe('verdict texts', () => {
   });
 
   it('fragmentation with expandable segments already on suggests something else', async () => {
-    const view = await loadAnalyzedSnapshot(join(GENERATED_DIR, 'oom_fragmentation.pickle'));
-    view.allocatorSettings = { ...view.allocatorSettings, expandable_segments: true };
-    const [oom] = explain(view, 0);
+    const snapshot = await loadAnalyzedSnapshot(join(GENERATED_DIR, 'oom_fragmentation.pickle'));
+    snapshot.allocatorSettings = { ...snapshot.allocatorSettings, expandable_segments: true };
+    const [oom] = explain(snapshot, 0);
     expect(oom!.verdict).toBe('fragmentation');
     expect(oom!.verdictText).not.toMatch(/expandable_segments:True/);
     expect(oom!.verdictText).toMatch(/expandable segments are already on/);
   });
 
   it('out of memory: live bytes of what PyTorch could reach, and the largest holders', async () => {
-    const view = await loadAnalyzedSnapshot(join(GENERATED_DIR, 'oom_full.pickle'));
-    const [oom] = explain(view, 0);
+    const snapshot = await loadAnalyzedSnapshot(join(GENERATED_DIR, 'oom_full.pickle'));
+    const [oom] = explain(snapshot, 0);
     expect(oom!.verdict).toBe('out-of-memory');
     expect(oom!.verdictText).toMatch(
       new RegExp(
@@ -251,11 +260,11 @@ describe('what if (no oom): the active peak', () => {
     ['Constructor-Sun', 0],
   ])('%s device %i: the figures of the reference at the peak', async (prefix, device) => {
     const path = realSnapshotPath(prefix);
-    const view = await loadAnalyzedSnapshot(path);
-    const deviceIndex = view.devices.findIndex((d) => d.device === device);
-    const deviceView = view.devices[deviceIndex]!;
-    const index = createAllocatorStateIndex(deviceView, view.allocatorSettings);
-    const whatIf = explainPeak(view, deviceIndex, index);
+    const snapshot = await loadAnalyzedSnapshot(path);
+    const deviceIndex = snapshot.devices.findIndex((d) => d.device === device);
+    const deviceView = snapshot.devices[deviceIndex]!;
+    const index = createAllocatorStateIndex(deviceView, snapshot.allocatorSettings);
+    const whatIf = explainPeak(snapshot, deviceIndex, index);
     const peak = deviceView.figures.active.peakEventIndex;
     expect(whatIf.verdict).toBe('what-if');
     expect(whatIf.event).toBe(peak);

@@ -29,7 +29,7 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 async function generatedRun(
   name: string,
   options: { steps: number; annotations: boolean; fromStart: boolean },
-): Promise<{ view: AnalyzedSnapshot; truth: PhaseStart[]; path: string }> {
+): Promise<{ snapshot: AnalyzedSnapshot; truth: PhaseStart[]; path: string }> {
   const path = join(directory, `${name}.pickle`);
   const result = generateLargeSnapshot(path, 256 * MiB, {
     seed: 21,
@@ -39,8 +39,8 @@ async function generatedRun(
     dumpAfterSteps: options.steps,
     recordFromStart: options.fromStart,
   });
-  const view = await analyzeBytes(new Uint8Array(readFileSync(path)));
-  return { view, truth: result.truth![0]!.phaseStarts, path };
+  const snapshot = await analyzeBytes(new Uint8Array(readFileSync(path)));
+  return { snapshot, truth: result.truth![0]!.phaseStarts, path };
 }
 
 /**
@@ -98,13 +98,13 @@ describe.each([
   { steps: 6, annotations: false, fromStart: false },
 ])('a generated run of $steps step(s), annotations: $annotations', (options) => {
   it('puts each boundary between phases within 1% of the trace of the truth', async () => {
-    const { view, truth, path } = await generatedRun(
+    const { snapshot, truth, path } = await generatedRun(
       `run-${options.steps}-${options.annotations}`,
       options,
     );
-    const device = view.devices[0]!;
-    const { phases, note } = phasesOf(view, device);
-    const boundaries = truthBoundaries(truth, device, stepsOf(view, device).steps);
+    const device = snapshot.devices[0]!;
+    const { phases, note } = phasesOf(snapshot, device);
+    const boundaries = truthBoundaries(truth, device, stepsOf(snapshot, device).steps);
     // Every step's three (the pattern's steps may leave out one more step at the ends).
     expect(boundaries.length).toBeGreaterThanOrEqual(
       3 * (options.steps - (options.annotations ? 0 : 2)),
@@ -140,7 +140,7 @@ describe.each([
     const optimizer = phases.find((phase) => phase.name === 'optimizer')!;
     expect(optimizer.source).toBe(options.annotations ? 'annotations' : 'stacks');
     expect(phases.find((phase) => phase.name === 'backward')!.source).toBe('stacks');
-    const steps = stepsOf(view, device).steps;
+    const steps = stepsOf(snapshot, device).steps;
     if (options.steps === 1 && !options.annotations) {
       expect(steps).toEqual([]);
       expect(note).toBe('phases over the trace, from the stacks');
@@ -170,20 +170,20 @@ describe.each([
 /** Independent of the rule under test: autograd's frames by their plainest names. */
 const BACKWARD_FRAME = /autograd::Engine::|Backward\d*::apply|AccumulateGrad/;
 
-function hasBackwardPass(view: AnalyzedSnapshot, device: AnalyzedDevice): boolean {
+function hasBackwardPass(snapshot: AnalyzedSnapshot, device: AnalyzedDevice): boolean {
   const t = device.allocations;
   for (let row = 0; row < t.count; row++) {
     if (t.startEvent[row]! < 0) continue;
-    for (const frame of stackFrameIds(view, t.stackId[row]!))
-      if (BACKWARD_FRAME.test(view.frames.name[frame]!)) return true;
+    for (const frame of stackFrameIds(snapshot, t.stackId[row]!))
+      if (BACKWARD_FRAME.test(snapshot.frames.name[frame]!)) return true;
   }
   return false;
 }
 
-function hasOptimizerStep(view: AnalyzedSnapshot, device: AnalyzedDevice): boolean {
+function hasOptimizerStep(snapshot: AnalyzedSnapshot, device: AnalyzedDevice): boolean {
   const first = device.timeUs?.[0] ?? Infinity;
   const last = device.timeUs?.[device.traceLength - 1] ?? -Infinity;
-  const annotated = pairAnnotations(view.annotations, device.device).some(
+  const annotated = pairAnnotations(snapshot.annotations, device.device).some(
     (span) =>
       span.name.startsWith('Optimizer.step#') && span.endUs >= first && span.startUs <= last,
   );
@@ -191,25 +191,25 @@ function hasOptimizerStep(view: AnalyzedSnapshot, device: AnalyzedDevice): boole
   const t = device.allocations;
   for (let row = 0; row < t.count; row++) {
     if (t.startEvent[row]! < 0) continue;
-    for (const frame of stackFrameIds(view, t.stackId[row]!))
-      if (/[\\/]torch[\\/]optim[\\/]/.test(view.frames.filename[frame]!)) return true;
+    for (const frame of stackFrameIds(snapshot, t.stackId[row]!))
+      if (/[\\/]torch[\\/]optim[\\/]/.test(snapshot.frames.filename[frame]!)) return true;
   }
   return false;
 }
 
 describe.each(realSnapshotPaths())('phases of %s', (path) => {
   it('forward and backward where it has a backward pass, optimizer where it steps', async () => {
-    const view = await analyzeFile(path);
-    for (const device of view.devices) {
+    const snapshot = await analyzeFile(path);
+    for (const device of snapshot.devices) {
       if (device.traceLength === 0) continue;
-      const names = new Set(phasesOf(view, device).phases.map((phase) => phase.name));
-      if (hasBackwardPass(view, device)) {
+      const names = new Set(phasesOf(snapshot, device).phases.map((phase) => phase.name));
+      if (hasBackwardPass(snapshot, device)) {
         expect(names.has('forward'), `cuda:${device.device}`).toBe(true);
         expect(names.has('backward'), `cuda:${device.device}`).toBe(true);
       }
-      if (hasOptimizerStep(view, device))
+      if (hasOptimizerStep(snapshot, device))
         expect(names.has('optimizer'), `cuda:${device.device}`).toBe(true);
-      for (const phase of phasesOf(view, device).phases) checkFigures(device, phase);
+      for (const phase of phasesOf(snapshot, device).phases) checkFigures(device, phase);
     }
   });
 });

@@ -112,10 +112,10 @@ const BOXES: SegmentsBox[] = [
 
 describe('the segments picture: page canvas and exported SVG draw one scene', () => {
   it.each(SNAPSHOTS)('%s', async (prefix) => {
-    const view = await analyzeFile(realSnapshotPath(prefix));
+    const snapshot = await analyzeFile(realSnapshotPath(prefix));
     let compared = 0;
-    for (const [deviceIndex, device] of view.devices.entries()) {
-      const state = allocatorStateIndexOf(view, device).stateAt(defaultMoment(device));
+    for (const [deviceIndex, device] of snapshot.devices.entries()) {
+      const state = allocatorStateIndexOf(snapshot, device).stateAt(defaultMoment(device));
       if (state.segments.length === 0) continue;
       for (const box of BOXES) {
         // The page: the view's groups, the chart's layout for its scroll box, every row drawn
@@ -138,7 +138,7 @@ describe('the segments picture: page canvas and exported SVG draw one scene', ()
         expect(drawn.endRow).toBe(scene.layout.rows.length);
 
         // The export of the same box.
-        const svg = renderSegmentsSvg(view, deviceIndex, state, { box, theme: 'light' });
+        const svg = renderSegmentsSvg(snapshot, deviceIndex, state, { box, theme: 'light' });
         const exported = svgMarks(svg);
 
         const page = byLayer(context.marks);

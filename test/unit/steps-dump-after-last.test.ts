@@ -38,12 +38,14 @@ async function dumpedAfterSteps(
 }
 
 /** The ProfilerStep spans whose START lies inside the trace, paired by hand: the truth. */
-function recordedSteps(view: AnalyzedSnapshot): { name: string; startUs: number; endUs: number }[] {
-  const device = view.devices[0]!;
+function recordedSteps(
+  snapshot: AnalyzedSnapshot,
+): { name: string; startUs: number; endUs: number }[] {
+  const device = snapshot.devices[0]!;
   const firstUs = device.timeUs![0]!;
   const starts = new Map<string, number>();
   const steps = [];
-  for (const mark of view.annotations) {
+  for (const mark of snapshot.annotations) {
     if (!mark.name.startsWith('ProfilerStep#')) continue;
     if (mark.stage === 'START') starts.set(mark.name, mark.timeUs);
     else if ((starts.get(mark.name) ?? -Infinity) >= firstUs)
@@ -54,22 +56,22 @@ function recordedSteps(view: AnalyzedSnapshot): { name: string; startUs: number;
 
 describe.each([0, 1])('a run dumped with %i events after its last step’s END', (after) => {
   it('finds every step and the leak’s bytes per step', async () => {
-    const view = await dumpedAfterSteps(`leak-${after}`, LEAK, after);
-    const device = view.devices[0]!;
+    const snapshot = await dumpedAfterSteps(`leak-${after}`, LEAK, after);
+    const device = snapshot.devices[0]!;
     const lastUs = device.timeUs![device.traceLength - 1]!;
-    const truth = recordedSteps(view);
+    const truth = recordedSteps(snapshot);
     expect(truth).toHaveLength(STEPS);
     // The case at hand: the last END after the last event, or before the one event after it.
     if (after === 0) expect(truth.at(-1)!.endUs).toBeGreaterThan(lastUs);
     else expect(truth.at(-1)!.endUs).toBeLessThanOrEqual(lastUs);
 
-    const found = findSteps(view, device);
+    const found = findSteps(snapshot, device);
     expect(found.source).toBe('annotations');
     expect(found.steps.map((step) => step.name)).toEqual(truth.map((step) => step.name));
     expect(found.steps.at(-1)!.endEvent).toBe(device.traceLength - 1 - after);
     // Left out: the step cut by the trace's start (recording began mid-step) and, with an event
     // after the last END, the step that event begins (its START recorded, its END never).
-    const unfinished = view.annotations.filter(
+    const unfinished = snapshot.annotations.filter(
       (mark) =>
         mark.stage === 'START' &&
         mark.name.startsWith('ProfilerStep#') &&
@@ -82,7 +84,7 @@ describe.each([0, 1])('a run dumped with %i events after its last step’s END',
         : /; 2 spans are cut by the trace’s ends or never ended$/,
     );
 
-    const growth = analyzeGrowth(view, device, found);
+    const growth = analyzeGrowth(snapshot, device, found);
     expect(growth.growing).toBe(true);
     expect(Math.abs(growth.growthBytesPerStep - LEAK) / LEAK).toBeLessThan(0.01);
     expect(Math.abs(growth.suspects[0]!.bytesPerStep - LEAK) / LEAK).toBeLessThan(0.01);
@@ -101,11 +103,11 @@ describe.each([0, 1])('a run dumped with %i events after its last step’s END',
   });
 
   it('reports no growth on a clean run', async () => {
-    const view = await dumpedAfterSteps(`clean-${after}`, 0, after);
-    const device = view.devices[0]!;
-    const found = findSteps(view, device);
+    const snapshot = await dumpedAfterSteps(`clean-${after}`, 0, after);
+    const device = snapshot.devices[0]!;
+    const found = findSteps(snapshot, device);
     expect(found.steps).toHaveLength(STEPS);
-    const growth = analyzeGrowth(view, device, found);
+    const growth = analyzeGrowth(snapshot, device, found);
     expect(growth.growing).toBe(false);
     expect(growth.growthBytesPerStep).toBe(0);
     expect(growth.suspects).toEqual([]);

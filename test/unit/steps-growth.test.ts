@@ -28,7 +28,7 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 async function generated(
   name: string,
   leakBytesPerStep: number,
-): Promise<{ path: string; view: AnalyzedSnapshot }> {
+): Promise<{ path: string; snapshot: AnalyzedSnapshot }> {
   const path = join(directory, `${name}.pickle`);
   generateLargeSnapshot(path, 6_000_000, {
     seed: 11,
@@ -36,15 +36,15 @@ async function generated(
     leakBytesPerStep,
     maxAnnotations: 100_000,
   });
-  return { path, view: await analyzeBytes(new Uint8Array(readFileSync(path))) };
+  return { path, snapshot: await analyzeBytes(new Uint8Array(readFileSync(path))) };
 }
 
 /** ProfilerStep#N spans paired by name, mapped to events by a scan: the steps, independently. */
-function annotatedSteps(view: AnalyzedSnapshot, device: AnalyzedDevice): TrainingStep[] {
+function annotatedSteps(snapshot: AnalyzedSnapshot, device: AnalyzedDevice): TrainingStep[] {
   const times = device.timeUs!;
   const starts = new Map<string, number>();
   const steps: TrainingStep[] = [];
-  for (const mark of view.annotations) {
+  for (const mark of snapshot.annotations) {
     if (!/^ProfilerStep#\d+$/.test(mark.name)) continue;
     if (mark.stage === 'START') starts.set(mark.name, mark.timeUs);
     else if (starts.has(mark.name)) {
@@ -64,19 +64,19 @@ function annotatedSteps(view: AnalyzedSnapshot, device: AnalyzedDevice): Trainin
  * The steps as the curve shows them: the annotated ones, and a step an OOM aborted (a START
  * without its END), which runs to the entry before the next step's START.
  */
-function curveSteps(view: AnalyzedSnapshot, device: AnalyzedDevice): TrainingStep[] {
+function curveSteps(snapshot: AnalyzedSnapshot, device: AnalyzedDevice): TrainingStep[] {
   const times = device.timeUs!;
   const eventAt = (timeUs: number): number => {
     let event = 0;
     while (event < device.traceLength && times[event]! < timeUs) event++;
     return event;
   };
-  const starts = view.annotations.filter(
+  const starts = snapshot.annotations.filter(
     (mark) => /^ProfilerStep#\d+$/.test(mark.name) && mark.stage === 'START',
   );
-  const steps = annotatedSteps(view, device);
+  const steps = annotatedSteps(snapshot, device);
   starts.forEach((mark, i) => {
-    const ended = view.annotations.some((end) => end.name === mark.name && end.stage === 'END');
+    const ended = snapshot.annotations.some((end) => end.name === mark.name && end.stage === 'END');
     const next = starts[i + 1];
     if (ended || next === undefined || mark.timeUs < times[0]!) return;
     steps.push({
@@ -91,18 +91,18 @@ function curveSteps(view: AnalyzedSnapshot, device: AnalyzedDevice): TrainingSte
 
 describe('steps and growth of a generated training run', () => {
   it('finds the leak a training loop plants: its stack first, its bytes per step', async () => {
-    const { view, path } = await generated('leak', LEAK);
-    const device = view.devices[0]!;
-    const truth = annotatedSteps(view, device);
+    const { snapshot, path } = await generated('leak', LEAK);
+    const device = snapshot.devices[0]!;
+    const truth = annotatedSteps(snapshot, device);
     expect(truth.length).toBeGreaterThanOrEqual(10);
 
-    const found = findSteps(view, device);
+    const found = findSteps(snapshot, device);
     expect(found.source).toBe('annotations');
     expect(found.steps).toEqual(truth);
     // The trace starts mid-run: the step cut by its start is left out, and said.
     expect(found.note).toMatch(/cut by the trace’s ends or never ended/);
 
-    const growth = analyzeGrowth(view, device, found);
+    const growth = analyzeGrowth(snapshot, device, found);
     const first = growth.suspects[0]!;
     expect(first.topFrame).toBe('nanogpt/train.py:88 train_step');
     expect(Math.abs(first.bytesPerStep - LEAK) / LEAK).toBeLessThan(0.01);
@@ -135,7 +135,7 @@ describe('steps and growth of a generated training run', () => {
     // The picture (the Steps view's export, render --view steps): one column per step as tall as
     // the step's peak on the byte axis, the verdict, the leaking line first among the suspects.
     const height = 600;
-    const svg = renderStepsSvg(view, 0, growth, { width: 1200, height });
+    const svg = renderStepsSvg(snapshot, 0, growth, { width: 1200, height });
     expect(svg).toContain(growth.verdict.slice(0, 40));
     const columns = /data-mark="step-peaks" d="([^"]*)"/.exec(svg)![1]!.split('Z').filter(Boolean);
     expect(columns.length).toBe(truth.length);
@@ -153,11 +153,11 @@ describe('steps and growth of a generated training run', () => {
 
   it('finds the same steps from the curve when the file records no annotations', async () => {
     for (const leak of [0, LEAK]) {
-      const { view } = await generated(`pattern-${leak}`, leak);
-      const device = view.devices[0]!;
+      const { snapshot } = await generated(`pattern-${leak}`, leak);
+      const device = snapshot.devices[0]!;
       // Device 0 ends in an OOM: the step it aborted is a step of the curve too.
-      const truth = curveSteps(view, device);
-      expect(truth.length).toBe(annotatedSteps(view, device).length + 1);
+      const truth = curveSteps(snapshot, device);
+      expect(truth.length).toBe(annotatedSteps(snapshot, device).length + 1);
       const found = findSteps({ annotations: [] }, device);
       expect(found.source).toBe('pattern');
       expect(Math.abs(found.steps.length - truth.length)).toBeLessThanOrEqual(1);
@@ -177,7 +177,7 @@ describe('steps and growth of a generated training run', () => {
           length * 0.01,
         );
       }
-      const growth = analyzeGrowth({ ...view, annotations: [] }, device, found);
+      const growth = analyzeGrowth({ ...snapshot, annotations: [] }, device, found);
       if (leak === 0) {
         expect(growth.growing).toBe(false);
         expect(growth.suspects).toEqual([]);
@@ -190,9 +190,9 @@ describe('steps and growth of a generated training run', () => {
   });
 
   it('reports no growth on the clean run with its annotations', async () => {
-    const { view } = await generated('clean', 0);
-    const device = view.devices[0]!;
-    const growth = analyzeGrowth(view, device, findSteps(view, device));
+    const { snapshot } = await generated('clean', 0);
+    const device = snapshot.devices[0]!;
+    const growth = analyzeGrowth(snapshot, device, findSteps(snapshot, device));
     expect(growth.steps.length).toBeGreaterThanOrEqual(10);
     expect(growth.growing).toBe(false);
     expect(growth.suspects).toEqual([]);
@@ -210,9 +210,9 @@ describe('fitLine', () => {
 
 describe.each(realSnapshotPaths())('steps of %s', (path) => {
   it('lie inside the trace, in order, never overlapping, and say where they came from', async () => {
-    const view = await analyzeFile(path);
-    for (const device of view.devices) {
-      const found = findSteps(view, device);
+    const snapshot = await analyzeFile(path);
+    for (const device of snapshot.devices) {
+      const found = findSteps(snapshot, device);
       expect(found.note.length).toBeGreaterThan(0);
       expect(found.source === null).toBe(found.steps.length === 0);
       let previousEnd = -1;
@@ -222,7 +222,7 @@ describe.each(realSnapshotPaths())('steps of %s', (path) => {
         expect(step.endEvent).toBeLessThan(device.traceLength);
         previousEnd = step.endEvent;
       }
-      const growth = analyzeGrowth(view, device, found);
+      const growth = analyzeGrowth(snapshot, device, found);
       expect(growth.verdict.length).toBeGreaterThan(0);
       for (const suspect of growth.suspects) {
         expect(suspect.stepsGrown).toBeGreaterThanOrEqual(2);

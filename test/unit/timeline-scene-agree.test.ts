@@ -20,7 +20,7 @@ import { timelineSvgColors } from '../../src/shared/render/timeline-svg-bands';
 import { renderTheme } from '../../src/shared/render/render-theme';
 import { stepsOf } from '../../src/shared/steps/find-steps';
 import { phasesOf } from '../../src/shared/steps/phases';
-import { drawTimeline } from '../../src/renderer/timeline/timeline-draw';
+import { drawTimeline, HatchPatterns } from '../../src/renderer/timeline/timeline-draw';
 import { plotScene } from '../../src/renderer/timeline/timeline-pictures';
 import { layoutPlot, timelineData } from '../../src/renderer/timeline/timeline-plot';
 import { timelineTheme } from '../../src/renderer/timeline/timeline-theme';
@@ -40,13 +40,13 @@ afterAll(() => {
 
 /** The page's drawing of the plot the export has, as operations. */
 function pageOps(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   deviceIndex: number,
   size: [number, number],
 ): { ops: Op[]; hatched: number } {
-  const device = view.devices[deviceIndex]!;
+  const device = snapshot.devices[deviceIndex]!;
   const mode = deviceTimesUsable(device) ? 'time' : 'event';
-  const data = timelineData(view, device, mode);
+  const data = timelineData(snapshot, device, mode);
   const axis = createEventAxis(device, mode);
   const canvasSize = { width: size[0], height: size[1], devicePixelRatio: 2 };
   const plot = layoutPlot(
@@ -57,8 +57,8 @@ function pageOps(
   const scene = plotScene(plot, {
     coloring: null,
     highlight: null,
-    steps: device.traceLength > 0 ? stepsOf(view, device).steps : [],
-    phases: device.traceLength > 0 ? phasesOf(view, device).phases : [],
+    steps: device.traceLength > 0 ? stepsOf(snapshot, device).steps : [],
+    phases: device.traceLength > 0 ? phasesOf(snapshot, device).phases : [],
   });
   const theme = timelineTheme(palette('light'));
   const names = new Map<string, string>();
@@ -71,7 +71,7 @@ function pageOps(
       for (const flag of mark.hatched) hatched += flag;
     }
   const context = recordingContext((style) => names.get(style) ?? `unknown ${style}`);
-  drawTimeline(context, canvasSize, scene, theme);
+  drawTimeline(context, canvasSize, scene, theme, new HatchPatterns());
   return { ops: context.ops, hatched };
 }
 
@@ -98,18 +98,18 @@ const BOXES = [
   { width: 1880, height: 700 },
 ];
 
-async function compare(view: AnalyzedSnapshot): Promise<number> {
+async function compare(snapshot: AnalyzedSnapshot): Promise<number> {
   let compared = 0;
   const theme = renderTheme('light');
-  for (const deviceIndex of view.devices.keys()) {
+  for (const deviceIndex of snapshot.devices.keys()) {
     for (const box of BOXES) {
-      const svg = renderTimelineSvg(view, deviceIndex, { ...box, xMode: undefined });
+      const svg = renderTimelineSvg(snapshot, deviceIndex, { ...box, xMode: undefined });
       const hexNames = new Map<string, string>();
       const bandIndexes = new Set<number>();
-      const device = view.devices[deviceIndex]!;
+      const device = snapshot.devices[deviceIndex]!;
       const exported0 = /<g class="timeline-scene"[^>]*data-size="([\d.]+) ([\d.]+)"/.exec(svg)!;
       const size: [number, number] = [Number(exported0[1]), Number(exported0[2])];
-      const page = pageOps(view, deviceIndex, size);
+      const page = pageOps(snapshot, deviceIndex, size);
       for (const op of page.ops) {
         const band = /^fill band (-?\d+)/.exec(op.style);
         if (band !== null) bandIndexes.add(Number(band[1]));
@@ -143,20 +143,20 @@ async function compare(view: AnalyzedSnapshot): Promise<number> {
 
 describe('the timeline picture: page canvas and exported SVG draw one scene', () => {
   it.each(SNAPSHOTS)('%s', async (prefix) => {
-    const view = await analyzeFile(realSnapshotPath(prefix));
-    expect(await compare(view)).toBeGreaterThan(0);
+    const snapshot = await analyzeFile(realSnapshotPath(prefix));
+    expect(await compare(snapshot)).toBeGreaterThan(0);
   });
 
   it('a generated training run with steps and phases', async () => {
-    const view = await generatedRun();
-    const device = view.devices[0]!;
-    expect(stepsOf(view, device).steps.length).toBeGreaterThan(1);
-    expect(phasesOf(view, device).phases.length).toBeGreaterThan(2);
-    expect(await compare(view)).toBeGreaterThan(0);
+    const snapshot = await generatedRun();
+    const device = snapshot.devices[0]!;
+    expect(stepsOf(snapshot, device).steps.length).toBeGreaterThan(1);
+    expect(phasesOf(snapshot, device).phases.length).toBeGreaterThan(2);
+    expect(await compare(snapshot)).toBeGreaterThan(0);
     // The phase bands in the export lie over the phases' events: [x of the first event, x of the
     // one after the last), computed here from the axis alone.
     const width = 1240;
-    const svg = renderTimelineSvg(view, 0, { width, height: 420 });
+    const svg = renderTimelineSvg(snapshot, 0, { width, height: 420 });
     const size = /data-size="([\d.]+) ([\d.]+)"/.exec(svg)!;
     const plotWidth = Number(size[1]);
     const plotHeight = Number(size[2]);
@@ -166,7 +166,7 @@ describe('the timeline picture: page canvas and exported SVG draw one scene', ()
     const drawn: string[] = [];
     for (const path of svg.matchAll(/<path d="([^"]*)"[^>]*data-role="phase-(\w+)"/g))
       for (const rect of pathShapes(path[1]!)) drawn.push(`${path[2]} ${rect}`);
-    const expected = phasesOf(view, device).phases.map((phase) => {
+    const expected = phasesOf(snapshot, device).phases.map((phase) => {
       const left = Math.max(-1, xOf(phase.startEvent));
       const right = Math.min(plotWidth + 1, xOf(phase.endEvent + 1));
       const top = plotHeight - 4 - 1 - 5;

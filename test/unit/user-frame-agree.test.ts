@@ -28,7 +28,7 @@ const TOP = 100;
 
 describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (_name, path) => {
   it('the app’s table, the CSV, the OOM explainer, the JSON and the CLI give one label', async () => {
-    const view = await analyzeFile(path);
+    const snapshot = await analyzeFile(path);
 
     // The CLI's summary, as `allocscope summary` builds it: from the file, not from the page.
     const { model, fileName, fileBytes } = await readSnapshotFile(path);
@@ -41,19 +41,19 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
     const summaryJson = summaryDocumentOf(figures);
 
     let compared = 0;
-    view.devices.forEach((device, deviceIndex) => {
+    snapshot.devices.forEach((device, deviceIndex) => {
       // The app's table and the CSV at the active peak (the table's rows come first), row by row.
       const plan = planAllocationsCsv(device, null);
       const shown = Math.min(plan.aliveCount, LARGEST_TABLE_ROWS);
-      const csvRows = parseCsv(allocationsCsvLines(view, device, plan, 0, shown));
+      const csvRows = parseCsv(allocationsCsvLines(snapshot, device, plan, 0, shown));
       const labelColumn = ALLOCATIONS_CSV_COLUMNS.indexOf('top_user_frame');
       for (let position = 0; position < shown; position++) {
         const row = plan.order[position]!;
         const stackId = device.allocations.stackId[row]!;
-        const label = stackLabel(view, stackId) ?? NO_STACK_TEXT;
-        expect(largestTableRow(view, device, row, true).frameLabel).toBe(label);
+        const label = stackLabel(snapshot, stackId) ?? NO_STACK_TEXT;
+        expect(largestTableRow(snapshot, device, row, true).frameLabel).toBe(label);
         expect(csvRows[position]![labelColumn] || NO_STACK_TEXT).toBe(label);
-        expect(topFrameLabel(view, stackId) ?? NO_STACK_TEXT).toBe(label);
+        expect(topFrameLabel(snapshot, stackId) ?? NO_STACK_TEXT).toBe(label);
         compared++;
       }
 
@@ -63,7 +63,7 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
         (candidate) => candidate.device === device.device,
       )!;
       cliDevice.largestAtPeak.forEach((allocation, i) => {
-        const label = stackLabel(view, allocation.stackId) ?? NO_STACK_TEXT;
+        const label = stackLabel(snapshot, allocation.stackId) ?? NO_STACK_TEXT;
         const address = `0x${allocation.address.toString(16)}`;
         const line = summaryLines.find((candidate) => candidate.includes(`  ${address}  `));
         expect(line, address).toBeDefined();
@@ -73,12 +73,12 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
       });
 
       // The OOM explainer's holders (the app's OOM tab shows these) and its verdict sentences.
-      const explanations = deviceExplanationsOf(view, deviceIndex);
+      const explanations = deviceExplanationsOf(snapshot, deviceIndex);
       for (const explanation of [...explanations.ooms, explanations.peak]) {
         if (explanation === null) continue;
         for (const holder of explanation.holders) {
           for (const stack of holder.stacks)
-            expect(stackLabel(view, stack.stackId)).toBe(holder.topFrame);
+            expect(stackLabel(snapshot, stack.stackId)).toBe(holder.topFrame);
           compared++;
         }
         const first = explanation.holders[0];
@@ -88,12 +88,12 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
     });
 
     // `allocscope report`: its holders' lines end with the same labels.
-    const reports = buildDeviceReports(view);
-    const reportText = formatReportText(view, reports, {});
+    const reports = buildDeviceReports(snapshot);
+    const reportText = formatReportText(snapshot, reports, {});
     for (const report of reports) {
       for (const explanation of [...report.ooms, report.whatIf]) {
         for (const holder of explanation?.holders ?? []) {
-          const label = stackLabel(view, holder.stackId) ?? NO_STACK_TEXT;
+          const label = stackLabel(snapshot, holder.stackId) ?? NO_STACK_TEXT;
           expect(holder.topFrame ?? NO_STACK_TEXT).toBe(label);
           expect(
             reportText.split('\n').some((line) => line.endsWith(`  ${label}`)),
@@ -102,7 +102,7 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
         }
       }
     }
-    if (view.devices.some((device) => device.allocations.count > 0))
+    if (snapshot.devices.some((device) => device.allocations.count > 0))
       expect(compared).toBeGreaterThan(0);
   });
 });

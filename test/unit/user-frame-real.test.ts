@@ -13,8 +13,10 @@ import { analyzeFile } from '../support/analyzed';
 import { realSnapshotPaths } from '../support/real-snapshots';
 import { writtenByTheUser } from '../support/user-code';
 
-function framesOf(view: AnalyzedSnapshot, stackId: number): SourceFrame[] {
-  return Array.from(stackFrameIds(view, stackId), (frameId) => frameAt(view.frames, frameId));
+function framesOf(snapshot: AnalyzedSnapshot, stackId: number): SourceFrame[] {
+  return Array.from(stackFrameIds(snapshot, stackId), (frameId) =>
+    frameAt(snapshot.frames, frameId),
+  );
 }
 
 const NATIVE_BINARY = /\.(o|so(\.\d+)*)$/;
@@ -22,12 +24,12 @@ const FRAMEWORK_TEXT = /(^|[^\w])(torch\/|c10::|at::)|^\?\?/;
 
 describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (_name, path) => {
   it('labels every stack by the rule', async () => {
-    const view = await analyzeFile(path);
-    const stackCount = view.stacks.offsets.length - 1;
+    const snapshot = await analyzeFile(path);
+    const stackCount = snapshot.stacks.offsets.length - 1;
     let withUserCode = 0;
     for (let stackId = 0; stackId < stackCount; stackId++) {
-      const frames = framesOf(view, stackId);
-      const label = stackLabelOfStack(view, stackId);
+      const frames = framesOf(snapshot, stackId);
+      const label = stackLabelOfStack(snapshot, stackId);
       if (frames.length === 0) {
         expect(label).toBeNull();
         continue;

@@ -26,11 +26,11 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path] as const)
         snapshotFiguresOf(model, analyzeSnapshot(model), { fileName, fileBytes, top: 10 }),
       );
       // report --json and the app: the analyzed snapshot, built afresh.
-      const view = buildAnalyzedSnapshot(model, { fileName, fileBytes });
-      const report = buildReportDocument(view);
-      const exported = view.devices.map(
+      const snapshot = buildAnalyzedSnapshot(model, { fileName, fileBytes });
+      const report = buildReportDocument(snapshot);
+      const exported = snapshot.devices.map(
         (_device, deviceIndex) =>
-          (JSON.parse(reportJson({ view, deviceIndex, moment: null })) as typeof report).summary
+          (JSON.parse(reportJson({ snapshot, deviceIndex, moment: null })) as typeof report).summary
             .warnings,
       );
       expect(report.summary.warnings).toEqual(summary.warnings);
@@ -52,9 +52,9 @@ describe('a trace whose segment entries do not fit the final segments', () => {
       snapshotFiguresOf(model, analyzeSnapshot(model), { ...file, top: 10 }),
     );
     expect(summary.warnings.join('\n')).toMatch(/segment entries of the trace do not fit/);
-    const view = buildAnalyzedSnapshot(model, file);
-    expect(buildReportDocument(view).summary.warnings).toEqual(summary.warnings);
-    const exported = JSON.parse(reportJson({ view, deviceIndex: 0, moment: null })) as {
+    const snapshot = buildAnalyzedSnapshot(model, file);
+    expect(buildReportDocument(snapshot).summary.warnings).toEqual(summary.warnings);
+    const exported = JSON.parse(reportJson({ snapshot, deviceIndex: 0, moment: null })) as {
       summary: { warnings: string[] };
     };
     expect(exported.summary.warnings).toEqual(summary.warnings);

@@ -90,7 +90,7 @@ const cases = realSnapshotPaths().map((path) => [basename(path), path] as const)
 
 describe.each(cases)('%s', (name, path) => {
   it('the app, the segments SVG and `allocscope segments` word and order groups alike', async () => {
-    const view = await analyzed(path);
+    const snapshot = await analyzed(path);
     const text = await runSegments({
       command: 'segments',
       maxMemory: null,
@@ -102,14 +102,14 @@ describe.each(cases)('%s', (name, path) => {
     const groupTables = textTables(text, 'pool');
     const segmentTables = textTables(text, 'address');
     let tableIndex = 0;
-    view.devices.forEach((device, deviceIndex) => {
-      const state = allocatorStateIndexOf(view, device).stateAt(defaultMoment(device));
+    snapshot.devices.forEach((device, deviceIndex) => {
+      const state = allocatorStateIndexOf(snapshot, device).stateAt(defaultMoment(device));
       if (state.segments.length === 0) return;
       // The app: its segments view's groups and their header labels.
-      const app = groupSegments(state.segments).map((group) => groupLabel(view, group));
+      const app = groupSegments(state.segments).map((group) => groupLabel(snapshot, group));
       // The exported picture, wide enough that no title is cut short.
       const svg = svgGroupTitles(
-        renderSegmentsSvg(view, deviceIndex, state, {
+        renderSegmentsSvg(snapshot, deviceIndex, state, {
           box: { width: 20_000, height: 600, scale: 'detail' },
         }),
       );
@@ -126,7 +126,7 @@ describe.each(cases)('%s', (name, path) => {
       state.segments.forEach((segment, s) => {
         expect(segments[s]!.address).toBe(`0x${segment.address.toString(16)}`);
         if (segment.endBlock === segment.firstBlock) return; // no block to ask the app about
-        const facts = blockFacts(view, state, segment.firstBlock)!;
+        const facts = blockFacts(snapshot, state, segment.firstBlock)!;
         expect([segments[s]!.pool, segments[s]!.stream, segments[s]!.type]).toEqual([
           facts.segment.pool,
           facts.segment.stream,
@@ -138,12 +138,12 @@ describe.each(cases)('%s', (name, path) => {
   });
 
   it('the app and `allocscope report` word the groups at the active peak alike', async () => {
-    const view = await analyzed(path);
-    const text = formatReportText(view, buildDeviceReports(view), {});
+    const snapshot = await analyzed(path);
+    const text = formatReportText(snapshot, buildDeviceReports(snapshot), {});
     const tables = textTables(text, 'pool');
     let tableIndex = 0;
-    view.devices.forEach((device) => {
-      const state = allocatorStateIndexOf(view, device).stateAt(
+    snapshot.devices.forEach((device) => {
+      const state = allocatorStateIndexOf(snapshot, device).stateAt(
         device.figures.active.peakEventIndex,
       );
       const figures = figuresByGroup(state, smallHoleThreshold(device));
@@ -151,12 +151,12 @@ describe.each(cases)('%s', (name, path) => {
       const rows = tables[tableIndex++]!;
       expect(rows.map((row) => [row.pool, row.stream])).toEqual(
         figures.map((group) => [
-          poolNameAt(view.pools, group.poolIndex),
-          streamNameAt(view.streams, group.streamId),
+          poolNameAt(snapshot.pools, group.poolIndex),
+          streamNameAt(snapshot.streams, group.streamId),
         ]),
       );
       // The app's labels start with the same words, in the same order.
-      const app = groupSegments(state.segments).map((group) => groupLabel(view, group));
+      const app = groupSegments(state.segments).map((group) => groupLabel(snapshot, group));
       expect(app.map((label) => label.split(' · ').slice(0, 2))).toEqual(
         rows.map((row) => [row.pool, row.stream]),
       );
@@ -164,21 +164,21 @@ describe.each(cases)('%s', (name, path) => {
   });
 
   it('names each allocation’s stream as the segments listing names streams', async () => {
-    const view = await analyzed(path);
-    const names = new Set(view.streams.map((_raw, id) => streamNameAt(view.streams, id)));
-    for (const device of view.devices) {
+    const snapshot = await analyzed(path);
+    const names = new Set(snapshot.streams.map((_raw, id) => streamNameAt(snapshot.streams, id)));
+    for (const device of snapshot.devices) {
       for (let row = 0; row < Math.min(device.allocations.count, 2_000); row++)
-        expect(names).toContain(allocationFacts(view, device, row).stream);
+        expect(names).toContain(allocationFacts(snapshot, device, row).stream);
     }
   });
 
   it('the app, the OOM explainer and `allocscope summary` pick and word the same top frame', async () => {
-    const view = await analyzed(path);
-    const summary = formatSummaryText(snapshotFiguresOfAnalyzed(view), { exactBytes: false });
-    for (const device of view.devices) {
+    const snapshot = await analyzed(path);
+    const summary = formatSummaryText(snapshotFiguresOfAnalyzed(snapshot), { exactBytes: false });
+    for (const device of snapshot.devices) {
       for (const allocation of device.figures.largestAtPeak) {
-        const app = describeStack(view, allocation.stackId);
-        expect(topFrameLabel(view, allocation.stackId) ?? '(no stack recorded)').toBe(app);
+        const app = describeStack(snapshot, allocation.stackId);
+        expect(topFrameLabel(snapshot, allocation.stackId) ?? '(no stack recorded)').toBe(app);
         const address = `0x${allocation.address.toString(16)}`;
         const line = summary.split('\n').find((candidate) => candidate.includes(`  ${address}  `));
         expect(line, address).toBeDefined();
@@ -188,20 +188,20 @@ describe.each(cases)('%s', (name, path) => {
   });
 
   it('agrees everywhere on whether a device’s times are usable', async () => {
-    const view = await analyzed(path);
-    for (const [deviceIndex, device] of view.devices.entries()) {
+    const snapshot = await analyzed(path);
+    for (const [deviceIndex, device] of snapshot.devices.entries()) {
       const usable = deviceTimesUsable(device);
       expect(hasUsableTimes(device)).toBe(usable);
       expect(createEventAxis(device, 'time').mode === 'time' || device.traceLength === 0).toBe(
         usable || device.traceLength === 0,
       );
       expect(traceTimeExtent(device.timeUs, device.traceLength) !== null).toBe(usable);
-      const svg = renderTimelineSvg(view, deviceIndex, { width: 800, height: 400 });
+      const svg = renderTimelineSvg(snapshot, deviceIndex, { width: 800, height: 400 });
       // The title line says how much time is shown exactly when the axis is in time.
       const title = /<title>([^<]*)<\/title>/.exec(svg)![1]!;
       expect(/ shown( ·|$)/.test(title)).toBe(usable);
     }
-    if (name.startsWith(MANY_STREAMS)) expect(view.devices.some(deviceTimesUsable)).toBe(false);
+    if (name.startsWith(MANY_STREAMS)) expect(snapshot.devices.some(deviceTimesUsable)).toBe(false);
   });
 });
 

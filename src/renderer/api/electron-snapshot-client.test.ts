@@ -89,7 +89,7 @@ function setup() {
   };
 }
 
-const view = { fileName: 'run.pickle', devices: [] } as unknown as AnalyzedSnapshotData;
+const snapshot = { fileName: 'run.pickle', devices: [] } as unknown as AnalyzedSnapshotData;
 const url = (letter: string) => `allocscope-file://snapshot/${letter.repeat(43)}`;
 
 describe('createElectronSnapshotClient', () => {
@@ -102,7 +102,7 @@ describe('createElectronSnapshotClient', () => {
     handOver(url('A'), 'run.pickle');
     expect(workers[0]!.requests).toEqual([{ kind: 'url', url: url('A'), fileName: 'run.pickle' }]);
     workers[0]!.reply({ type: 'progress', stage: 'reading', bytesRead: 10, totalBytes: 100 });
-    workers[0]!.reply({ type: 'done', snapshot: view });
+    workers[0]!.reply({ type: 'done', snapshot });
     expect(events.map((event) => event.type)).toEqual(['started', 'progress', 'done']);
     expect(events[0]).toEqual({
       type: 'started',

@@ -49,7 +49,7 @@ function setup(resources: DecodeResources = PLENTY) {
 }
 
 /** What a worker posts: plain data, which the page adopts (with a fresh derived-data cache). */
-const view = { fileName: 'run.pickle', devices: [] } as unknown as AnalyzedSnapshotData;
+const snapshot = { fileName: 'run.pickle', devices: [] } as unknown as AnalyzedSnapshotData;
 const adopted = expect.objectContaining({ fileName: 'run.pickle', devices: [] }) as unknown;
 
 afterEach(() => {
@@ -65,7 +65,7 @@ describe('createPageDecoder', () => {
     const [worker] = workers;
     expect(worker!.requests).toEqual([{ kind: 'file', file }]);
     worker!.reply({ type: 'progress', stage: 'reading', bytesRead: 5, totalBytes: 10 });
-    worker!.reply({ type: 'done', snapshot: view });
+    worker!.reply({ type: 'done', snapshot });
     expect(events).toEqual([
       {
         type: 'started',
@@ -93,7 +93,7 @@ describe('createPageDecoder', () => {
     expect(worker!.requests).toEqual([{ kind: 'url', url, fileName: 'run.pickle' }]);
     // The size comes with the response (Content-Length), in the worker's first report.
     worker!.reply({ type: 'progress', stage: 'reading', bytesRead: 0, totalBytes: 1234 });
-    worker!.reply({ type: 'done', snapshot: view });
+    worker!.reply({ type: 'done', snapshot });
     expect(events).toEqual([
       {
         type: 'started',
@@ -129,12 +129,12 @@ describe('createPageDecoder', () => {
     decode('b');
     decode('c');
     decode('d');
-    workers[0]!.reply({ type: 'done', snapshot: view });
+    workers[0]!.reply({ type: 'done', snapshot });
     workers[1]!.reply({ type: 'failed', message: 'not a memory snapshot' });
     workers[2]!.crash('boom');
     decoder.cancel('page-4');
     decoder.cancel('page-4');
-    workers[3]!.reply({ type: 'done', snapshot: view });
+    workers[3]!.reply({ type: 'done', snapshot });
     expect(seen).toEqual([
       'a decoded after 4',
       'b failed after 5',
@@ -168,7 +168,7 @@ describe('createPageDecoder', () => {
       true,
     );
     // r1 ends first: r2 takes its place (reading from 0), r3 still waits.
-    workers[1]!.reply({ type: 'done', snapshot: view });
+    workers[1]!.reply({ type: 'done', snapshot });
     expect(workers.length).toBe(3);
     expect(workers[2]!.requests).toEqual([
       { kind: 'file', file: expect.objectContaining({ name: 'r2.pickle' }) as unknown },
@@ -179,8 +179,8 @@ describe('createPageDecoder', () => {
     ]);
     // A waiting job cancelled never starts; the next one does when a place frees.
     expect(decoder.cancel('page-4')).toBe(true);
-    workers[0]!.reply({ type: 'done', snapshot: view });
-    workers[2]!.reply({ type: 'done', snapshot: view });
+    workers[0]!.reply({ type: 'done', snapshot });
+    workers[2]!.reply({ type: 'done', snapshot });
     expect(workers.length).toBe(3);
     expect(outcomes).toEqual(['r1 decoded', 'r3 cancelled', 'r0 decoded', 'r2 decoded']);
   });
@@ -195,10 +195,10 @@ describe('createPageDecoder', () => {
     // A URL whose size the host gave is budgeted as well.
     decoder.decode({ kind: 'url', url: 'http://x/d', fileName: 'd', sizeBytes: 1000 });
     expect(workers.length).toBe(2);
-    workers[0]!.reply({ type: 'done', snapshot: view });
+    workers[0]!.reply({ type: 'done', snapshot });
     expect(workers.length).toBe(3);
-    workers[1]!.reply({ type: 'done', snapshot: view });
-    workers[2]!.reply({ type: 'done', snapshot: view });
+    workers[1]!.reply({ type: 'done', snapshot });
+    workers[2]!.reply({ type: 'done', snapshot });
     // Larger than the whole budget: it still opens, alone.
     expect(workers.length).toBe(4);
     expect(workers[3]!.requests).toEqual([{ kind: 'url', url: 'http://x/d', fileName: 'd' }]);
@@ -291,7 +291,7 @@ describe('createPageDecoder', () => {
     expect(decoder.cancel('page-1')).toBe(false);
     expect(decoder.cancel('main-1')).toBe(false);
     expect(workers[0]!.terminated).toBe(true);
-    workers[0]!.reply({ type: 'done', snapshot: view });
+    workers[0]!.reply({ type: 'done', snapshot });
     expect(events.map((event) => event.type)).toEqual(['started']);
   });
 
@@ -322,7 +322,7 @@ describe('createPageDecoder', () => {
       decoder.decode({ kind: 'file', file });
       expect(workers).toHaveLength(1);
       expect(workers[0]!.requests).toEqual([{ kind: 'file', file }]);
-      workers[0]!.reply({ type: 'done', snapshot: view });
+      workers[0]!.reply({ type: 'done', snapshot });
       expect(events.map((event) => event.type)).toEqual(['started', 'done']);
       expect(workers[0]!.terminated).toBe(true);
     });
@@ -333,7 +333,7 @@ describe('createPageDecoder', () => {
       decoder.decode({ kind: 'file', file: new File([], 'a.pickle') });
       decoder.decode({ kind: 'file', file: new File([], 'b.pickle') });
       expect(workers).toHaveLength(2);
-      workers[0]!.reply({ type: 'done', snapshot: view });
+      workers[0]!.reply({ type: 'done', snapshot });
       runIdle(); // b.pickle still decodes: no spare yet
       expect(workers).toHaveLength(2);
       workers[1]!.reply({ type: 'failed', message: 'not a memory snapshot' });

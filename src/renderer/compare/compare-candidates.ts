@@ -21,7 +21,7 @@ export function compareCandidates(
         candidates.push({
           id: compareCandidateId(other.id, candidate.device),
           fileName: other.fileName,
-          view: other.snapshot,
+          snapshot: other.snapshot,
           device: candidate,
         });
   return candidates;

@@ -16,7 +16,7 @@ function Compare({ snapshot, device, tab, openSnapshots }: LowerViewProps): JSX.
   const steps = useMemo(() => stepsOf(snapshot, device), [snapshot, device]);
   return (
     <CompareView
-      view={snapshot}
+      snapshot={snapshot}
       device={device}
       steps={steps}
       candidates={compareCandidates(openSnapshots, tab, device)}

@@ -33,12 +33,12 @@ export interface CompareCandidate {
   /** Unique among the candidates: the tab's id and the device. */
   id: string;
   fileName: string;
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   device: AnalyzedDevice;
 }
 
 export interface CompareViewProps {
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   device: AnalyzedDevice;
   steps: FoundSteps;
   candidates: readonly CompareCandidate[];
@@ -59,7 +59,7 @@ const ALIGN_WORDS: Record<AlignBy, string> = {
 const ROWS = 100;
 
 export function CompareView(props: CompareViewProps): JSX.Element {
-  const { view, device, steps, candidates, chosenId } = props;
+  const { snapshot, device, steps, candidates, chosenId } = props;
   const other = candidates.find((candidate) => candidate.id === chosenId) ?? candidates[0] ?? null;
   if (other === null)
     return (
@@ -73,7 +73,7 @@ export function CompareView(props: CompareViewProps): JSX.Element {
     );
   return (
     <CompareBody
-      view={view}
+      snapshot={snapshot}
       device={device}
       steps={steps}
       other={other}
@@ -85,7 +85,7 @@ export function CompareView(props: CompareViewProps): JSX.Element {
 }
 
 function CompareBody(props: {
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   device: AnalyzedDevice;
   steps: FoundSteps;
   other: CompareCandidate;
@@ -93,13 +93,13 @@ function CompareBody(props: {
   onChoose: (id: string) => void;
   onPicture: (picture: ViewPicture | null) => void;
 }): JSX.Element {
-  const { view, device, steps, other, candidates, onChoose, onPicture } = props;
+  const { snapshot, device, steps, other, candidates, onChoose, onPicture } = props;
   const [by, setBy] = useState<GroupBy>('frame');
   const [chosenAlign, setChosenAlign] = useState<AlignBy | null>(null);
   const [theme, setTheme] = useState(currentThemeName);
   useEffect(() => onThemeNameChange(setTheme), []);
   const { rules } = useCategoryRules();
-  const otherSteps = useMemo(() => stepsOf(other.view, other.device), [other]);
+  const otherSteps = useMemo(() => stepsOf(other.snapshot, other.device), [other]);
   const sideA = useMemo(() => ({ device, steps: steps.steps }), [device, steps]);
   const sideB = useMemo(
     () => ({ device: other.device, steps: otherSteps.steps }),
@@ -111,7 +111,7 @@ function CompareBody(props: {
       ? chosenAlign
       : (ALIGN_BYS.find((option) => canAlign(sideA, sideB, option)) ?? 'event');
   const curves = useMemo(() => alignCurves(sideA, sideB, alignBy), [sideA, sideB, alignBy]);
-  const aName = `${view.fileName} ${deviceLabel(device.device)}`;
+  const aName = `${snapshot.fileName} ${deviceLabel(device.device)}`;
   const bName = `${other.fileName} ${deviceLabel(other.device.device)}`;
   const svg = useMemo(
     () => renderCompareSvg(curves, { width: 1000, height: 280, theme, aName, bName }),
@@ -125,8 +125,8 @@ function CompareBody(props: {
     typeof chosenAt === 'number' && chosenAt >= alignedSteps ? ('phases' as const) : chosenAt;
   // The default choice's phase and the phases both have, whatever is chosen now (option labels).
   const byPhase = useMemo(
-    () => alignMoments({ view, device }, other, 'phases'),
-    [view, device, other],
+    () => alignMoments({ snapshot, device }, other, 'phases'),
+    [snapshot, device, other],
   );
   const aligned = useMemo(
     () =>
@@ -135,31 +135,31 @@ function CompareBody(props: {
         : at === 'phases'
           ? byPhase
           : at === 'peaks'
-            ? alignMoments({ view, device }, other, 'peaks')
-            : alignMoments({ view, device }, other, 'phases', at.phase),
-    [view, device, other, at, byPhase],
+            ? alignMoments({ snapshot, device }, other, 'peaks')
+            : alignMoments({ snapshot, device }, other, 'phases', at.phase),
+    [snapshot, device, other, at, byPhase],
   );
   const comparison = useMemo(
     () =>
       compareMoments(
         {
-          view,
+          snapshot,
           device,
           moment: aligned?.aMoment ?? steps.steps[at as number]!.endEvent,
         },
         {
-          view: other.view,
+          snapshot: other.snapshot,
           device: other.device,
           moment: aligned?.bMoment ?? otherSteps.steps[at as number]!.endEvent,
         },
         { by, rules },
       ),
-    [view, device, other, by, rules, at, aligned, steps, otherSteps],
+    [snapshot, device, other, by, rules, at, aligned, steps, otherSteps],
   );
   const verdict =
     aligned === null
       ? comparisonVerdict(comparison, `the ends of their step ${(at as number) + 1}`)
-      : alignedVerdict(comparison, aligned, peakPhases({ view, device }, other));
+      : alignedVerdict(comparison, aligned, peakPhases({ snapshot, device }, other));
   const changed = comparison.groups.filter((group) => group.deltaBytes !== 0);
   useEffect(() => {
     onPicture((size, pictureTheme) =>

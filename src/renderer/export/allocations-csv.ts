@@ -114,14 +114,14 @@ export function planAllocationsCsv(
 
 /** Looks up the details of rows [from, to) of the table; returns the detail columns to write. */
 export function scanDetails(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   device: AnalyzedDevice,
   plan: AllocationsCsvPlan,
   from: number,
   to: number,
 ): void {
   for (let row = from; row < to; row++) {
-    const details = allocationDetails(view, device, row);
+    const details = allocationDetails(snapshot, device, row);
     if (hasDetails(details)) plan.details.set(row, details);
   }
 }
@@ -139,16 +139,16 @@ export function finishPlan(plan: AllocationsCsvPlan): void {
 /** Per stack: what the two stack columns say, computed once per stack. */
 class StackTexts {
   private readonly labels = new Map<number, { label: string; userFrames: string }>();
-  constructor(private readonly view: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>) {}
+  constructor(private readonly snapshot: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>) {}
 
   of(stackId: number): { label: string; userFrames: string } {
     let texts = this.labels.get(stackId);
     if (texts === undefined) {
-      const frames = Array.from(stackFrameIds(this.view, stackId), (frameId) =>
-        frameAt(this.view.frames, frameId),
+      const frames = Array.from(stackFrameIds(this.snapshot, stackId), (frameId) =>
+        frameAt(this.snapshot.frames, frameId),
       );
       texts = {
-        label: stackLabel(this.view, stackId) ?? '',
+        label: stackLabel(this.snapshot, stackId) ?? '',
         userFrames: frames
           .filter((frame) => isUserFrame(frame.filename, frame.name))
           .map((frame) => frameText(frame, 'full'))
@@ -172,12 +172,12 @@ const LAYOUT: CsvLayout = {
 
 /** Writes positions [from, to) of plan.order as CSV lines. */
 export function allocationsCsvLines(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   device: AnalyzedDevice,
   plan: AllocationsCsvPlan,
   from: number,
   to: number,
-  stacks: StackTexts = new StackTexts(view),
+  stacks: StackTexts = new StackTexts(snapshot),
 ): string {
   const table = device.allocations;
   const length = device.traceLength;
@@ -203,7 +203,7 @@ export function allocationsCsvLines(
       formatAddress(table.address[row]!),
       table.sizeBytes[row]!,
       Number.isFinite(blockBytes) ? blockBytes : null,
-      view.streams[table.streamId[row]!] ?? null,
+      snapshot.streams[table.streamId[row]!] ?? null,
       startEvent,
       endEvent,
       relative(startUs),
@@ -233,7 +233,7 @@ const ROWS_PER_CHECK = 500;
  * text formats to Electron's main process (and the web build's download takes either).
  */
 export async function buildAllocationsCsv(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   device: AnalyzedDevice,
   moment: number | null,
   slicing: Slicing = PAGE_SLICING,
@@ -247,15 +247,15 @@ export async function buildAllocationsCsv(
     sliceStart = slicing.now();
   };
   for (let from = 0; from < count; from += ROWS_PER_CHECK) {
-    scanDetails(view, device, plan, from, Math.min(count, from + ROWS_PER_CHECK));
+    scanDetails(snapshot, device, plan, from, Math.min(count, from + ROWS_PER_CHECK));
     await maybePause();
   }
   finishPlan(plan);
   const chunks: string[] = [csvLine(plan.header)];
-  const stacks = new StackTexts(view);
+  const stacks = new StackTexts(snapshot);
   for (let from = 0; from < count; from += ROWS_PER_CHECK) {
     const to = Math.min(count, from + ROWS_PER_CHECK);
-    chunks.push(allocationsCsvLines(view, device, plan, from, to, stacks));
+    chunks.push(allocationsCsvLines(snapshot, device, plan, from, to, stacks));
     await maybePause();
   }
   return chunks.join('');

@@ -17,15 +17,13 @@ export interface CsvLayout {
   decimals?: ReadonlyMap<number, number>;
 }
 
-const NO_DECIMALS: ReadonlyMap<number, number> = new Map();
-
 /** Records as CSV lines, each with its CRLF. */
 export function csvRecords(
   records: readonly (readonly CsvValue[])[],
   layout: CsvLayout = {},
 ): string {
   if (records.length === 0) return '';
-  const decimals = layout.decimals ?? NO_DECIMALS;
+  const decimals = layout.decimals;
   return stringify(records as CsvValue[][], {
     record_delimiter: '\r\n',
     // With a record delimiter of its own, csv-stringify quotes only fields holding that whole
@@ -35,7 +33,7 @@ export function csvRecords(
     escape_formulas: true,
     cast: {
       number: (value: number, context: CastingContext) =>
-        numberText(value, decimals.get(context.index)),
+        numberText(value, decimals?.get(context.index)),
       boolean: String,
     },
   });

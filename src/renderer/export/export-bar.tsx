@@ -67,7 +67,7 @@ export function ExportBar(props: ExportBarProps): JSX.Element {
     const shownWindow = tab.timelineWindow;
     const dark = window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
     return {
-      view: props.snapshot,
+      snapshot: props.snapshot,
       deviceIndex: props.snapshot.devices.indexOf(props.device),
       stateIndex: props.stateIndex,
       moment: props.moment,

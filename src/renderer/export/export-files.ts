@@ -36,8 +36,8 @@ export const VIEW_PICTURE_MIN = {
 } as const;
 
 export interface ExportContext {
-  view: AnalyzedSnapshot;
-  /** Index into view.devices. */
+  snapshot: AnalyzedSnapshot;
+  /** Index into snapshot.devices. */
   deviceIndex: number;
   stateIndex: AllocatorStateIndex;
   /** The selected moment (state after this event), or null. */
@@ -80,14 +80,14 @@ export const FRAGMENTATION_MIN_HEIGHT = 400;
 
 /** The moment the segments picture shows: the selected one, else the default moment. */
 export function segmentsMoment(
-  context: Pick<ExportContext, 'view' | 'deviceIndex' | 'moment'>,
+  context: Pick<ExportContext, 'snapshot' | 'deviceIndex' | 'moment'>,
 ): number {
-  return context.moment ?? defaultMoment(context.view.devices[context.deviceIndex]!);
+  return context.moment ?? defaultMoment(context.snapshot.devices[context.deviceIndex]!);
 }
 
 /** The chart of the current view as a standalone SVG document. */
 export async function chartSvg(context: ExportContext): Promise<string> {
-  const { view, deviceIndex, chartSize, theme } = context;
+  const { snapshot, deviceIndex, chartSize, theme } = context;
   const width = Math.max(1, Math.round(chartSize.width));
   const height = Math.max(1, Math.round(chartSize.height));
   const window = context.timelineWindow;
@@ -110,17 +110,17 @@ export async function chartSvg(context: ExportContext): Promise<string> {
         height: SEGMENTS_FALLBACK_BOX_HEIGHT,
         scale: DEFAULT_SEGMENTS_SCALE,
       };
-      return renderSegmentsSvg(view, deviceIndex, state, { box, theme });
+      return renderSegmentsSvg(snapshot, deviceIndex, state, { box, theme });
     }
     case 'fragmentation': {
-      const device = view.devices[deviceIndex]!;
+      const device = snapshot.devices[deviceIndex]!;
       const series = await slicedFragmentationSeries(
         context.stateIndex,
         fragmentationExportMoments(device, window, context.moment),
         smallHoleThreshold(device),
         context.slicing ?? PAGE_SLICING,
       );
-      return renderFragmentationSvg(view, deviceIndex, series, {
+      return renderFragmentationSvg(snapshot, deviceIndex, series, {
         width,
         // Its margins (title, figures, axis, legend) need room: a short pane still exports a
         // readable chart.
@@ -132,7 +132,7 @@ export async function chartSvg(context: ExportContext): Promise<string> {
       });
     }
     case 'oom': {
-      const { ooms, peak } = deviceExplanationsOf(view, deviceIndex, context.stateIndex);
+      const { ooms, peak } = deviceExplanationsOf(snapshot, deviceIndex, context.stateIndex);
       const shown = Math.max(
         0,
         ooms.findIndex((oom) => oom.event === context.oomEvent),
@@ -140,10 +140,10 @@ export async function chartSvg(context: ExportContext): Promise<string> {
       const explanation = ooms[shown] ?? peak!;
       const state = context.stateIndex.stateAt(explanation.event);
       const ordinal = ooms.length === 0 ? null : { number: shown + 1, count: ooms.length };
-      return renderOomSvg(view, deviceIndex, explanation, state, { width, theme }, ordinal);
+      return renderOomSvg(snapshot, deviceIndex, explanation, state, { width, theme }, ordinal);
     }
     case 'timeline':
-      return renderTimelineSvg(view, deviceIndex, {
+      return renderTimelineSvg(snapshot, deviceIndex, {
         width,
         height,
         ...(window === null ? {} : { startEvent: window.startEvent, endEvent: window.endEvent }),
@@ -163,10 +163,10 @@ export async function chartSvg(context: ExportContext): Promise<string> {
  * plus the selected moment of the device on screen.
  */
 export function reportJson(
-  context: Pick<ExportContext, 'view' | 'deviceIndex' | 'moment'>,
+  context: Pick<ExportContext, 'snapshot' | 'deviceIndex' | 'moment'>,
 ): string {
-  const { view, deviceIndex, moment } = context;
-  const document = buildReportDocument(view, {
+  const { snapshot, deviceIndex, moment } = context;
+  const document = buildReportDocument(snapshot, {
     ...(moment === null ? {} : { moment: { deviceIndex, event: moment } }),
   });
   return `${jsonText(document)}\n`;

@@ -18,24 +18,24 @@ import { pngPixelSize, rasterizeSvg, svgSize } from './svg-to-png';
 /** The findings of every device as allocscope.report/1 (what `allocscope report --json` writes). */
 export const REPORT_JSON: DataExport = {
   title: () => 'Export the findings of every device as JSON (allocscope.report/1)',
-  fileName: (context) => reportFileName(context.view.fileName),
+  fileName: (context) => reportFileName(context.snapshot.fileName),
   data: (context) => Promise.resolve(reportJson(context)),
 };
 
 /** Every allocation of the device, which are alive at the moment, exact bytes, times. */
 export const ALLOCATIONS_CSV: DataExport = {
   title: (context) =>
-    `Export every allocation of ${deviceLabel(context.view.devices[context.deviceIndex]!.device)} as CSV (which are alive at the moment, exact bytes, times)`,
+    `Export every allocation of ${deviceLabel(context.snapshot.devices[context.deviceIndex]!.device)} as CSV (which are alive at the moment, exact bytes, times)`,
   fileName: (context) =>
     allocationsFileName(
-      context.view.fileName,
-      context.view.devices[context.deviceIndex]!.device,
+      context.snapshot.fileName,
+      context.snapshot.devices[context.deviceIndex]!.device,
       context.moment,
     ),
   data: (context) =>
     buildAllocationsCsv(
-      context.view,
-      context.view.devices[context.deviceIndex]!,
+      context.snapshot,
+      context.snapshot.devices[context.deviceIndex]!,
       context.moment,
       context.slicing,
     ),
@@ -88,8 +88,8 @@ export async function makeViewExportFile(
   context: ExportContext,
   pngScale: number,
 ): Promise<MadeExport> {
-  const device = context.view.devices[context.deviceIndex]!;
-  const fileName = context.view.fileName;
+  const device = context.snapshot.devices[context.deviceIndex]!;
+  const fileName = context.snapshot.fileName;
   switch (format) {
     case 'svg':
     case 'png': {

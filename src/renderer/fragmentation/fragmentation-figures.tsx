@@ -10,7 +10,7 @@ import { groupKey, groupLabel } from '../segments/segment-groups';
 import { GROUP_METRICS, METRICS, type Metric } from './fragmentation-metrics';
 
 export function FragmentationFigures(props: {
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   device: AnalyzedDevice;
   moment: number;
   peak: number;
@@ -19,7 +19,7 @@ export function FragmentationFigures(props: {
   momentGroups: GroupFigures[];
   peakGroups: GroupFigures[];
 }): JSX.Element {
-  const { view, device, moment, peak, momentFigures, peakFigures, momentGroups, peakGroups } =
+  const { snapshot, device, moment, peak, momentFigures, peakFigures, momentGroups, peakGroups } =
     props;
   return (
     <div
@@ -63,13 +63,13 @@ export function FragmentationFigures(props: {
         </tbody>
       </table>
       <GroupTable
-        view={view}
+        snapshot={snapshot}
         when="moment"
         title="By pool, stream and size class — selected moment"
         groups={momentGroups}
       />
       <GroupTable
-        view={view}
+        snapshot={snapshot}
         when="peak"
         title="By pool, stream and size class — active peak"
         groups={peakGroups}
@@ -79,12 +79,12 @@ export function FragmentationFigures(props: {
 }
 
 function GroupTable(props: {
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   when: 'moment' | 'peak';
   title: string;
   groups: GroupFigures[];
 }): JSX.Element {
-  const { view, when, title, groups } = props;
+  const { snapshot, when, title, groups } = props;
   return (
     <table className="frag-table frag-groups" data-testid={`frag-groups-${when}`}>
       <caption>{title}</caption>
@@ -110,7 +110,7 @@ function GroupTable(props: {
           const key = groupKey(group.poolIndex, group.streamId, group.segmentType);
           return (
             <tr key={key} data-testid="frag-group-row" data-when={when} data-group={key}>
-              <th scope="row">{groupLabel(view, group)}</th>
+              <th scope="row">{groupLabel(snapshot, group)}</th>
               {GROUP_METRICS.map((metric) => (
                 <FigureCell key={metric.key} figures={group} metric={metric} />
               ))}

@@ -19,7 +19,7 @@ import { useWindowSeries } from './use-window-series';
 import { deviceLabel } from '@shared/format/words';
 
 export interface FragmentationPanelProps {
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   device: AnalyzedDevice;
   stateIndex: AllocatorStateIndex | null;
   moment: number;
@@ -32,7 +32,7 @@ export interface FragmentationPanelProps {
 
 export function FragmentationPanel(props: FragmentationPanelProps): JSX.Element {
   const {
-    view,
+    snapshot,
     device,
     stateIndex,
     moment,
@@ -96,7 +96,7 @@ export function FragmentationPanel(props: FragmentationPanelProps): JSX.Element 
         <svg ref={axesRef} className="frag-axes" aria-hidden="true" />
       </div>
       <FragmentationFigures
-        view={view}
+        snapshot={snapshot}
         device={device}
         moment={moment}
         peak={peak}

@@ -21,7 +21,7 @@ function Fragmentation({ device, snapshot, stateIndex, moment }: LowerViewProps)
   );
   return (
     <FragmentationPanel
-      view={snapshot}
+      snapshot={snapshot}
       device={device}
       stateIndex={stateIndex}
       moment={moment}

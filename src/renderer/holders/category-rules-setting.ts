@@ -3,7 +3,7 @@
 // stored is read back through the same schema as a file, so a stored document that no longer
 // reads (edited by hand, an older schema) falls back to the built-in rules.
 
-import { useSyncExternalStore } from 'react';
+import { createStore, useStore } from 'zustand';
 import {
   DEFAULT_CATEGORY_RULES,
   MAX_RULES_FILE_BYTES,
@@ -21,8 +21,8 @@ export interface RulesSetting {
 }
 
 const BUILT_IN: RulesSetting = { rules: DEFAULT_CATEGORY_RULES, source: null };
-let current: RulesSetting = readStored();
-const listeners = new Set<() => void>();
+/** The page-wide setting (every tab reads it): a zustand store like the tabs' own state. */
+const rulesStore = createStore<RulesSetting>()(() => readStored());
 
 function readStored(): RulesSetting {
   try {
@@ -38,7 +38,7 @@ function readStored(): RulesSetting {
 }
 
 function publish(next: RulesSetting): void {
-  current = next;
+  rulesStore.setState(next, true);
   try {
     if (next.source === null) globalThis.localStorage?.removeItem(STORAGE_KEY);
     else
@@ -49,7 +49,6 @@ function publish(next: RulesSetting): void {
   } catch {
     // Storage refused: the rules hold for this page only.
   }
-  for (const listener of listeners) listener();
 }
 
 /**
@@ -77,17 +76,12 @@ export function restoreBuiltInRules(): void {
   publish(BUILT_IN);
 }
 
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
 /** The rules in use now (for code outside React: the exports). */
 export function currentCategoryRules(): CategoryRules {
-  return current.rules;
+  return rulesStore.getState().rules;
 }
 
 /** The rules in use, re-rendering when they change. */
 export function useCategoryRules(): RulesSetting {
-  return useSyncExternalStore(subscribe, () => current);
+  return useStore(rulesStore);
 }

@@ -83,7 +83,7 @@ export function holdersShown(
 }
 
 function shownOf(context: ExportContext): HoldersShown {
-  return holdersShown(context.view, context.deviceIndex, context.moment, context.tab);
+  return holdersShown(context.snapshot, context.deviceIndex, context.moment, context.tab);
 }
 
 /** The flame graph at the moment, searched and zoomed as shown. */
@@ -95,7 +95,7 @@ export const FLAME_PICTURE: PictureExport = {
     const shown = shownOf(context);
     const { width, height } = context.chartSize;
     return Promise.resolve(
-      renderFlameSvg(context.view, context.deviceIndex, {
+      renderFlameSvg(context.snapshot, context.deviceIndex, {
         width: Math.max(480, Math.round(width)),
         height: Math.max(320, Math.round(height)),
         moment: shown.moment,
@@ -130,21 +130,21 @@ export function holderGroupsCsv(
 export const HOLDER_GROUPS_CSV: DataExport = {
   title: (context) => {
     const by = context.tab?.holdersGroupBy ?? NO_CHOICES.holdersGroupBy;
-    const device = context.view.devices[context.deviceIndex]!;
+    const device = context.snapshot.devices[context.deviceIndex]!;
     return `Export the memory of ${deviceLabel(device.device)} alive at the moment grouped by ${GROUP_BY_NAMES[by]} as CSV (as the table shows it)`;
   },
   fileName: (context) => {
     const shown = shownOf(context);
     const at = shown.moment < 0 ? 'before-trace' : `after-event-${shown.moment}`;
     return deviceFileName(
-      context.view.fileName,
+      context.snapshot.fileName,
       shown.device.device,
       `holders-by-${shown.by}.${at}.csv`,
     );
   },
   data: (context) => {
     const shown = shownOf(context);
-    const groups = groupRows(context.view, shown.device, shown.tableRows, shown.by, {
+    const groups = groupRows(context.snapshot, shown.device, shown.tableRows, shown.by, {
       rules: currentCategoryRules(),
     });
     return Promise.resolve(

@@ -15,8 +15,8 @@ import { describeEvent } from '../allocations/allocation-facts';
 import './oom-explainer.css';
 
 export interface OomExplainerPanelProps {
-  view: AnalyzedSnapshot;
-  /** Index into view.devices. */
+  snapshot: AnalyzedSnapshot;
+  /** Index into snapshot.devices. */
   deviceIndex: number;
   stateIndex: AllocatorStateIndex;
   /** "Show on timeline": move the moment to this event. */
@@ -26,11 +26,11 @@ export interface OomExplainerPanelProps {
 }
 
 export function OomExplainerPanel(props: OomExplainerPanelProps): JSX.Element | null {
-  const { view, deviceIndex, stateIndex, onGoToEvent, onSelectRow } = props;
-  const device = view.devices[deviceIndex];
+  const { snapshot, deviceIndex, stateIndex, onGoToEvent, onSelectRow } = props;
+  const device = snapshot.devices[deviceIndex];
   const explanations = useMemo(
-    () => (device === undefined ? null : deviceExplanationsOf(view, deviceIndex, stateIndex)),
-    [view, deviceIndex, stateIndex, device],
+    () => (device === undefined ? null : deviceExplanationsOf(snapshot, deviceIndex, stateIndex)),
+    [snapshot, deviceIndex, stateIndex, device],
   );
   const [chosen, setChosen] = useState(0);
   if (device === undefined || explanations === null) return null;

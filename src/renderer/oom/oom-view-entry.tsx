@@ -15,7 +15,7 @@ function Oom({ snapshot, device, stateIndex }: LowerViewProps): JSX.Element {
   return (
     <div className="lower-scroll">
       <OomExplainerPanel
-        view={snapshot}
+        snapshot={snapshot}
         deviceIndex={snapshot.devices.indexOf(device)}
         stateIndex={stateIndex}
         onGoToEvent={(event) => actions.setMoment(clampMoment(device, event))}

@@ -90,7 +90,7 @@ export function DeviceContent(props: {
       timeline={
         <ViewBoundary name="timeline">
           <TimelineView
-            view={snapshot}
+            snapshot={snapshot}
             device={device}
             xMode={xMode}
             selectedRow={selectedRow}

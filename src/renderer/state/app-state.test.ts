@@ -36,9 +36,9 @@ const started = (jobId: string, fileName = `${jobId}.pickle`): AppAction => ({
   type: 'decode',
   event: { type: 'started', jobId, fileName, totalBytes: 1000, waiting: false, rankGroup: null },
 });
-const done = (jobId: string, view = fakeView(`${jobId}.pickle`)): AppAction => ({
+const done = (jobId: string, snapshot = fakeView(`${jobId}.pickle`)): AppAction => ({
   type: 'decode',
-  event: { type: 'done', jobId, snapshot: view },
+  event: { type: 'done', jobId, snapshot },
 });
 const failed = (jobId: string, message = 'not a memory snapshot'): AppAction => ({
   type: 'decode',
@@ -92,21 +92,21 @@ describe('appReducer: opening', () => {
   });
 
   it('starts on the event axis when the first device has no times', () => {
-    const view = fakeView('x.pickle', [fakeDevice(3, false), fakeDevice(4)]);
-    const tab = snapshotTab(run(started('a'), done('a', view)), 'a');
+    const snapshot = fakeView('x.pickle', [fakeDevice(3, false), fakeDevice(4)]);
+    const tab = snapshotTab(run(started('a'), done('a', snapshot)), 'a');
     expect(tab.store.getState().deviceIndex).toBe(0);
     expect(tab.store.getState().xMode).toBe('event');
   });
 
   it('opens on the first device that ran out of memory', () => {
-    const view = fakeView('x.pickle', [
+    const snapshot = fakeView('x.pickle', [
       fakeDevice(0),
       fakeDevice(1, true, 1),
       fakeDevice(2, true, 2),
     ]);
-    expect(snapshotTab(run(started('a'), done('a', view)), 'a').store.getState().deviceIndex).toBe(
-      1,
-    );
+    expect(
+      snapshotTab(run(started('a'), done('a', snapshot)), 'a').store.getState().deviceIndex,
+    ).toBe(1);
     const calm = fakeView('y.pickle', [fakeDevice(0), fakeDevice(1)]);
     expect(snapshotTab(run(started('b'), done('b', calm)), 'b').store.getState().deviceIndex).toBe(
       0,
@@ -115,14 +115,14 @@ describe('appReducer: opening', () => {
 
   it('without an OOM, opens on the device with the largest active peak, not an idle one', () => {
     // As in a real two-GPU file whose cuda:0 holds nothing and cuda:1 10.5 GiB.
-    const view = fakeView('x.pickle', [
+    const snapshot = fakeView('x.pickle', [
       fakeDevice(0, true, 0, 0),
       fakeDevice(1, true, 0, 10.5 * 2 ** 30),
       fakeDevice(2, true, 0, 2 ** 30),
     ]);
-    expect(snapshotTab(run(started('a'), done('a', view)), 'a').store.getState().deviceIndex).toBe(
-      1,
-    );
+    expect(
+      snapshotTab(run(started('a'), done('a', snapshot)), 'a').store.getState().deviceIndex,
+    ).toBe(1);
   });
 
   it('ignores progress and results of decodes no longer shown', () => {

@@ -16,7 +16,7 @@ function Steps({ snapshot, device, moment }: LowerViewProps): JSX.Element {
   const filter = useHolderFilter(snapshot, device);
   return (
     <StepsView
-      view={snapshot}
+      snapshot={snapshot}
       device={device}
       found={steps}
       moment={moment}

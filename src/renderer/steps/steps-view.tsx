@@ -21,7 +21,7 @@ import { phasesOf } from '@shared/steps/phases';
 import { PhasesTable } from './phases-table';
 
 export interface StepsViewProps {
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   device: AnalyzedDevice;
   found: FoundSteps;
   moment: number;
@@ -38,21 +38,21 @@ const BY_WORDS: Record<GrowthBy, string> = {
 };
 
 export function StepsView(props: StepsViewProps): JSX.Element {
-  const { view, device, found, moment, onMoment, filter } = props;
+  const { snapshot, device, found, moment, onMoment, filter } = props;
   const [by, setBy] = useState<GrowthBy>('frame');
   const { rules } = useCategoryRules();
   const growth = useMemo(
-    () => analyzeGrowth(view, device, found, { by, rules }),
-    [view, device, found, by, rules],
+    () => analyzeGrowth(snapshot, device, found, { by, rules }),
+    [snapshot, device, found, by, rules],
   );
-  const phases = useMemo(() => phasesOf(view, device), [view, device]);
+  const phases = useMemo(() => phasesOf(snapshot, device), [snapshot, device]);
   const stepNames = useMemo(() => found.steps.map((step) => step.name), [found]);
   const { onPicture } = props;
   useEffect(() => {
-    const deviceIndex = view.devices.indexOf(device);
-    onPicture((size, theme) => renderStepsSvg(view, deviceIndex, growth, { ...size, theme }));
+    const deviceIndex = snapshot.devices.indexOf(device);
+    onPicture((size, theme) => renderStepsSvg(snapshot, deviceIndex, growth, { ...size, theme }));
     return () => onPicture(null);
-  }, [view, device, growth, onPicture]);
+  }, [snapshot, device, growth, onPicture]);
   const pickedLabel = filter.picked?.label ?? null;
   return (
     <div className="lower-view steps" data-testid="steps-view" data-source={found.source ?? 'none'}>

@@ -23,7 +23,7 @@ import {
   renderMarkerLabels,
   renderTimelineAxes,
 } from './timeline-axes';
-import { drawOverlay, drawTimeline } from './timeline-draw';
+import { drawOverlay, drawTimeline, HatchPatterns } from './timeline-draw';
 import { overlayPicture, plotScene } from './timeline-pictures';
 import {
   hitAt,
@@ -89,6 +89,7 @@ export class TimelineChart {
   /** How the bands are coloured; null: by stack. */
   private coloring: BandColoring | null = null;
   private drawCount = 0;
+  private readonly hatches = new HatchPatterns();
   /** The frame that tells React of the window's latest domain (one render a frame, not an event). */
   private domainFrame: number | null = null;
   /** Kinds of marks the last frames drew on the plot and on the overlay. */
@@ -165,8 +166,8 @@ export class TimelineChart {
     removeTimelineAxes(this.elements.axes);
   }
 
-  setData(view: AnalyzedSnapshot, device: AnalyzedDevice, mode: XMode): void {
-    const data = timelineData(view, device, mode);
+  setData(snapshot: AnalyzedSnapshot, device: AnalyzedDevice, mode: XMode): void {
+    const data = timelineData(snapshot, device, mode);
     this.data = data;
     if (this.window.setAxis(device, data.axis)) {
       this.hoverHit = null;
@@ -331,7 +332,7 @@ export class TimelineChart {
       steps: this.steps,
       phases: this.phases,
     });
-    const marks = drawTimeline(context, size, scene, theme);
+    const marks = drawTimeline(context, size, scene, theme, this.hatches);
     renderMarkerLabels(this.elements.axes, plot, theme);
     this.drawCount++;
     const root = this.elements.root;

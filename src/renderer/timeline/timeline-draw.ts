@@ -24,6 +24,7 @@ export function drawTimeline(
   size: CanvasSize,
   scene: TimelineScene,
   theme: TimelineTheme,
+  hatches: HatchPatterns,
 ): Set<TimelineMarkKind> {
   context.save();
   context.beginPath();
@@ -32,7 +33,7 @@ export function drawTimeline(
   drawSceneMarks(context, scene.marks, {
     roles: theme.roles,
     bandColor: theme.colorOfIndex,
-    hatch: hatchPattern(context, theme.noStackHatch, size.devicePixelRatio),
+    hatch: hatches.patternFor(context, theme.noStackHatch, size.devicePixelRatio),
     font: theme.font,
   });
   context.restore();
@@ -42,41 +43,52 @@ export function drawTimeline(
 /** Width of one stripe period of the no-stack hatch, in CSS pixels (stripes a third of it). */
 export const HATCH_PERIOD = 6;
 
-const hatchCache = new WeakMap<
-  CanvasRenderingContext2D,
-  { color: string; ratio: number; pattern: CanvasPattern | null }
->();
+/**
+ * The no-stack hatch of one canvas, made again only when its colour or the pixel ratio changes.
+ * The chart that owns the canvas owns this (one per chart, not a module-level cache).
+ */
+export class HatchPatterns {
+  #color = '';
+  #ratio = 0;
+  #pattern: CanvasPattern | null = null;
 
-/** Diagonal stripes of `color` on transparent, crisp at the device pixel ratio. */
-function hatchPattern(
+  /** Diagonal stripes of `color` on transparent, crisp at the device pixel ratio. */
+  patternFor(
+    context: CanvasRenderingContext2D,
+    color: string,
+    devicePixelRatio: number,
+  ): CanvasPattern | null {
+    if (color === this.#color && devicePixelRatio === this.#ratio) return this.#pattern;
+    this.#color = color;
+    this.#ratio = devicePixelRatio;
+    this.#pattern = makeHatchPattern(context, color, devicePixelRatio);
+    return this.#pattern;
+  }
+}
+
+function makeHatchPattern(
   context: CanvasRenderingContext2D,
   color: string,
   devicePixelRatio: number,
 ): CanvasPattern | null {
-  const cached = hatchCache.get(context);
-  if (cached !== undefined && cached.color === color && cached.ratio === devicePixelRatio)
-    return cached.pattern;
   const side = Math.max(1, Math.round(HATCH_PERIOD * devicePixelRatio));
   const tile = document.createElement('canvas');
   tile.width = side;
   tile.height = side;
   const tileContext = tile.getContext('2d');
-  let pattern: CanvasPattern | null = null;
-  if (tileContext !== null) {
-    // A stripe from bottom-left to top-right, wrapped at the tile's corners so tiles join.
-    tileContext.strokeStyle = color;
-    tileContext.lineWidth = side / 3;
-    tileContext.lineCap = 'square';
-    tileContext.beginPath();
-    for (const offset of [-side, 0, side]) {
-      tileContext.moveTo(offset, side);
-      tileContext.lineTo(offset + side, 0);
-    }
-    tileContext.stroke();
-    pattern = context.createPattern(tile, 'repeat');
-    pattern?.setTransform(new DOMMatrix().scale(1 / devicePixelRatio));
+  if (tileContext === null) return null;
+  // A stripe from bottom-left to top-right, wrapped at the tile's corners so tiles join.
+  tileContext.strokeStyle = color;
+  tileContext.lineWidth = side / 3;
+  tileContext.lineCap = 'square';
+  tileContext.beginPath();
+  for (const offset of [-side, 0, side]) {
+    tileContext.moveTo(offset, side);
+    tileContext.lineTo(offset + side, 0);
   }
-  hatchCache.set(context, { color, ratio: devicePixelRatio, pattern });
+  tileContext.stroke();
+  const pattern = context.createPattern(tile, 'repeat');
+  pattern?.setTransform(new DOMMatrix().scale(1 / devicePixelRatio));
   return pattern;
 }
 

@@ -3,8 +3,11 @@
 // overlay's selection (a band, or the lifetime of an allocation merged into "smaller
 // allocations"), hover and moment.
 
-import { resolveBandColors, stackColoring, type BandColoring } from '@shared/chart/band-colors';
-import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
+import {
+  deviceStackColoring,
+  resolveBandColors,
+  type BandColoring,
+} from '@shared/chart/band-colors';
 import type { TimelineHit } from '@shared/chart/timeline-layout';
 import { BAND_CLASHES } from '@shared/render/palette';
 import {
@@ -16,30 +19,11 @@ import type { OverlayPicture } from './timeline-draw';
 import type { PlotPoint } from './timeline-hit';
 import { markerX, plotCoordinates, type TimelinePlot } from './timeline-plot';
 
-/** Band colours of a laid-out plot per colouring, kept while the plot lives (redraws, themes). */
-const bandColorsOfPlot = new WeakMap<TimelinePlot, WeakMap<BandColoring, Int16Array>>();
-/** The colouring by stack of each device, for a chart not told another. */
-const stackColorings = new WeakMap<AnalyzedDevice, BandColoring>();
-
-function stackColoringOf(device: AnalyzedDevice): BandColoring {
-  let coloring = stackColorings.get(device);
-  if (coloring === undefined) {
-    coloring = stackColoring(device.allocations.stackId);
-    stackColorings.set(device, coloring);
-  }
-  return coloring;
-}
-
 export function plotBandColors(plot: TimelinePlot, coloring: BandColoring): Int16Array {
-  let byColoring = bandColorsOfPlot.get(plot);
-  if (byColoring === undefined) {
-    byColoring = new WeakMap();
-    bandColorsOfPlot.set(plot, byColoring);
-  }
-  let colors = byColoring.get(coloring);
+  let colors = plot.bandColors.get(coloring);
   if (colors === undefined) {
     colors = resolveBandColors(plot.layout, coloring, BAND_CLASHES);
-    byColoring.set(coloring, colors);
+    plot.bandColors.set(coloring, colors);
   }
   return colors;
 }
@@ -78,7 +62,7 @@ export function plotScene(plot: TimelinePlot, options: PlotSceneOptions): Timeli
         x1: plot.xScale(span.x1),
         depth: span.depth,
       })),
-    bandColors: plotBandColors(plot, options.coloring ?? stackColoringOf(data.device)),
+    bandColors: plotBandColors(plot, options.coloring ?? deviceStackColoring(data.device)),
     bandNoStack: Uint8Array.from(layout.bands, (band) => (stackIds[band.row]! < 0 ? 1 : 0)),
     bandDimmed:
       highlight === null

@@ -31,13 +31,14 @@ import { eventMarkers, type EventMarker } from '@shared/chart/timeline-markers';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import type { CanvasSize } from '../canvas/canvas-host';
 import type { PlotCoordinates } from './timeline-draw';
+import type { BandColoring } from '@shared/chart/band-colors';
 import type { XDomain } from './viewport';
 
 /** Where the plot sits in the stage: room for the axes and the marker labels. */
 export const TIMELINE_MARGIN = { left: 72, right: 18, top: 42, bottom: 26 } as const;
 
 export interface TimelineData {
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   device: AnalyzedDevice;
   axis: EventAxis;
   spans: PlacedSpan[];
@@ -45,20 +46,20 @@ export interface TimelineData {
 }
 
 export function timelineData(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   device: AnalyzedDevice,
   mode: XMode,
 ): TimelineData {
   const axis = createEventAxis(device, mode);
   const spans = placeAnnotationSpans(
-    pairAnnotations(view.annotations, device.device),
+    pairAnnotations(snapshot.annotations, device.device),
     device.timeUs,
     device.traceLength,
     axis.mode,
   );
   // Without trace entries there is one moment to show; peak lines would only clutter it.
   const markers = device.traceLength === 0 ? [] : eventMarkers(device);
-  return { view, device, axis, spans, markers };
+  return { snapshot, device, axis, spans, markers };
 }
 
 export interface TimelinePlot {
@@ -71,6 +72,8 @@ export interface TimelinePlot {
   yScale: ScaleLinear<number, number>;
   gridBytes: number[];
   formatBytesTick: (bytes: number) => string;
+  /** Band colours per colouring, kept while this plot lives (redraws without a new layout). */
+  bandColors: WeakMap<BandColoring, Int16Array>;
 }
 
 /** Layout columns for a canvas of this size: one per device pixel, capped. */
@@ -101,6 +104,7 @@ export function layoutPlot(data: TimelineData, domain: XDomain, size: CanvasSize
     yScale,
     gridBytes: ticks.values,
     formatBytesTick: ticks.format,
+    bandColors: new WeakMap(),
   };
 }
 

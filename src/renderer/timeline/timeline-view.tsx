@@ -41,7 +41,7 @@ import type { TrainingStep } from '@shared/steps/find-steps';
 import { usePhases } from './use-phases';
 
 export interface TimelineViewProps {
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   device: AnalyzedDevice;
   xMode: 'time' | 'event';
   /** Row of device.allocations. */
@@ -66,7 +66,7 @@ const NO_STEPS: readonly TrainingStep[] = [];
 const TOOLTIP_FRAMES = 6;
 
 export function TimelineView(props: TimelineViewProps): JSX.Element {
-  const { view, device, xMode, selectedRow, moment } = props;
+  const { snapshot, device, xMode, selectedRow, moment } = props;
   const rootRef = useRef<HTMLDivElement>(null);
   const stageRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -91,8 +91,8 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
   const setColorBy = store.getState().setColorBy;
   const { rules } = useCategoryRules();
   const coloring = useMemo(
-    () => bandColoring(view, device, colorBy, rules),
-    [view, device, colorBy, rules],
+    () => bandColoring(snapshot, device, colorBy, rules),
+    [snapshot, device, colorBy, rules],
   );
   const colorLegend = coloringLegend(coloring);
 
@@ -137,8 +137,8 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
   );
 
   useLayoutEffect(() => {
-    chartRef.current?.setData(view, device, mode);
-  }, [chartRef, view, device, mode]);
+    chartRef.current?.setData(snapshot, device, mode);
+  }, [chartRef, snapshot, device, mode]);
 
   // The window the tab's store kept (this page shown again after another tab): shown at once.
   useLayoutEffect(() => {
@@ -163,7 +163,7 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
     chartRef.current?.setSteps(steps);
   }, [chartRef, steps]);
 
-  const phases = usePhases(view, device);
+  const phases = usePhases(snapshot, device);
   useLayoutEffect(() => {
     chartRef.current?.setPhases(phases);
   }, [chartRef, phases]);
@@ -180,8 +180,8 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
     [device],
   );
   const annotationCount = useMemo(
-    () => countSpansInTrace(pairAnnotations(view.annotations, device.device), timeExtent),
-    [view, device, timeExtent],
+    () => countSpansInTrace(pairAnnotations(snapshot.annotations, device.device), timeExtent),
+    [snapshot, device, timeExtent],
   );
   const marks = timelineMarks({
     coloring,
@@ -284,7 +284,12 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
         <canvas ref={overlayRef} className="tl-overlay" aria-hidden="true" />
         <svg ref={axesRef} className="tl-axes" aria-hidden="true" />
         {hover !== null && (
-          <TimelineTooltip view={view} device={device} hover={hover} clickHint={props.clickHint} />
+          <TimelineTooltip
+            snapshot={snapshot}
+            device={device}
+            hover={hover}
+            clickHint={props.clickHint}
+          />
         )}
       </div>
       <div ref={overviewRef} className="tl-overview" title="Drag to choose the visible range">
@@ -337,12 +342,12 @@ function describeDomain(domain: TimelineDomainInfo, device: AnalyzedDevice): str
 }
 
 function TimelineTooltip(props: {
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   device: AnalyzedDevice;
   hover: TimelineHover;
   clickHint: string;
 }): JSX.Element {
-  const { view, device, hover, clickHint } = props;
+  const { snapshot, device, hover, clickHint } = props;
   const ref = useRef<HTMLDivElement>(null);
   const hit = hover.hit;
 
@@ -358,7 +363,7 @@ function TimelineTooltip(props: {
       role="tooltip"
     >
       {hit?.kind === 'allocation' ? (
-        <AllocationTooltip view={view} device={device} row={hit.row} />
+        <AllocationTooltip snapshot={snapshot} device={device} row={hit.row} />
       ) : (
         <MomentTooltip device={device} hover={hover} hit={hit} clickHint={clickHint} />
       )}
@@ -380,20 +385,20 @@ function TimelineTooltip(props: {
 }
 
 function AllocationTooltip(props: {
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   device: AnalyzedDevice;
   row: number;
 }): JSX.Element {
-  const { view, device, row } = props;
-  const facts = allocationFacts(view, device, row);
-  const frames = stackFrames(view, facts.stackId);
+  const { snapshot, device, row } = props;
+  const facts = allocationFacts(snapshot, device, row);
+  const frames = stackFrames(snapshot, facts.stackId);
   // The label's frame, as topUserFrameIndex finds it, from the label computed once per stack.
-  const userIndex = stackLabelOfStack(view, facts.stackId)?.index ?? -1;
+  const userIndex = stackLabelOfStack(snapshot, facts.stackId)?.index ?? -1;
   const supporting = userIndex < 0 ? [] : supportingFrames(frames, userIndex, TOOLTIP_FRAMES);
   const unlisted = frames.length - 1 - supporting.length;
   // What the newest snapshots record about it (category, forward frames, metadata), one line each.
-  const details = tooltipDetailRows(allocationDetails(view, device, row), (stackId) =>
-    describeStack(view, stackId),
+  const details = tooltipDetailRows(allocationDetails(snapshot, device, row), (stackId) =>
+    describeStack(snapshot, stackId),
   );
   return (
     <>
@@ -425,7 +430,7 @@ function AllocationTooltip(props: {
       ) : (
         <ol className="tl-tooltip-stack">
           <li className="tl-user-frame" data-testid="tooltip-frame">
-            {stackLabel(view, facts.stackId)}
+            {stackLabel(snapshot, facts.stackId)}
           </li>
           {supporting.map((frame, index) => (
             <li key={index} data-testid="tooltip-frame">

@@ -12,18 +12,18 @@ const NO_PHASES: readonly Phase[] = [];
 /** Where the page has no idle callbacks: a moment after the first paint. */
 const IDLE_FALLBACK_MS = 250;
 
-export function usePhases(view: AnalyzedSnapshot, device: AnalyzedDevice): readonly Phase[] {
+export function usePhases(snapshot: AnalyzedSnapshot, device: AnalyzedDevice): readonly Phase[] {
   const [found, setFound] = useState<{ device: AnalyzedDevice; phases: readonly Phase[] } | null>(
     null,
   );
   useEffect(() => {
-    const find = (): void => setFound({ device, phases: phasesOf(view, device).phases });
+    const find = (): void => setFound({ device, phases: phasesOf(snapshot, device).phases });
     if (typeof requestIdleCallback === 'function') {
       const idle = requestIdleCallback(find);
       return () => cancelIdleCallback(idle);
     }
     const timer = setTimeout(find, IDLE_FALLBACK_MS);
     return () => clearTimeout(timer);
-  }, [view, device]);
+  }, [snapshot, device]);
   return found?.device === device ? found.phases : NO_PHASES;
 }

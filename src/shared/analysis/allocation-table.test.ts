@@ -13,12 +13,12 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
   it('the allocation table reproduces the active curve at every sampled event', async () => {
     const bytes = new Uint8Array(readFileSync(path));
     const model = await decodeSnapshot(once(bytes), { totalBytes: bytes.length });
-    const view = buildAnalyzedSnapshot(model, { fileName: name, fileBytes: bytes.length });
+    const snapshot = buildAnalyzedSnapshot(model, { fileName: name, fileBytes: bytes.length });
     const analysis = analyzeSnapshot(model);
-    view.devices.forEach((device, d) => {
+    snapshot.devices.forEach((device, d) => {
       const table = device.allocations;
       const step = Math.max(1, Math.floor(device.traceLength / 40));
-      const clamped = view.warnings.some((w) =>
+      const clamped = snapshot.warnings.some((w) =>
         w.startsWith(`cuda:${device.device}: the trace does not match`),
       );
       for (let event = -1; event < device.traceLength; event += step) {

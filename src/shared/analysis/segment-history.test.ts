@@ -5,7 +5,7 @@ import { decodeSnapshot } from '../snapshot/decode-snapshot';
 import { buildAnalyzedSnapshot, type AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 import { BlockKind, createAllocatorStateIndex } from '../state/allocator-state';
 
-async function viewOf(expression: string): Promise<AnalyzedSnapshot> {
+async function snapshotOf(expression: string): Promise<AnalyzedSnapshot> {
   const bytes = pythonPickle(expression);
   return buildAnalyzedSnapshot(await decodeSnapshot(once(bytes)), { fileName: 't', fileBytes: 1 });
 }
@@ -36,8 +36,8 @@ const EXPANDABLE = `{
 
 describe('segment history and the state at each moment', () => {
   it('follows an expandable segment as it is mapped, joined and unmapped', async () => {
-    const view = await viewOf(EXPANDABLE);
-    const index = createAllocatorStateIndex(view.devices[0]!, view.allocatorSettings);
+    const snapshot = await snapshotOf(EXPANDABLE);
+    const index = createAllocatorStateIndex(snapshot.devices[0]!, snapshot.allocatorSettings);
     const extents = (event: number) =>
       index.stateAt(event).segments.map((s) => [s.address - A, s.sizeBytes / M]);
     expect(extents(-1)).toEqual([]);
@@ -49,8 +49,8 @@ describe('segment history and the state at each moment', () => {
   });
 
   it('gives blocks their kind, estimated size and holes at each moment', async () => {
-    const view = await viewOf(EXPANDABLE);
-    const index = createAllocatorStateIndex(view.devices[0]!, view.allocatorSettings);
+    const snapshot = await snapshotOf(EXPANDABLE);
+    const index = createAllocatorStateIndex(snapshot.devices[0]!, snapshot.allocatorSettings);
     const blocks = (event: number) => {
       const { blocks: b } = index.stateAt(event);
       return Array.from({ length: b.count }, (_, i) => [
@@ -84,7 +84,7 @@ describe('segment history and the state at each moment', () => {
   });
 
   it('brings back freed segments and removes allocated ones, walking back', async () => {
-    const view = await viewOf(`{
+    const snapshot = await snapshotOf(`{
       'segments': [{'device': 0, 'address': ${A}, 'total_size': ${20 * M}, 'allocated_size': 0,
         'active_size': 0, 'requested_size': 0, 'stream': 0, 'segment_type': 'large',
         'segment_pool_id': (0, 0), 'is_expandable': False, 'frames': [],
@@ -94,24 +94,24 @@ describe('segment history and the state at each moment', () => {
         {'action': 'segment_alloc', 'addr': ${A}, 'size': ${20 * M}, 'stream': 0},
       ]],
     }`);
-    const device = view.devices[0]!;
-    const index = createAllocatorStateIndex(device, view.allocatorSettings);
+    const device = snapshot.devices[0]!;
+    const index = createAllocatorStateIndex(device, snapshot.allocatorSettings);
     const small = index.stateAt(-1).segments;
     expect(small.map((s) => [s.address - A, s.sizeBytes, s.segmentType])).toEqual([
       [100 * M, 2 * M, 1],
     ]);
     expect(index.stateAt(0).segments).toEqual([]);
     expect(index.stateAt(1).segments.map((s) => s.address - A)).toEqual([0]);
-    expect(view.warnings.filter((w) => w.includes('segment entries'))).toEqual([]);
+    expect(snapshot.warnings.filter((w) => w.includes('segment entries'))).toEqual([]);
   });
 
   it('counts segment entries that do not fit the final state in one warning', async () => {
-    const view = await viewOf(`{
+    const snapshot = await snapshotOf(`{
       'segments': [],
       'device_traces': [[{'action': 'segment_alloc', 'addr': ${A}, 'size': ${2 * M}, 'stream': 0}]],
     }`);
-    expect(view.warnings.some((w) => w.includes('1 segment entries'))).toBe(true);
-    const index = createAllocatorStateIndex(view.devices[0]!, null);
+    expect(snapshot.warnings.some((w) => w.includes('1 segment entries'))).toBe(true);
+    const index = createAllocatorStateIndex(snapshot.devices[0]!, null);
     expect(index.stateAt(0).segments).toEqual([]);
   });
 });

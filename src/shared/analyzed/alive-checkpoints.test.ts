@@ -11,8 +11,8 @@ import {
 describe('alive checkpoints', () => {
   it('find exactly the rows overlapping any window (brute force), across checkpoints', async () => {
     // Thousands of events: several checkpoints, a wrapped ring buffer (allocations from before the trace).
-    const view = await analyzeFile(realSnapshotPath('cherryni2022'));
-    const device = view.devices[0]!;
+    const snapshot = await analyzeFile(realSnapshotPath('cherryni2022'));
+    const device = snapshot.devices[0]!;
     const table = device.allocations;
     expect(device.traceLength).toBeGreaterThan(2 * CHECKPOINT_EVENTS);
     const checkpoints = buildAliveCheckpoints(table, device.traceLength);

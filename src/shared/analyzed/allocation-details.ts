@@ -56,13 +56,13 @@ export const NO_DETAILS: AllocationDetails = Object.freeze({
  * that named the allocation's base address while it was alive.
  */
 export function allocationDetails(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   device: AnalyzedDevice,
   row: number,
 ): AllocationDetails {
   const columns = device.details;
   if (columns === undefined || row < 0 || row >= device.allocations.count) return NO_DETAILS;
-  const strings = view.strings ?? [];
+  const strings = snapshot.strings ?? [];
   const text = (column: Int32Array | null, event: number): string | null => {
     if (column === null || event < 0) return null;
     const id = column[event]!;
@@ -93,8 +93,8 @@ export function allocationDetails(
     userMetadata,
     userMetadataParsed: userMetadata === null ? undefined : parsedJson(userMetadata),
     compileContext: compileContext === 'N/A' ? null : compileContext,
-    forwardFrames: stringList(view, forwardList),
-    poolId: poolIndex === NO_STRING ? null : (view.pools[poolIndex] ?? null),
+    forwardFrames: stringList(snapshot, forwardList),
+    poolId: poolIndex === NO_STRING ? null : (snapshot.pools[poolIndex] ?? null),
     internalMetadata: text(columns.internalMetadataId, event),
     category: text(columns.categoryId, event),
     annotations,
@@ -104,10 +104,10 @@ export function allocationDetails(
 
 /** The strings of forward_frames list `listId` (innermost first, as written); [] for NO_LIST. */
 export function stringList(
-  view: Pick<AnalyzedSnapshot, 'strings' | 'forwardFrames'>,
+  snapshot: Pick<AnalyzedSnapshot, 'strings' | 'forwardFrames'>,
   listId: number,
 ): string[] {
-  const table = view.forwardFrames;
+  const table = snapshot.forwardFrames;
   if (
     listId === NO_LIST ||
     table === undefined ||
@@ -116,7 +116,7 @@ export function stringList(
   ) {
     return [];
   }
-  const strings = view.strings ?? [];
+  const strings = snapshot.strings ?? [];
   const result: string[] = [];
   for (let i = table.offsets[listId]!; i < table.offsets[listId + 1]!; i++) {
     result.push(strings[table.stringIds[i]!] ?? '');

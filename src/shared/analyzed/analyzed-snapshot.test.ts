@@ -18,18 +18,18 @@ function buffersUnder(value: unknown, found = new Set<ArrayBuffer>(), seen = new
 
 describe('transferablesOf', () => {
   it('lists every buffer of the view, so posting it copies no column', async () => {
-    const view = await analyzeFile(realSnapshotPath('Constructor-Sun'));
-    const listed = transferablesOf(view);
+    const snapshot = await analyzeFile(realSnapshotPath('Constructor-Sun'));
+    const listed = transferablesOf(snapshot);
     expect(new Set(listed).size).toBe(listed.length);
-    expect(new Set(listed)).toEqual(buffersUnder(view));
+    expect(new Set(listed)).toEqual(buffersUnder(snapshot));
   });
 });
 
 describe('the time span measured while building', () => {
   it('is the span of the times the page receives, and the page does not measure it again', async () => {
     for (const prefix of ['LINYUN', 'Maphsge4', 'Constructor-Sun']) {
-      const view = await analyzeFile(realSnapshotPath(prefix));
-      for (const device of view.devices) {
+      const snapshot = await analyzeFile(realSnapshotPath(prefix));
+      for (const device of snapshot.devices) {
         if (device.timeUs === null) {
           expect(device.timeSpanUs ?? null).toBeNull();
           continue;

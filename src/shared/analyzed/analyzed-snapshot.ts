@@ -194,7 +194,7 @@ export function snapshotFiguresOfAnalyzed(snapshot: AnalyzedSnapshotData): Snaps
 }
 
 /** The buffers to transfer (not copy) when posting a view to another thread. */
-export function transferablesOf(view: AnalyzedSnapshotData): ArrayBuffer[] {
+export function transferablesOf(snapshot: AnalyzedSnapshotData): ArrayBuffer[] {
   const buffers = new Set<ArrayBuffer>();
   // Every typed-array column of these tables, so a column added later is never left behind.
   const addColumnsOf = (table: object): void => {
@@ -203,10 +203,10 @@ export function transferablesOf(view: AnalyzedSnapshotData): ArrayBuffer[] {
         buffers.add(value.buffer);
     }
   };
-  addColumnsOf(view.stacks);
-  if (view.forwardFrames !== undefined) addColumnsOf(view.forwardFrames);
-  if (view.labels !== undefined) addColumnsOf(view.labels);
-  for (const device of view.devices) {
+  addColumnsOf(snapshot.stacks);
+  if (snapshot.forwardFrames !== undefined) addColumnsOf(snapshot.forwardFrames);
+  if (snapshot.labels !== undefined) addColumnsOf(snapshot.labels);
+  for (const device of snapshot.devices) {
     addColumnsOf(device);
     addColumnsOf(device.allocations);
     addColumnsOf(device.segmentHistory);

@@ -55,8 +55,8 @@ describe('the analyzed snapshot applies the rule once', () => {
     });
 
   it('keeps times that advance', async () => {
-    const view = await analyzeBytes(tinySnapshot());
-    const device = view.devices[0]!;
+    const snapshot = await analyzeBytes(tinySnapshot());
+    const device = snapshot.devices[0]!;
     expect(deviceTimesUsable(device)).toBe(true);
     expect(eventTimeUs(device, 0)).toBe(1_000);
     expect(eventTimeUs(device, 2)).toBe(1_002);

@@ -12,6 +12,8 @@
 // are hatched (diagonal stripes) so they never read as the merged "smaller allocations" area.
 
 import type { TimelineLayout } from './timeline-layout';
+import type { AnalyzedDevice } from '../analyzed/analyzed-snapshot';
+import { derivedKey } from '../analyzed/derived-cache';
 
 export interface BandPalette {
   /** Saturation in percent. */
@@ -216,6 +218,15 @@ export function stackColoring(stackIdOfRow: ArrayLike<number>): BandColoring {
     fixed: false,
     noStackFill: true,
   };
+}
+
+const STACK_COLORING = derivedKey<BandColoring>('colouring by stack');
+
+/** The device's colouring by stack: one object per device, so colours resolved for it are kept. */
+export function deviceStackColoring(
+  device: Pick<AnalyzedDevice, 'allocations' | 'derived'>,
+): BandColoring {
+  return device.derived.get(STACK_COLORING, () => stackColoring(device.allocations.stackId));
 }
 
 /** Each allocation its own colour, cycling through the palette in allocation order. */

@@ -63,8 +63,8 @@ function touchingPairs(layout: TimelineLayout, device: AnalyzedDevice): [number,
 
 describe.each(realSnapshotPaths())('band colours of %s', (path) => {
   it('keep touching bands of different stacks (or allocations) apart in both themes', async () => {
-    const view = await analyzeFile(path);
-    for (const device of view.devices) {
+    const snapshot = await analyzeFile(path);
+    for (const device of snapshot.devices) {
       const layout = fullLayout(device, 400);
       const pairs = touchingPairs(layout, device);
       const stackIds = device.allocations.stackId;

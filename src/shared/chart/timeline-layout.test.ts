@@ -66,8 +66,8 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
   it('stacks the largest allocations without gaps, envelopes equal the curves, hits find bands', async () => {
     const bytes = new Uint8Array(readFileSync(path));
     const model = await decodeSnapshot(once(bytes), { totalBytes: bytes.length });
-    const view = buildAnalyzedSnapshot(model, { fileName: name, fileBytes: bytes.length });
-    for (const device of view.devices) {
+    const snapshot = buildAnalyzedSnapshot(model, { fileName: name, fileBytes: bytes.length });
+    for (const device of snapshot.devices) {
       const n = device.traceLength;
       if (n === 0) {
         // No trace: the one slot before it holds every allocation alive at the dump.

@@ -11,7 +11,8 @@ import { phaseAt, type AlignedMoments, type AlignSide } from './phase-alignment'
 /** The phase each run's own active peak lies in (null: outside the phases found). */
 export function peakPhases(a: AlignSide, b: AlignSide): { a: string | null; b: string | null } {
   const of = (side: AlignSide): string | null =>
-    phaseAt(phasesOf(side.view, side.device).phases, activePeakMoment(side.device))?.name ?? null;
+    phaseAt(phasesOf(side.snapshot, side.device).phases, activePeakMoment(side.device))?.name ??
+    null;
   return { a: of(a), b: of(b) };
 }
 

@@ -13,7 +13,7 @@ import { groupRows, type GroupBy, type HolderGroup } from '../holders/group-by';
 
 /** One side of a comparison: a device of a snapshot at a moment. */
 export interface CompareSide {
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   device: AnalyzedDevice;
   /** The state after this event (-1: before the first). */
   moment: number;
@@ -57,9 +57,9 @@ export function compareMoments(
   const rules = options.rules ?? DEFAULT_CATEGORY_RULES;
   const sideGroups = (side: CompareSide): Map<string, HolderGroup> =>
     new Map(
-      groupRows(side.view, side.device, aliveRowsAt(side.device, side.moment), by, { rules }).map(
-        (group) => [group.key, group],
-      ),
+      groupRows(side.snapshot, side.device, aliveRowsAt(side.device, side.moment), by, {
+        rules,
+      }).map((group) => [group.key, group]),
     );
   const aGroups = sideGroups(a);
   const bGroups = sideGroups(b);
@@ -108,7 +108,7 @@ export function compareMoments(
 }
 
 function mainCategory(side: CompareSide, group: HolderGroup, rules: CategoryRules): string {
-  const column = categoriesOf(side.view, side.device, rules);
+  const column = categoriesOf(side.snapshot, side.device, rules);
   const bytes = new Map<string, number>();
   for (const row of group.rows) {
     const name = CATEGORY_NAMES[categoryAt(column, row)];

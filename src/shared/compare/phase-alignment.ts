@@ -6,18 +6,22 @@
 // B's backward, and so on (steps/phases.ts finds them), and compares the phase in which the
 // higher run peaks; peak against peak stays a choice.
 
-import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
+import type { AnalyzedDevice } from '../analyzed/analyzed-snapshot';
 import { activePeakMoment } from '../analyzed/moments';
-import { PHASE_NAMES, phasesOf, type Phase, type PhaseName } from '../steps/phases';
+import {
+  PHASE_NAMES,
+  phasesOf,
+  type Phase,
+  type PhaseName,
+  type PhaseSource,
+} from '../steps/phases';
 
 /** `phases`: matched phases (default); `peaks`: each run's own active peak. */
 export const COMPARE_ALIGNMENTS = ['phases', 'peaks'] as const;
 export type CompareAlignment = (typeof COMPARE_ALIGNMENTS)[number];
 
-type PhaseSource = Pick<AnalyzedSnapshot, 'annotations' | 'frames' | 'stacks' | 'strings'>;
-
 export interface AlignSide {
-  view: PhaseSource;
+  snapshot: PhaseSource;
   device: AnalyzedDevice;
 }
 
@@ -60,8 +64,8 @@ function highestByName(phases: readonly Phase[]): Map<PhaseName, Phase> {
 }
 
 export function matchPhases(a: AlignSide, b: AlignSide): MatchedPhase[] {
-  const aHighest = highestByName(phasesOf(a.view, a.device).phases);
-  const bHighest = highestByName(phasesOf(b.view, b.device).phases);
+  const aHighest = highestByName(phasesOf(a.snapshot, a.device).phases);
+  const bHighest = highestByName(phasesOf(b.snapshot, b.device).phases);
   const matched: MatchedPhase[] = [];
   for (const name of PHASE_NAMES) {
     const inA = aHighest.get(name);
@@ -102,7 +106,9 @@ export function alignMoments(
     );
   const match = matchedPhases.find((matched) => matched.name === wanted);
   if (match === undefined) {
-    const missing = phasesOf(a.view, a.device).phases.some((p) => p.name === wanted) ? 'B' : 'A';
+    const missing = phasesOf(a.snapshot, a.device).phases.some((p) => p.name === wanted)
+      ? 'B'
+      : 'A';
     return peaks(`${missing} has no ${wanted} phase`);
   }
   return {
@@ -119,7 +125,7 @@ export function alignMoments(
 function peakPhaseOfHigher(a: AlignSide, b: AlignSide): PhaseName | null {
   const higher = a.device.figures.active.peakBytes > b.device.figures.active.peakBytes ? a : b;
   return (
-    phaseAt(phasesOf(higher.view, higher.device).phases, activePeakMoment(higher.device))?.name ??
-    null
+    phaseAt(phasesOf(higher.snapshot, higher.device).phases, activePeakMoment(higher.device))
+      ?.name ?? null
   );
 }

@@ -92,13 +92,13 @@ export interface RankDetail {
   growthBytesPerStep: number | null;
 }
 
-export function rankDetailOf(view: AnalyzedSnapshot, device: AnalyzedDevice): RankDetail {
+export function rankDetailOf(snapshot: AnalyzedSnapshot, device: AnalyzedDevice): RankDetail {
   const peakEvent = activePeakMoment(device);
   const atPeak = figuresOfState(
-    allocatorStateIndexOf(view, device).stateAt(peakEvent),
+    allocatorStateIndexOf(snapshot, device).stateAt(peakEvent),
     smallHoleThreshold(device),
   );
-  const steps = stepsOf(view, device);
+  const steps = stepsOf(snapshot, device);
   return {
     peakEvent,
     cachedFreeAtPeakBytes: atPeak.cachedFreeBytes,

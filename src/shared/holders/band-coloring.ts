@@ -11,7 +11,7 @@ import {
   DISTINCT_COLORS,
   NEUTRAL_COLOR,
   NO_STACK_COLOR,
-  stackColoring,
+  deviceStackColoring,
   type BandColoring,
 } from '../chart/band-colors';
 import { activePeakMoment } from '../analyzed/moments';
@@ -19,7 +19,7 @@ import { aliveRowsAt } from './alive-rows';
 import { CATEGORIES, CATEGORY_COLOR_INDEX, CATEGORY_NAMES } from './categories';
 import { DEFAULT_CATEGORY_RULES, type CategoryRules } from './category-rules';
 import { categoriesOf } from './classify';
-import { GROUP_BY_NAMES, groupKeyOf, type GroupBy, type HolderView } from './group-by';
+import { GROUP_BY_NAMES, groupKeyOf, type GroupBy, type HolderSource } from './group-by';
 
 /** What gives a band its colour: its stack, the allocation itself, or a grouping of holders. */
 export type ColorBy = 'allocation' | GroupBy;
@@ -81,7 +81,7 @@ let nextRulesId = 0;
 
 /** The colouring `colorBy` of a device's bands (the same object for the same inputs). */
 export function bandColoring(
-  view: HolderView,
+  snapshot: HolderSource,
   device: AnalyzedDevice,
   colorBy: ColorBy,
   rules: CategoryRules = DEFAULT_CATEGORY_RULES,
@@ -99,27 +99,27 @@ export function bandColoring(
   const cacheKey = colorBy === 'category' ? `category ${rulesId}` : colorBy;
   let coloring = byDevice.get(cacheKey);
   if (coloring === undefined) {
-    coloring = buildColoring(view, device, colorBy, rules);
+    coloring = buildColoring(snapshot, device, colorBy, rules);
     byDevice.set(cacheKey, coloring);
   }
   return coloring;
 }
 
 function buildColoring(
-  view: HolderView,
+  snapshot: HolderSource,
   device: AnalyzedDevice,
   colorBy: ColorBy,
   rules: CategoryRules,
 ): BandColoring {
   switch (colorBy) {
     case 'stack':
-      return stackColoring(device.allocations.stackId);
+      return deviceStackColoring(device);
     case 'allocation':
       return ALLOCATION_COLORING;
     case 'category':
-      return categoryColoring(view, device, rules);
+      return categoryColoring(snapshot, device, rules);
     default:
-      return groupColoring(view, device, colorBy);
+      return groupColoring(snapshot, device, colorBy);
   }
 }
 
@@ -129,11 +129,11 @@ export function coloringLegend(coloring: BandColoring): ColorLegendEntry[] | nul
 }
 
 function categoryColoring(
-  view: HolderView,
+  snapshot: HolderSource,
   device: AnalyzedDevice,
   rules: CategoryRules,
 ): GroupColoring {
-  const column = categoriesOf(view, device, rules);
+  const column = categoriesOf(snapshot, device, rules);
   const peakBytes = new Float64Array(CATEGORIES.length);
   const sizes = device.allocations.sizeBytes;
   for (const row of aliveRowsAt(device, activePeakMoment(device)))
@@ -156,12 +156,12 @@ function categoryColoring(
 /** Groupings whose key comes from the stack: a stackless allocation has the no-stack look. */
 const FROM_STACK: ReadonlySet<GroupBy> = new Set(['stack', 'frame', 'file']);
 
-function groupColoring(view: HolderView, device: AnalyzedDevice, by: GroupBy): GroupColoring {
+function groupColoring(snapshot: HolderSource, device: AnalyzedDevice, by: GroupBy): GroupColoring {
   const table = device.allocations;
   const noStackLook = FROM_STACK.has(by);
   // Every row's group, as an index into `names` (-1: stackless, drawn with the no-stack look).
   // A key that comes from the stack is found once per stack, not once per allocation.
-  const rowKeyOf = groupKeyOf(view, device, by);
+  const rowKeyOf = groupKeyOf(snapshot, device, by);
   const byStack = new Map<number, number>();
   const ids = new Map<string, number>();
   const names: string[] = [];

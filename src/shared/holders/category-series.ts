@@ -30,12 +30,12 @@ export function seriesMoments(
 }
 
 export function categorySeries(
-  view: Pick<AnalyzedSnapshot, 'frames' | 'stacks' | 'strings'>,
+  snapshot: Pick<AnalyzedSnapshot, 'frames' | 'stacks' | 'strings'>,
   device: AnalyzedDevice,
   moments: readonly number[],
   rules: CategoryRules = DEFAULT_CATEGORY_RULES,
 ): CategorySeries {
-  const column = categoriesOf(view, device, rules);
+  const column = categoriesOf(snapshot, device, rules);
   const bytes = sampledSeries(
     device.allocations,
     moments,

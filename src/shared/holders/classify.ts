@@ -27,7 +27,7 @@ const keysByRules = new WeakMap<CategoryRules, DerivedKey<CategoryColumn>>();
 
 /** The category of each allocation of `device` under `rules` (cached per device and rules). */
 export function categoriesOf(
-  view: Pick<AnalyzedSnapshot, 'frames' | 'stacks' | 'strings'>,
+  snapshot: Pick<AnalyzedSnapshot, 'frames' | 'stacks' | 'strings'>,
   device: AnalyzedDevice,
   rules: CategoryRules = DEFAULT_CATEGORY_RULES,
 ): CategoryColumn {
@@ -36,7 +36,7 @@ export function categoriesOf(
     key = derivedKey<CategoryColumn>('categories');
     keysByRules.set(rules, key);
   }
-  return device.derived.get(key, () => classifyAllocations(view, device, rules));
+  return device.derived.get(key, () => classifyAllocations(snapshot, device, rules));
 }
 
 export function categoryAt(column: CategoryColumn, row: number): Category {
@@ -51,7 +51,7 @@ interface StackFacts {
 }
 
 export function classifyAllocations(
-  view: Pick<AnalyzedSnapshot, 'frames' | 'stacks' | 'strings'>,
+  snapshot: Pick<AnalyzedSnapshot, 'frames' | 'stacks' | 'strings'>,
   device: AnalyzedDevice,
   rules: CategoryRules,
 ): CategoryColumn {
@@ -59,11 +59,11 @@ export function classifyAllocations(
   const table = device.allocations;
   const column = new Uint8Array(table.count).fill(UNKNOWN);
   const factsByStack = new Map<number, StackFacts>();
-  const frameTests = new FrameTests(view, compiled);
+  const frameTests = new FrameTests(snapshot, compiled);
   const factsOf = (stackId: number): StackFacts => {
     let facts = factsByStack.get(stackId);
     if (facts === undefined) {
-      facts = stackFacts(view, stackId, compiled, frameTests);
+      facts = stackFacts(snapshot, stackId, compiled, frameTests);
       factsByStack.set(stackId, facts);
     }
     return facts;
@@ -72,7 +72,7 @@ export function classifyAllocations(
   const traceLength = Math.max(1, device.traceLength);
   for (let row = 0; row < table.count; row++) {
     const start = table.startEvent[row]!;
-    const fileText = fileCategoryText(view, categoryIds, start);
+    const fileText = fileCategoryText(snapshot, categoryIds, start);
     const fromFile = fileText === null ? null : categoryOfFileText(fileText);
     if (fromFile !== null) {
       column[row] = CATEGORIES.indexOf(fromFile);
@@ -111,13 +111,13 @@ export function classifyAllocations(
 }
 
 function fileCategoryText(
-  view: Pick<AnalyzedSnapshot, 'strings'>,
+  snapshot: Pick<AnalyzedSnapshot, 'strings'>,
   categoryIds: Int32Array | null,
   startEvent: number,
 ): string | null {
   if (categoryIds === null || startEvent < 0) return null;
   const id = categoryIds[startEvent] ?? NO_STRING;
-  return id === NO_STRING ? null : (view.strings?.[id] ?? null);
+  return id === NO_STRING ? null : (snapshot.strings?.[id] ?? null);
 }
 
 /** "filename:line name": the text frame conditions (and the search box) test. */
@@ -135,10 +135,10 @@ class FrameTests {
   private texts: (string | undefined)[] = [];
 
   constructor(
-    private readonly view: Pick<AnalyzedSnapshot, 'frames'>,
+    private readonly snapshot: Pick<AnalyzedSnapshot, 'frames'>,
     private readonly compiled: readonly CompiledRule[],
   ) {
-    const count = view.frames.name.length;
+    const count = snapshot.frames.name.length;
     // Per frame: 0 not tested yet, 1 holds, 2 does not.
     this.verdicts = compiled.map((rule) => (rule.frame === null ? null : new Uint8Array(count)));
     this.backward = new Uint8Array(count);
@@ -161,7 +161,7 @@ class FrameTests {
   private textOf(frameId: number): string {
     let text = this.texts[frameId];
     if (text === undefined) {
-      const frames = this.view.frames;
+      const frames = this.snapshot.frames;
       text = frameSearchText(
         frames.filename[frameId]!,
         frames.line[frameId]!,
@@ -174,13 +174,13 @@ class FrameTests {
 }
 
 function stackFacts(
-  view: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
+  snapshot: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
   stackId: number,
   compiled: readonly CompiledRule[],
   frameTests: FrameTests,
 ): StackFacts {
-  const frameIds = Array.from(stackFrameIds(view, stackId));
-  const label = stackLabel(view, stackId);
+  const frameIds = Array.from(stackFrameIds(snapshot, stackId));
+  const label = stackLabel(snapshot, stackId);
   return {
     inBackward: frameIds.some((id) => frameTests.inBackward(id)),
     stackHolds: compiled.map(

@@ -5,10 +5,10 @@
 // ("autograd: AccumulateGrad", "empty_strided (C++)"), so backward and C++-only stacks still end
 // in a readable node. Allocations without a stack are one node of their own.
 
-import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
+import type { AnalyzedDevice } from '../analyzed/analyzed-snapshot';
 import { frameFactsOf, stackLabelOfStack } from '../analysis/user-frame';
 import { NO_STACK_TEXT } from '../format/words';
-import { stackFrameIds } from '../snapshot/stack-source';
+import { stackFrameIds, type StackSource } from '../snapshot/stack-source';
 
 export interface FlameNode {
   /** What the node shows: a frame in a short line, the label of a frame, or the root's name. */
@@ -37,15 +37,17 @@ interface PathStep {
   name: string;
 }
 
-type StackView = Pick<AnalyzedSnapshot, 'frames' | 'stacks'>;
-
 /** The path of a stack, outermost first. */
-export function flamePath(view: StackView, stackId: number, showFramework = false): PathStep[] {
-  const frameIds = stackFrameIds(view, stackId);
+export function flamePath(
+  snapshot: StackSource,
+  stackId: number,
+  showFramework = false,
+): PathStep[] {
+  const frameIds = stackFrameIds(snapshot, stackId);
   if (frameIds.length === 0) return [{ frameId: -1, name: NO_STACK_TEXT }];
-  const label = stackLabelOfStack(view, stackId);
+  const label = stackLabelOfStack(snapshot, stackId);
   // Tested and worded once per frame, not once per stack it is in (frames may be megabytes long).
-  const facts = frameFactsOf(view.frames);
+  const facts = frameFactsOf(snapshot.frames);
   const steps: PathStep[] = [];
   for (let i = frameIds.length - 1; i >= 0; i--) {
     const frameId = frameIds[i]!;
@@ -80,7 +82,7 @@ function newNode(name: string, frameId: number): BuildNode {
 
 /** The tree of `rows` (allocations alive at a moment). */
 export function flameTree(
-  view: StackView,
+  snapshot: StackSource,
   device: Pick<AnalyzedDevice, 'allocations'>,
   rows: ArrayLike<number>,
   options: FlameOptions = {},
@@ -93,7 +95,7 @@ export function flameTree(
     const stackId = table.stackId[row]!;
     let path = paths.get(stackId);
     if (path === undefined) {
-      path = flamePath(view, stackId, options.showFramework ?? false);
+      path = flamePath(snapshot, stackId, options.showFramework ?? false);
       paths.set(stackId, path);
     }
     const bytes = table.sizeBytes[row]!;
@@ -143,7 +145,7 @@ export function flameStepKey(step: { frameId: number; name: string }): string {
  * node of the flame graph, at any moment); tested once per stack.
  */
 export function rowsBelowNode(
-  view: StackView,
+  snapshot: StackSource,
   device: Pick<AnalyzedDevice, 'allocations'>,
   steps: readonly string[],
   showFramework = false,
@@ -155,7 +157,7 @@ export function rowsBelowNode(
     const stackId = table.stackId[row]!;
     let hit = below.get(stackId);
     if (hit === undefined) {
-      const path = flamePath(view, stackId, showFramework);
+      const path = flamePath(snapshot, stackId, showFramework);
       hit =
         steps.length <= path.length && steps.every((step, i) => flameStepKey(path[i]!) === step);
       below.set(stackId, hit);

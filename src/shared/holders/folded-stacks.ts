@@ -10,7 +10,7 @@ import { terminalField } from '../format/terminal-safe';
 import { stackKeys } from './group-by';
 
 export function foldedStacks(
-  view: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
+  snapshot: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
   device: Pick<AnalyzedDevice, 'allocations'>,
   rows: ArrayLike<number>,
 ): string {
@@ -22,7 +22,7 @@ export function foldedStacks(
     bytesByStack.set(stackId, (bytesByStack.get(stackId) ?? 0) + table.sizeBytes[row]!);
   }
   const bytesByLine = new Map<string, number>();
-  const stackKey = stackKeys(view);
+  const stackKey = stackKeys(snapshot);
   for (const [stackId, bytes] of bytesByStack) {
     const line = stackKey(stackId);
     bytesByLine.set(line, (bytesByLine.get(line) ?? 0) + bytes);

@@ -77,14 +77,14 @@ export interface GroupOptions {
   rules?: CategoryRules;
 }
 
-export type HolderView = Pick<
+export type HolderSource = Pick<
   AnalyzedSnapshot,
   'frames' | 'stacks' | 'strings' | 'streams' | 'pools' | 'annotations' | 'forwardFrames'
 >;
 
 /** The key of each row under `by`, for the rows given (a function built once per grouping). */
 export function groupKeyOf(
-  view: HolderView,
+  snapshot: HolderSource,
   device: AnalyzedDevice,
   by: GroupBy,
   options: GroupOptions = {},
@@ -94,29 +94,29 @@ export function groupKeyOf(
     case 'stack': {
       // Once per stack, not per row: a key holds every frame's text, and thousands of rows
       // share a stack (a fuzzed 760 KB frame name made each row cost a megabyte of text).
-      const keyOfStack = stackKeys(view);
+      const keyOfStack = stackKeys(snapshot);
       return (row) => keyOfStack(table.stackId[row]!);
     }
     case 'frame':
-      return (row) => describeStack(view, table.stackId[row]!);
+      return (row) => describeStack(snapshot, table.stackId[row]!);
     case 'file':
-      return (row) => fileKey(view, table.stackId[row]!);
+      return (row) => fileKey(snapshot, table.stackId[row]!);
     case 'category': {
-      const column = categoriesOf(view, device, options.rules ?? DEFAULT_CATEGORY_RULES);
+      const column = categoriesOf(snapshot, device, options.rules ?? DEFAULT_CATEGORY_RULES);
       return (row) => CATEGORY_NAMES[categoryAt(column, row)];
     }
     case 'size':
       return (row) => sizeClassKey(table.sizeBytes[row]!);
     case 'annotation':
-      return annotationKeyOf(view, device);
+      return annotationKeyOf(snapshot, device);
     case 'stream':
-      return (row) => streamNameAt(view.streams, table.streamId[row]!);
+      return (row) => streamNameAt(snapshot.streams, table.streamId[row]!);
     case 'pool': {
       const pools = device.details?.poolIndex ?? null;
       return (row) => {
         const start = table.startEvent[row]!;
         const index = pools === null || start < 0 ? NO_STRING : pools[start]!;
-        return poolNameAt(view.pools, index === NO_STRING ? 0 : index);
+        return poolNameAt(snapshot.pools, index === NO_STRING ? 0 : index);
       };
     }
     case 'metadata': {
@@ -124,7 +124,7 @@ export function groupKeyOf(
       return (row) => {
         const start = table.startEvent[row]!;
         const id = ids === null || start < 0 ? NO_STRING : ids[start]!;
-        return id === NO_STRING ? NO_METADATA : (view.strings?.[id] ?? NO_METADATA);
+        return id === NO_STRING ? NO_METADATA : (snapshot.strings?.[id] ?? NO_METADATA);
       };
     }
     case 'compile_context': {
@@ -132,7 +132,7 @@ export function groupKeyOf(
       return (row) => {
         const start = table.startEvent[row]!;
         const id = ids === null || start < 0 ? NO_STRING : ids[start]!;
-        const text = id === NO_STRING ? undefined : view.strings?.[id];
+        const text = id === NO_STRING ? undefined : snapshot.strings?.[id];
         return text === undefined || text === '' || text === 'N/A' ? NO_COMPILE_CONTEXT : text;
       };
     }
@@ -147,7 +147,7 @@ export function groupKeyOf(
         if (list === NO_LIST) return NO_FORWARD_FRAMES;
         let key = byList.get(list);
         if (key === undefined) {
-          key = forwardFrameKey(stringList(view, list));
+          key = forwardFrameKey(stringList(snapshot, list));
           byList.set(list, key);
         }
         return key;
@@ -168,13 +168,13 @@ function forwardFrameKey(frames: readonly string[]): string {
 
 /** Groups of `rows` under `by`, largest first (then by key, so the order is stable). */
 export function groupRows(
-  view: HolderView,
+  snapshot: HolderSource,
   device: AnalyzedDevice,
   rows: ArrayLike<number>,
   by: GroupBy,
   options: GroupOptions = {},
 ): HolderGroup[] {
-  const keyOf = groupKeyOf(view, device, by, options);
+  const keyOf = groupKeyOf(snapshot, device, by, options);
   const table = device.allocations;
   const groups = new Map<string, HolderGroup & { stackBytes: Map<number, number> }>();
   for (let i = 0; i < rows.length; i++) {
@@ -184,7 +184,7 @@ export function groupRows(
     if (group === undefined) {
       group = {
         key,
-        title: by === 'stack' ? stackTitle(view, table.stackId[row]!) : key,
+        title: by === 'stack' ? stackTitle(snapshot, table.stackId[row]!) : key,
         bytes: 0,
         allocations: 0,
         topFrames: [],
@@ -205,7 +205,7 @@ export function groupRows(
     // Labels of the stacks inside, merged by label (two stacks may share one).
     const byLabel = new Map<string, number>();
     for (const [stackId, bytes] of stackBytes) {
-      const label = describeStack(view, stackId);
+      const label = describeStack(snapshot, stackId);
       byLabel.set(label, (byLabel.get(label) ?? 0) + bytes);
     }
     group.topFrames = [...byLabel]
@@ -229,10 +229,10 @@ export function sizeClassKey(bytes: number): string {
 
 /** A stack as one line: its frames outermost first, "a.py:1 f;b.py:2 g" (the folded format's). */
 export function stackKey(
-  view: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
+  snapshot: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
   stackId: number,
 ): string {
-  return stackKeys(view)(stackId);
+  return stackKeys(snapshot)(stackId);
 }
 
 /**
@@ -240,14 +240,14 @@ export function stackKey(
  * frames, and a frame's text is copied twice by its escaping).
  */
 export function stackKeys(
-  view: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
+  snapshot: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
 ): (stackId: number) => string {
   const byStack = new Map<number, string>();
   const byFrame = new Map<number, string>();
   const frameText = (frameId: number): string => {
     let text = byFrame.get(frameId);
     if (text === undefined) {
-      text = foldedFrameText(view, frameId);
+      text = foldedFrameText(snapshot, frameId);
       byFrame.set(frameId, text);
     }
     return text;
@@ -255,7 +255,7 @@ export function stackKeys(
   return (stackId) => {
     let key = byStack.get(stackId);
     if (key === undefined) {
-      const frameIds = stackFrameIds(view, stackId);
+      const frameIds = stackFrameIds(snapshot, stackId);
       const parts: string[] = [];
       for (let i = frameIds.length - 1; i >= 0; i--) parts.push(frameText(frameIds[i]!));
       key = parts.length === 0 ? NO_STACK_TEXT : parts.join(';');
@@ -266,29 +266,32 @@ export function stackKeys(
 }
 
 /** One frame in folded-stack text: "file.py:12 name" or the C++ symbol; never a ';'. */
-export function foldedFrameText(view: Pick<AnalyzedSnapshot, 'frames'>, frameId: number): string {
-  const { filename, line, name } = frameAt(view.frames, frameId);
+export function foldedFrameText(
+  snapshot: Pick<AnalyzedSnapshot, 'frames'>,
+  frameId: number,
+): string {
+  const { filename, line, name } = frameAt(snapshot.frames, frameId);
   const text = filename === '' || filename === '??' ? name : `${filename}:${line} ${name}`;
   return text.replaceAll(';', ',').replaceAll('\n', ' ');
 }
 
 /** A stack in a line for tables: its flame-graph path (user frames and the label), outermost first. */
 export function stackTitle(
-  view: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
+  snapshot: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
   stackId: number,
 ): string {
-  return flamePath(view, stackId)
+  return flamePath(snapshot, stackId)
     .map((step) => step.name)
     .join(' > ');
 }
 
-function fileKey(view: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>, stackId: number): string {
-  const label = stackLabelOfStack(view, stackId);
+function fileKey(snapshot: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>, stackId: number): string {
+  const label = stackLabelOfStack(snapshot, stackId);
   if (label === null) return NO_STACK_TEXT;
   if (label.kind === 'autograd' || label.kind === 'op' || label.kind === 'native')
     return NO_PYTHON_FILE;
-  const frameId = stackFrameIds(view, stackId)[label.index]!;
-  return view.frames.filename[frameId]!;
+  const frameId = stackFrameIds(snapshot, stackId)[label.index]!;
+  return snapshot.frames.filename[frameId]!;
 }
 
 /**
@@ -296,10 +299,10 @@ function fileKey(view: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>, stackId: num
  * the allocation was made; allocations from before the trace or without times have none.
  */
 function annotationKeyOf(
-  view: Pick<AnalyzedSnapshot, 'annotations'>,
+  snapshot: Pick<AnalyzedSnapshot, 'annotations'>,
   device: AnalyzedDevice,
 ): (row: number) => string {
-  const spans = pairAnnotations(view.annotations, device.device);
+  const spans = pairAnnotations(snapshot.annotations, device.device);
   const timeUs = device.timeUs;
   const table = device.allocations;
   if (spans.length === 0 || timeUs === null) return () => NO_ANNOTATION;

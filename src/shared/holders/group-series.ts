@@ -4,7 +4,7 @@
 // (stack, frame, file) compute each stack's key once.
 
 import type { AnalyzedDevice } from '../analyzed/analyzed-snapshot';
-import { groupKeyOf, type GroupBy, type GroupOptions, type HolderView } from './group-by';
+import { groupKeyOf, type GroupBy, type GroupOptions, type HolderSource } from './group-by';
 import { sampledSeries } from './sampled-series';
 
 /** Groupings whose key is a function of the allocation's stack. */
@@ -15,7 +15,7 @@ const BY_STACK: ReadonlySet<GroupBy> = new Set(['stack', 'frame', 'file']);
  * is not listed are left out.
  */
 export function groupSeries(
-  view: HolderView,
+  snapshot: HolderSource,
   device: AnalyzedDevice,
   by: GroupBy,
   keys: readonly string[],
@@ -26,10 +26,10 @@ export function groupSeries(
 ): Float64Array[] {
   const table = device.allocations;
   const indexOfKey = new Map(keys.map((key, i) => [key, i]));
-  const keyOf = groupKeyOf(view, device, by, options);
+  const keyOf = groupKeyOf(snapshot, device, by, options);
   // Stack id + 1 -> key index (-1: not listed, -2: not computed yet).
   const stackIndex = BY_STACK.has(by)
-    ? new Int32Array(view.stacks.offsets.length + 1).fill(-2)
+    ? new Int32Array(snapshot.stacks.offsets.length + 1).fill(-2)
     : null;
   return sampledSeries(table, moments, keys.length, (row) => {
     if (mask !== null && mask[row] !== 1) return -1;

@@ -57,11 +57,11 @@ function frameTextsOf(frames: FrameTable): readonly string[] {
 
 /** Per stack id: 1 when some frame of the stack matches (no-stack allocations match their words). */
 export function matchingStacks(
-  view: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
+  snapshot: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
   test: (text: string) => boolean,
 ): Uint8Array {
-  const { stacks } = view;
-  const texts = frameTextsOf(view.frames);
+  const { stacks } = snapshot;
+  const texts = frameTextsOf(snapshot.frames);
   const frameCount = texts.length;
   const frameMatches = new Uint8Array(frameCount);
   for (let id = 0; id < frameCount; id++) if (test(texts[id]!)) frameMatches[id] = 1;
@@ -80,7 +80,7 @@ export function matchingStacks(
 
 /** Per allocation row of `device`: 1 when it matches (all 0 for 'none' and 'invalid'). */
 export function matchingRows(
-  view: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
+  snapshot: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
   device: Pick<AnalyzedDevice, 'allocations'>,
   search: CompiledSearch,
 ): Uint8Array {
@@ -96,7 +96,7 @@ export function matchingRows(
     return mask;
   }
   if (search.kind !== 'text') return mask;
-  const stacks = matchingStacks(view, search.test);
+  const stacks = matchingStacks(snapshot, search.test);
   const noStackMatches = search.test(NO_STACK_TEXT);
   for (let row = 0; row < table.count; row++) {
     const stackId = table.stackId[row]!;

@@ -60,30 +60,33 @@ const EXPLANATIONS = derivedKey<DeviceExplanations>('OOM explanations');
 
 /** The OOMs of a device explained (or its peak as "what if"), once per device, kept with it. */
 export function deviceExplanationsOf(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   deviceIndex: number,
-  stateIndex: AllocatorStateIndex = allocatorStateIndexOf(view, view.devices[deviceIndex]!),
+  stateIndex: AllocatorStateIndex = allocatorStateIndexOf(snapshot, snapshot.devices[deviceIndex]!),
 ): DeviceExplanations {
-  return view.devices[deviceIndex]!.derived.get(EXPLANATIONS, () => {
-    const ooms = explainOoms(view, deviceIndex, stateIndex);
-    return { ooms, peak: ooms.length === 0 ? explainPeak(view, deviceIndex, stateIndex) : null };
+  return snapshot.devices[deviceIndex]!.derived.get(EXPLANATIONS, () => {
+    const ooms = explainOoms(snapshot, deviceIndex, stateIndex);
+    return {
+      ooms,
+      peak: ooms.length === 0 ? explainPeak(snapshot, deviceIndex, stateIndex) : null,
+    };
   });
 }
 
 /** One explanation per `oom` entry of the device, in trace order. */
 export function explainOoms(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   deviceIndex: number,
   index: AllocatorStateIndex,
 ): OomExplanation[] {
-  const device = deviceOf(view, deviceIndex);
+  const device = deviceOf(snapshot, deviceIndex);
   if (device.ooms.length === 0) return [];
   const threshold = smallHoleThreshold(device);
   return device.ooms.map((oom) => {
     const state = index.stateAt(oom.eventIndex);
-    const rounded = roundedRequestBytes(oom.requestedBytes, view.allocatorSettings);
+    const rounded = roundedRequestBytes(oom.requestedBytes, snapshot.allocatorSettings);
     const segmentType = rounded <= SMALL_REQUEST_LIMIT_BYTES ? 'small' : 'large';
-    const facts = factsOf(view, device, state, threshold, 0, oom.streamId, segmentType);
+    const facts = factsOf(snapshot, device, state, threshold, 0, oom.streamId, segmentType);
     const deviceFree = oom.deviceFreeBytes ?? 0;
     let verdict: OomVerdict;
     if (facts.group.largestFreeBytes >= rounded) verdict = 'fits-in-cache';
@@ -91,7 +94,7 @@ export function explainOoms(
       verdict = 'process-limit';
     } else if (facts.totals.cachedFreeBytes + deviceFree >= rounded) verdict = 'fragmentation';
     else verdict = 'out-of-memory';
-    const explanation = explanationOf(view, device, oom.eventIndex, facts, verdict);
+    const explanation = explanationOf(snapshot, device, oom.eventIndex, facts, verdict);
     explanation.requestedBytes = oom.requestedBytes;
     explanation.roundedRequestBytes = rounded;
     explanation.deviceFreeBytes = oom.deviceFreeBytes;
@@ -102,11 +105,11 @@ export function explainOoms(
 
 /** The active peak as a "what if": the figures a request arriving there would have met. */
 export function explainPeak(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   deviceIndex: number,
   index: AllocatorStateIndex,
 ): OomExplanation {
-  const device = deviceOf(view, deviceIndex);
+  const device = deviceOf(snapshot, deviceIndex);
   const event = device.figures.active.peakEventIndex;
   const state = index.stateAt(event);
   const threshold = smallHoleThreshold(device);
@@ -116,9 +119,9 @@ export function explainPeak(
   const busiest =
     groups.find((g) => g.poolIndex === 0 && g.segmentType === SegmentTypeCode.large) ??
     groups.find((g) => g.poolIndex === 0);
-  const streamId = busiest?.streamId ?? defaultStreamId(view);
-  const facts = factsOf(view, device, state, threshold, 0, streamId, 'large', groups);
-  const explanation = explanationOf(view, device, event, facts, 'what-if');
+  const streamId = busiest?.streamId ?? defaultStreamId(snapshot);
+  const facts = factsOf(snapshot, device, state, threshold, 0, streamId, 'large', groups);
+  const explanation = explanationOf(snapshot, device, event, facts, 'what-if');
   explanation.verdictText = verdictText(explanation);
   return explanation;
 }
@@ -132,19 +135,19 @@ interface MomentFacts {
   holders: OomHolder[];
 }
 
-function deviceOf(view: AnalyzedSnapshot, deviceIndex: number): AnalyzedDevice {
-  const device = view.devices[deviceIndex];
+function deviceOf(snapshot: AnalyzedSnapshot, deviceIndex: number): AnalyzedDevice {
+  const device = snapshot.devices[deviceIndex];
   if (device === undefined) throw new RangeError(`no device at index ${deviceIndex}`);
   return device;
 }
 
-function defaultStreamId(view: AnalyzedSnapshot): number {
-  const zero = view.streams.indexOf(0);
+function defaultStreamId(snapshot: AnalyzedSnapshot): number {
+  const zero = snapshot.streams.indexOf(0);
   return zero >= 0 ? zero : 0;
 }
 
 function factsOf(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   device: AnalyzedDevice,
   state: AllocatorState,
   threshold: number,
@@ -163,7 +166,7 @@ function factsOf(
     poolIndex,
     streamId,
     segmentType,
-    holders: holdersOf(view, device, state),
+    holders: holdersOf(snapshot, device, state),
   };
 }
 
@@ -173,7 +176,7 @@ function factsOf(
  * (with both stacks inside), never two rows that read the same.
  */
 export function holdersOf(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   device: AnalyzedDevice,
   state: AllocatorState,
   limit = HOLDER_LIMIT,
@@ -197,7 +200,7 @@ export function holdersOf(
   for (const row of state.outsideSegments) add(row);
   const byLabel = new Map<string | null, OomHolderStack[]>();
   for (const [stackId, { bytes, count }] of byStack) {
-    const label = topFrameLabel(view, stackId);
+    const label = topFrameLabel(snapshot, stackId);
     const stacks = byLabel.get(label) ?? [];
     stacks.push({ stackId, via: null, bytes, count });
     byLabel.set(label, stacks);
@@ -209,7 +212,7 @@ export function holdersOf(
       stacks.sort(largestFirst);
       if (stacks.length > 1) {
         const vias = partingCallers(
-          view,
+          snapshot,
           stacks.map((stack) => stack.stackId),
         );
         stacks.forEach((stack, i) => (stack.via = vias[i]!));
@@ -264,7 +267,7 @@ export function topFrameLabel(source: StackSource, stackId: number): string | nu
 }
 
 function explanationOf(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   device: AnalyzedDevice,
   event: number,
   facts: MomentFacts,
@@ -282,14 +285,14 @@ function explanationOf(
     cachedFreeBytes: facts.totals.cachedFreeBytes,
     largestFreeBytes: facts.totals.largestFreeBytes,
     poolIndex: facts.poolIndex,
-    pool: poolIdAt(view.pools, facts.poolIndex),
-    stream: view.streams[facts.streamId] ?? 0,
+    pool: poolIdAt(snapshot.pools, facts.poolIndex),
+    stream: snapshot.streams[facts.streamId] ?? 0,
     segmentType: facts.segmentType,
     poolCachedFreeBytes: facts.group.cachedFreeBytes,
     poolLargestFreeBytes: facts.group.largestFreeBytes,
-    expandableSegments: view.allocatorSettings?.['expandable_segments'] === true,
+    expandableSegments: snapshot.allocatorSettings?.['expandable_segments'] === true,
     holders: facts.holders,
-    categories: categoriesAt(view, device, event),
+    categories: categoriesAt(snapshot, device, event),
     verdict,
     verdictText: '',
   };
@@ -309,11 +312,11 @@ function holdersClause(holders: readonly OomHolder[]): string {
 
 /** The live bytes by category after `event` (built-in rules), largest first, none empty. */
 export function categoriesAt(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   device: AnalyzedDevice,
   event: number,
 ): { category: Category; bytes: number }[] {
-  const column = categoriesOf(view, device);
+  const column = categoriesOf(snapshot, device);
   const bytes = new Map<Category, number>();
   for (const row of aliveRowsAt(device, event)) {
     const category = categoryAt(column, row);

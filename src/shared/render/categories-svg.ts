@@ -42,14 +42,14 @@ const MARGIN = { left: 72, right: 220, top: 48, bottom: 36 } as const;
 const SAMPLES = 400;
 
 export function renderCategoriesSvg(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   deviceIndex: number,
   options: CategoriesSvgOptions,
 ): string {
   const theme = renderTheme(options.theme);
-  const device = view.devices[deviceIndex]!;
+  const device = snapshot.devices[deviceIndex]!;
   const moments = seriesMoments(device.traceLength, SAMPLES, [options.moment]);
-  const series = categorySeries(view, device, moments, options.rules);
+  const series = categorySeries(snapshot, device, moments, options.rules);
   const totals = moments.map((_m, i) => series.bytes.reduce((sum, b) => sum + b[i]!, 0));
   const maxBytes = Math.max(1, ...totals);
   const ticks = byteTicks(maxBytes);
@@ -67,11 +67,11 @@ export function renderCategoriesSvg(
   const momentIndex = moments.indexOf(options.moment);
   const atMoment = totals[momentIndex];
   // The figures first: a long file name is what gets cut.
-  const title = `${deviceLabel(device.device)} · live memory by category${atMoment === undefined ? '' : ` (${formatBytes(atMoment)} after event ${options.moment})`} · ${view.fileName}`;
+  const title = `${deviceLabel(device.device)} · live memory by category${atMoment === undefined ? '' : ` (${formatBytes(atMoment)} after event ${options.moment})`} · ${snapshot.fileName}`;
   const parts = [
     svgOpen(options.width, options.height, theme.fontFamily, title),
     `<rect width="100%" height="100%" fill="${theme.background}"/>`,
-    svgText(fitTitle(title, view.fileName, options.width - 32, 14.5), {
+    svgText(fitTitle(title, snapshot.fileName, options.width - 32, 14.5), {
       x: 16,
       y: 22,
       fill: theme.text,

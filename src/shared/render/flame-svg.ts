@@ -36,14 +36,16 @@ const FILLS = ['#f4b183', '#f6c77d', '#f2a48a'] as const;
 const ROOT_FILL = '#bccbdc';
 
 export function renderFlameSvg(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   deviceIndex: number,
   options: FlameSvgOptions,
 ): string {
   const theme = renderTheme(options.theme);
-  const device = view.devices[deviceIndex]!;
+  const device = snapshot.devices[deviceIndex]!;
   const rows = options.rows ?? aliveRowsAt(device, options.moment);
-  const whole = flameTree(view, device, rows, { showFramework: options.showFramework ?? false });
+  const whole = flameTree(snapshot, device, rows, {
+    showFramework: options.showFramework ?? false,
+  });
   const tree = nodeAtPath(whole, options.zoomPath ?? []) ?? whole;
   const plotWidth = Math.max(1, options.width - MARGIN.left - MARGIN.right);
   const rects = layoutFlame(tree, 1 / plotWidth).filter(
@@ -51,11 +53,11 @@ export function renderFlameSvg(
   );
   // The figures first: a long file name is what gets cut.
   const under = tree === whole ? '' : ` under ${tree.name}`;
-  const title = `${deviceLabel(device.device)} · who holds the ${formatBytes(tree.bytes)} alive${under} after event ${options.moment} (${tree === whole ? rows.length : tree.allocations} allocations) · ${view.fileName}`;
+  const title = `${deviceLabel(device.device)} · who holds the ${formatBytes(tree.bytes)} alive${under} after event ${options.moment} (${tree === whole ? rows.length : tree.allocations} allocations) · ${snapshot.fileName}`;
   const parts = [
     svgOpen(options.width, options.height, theme.fontFamily, title),
     `<rect width="100%" height="100%" fill="${theme.background}"/>`,
-    svgText(fitTitle(title, view.fileName, options.width - 2 * MARGIN.left, 14.5), {
+    svgText(fitTitle(title, snapshot.fileName, options.width - 2 * MARGIN.left, 14.5), {
       x: MARGIN.left,
       y: 22,
       fill: theme.text,

@@ -14,14 +14,14 @@ import { num, svgText, textWidth } from './svg-markup';
 
 /** "file · device 0 · fragmentation · all 1,234 events · moment: after event 56". */
 export function fragmentationSvgTitle(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   device: AnalyzedDevice,
   axis: EventAxis,
   x0: number,
   x1: number,
   moment: number | null,
 ): string {
-  const pieces = [view.fileName, deviceLabel(device.device), 'fragmentation'];
+  const pieces = [snapshot.fileName, deviceLabel(device.device), 'fragmentation'];
   if (device.traceLength === 0) pieces.push('no trace entries (final state)');
   else {
     const whole = x0 <= axis.minX && x1 >= axis.maxX;

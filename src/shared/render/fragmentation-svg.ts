@@ -56,12 +56,12 @@ const TEXT_LEFT = 16;
  * fragmentationExportMoments), the marked moment among them.
  */
 export function renderFragmentationSvg(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   deviceIndex: number,
   series: FragmentationSeries,
   options: FragmentationSvgOptions,
 ): string {
-  const device = view.devices[deviceIndex];
+  const device = snapshot.devices[deviceIndex];
   if (device === undefined) throw new RangeError(`no device at index ${deviceIndex}`);
   const theme = renderTheme(options.theme);
   const colors = palette(theme.name).fragmentation;
@@ -102,7 +102,7 @@ export function renderFragmentationSvg(
   const yShare = (share: number): number => plot.top + laid.yShare(share);
 
   const parts: string[] = [];
-  const title = fragmentationSvgTitle(view, device, axis, x0, x1, moment);
+  const title = fragmentationSvgTitle(snapshot, device, axis, x0, x1, moment);
   parts.push(svgOpen(width, height, theme.fontFamily, title));
   parts.push(`<g class="${FRAGMENTATION_SVG_CLASS}">`);
   parts.push(`<rect width="100%" height="100%" ${fillOf(theme.background)}/>`);
@@ -110,7 +110,7 @@ export function renderFragmentationSvg(
     `<defs><clipPath id="fragmentation-plot"><rect x="${num(plot.left)}" y="${num(plot.top)}" width="${num(plot.width)}" height="${num(plot.height)}"/></clipPath></defs>`,
   );
   parts.push(
-    svgText(fitTitle(title, view.fileName, width - 2 * TEXT_LEFT, 13), {
+    svgText(fitTitle(title, snapshot.fileName, width - 2 * TEXT_LEFT, 13), {
       x: TEXT_LEFT,
       y: TITLE_Y,
       fill: theme.text,

@@ -30,17 +30,17 @@ const VALUE_WIDTH = 270;
 
 /** One row per group at the explanation's moment (figuresByGroup order), the request's included. */
 export function oomHoleRows(
-  view: Pick<AnalyzedSnapshot, 'pools' | 'streams'>,
+  snapshot: Pick<AnalyzedSnapshot, 'pools' | 'streams'>,
   e: OomExplanation,
   groups: readonly GroupFigures[],
 ): HoleRow[] {
   const typeCode = e.segmentType === 'small' ? SegmentTypeCode.small : SegmentTypeCode.large;
   const isRequestGroup = (group: GroupFigures): boolean =>
     group.poolIndex === e.poolIndex &&
-    view.streams[group.streamId] === e.stream &&
+    snapshot.streams[group.streamId] === e.stream &&
     group.segmentType === typeCode;
   const rows = groups.map((group): HoleRow => ({
-    label: segmentGroupTitle(view, group),
+    label: segmentGroupTitle(snapshot, group),
     cachedFreeBytes: group.cachedFreeBytes,
     largestFreeBytes: group.largestFreeBytes,
     isRequestGroup: isRequestGroup(group),
@@ -51,9 +51,9 @@ export function oomHoleRows(
       ? rows[requestIndex]!
       : {
           // No segment of the request's group existed: nothing cached there at all.
-          label: segmentGroupTitle(view, {
+          label: segmentGroupTitle(snapshot, {
             poolIndex: e.poolIndex,
-            streamId: Math.max(0, view.streams.indexOf(e.stream)),
+            streamId: Math.max(0, snapshot.streams.indexOf(e.stream)),
             segmentType: typeCode,
           }),
           cachedFreeBytes: e.poolCachedFreeBytes,

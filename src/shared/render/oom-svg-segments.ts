@@ -22,7 +22,7 @@ const FREE_BOX_HEIGHT = 400;
  * Returns the markup and the height used.
  */
 export function oomSegmentsMarkup(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   state: AllocatorState,
   smallHoleThresholdBytes: number,
   heading: string,
@@ -62,7 +62,7 @@ export function oomSegmentsMarkup(
   const pictureTop = top + SECTION_HEADER;
   const limit = height === undefined ? undefined : top + height;
   const picture = segmentsPictureMarkup(
-    view,
+    snapshot,
     state,
     smallHoleThresholdBytes,
     box,

@@ -46,26 +46,26 @@ const SECTION_GAP = 14;
 
 /** `state`: the allocator state after explanation.event (what the request met). */
 export function renderOomSvg(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   deviceIndex: number,
   explanation: OomExplanation,
   state: AllocatorState,
   options: OomSvgOptions,
   ordinal: OomOrdinal | null = null,
 ): string {
-  const device = view.devices[deviceIndex];
+  const device = snapshot.devices[deviceIndex];
   if (device === undefined) throw new RangeError(`no device at index ${deviceIndex}`);
   const theme = renderTheme(options.theme);
   const pad = OOM_SVG_PAD;
   const width = Math.max(480, options.width);
   const inner = width - 2 * pad;
   const isWhatIf = explanation.verdict === 'what-if';
-  const title = oomSvgTitle(view, device, explanation, ordinal);
+  const title = oomSvgTitle(snapshot, device, explanation, ordinal);
   const parts: string[] = [];
   let y = 0;
 
   parts.push(
-    svgText(fitTitle(title, view.fileName, inner, 13), {
+    svgText(fitTitle(title, snapshot.fileName, inner, 13), {
       x: pad,
       y: 20,
       fill: theme.text,
@@ -107,7 +107,7 @@ export function renderOomSvg(
     ),
   );
   y += 20;
-  const rows = oomHoleRows(view, explanation, figuresByGroup(state, threshold));
+  const rows = oomHoleRows(snapshot, explanation, figuresByGroup(state, threshold));
   const holes = oomHolesMarkup(explanation, rows, pad, y, inner, theme);
   parts.push(holes.markup);
   y += holes.height + SECTION_GAP;
@@ -118,7 +118,7 @@ export function renderOomSvg(
 
   const heading = `Segments ${isWhatIf ? 'at the active peak' : 'when it failed'} (${stateWords(device, explanation.event)})`;
   const segments = oomSegmentsMarkup(
-    view,
+    snapshot,
     state,
     threshold,
     heading,
@@ -144,12 +144,12 @@ export function renderOomSvg(
 
 /** "file · device 0 · out of memory (1 of 2): 1.2 GiB requested after event 5,678 · 1.25 s". */
 export function oomSvgTitle(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   device: AnalyzedDevice,
   e: OomExplanation,
   ordinal: OomOrdinal | null,
 ): string {
-  const pieces = [view.fileName, deviceLabel(device.device)];
+  const pieces = [snapshot.fileName, deviceLabel(device.device)];
   const when = eventWords(device, e);
   if (e.verdict === 'what-if')
     pieces.push(`no OOM in this trace: what if, at the active peak (${when})`);

@@ -10,7 +10,7 @@ import {
 } from './segments-svg-header';
 
 const MiB = 1024 * 1024;
-const view = { fileName: 'run.pickle' } as AnalyzedSnapshot;
+const snapshot = { fileName: 'run.pickle' } as AnalyzedSnapshot;
 const figures = {
   segmentCount: 1,
   reservedBytes: 20 * MiB,
@@ -23,16 +23,16 @@ const figures = {
 
 describe('segmentsSvgTitle', () => {
   it('names the moment the state is of', () => {
-    expect(segmentsSvgTitle(view, 1, 5000, 4999)).toBe(
+    expect(segmentsSvgTitle(snapshot, 1, 5000, 4999)).toBe(
       'run.pickle · cuda:1 · allocator segments, final state',
     );
-    expect(segmentsSvgTitle(view, 0, 5000, -1)).toBe(
+    expect(segmentsSvgTitle(snapshot, 0, 5000, -1)).toBe(
       'run.pickle · cuda:0 · allocator segments, state before the first event',
     );
-    expect(segmentsSvgTitle(view, 0, 5000, 1234)).toBe(
+    expect(segmentsSvgTitle(snapshot, 0, 5000, 1234)).toBe(
       'run.pickle · cuda:0 · allocator segments, state after event 1,234 of 5,000',
     );
-    expect(segmentsSvgTitle(view, 0, 0, -1)).toContain('final state');
+    expect(segmentsSvgTitle(snapshot, 0, 0, -1)).toContain('final state');
   });
 });
 

@@ -14,7 +14,7 @@ import { countOf } from '../format/plural';
 export const SEGMENTS_SVG_HEADER_HEIGHT = 70;
 
 export function segmentsSvgTitle(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   device: number,
   traceLength: number,
   event: number,
@@ -24,7 +24,7 @@ export function segmentsSvgTitle(
   else if (event < 0) moment = 'state before the first event';
   else
     moment = `state after event ${event.toLocaleString('en-US')} of ${traceLength.toLocaleString('en-US')}`;
-  return `${view.fileName} · ${deviceLabel(device)} · allocator segments, ${moment}`;
+  return `${snapshot.fileName} · ${deviceLabel(device)} · allocator segments, ${moment}`;
 }
 
 export function totalsLine(totals: MemoryFigures): string {

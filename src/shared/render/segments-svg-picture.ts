@@ -34,7 +34,7 @@ export interface SegmentsPicture {
  * given) are left out and counted in a note above `limit`.
  */
 export function segmentsPictureMarkup(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   state: AllocatorState,
   smallHoleThresholdBytes: number,
   box: SegmentsBox,
@@ -64,7 +64,7 @@ export function segmentsPictureMarkup(
     const y = origin + placed.headerY + GROUP_TITLE_BASELINE;
     if (group === undefined || groupFigures === undefined) continue;
     if (limit !== undefined && y + 4 > limit) continue;
-    const title = groupTitleLine(segmentGroupTitle(view, group), groupFigures);
+    const title = groupTitleLine(segmentGroupTitle(snapshot, group), groupFigures);
     parts.push(
       svgText(fitText(title, lineWidth, 12), {
         x: SEGMENTS_PADDING.left,

@@ -42,12 +42,12 @@ export function segmentsBoxOf(
 }
 
 export function renderSegmentsSvg(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   deviceIndex: number,
   state: AllocatorState,
   options: SegmentsSvgOptions,
 ): string {
-  const device = view.devices[deviceIndex];
+  const device = snapshot.devices[deviceIndex];
   if (device === undefined) throw new RangeError(`no device at index ${deviceIndex}`);
   const theme = renderTheme(options.theme);
   const box: SegmentsBox = {
@@ -60,14 +60,14 @@ export function renderSegmentsSvg(
   const threshold = smallHoleThreshold(device);
   const top = SEGMENTS_SVG_HEADER_HEIGHT;
   const limit = options.height === undefined ? undefined : Math.max(80, options.height);
-  const picture = segmentsPictureMarkup(view, state, threshold, box, top, limit, theme);
+  const picture = segmentsPictureMarkup(snapshot, state, threshold, box, top, limit, theme);
   const height = limit ?? Math.max(top + 24, Math.ceil(picture.bottom));
 
-  const title = segmentsSvgTitle(view, device.device, device.traceLength, state.event);
+  const title = segmentsSvgTitle(snapshot, device.device, device.traceLength, state.event);
   const parts = [
     svgOpen(width, height, theme.fontFamily, title),
     `<rect width="100%" height="100%" ${fillOf(theme.background)}/>`,
-    svgText(fitTitle(title, view.fileName, lineWidth, 13), {
+    svgText(fitTitle(title, snapshot.fileName, lineWidth, 13), {
       x: SEGMENTS_PADDING.left,
       y: 20,
       fill: theme.text,

@@ -34,13 +34,13 @@ const SOURCE_WORDS = {
 } as const;
 
 export function renderStepsSvg(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   deviceIndex: number,
   growth: GrowthAnalysis,
   options: StepsSvgOptions,
 ): string {
   const theme = renderTheme(options.theme);
-  const device = view.devices[deviceIndex]!;
+  const device = snapshot.devices[deviceIndex]!;
   const { width, height } = options;
   const steps = growth.steps;
   const suspects = growth.suspects.slice(0, SUSPECTS_LISTED);
@@ -62,11 +62,11 @@ export function renderStepsSvg(
   const yOf = (bytes: number): number => plot.y + plot.height - (bytes / top) * plot.height;
 
   const source = growth.found.source === null ? '' : ` ${SOURCE_WORDS[growth.found.source]}`;
-  const title = `${deviceLabel(device.device)} · ${steps.length} training steps${source} · ${view.fileName}`;
+  const title = `${deviceLabel(device.device)} · ${steps.length} training steps${source} · ${snapshot.fileName}`;
   const parts = [
     svgOpen(width, height, theme.fontFamily, `${title}: ${growth.verdict}`),
     `<rect width="100%" height="100%" fill="${theme.background}"/>`,
-    svgText(fitTitle(title, view.fileName, width - 32, 13), {
+    svgText(fitTitle(title, snapshot.fileName, width - 32, 13), {
       x: 16,
       y: 20,
       fill: theme.text,

@@ -19,16 +19,16 @@ import { escapeXml, num } from './svg-markup';
 import { renderTimelineSvg } from './timeline-svg';
 
 const views = new Map<string, AnalyzedSnapshot>();
-async function viewOf(path: string, fileName = basename(path)): Promise<AnalyzedSnapshot> {
+async function snapshotOf(path: string, fileName = basename(path)): Promise<AnalyzedSnapshot> {
   const key = `${path}\n${fileName}`;
-  let view = views.get(key);
-  if (view === undefined) {
+  let snapshot = views.get(key);
+  if (snapshot === undefined) {
     const bytes = new Uint8Array(readFileSync(path));
     const model = await decodeSnapshot(once(bytes), { totalBytes: bytes.length });
-    view = buildAnalyzedSnapshot(model, { fileName, fileBytes: bytes.length });
-    views.set(key, view);
+    snapshot = buildAnalyzedSnapshot(model, { fileName, fileBytes: bytes.length });
+    views.set(key, snapshot);
   }
-  return view;
+  return snapshot;
 }
 
 /**
@@ -125,8 +125,8 @@ describe('svg markup', () => {
 
 describe('the shared chart geometry on a real device', () => {
   it("splits the whole trace into the pixel columns of the app's window", async () => {
-    const view = await viewOf(CONSTRUCTOR_SUN);
-    const device = view.devices[1]!;
+    const snapshot = await snapshotOf(CONSTRUCTOR_SUN);
+    const device = snapshot.devices[1]!;
     for (const mode of ['time', 'event'] as const) {
       const axis = createEventAxis(device, mode);
       expect(axis.mode).toBe(mode);
@@ -140,12 +140,14 @@ describe('the shared chart geometry on a real device', () => {
 
 describe('renderTimelineSvg', () => {
   it('draws the bands, curves, markers and axes of a device as a standalone document', async () => {
-    const view = await viewOf(CONSTRUCTOR_SUN);
-    const svg = renderTimelineSvg(view, 1, { width: 1200, height: 700 });
+    const snapshot = await snapshotOf(CONSTRUCTOR_SUN);
+    const svg = renderTimelineSvg(snapshot, 1, { width: 1200, height: 700 });
     expectStandalone(svg, 1200, 700);
     expect(svg).toContain('cuda:1');
     expect(svg).toMatch(/OOM: 4\.9 GiB requested/);
-    expect(svg).toContain(`active peak ${formatBytes(view.devices[1]!.figures.active.peakBytes)}`);
+    expect(svg).toContain(
+      `active peak ${formatBytes(snapshot.devices[1]!.figures.active.peakBytes)}`,
+    );
     expect(svg).toMatch(/>\d+ GiB</); // byte ticks in binary units
     expect(svg).toMatch(/ s</); // time ticks
     const bands = bandPaths(svg);
@@ -153,8 +155,8 @@ describe('renderTimelineSvg', () => {
   });
 
   it('stays small on a long trace and caps the bands', async () => {
-    const view = await viewOf(LINYUN);
-    const svg = renderTimelineSvg(view, 0, { width: 1600, height: 900, xMode: 'event' });
+    const snapshot = await snapshotOf(LINYUN);
+    const svg = renderTimelineSvg(snapshot, 0, { width: 1600, height: 900, xMode: 'event' });
     expectStandalone(svg, 1600, 900);
     const bands = bandPaths(svg);
     expect(bands.length).toBeGreaterThan(100);
@@ -163,10 +165,10 @@ describe('renderTimelineSvg', () => {
   });
 
   it('draws record_function spans where the file has them', async () => {
-    const view = await viewOf(realSnapshotPath('kkaitlyn111'));
-    expect(view.annotations.length).toBeGreaterThan(100);
+    const snapshot = await snapshotOf(realSnapshotPath('kkaitlyn111'));
+    expect(snapshot.annotations.length).toBeGreaterThan(100);
     for (const xMode of ['time', 'event'] as const) {
-      const svg = renderTimelineSvg(view, 0, { width: 900, height: 500, xMode });
+      const svg = renderTimelineSvg(snapshot, 0, { width: 900, height: 500, xMode });
       expectStandalone(svg, 900, 500);
       // The lane bars along the top (2 px tall) and the wash, each a path marked as annotations.
       expect(svg).toMatch(
@@ -177,9 +179,9 @@ describe('renderTimelineSvg', () => {
   });
 
   it('shows a window and a moment, in either theme, with the file name escaped', async () => {
-    const view = await viewOf(A0KUMA, 'runs & <tests>.pickle');
-    const device = view.devices[0]!;
-    const svg = renderTimelineSvg(view, 0, {
+    const snapshot = await snapshotOf(A0KUMA, 'runs & <tests>.pickle');
+    const device = snapshot.devices[0]!;
+    const svg = renderTimelineSvg(snapshot, 0, {
       width: 800,
       height: 400,
       startEvent: 5,
@@ -205,10 +207,10 @@ describe('renderSegmentsSvg', () => {
   };
 
   it('draws one outlined bar per segment with the totals of the state', async () => {
-    const view = await viewOf(CONSTRUCTOR_SUN);
-    const device = view.devices[1]!;
-    const state = createAllocatorStateIndex(device, view.allocatorSettings).stateAt(421);
-    const svg = renderSegmentsSvg(view, 1, state, {
+    const snapshot = await snapshotOf(CONSTRUCTOR_SUN);
+    const device = snapshot.devices[1]!;
+    const state = createAllocatorStateIndex(device, snapshot.allocatorSettings).stateAt(421);
+    const svg = renderSegmentsSvg(snapshot, 1, state, {
       box: segmentsBoxOf(1000, 600, 'fit'),
       height: 600,
     });
@@ -231,13 +233,13 @@ describe('renderSegmentsSvg', () => {
   });
 
   it('fits 1,400 segments into a fixed height at Fit, and grows with them at Detail', async () => {
-    const view = await viewOf(LINYUN);
-    const device = view.devices[0]!;
-    const state = createAllocatorStateIndex(device, view.allocatorSettings).stateAt(
+    const snapshot = await snapshotOf(LINYUN);
+    const device = snapshot.devices[0]!;
+    const state = createAllocatorStateIndex(device, snapshot.allocatorSettings).stateAt(
       device.traceLength - 1,
     );
     expect(state.segments.length).toBeGreaterThan(1000);
-    const fitted = renderSegmentsSvg(view, 0, state, {
+    const fitted = renderSegmentsSvg(snapshot, 0, state, {
       box: segmentsBoxOf(1600, 900, 'fit'),
       height: 900,
     });
@@ -245,7 +247,7 @@ describe('renderSegmentsSvg', () => {
     expect(fitted).not.toContain('do not fit');
     expect(fitted.length).toBeLessThan(1_000_000);
 
-    const detail = renderSegmentsSvg(view, 0, state, {
+    const detail = renderSegmentsSvg(snapshot, 0, state, {
       box: { width: 1600, height: 400, scale: 'detail' },
     });
     const height = Number(/height="(\d+(?:\.\d)?)"/.exec(detail)![1]);
@@ -254,9 +256,9 @@ describe('renderSegmentsSvg', () => {
   });
 
   it('handles a state without segments', async () => {
-    const view = await viewOf(A0KUMA);
+    const snapshot = await snapshotOf(A0KUMA);
     const svg = renderSegmentsSvg(
-      view,
+      snapshot,
       0,
       {
         device: 0,

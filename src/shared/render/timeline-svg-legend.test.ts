@@ -17,10 +17,10 @@ const legendKinds = (svg: string): Set<string> =>
 
 describe.each(realSnapshotPaths())('the exported timeline of %s', (path) => {
   it('names every kind of mark it draws in its legend', async () => {
-    const view = await analyzeFile(path);
-    view.devices.forEach((device, index) => {
+    const snapshot = await analyzeFile(path);
+    snapshot.devices.forEach((device, index) => {
       for (const colorBy of COLOR_BYS) {
-        const svg = renderTimelineSvg(view, index, {
+        const svg = renderTimelineSvg(snapshot, index, {
           width: 1280,
           height: 600,
           colorBy,
@@ -41,11 +41,11 @@ describe.each(realSnapshotPaths())('the exported timeline of %s', (path) => {
 
 describe('the exported timeline', () => {
   it('names the annotation spans that are wide enough, in the lane above the bands', async () => {
-    const view = await analyzeFile(realSnapshotPath('LINYUN'));
-    const device = view.devices[0]!;
-    const spans = pairAnnotations(view.annotations, device.device);
+    const snapshot = await analyzeFile(realSnapshotPath('LINYUN'));
+    const device = snapshot.devices[0]!;
+    const spans = pairAnnotations(snapshot.annotations, device.device);
     expect(spans.length).toBeGreaterThan(0);
-    const svg = renderTimelineSvg(view, 0, { width: 1600, height: 600, xMode: 'time' });
+    const svg = renderTimelineSvg(snapshot, 0, { width: 1600, height: 600, xMode: 'time' });
     const names = /<g class="scene-text"[^>]*data-mark="annotations">(.*?)<\/g>/.exec(svg);
     expect(names).not.toBeNull();
     const texts = [...names![1]!.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!);
@@ -64,11 +64,11 @@ describe('the exported timeline', () => {
   });
 
   it('colours bands by allocation when asked, by stack otherwise', async () => {
-    const view = await analyzeFile(realSnapshotPath('Maphsge4'));
+    const snapshot = await analyzeFile(realSnapshotPath('Maphsge4'));
     const options = { width: 1280, height: 600 };
-    const byStack = renderTimelineSvg(view, 0, options);
-    expect(renderTimelineSvg(view, 0, { ...options, colorBy: 'stack' })).toBe(byStack);
-    const byAllocation = renderTimelineSvg(view, 0, { ...options, colorBy: 'allocation' });
+    const byStack = renderTimelineSvg(snapshot, 0, options);
+    expect(renderTimelineSvg(snapshot, 0, { ...options, colorBy: 'stack' })).toBe(byStack);
+    const byAllocation = renderTimelineSvg(snapshot, 0, { ...options, colorBy: 'allocation' });
     expect(byAllocation).not.toBe(byStack);
     expect(byAllocation).toContain('allocations (colour = allocation)');
     expect(byStack).toContain('allocations (colour = stack)');

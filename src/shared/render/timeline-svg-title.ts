@@ -8,14 +8,14 @@ import { deviceLabel } from '../format/words';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
 
 export function timelineSvgTitle(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   device: AnalyzedDevice,
   axis: EventAxis,
   startEvent: number,
   endEvent: number,
   moment: number | null,
 ): string {
-  const pieces = [view.fileName, deviceLabel(device.device)];
+  const pieces = [snapshot.fileName, deviceLabel(device.device)];
   if (device.traceLength === 0) pieces.push('no trace entries (final state)');
   else {
     const whole = startEvent <= 0 && endEvent >= device.traceLength;

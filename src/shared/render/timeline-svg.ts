@@ -78,14 +78,14 @@ export const EXPORT_PIXEL_RATIO = 2;
 const TITLE_Y = 18;
 
 export function renderTimelineSvg(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   deviceIndex: number,
   options: TimelineSvgOptions,
 ): string {
-  const device = view.devices[deviceIndex];
+  const device = snapshot.devices[deviceIndex];
   if (device === undefined) throw new RangeError(`no device at index ${deviceIndex}`);
   const theme = renderTheme(options.theme);
-  const coloring = bandColoring(view, device, options.colorBy ?? 'stack', options.rules);
+  const coloring = bandColoring(snapshot, device, options.colorBy ?? 'stack', options.rules);
   const width = Math.max(1, options.width);
   const height = Math.max(1, options.height);
   const margin = TIMELINE_SVG_MARGIN;
@@ -94,13 +94,13 @@ export function renderTimelineSvg(
     options.xMode ?? (deviceTimesUsable(device) ? 'time' : 'event'),
   );
   const spans = placeAnnotationSpans(
-    pairAnnotations(view.annotations, device.device),
+    pairAnnotations(snapshot.annotations, device.device),
     device.timeUs,
     device.traceLength,
     axis.mode,
   );
-  const steps = device.traceLength > 0 ? stepsOf(view, device).steps : [];
-  const phases = device.traceLength > 0 ? phasesOf(view, device).phases : [];
+  const steps = device.traceLength > 0 ? stepsOf(snapshot, device).steps : [];
+  const phases = device.traceLength > 0 ? phasesOf(snapshot, device).phases : [];
   const moment = options.moment ?? null;
   const marks = timelineMarks({
     coloring,
@@ -194,14 +194,14 @@ export function renderTimelineSvg(
   const yOfBytes = (bytes: number): number => plot.top + plot.height * (1 - bytes / scale.topBytes);
 
   const parts: string[] = [];
-  const title = timelineSvgTitle(view, device, axis, startEvent, endEvent, moment);
+  const title = timelineSvgTitle(snapshot, device, axis, startEvent, endEvent, moment);
   parts.push(svgOpen(width, height, theme.fontFamily, title));
   parts.push(`<rect width="100%" height="100%" ${fillOf(theme.background)}/>`);
   parts.push(
     `<defs><clipPath id="plot"><rect x="${num(plot.left)}" y="${num(plot.top)}" width="${num(plot.width)}" height="${num(plot.height)}"/></clipPath>${noStackHatchDef(theme.bands)}</defs>`,
   );
   parts.push(
-    svgText(fitTitle(title, view.fileName, width - plot.left - 8, 13), {
+    svgText(fitTitle(title, snapshot.fileName, width - plot.left - 8, 13), {
       x: plot.left,
       y: TITLE_Y,
       fill: theme.text,

@@ -48,13 +48,13 @@ function group(svg: string, className: string): string {
 }
 
 const views = new Map<string, AnalyzedSnapshot>();
-async function viewOf(prefix: string): Promise<AnalyzedSnapshot> {
-  let view = views.get(prefix);
-  if (view === undefined) {
-    view = await analyzeFile(realSnapshotPath(prefix));
-    views.set(prefix, view);
+async function snapshotOf(prefix: string): Promise<AnalyzedSnapshot> {
+  let snapshot = views.get(prefix);
+  if (snapshot === undefined) {
+    snapshot = await analyzeFile(realSnapshotPath(prefix));
+    views.set(prefix, snapshot);
   }
-  return view;
+  return snapshot;
 }
 
 describe('renderFragmentationSvg', () => {
@@ -63,17 +63,17 @@ describe('renderFragmentationSvg', () => {
     ['Constructor-Sun', 1],
     ['LINYUN', 0],
   ])('%s: the chart at the peak, its figures those of the allocator state', async (prefix, i) => {
-    const view = await viewOf(prefix);
-    const device = view.devices[i]!;
+    const snapshot = await snapshotOf(prefix);
+    const device = snapshot.devices[i]!;
     const moment = device.figures.active.peakEventIndex;
-    const index = allocatorStateIndexOf(view, device);
+    const index = allocatorStateIndexOf(snapshot, device);
     const threshold = smallHoleThreshold(device);
     const series = fragmentationSeries(
       index,
       fragmentationExportMoments(device, null, moment),
       threshold,
     );
-    const svg = renderFragmentationSvg(view, i, series, { width: 1000, height: 600, moment });
+    const svg = renderFragmentationSvg(snapshot, i, series, { width: 1000, height: 600, moment });
     expect(drawnSize(svg)).toEqual({ width: 1000, height: 600 });
     expect(svg).toContain(`<g class="${FRAGMENTATION_SVG_CLASS}">`);
     expect(/<title>([^<]*)<\/title>/.exec(svg)![1]).toContain(
@@ -102,19 +102,19 @@ describe('renderFragmentationSvg', () => {
   });
 
   it('follows the timeline’s window and says which events it shows', async () => {
-    const view = await viewOf('LINYUN');
-    const device = view.devices[0]!;
+    const snapshot = await snapshotOf('LINYUN');
+    const device = snapshot.devices[0]!;
     const window = { startEvent: 1000, endEvent: 3000 };
     const moments = fragmentationExportMoments(device, window, null);
     // The window's own samples (and the one before it), as the app draws a zoomed chart.
     expect(moments[0]).toBe(999);
     expect(moments.at(-1)).toBeLessThan(3000);
     const series = fragmentationSeries(
-      allocatorStateIndexOf(view, device),
+      allocatorStateIndexOf(snapshot, device),
       moments,
       smallHoleThreshold(device),
     );
-    const svg = renderFragmentationSvg(view, 0, series, {
+    const svg = renderFragmentationSvg(snapshot, 0, series, {
       width: 800,
       height: 400,
       ...window,
@@ -135,14 +135,14 @@ describe('renderOomSvg', () => {
   ])(
     '%s: the verdict, figures, holes, holders and segments of the explanation',
     async (prefix, i) => {
-      const view = await viewOf(prefix);
-      const device = view.devices[i]!;
-      const index = allocatorStateIndexOf(view, device);
-      const { ooms, peak } = deviceExplanationsOf(view, i, index);
+      const snapshot = await snapshotOf(prefix);
+      const device = snapshot.devices[i]!;
+      const index = allocatorStateIndexOf(snapshot, device);
+      const { ooms, peak } = deviceExplanationsOf(snapshot, i, index);
       const explanation = ooms[0] ?? peak!;
       const state = index.stateAt(explanation.event);
       const ordinal = ooms.length === 0 ? null : { number: 1, count: ooms.length };
-      const svg = renderOomSvg(view, i, explanation, state, { width: 1200 }, ordinal);
+      const svg = renderOomSvg(snapshot, i, explanation, state, { width: 1200 }, ordinal);
 
       const declared = /<svg[^>]*\sheight="([\d.]+)"/.exec(svg)![1];
       expect(drawnSize(svg)).toEqual({ width: 1200, height: Number(declared) });
@@ -196,10 +196,10 @@ describe('renderOomSvg', () => {
   );
 
   it('fits a fixed height, as the CLI asks for one', async () => {
-    const view = await viewOf('Yiyi');
-    const index = allocatorStateIndexOf(view, view.devices[0]!);
-    const { peak } = deviceExplanationsOf(view, 0, index);
-    const svg = renderOomSvg(view, 0, peak!, index.stateAt(peak!.event), {
+    const snapshot = await snapshotOf('Yiyi');
+    const index = allocatorStateIndexOf(snapshot, snapshot.devices[0]!);
+    const { peak } = deviceExplanationsOf(snapshot, 0, index);
+    const svg = renderOomSvg(snapshot, 0, peak!, index.stateAt(peak!.event), {
       width: 900,
       height: 700,
     });

@@ -82,7 +82,7 @@ function phasePeakJson(phase: Phase): PhasePeakJson {
 }
 
 export interface DiffSide {
-  view: AnalyzedSnapshot;
+  snapshot: AnalyzedSnapshot;
   device: AnalyzedDevice;
   moment: number;
 }
@@ -90,7 +90,7 @@ export interface DiffSide {
 function sideJson(side: DiffSide, activeBytes: number): DiffSideJson {
   const figures = side.device.figures;
   return {
-    file: side.view.fileName,
+    file: side.snapshot.fileName,
     device: side.device.device,
     device_label: deviceLabel(side.device.device),
     moment: { event_index: side.moment, active_bytes: activeBytes, phase: momentPhase(side) },
@@ -102,7 +102,7 @@ function sideJson(side: DiffSide, activeBytes: number): DiffSideJson {
 }
 
 function momentPhase(side: DiffSide): DiffSideJson['moment']['phase'] {
-  const phase = phaseAt(phasesOf(side.view, side.device).phases, side.moment);
+  const phase = phaseAt(phasesOf(side.snapshot, side.device).phases, side.moment);
   return phase === null
     ? null
     : { name: phase.name, step: phase.step === null ? null : phase.step + 1 };

@@ -13,8 +13,8 @@ import { buildReportDocument, REPORT_SCHEMA, reportDocumentSchema } from './repo
 
 describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (_name, path) => {
   it('validates, carries the summary, and its figures are those of the state', async () => {
-    const view = await loadAnalyzedSnapshot(path);
-    const document = buildReportDocument(view);
+    const snapshot = await loadAnalyzedSnapshot(path);
+    const document = buildReportDocument(snapshot);
     const parsed = reportDocumentSchema.safeParse(JSON.parse(JSON.stringify(document)));
     expect(parsed.error).toBeUndefined();
     expect(document.schema).toBe(REPORT_SCHEMA);
@@ -25,10 +25,10 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
     const { warnings: _theirs, ...theirSummary } = summary;
     expect(ourSummary).toEqual(theirSummary);
 
-    expect(document.devices.map((d) => d.device)).toEqual(view.devices.map((d) => d.device));
+    expect(document.devices.map((d) => d.device)).toEqual(snapshot.devices.map((d) => d.device));
     document.devices.forEach((report, deviceIndex) => {
-      const device = view.devices[deviceIndex]!;
-      const index = createAllocatorStateIndex(device, view.allocatorSettings);
+      const device = snapshot.devices[deviceIndex]!;
+      const index = createAllocatorStateIndex(device, snapshot.allocatorSettings);
       const threshold = smallHoleThreshold(device);
       expect(report.smallHoleThresholdBytes).toBe(threshold);
 
@@ -41,7 +41,7 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
         groups.map((g) => g.reservedBytes),
       );
       expect(report.atPeak.groups.map((g) => [g.pool, g.stream])).toEqual(
-        groups.map((g) => [view.pools[g.poolIndex], view.streams[g.streamId]]),
+        groups.map((g) => [snapshot.pools[g.poolIndex], snapshot.streams[g.streamId]]),
       );
       expect(report.atMoment).toBeNull();
 
@@ -94,9 +94,9 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
 
 describe('options', () => {
   it('limits the devices and adds the figures of a chosen moment', async () => {
-    const view = await loadAnalyzedSnapshot(realSnapshotPath('Constructor-Sun'));
-    const deviceIndex = view.devices.findIndex((d) => d.device === 1);
-    const document = buildReportDocument(view, {
+    const snapshot = await loadAnalyzedSnapshot(realSnapshotPath('Constructor-Sun'));
+    const deviceIndex = snapshot.devices.findIndex((d) => d.device === 1);
+    const document = buildReportDocument(snapshot, {
       devices: [deviceIndex],
       moment: { deviceIndex, event: 300 },
     });
@@ -106,7 +106,10 @@ describe('options', () => {
     const report = document.devices[0]!;
     expect(report.atMoment?.event).toBe(300);
     expect(report.fragmentationSeries.moments).toContain(300);
-    const index = createAllocatorStateIndex(view.devices[deviceIndex]!, view.allocatorSettings);
+    const index = createAllocatorStateIndex(
+      snapshot.devices[deviceIndex]!,
+      snapshot.allocatorSettings,
+    );
     expect(report.atMoment?.totals).toEqual(
       figuresOfState(index.stateAt(300), report.smallHoleThresholdBytes),
     );
@@ -116,7 +119,7 @@ describe('options', () => {
   });
 
   it('refuses a device index the view does not have', async () => {
-    const view = await loadAnalyzedSnapshot(realSnapshotPath('a0kuma'));
-    expect(() => buildReportDocument(view, { devices: [5] })).toThrow(/no device at index 5/);
+    const snapshot = await loadAnalyzedSnapshot(realSnapshotPath('a0kuma'));
+    expect(() => buildReportDocument(snapshot, { devices: [5] })).toThrow(/no device at index 5/);
   });
 });

@@ -152,7 +152,7 @@ export type MomentFiguresJson = z.infer<typeof momentFiguresSchema>;
 export type OomExplanationJson = z.infer<typeof oomExplanationSchema>;
 
 export interface ReportOptions {
-  /** Indexes into view.devices to report on (default: all, in order). */
+  /** Indexes into snapshot.devices to report on (default: all, in order). */
   devices?: number[];
   /** A moment chosen by the user: its figures go into that device's `atMoment`. */
   moment?: { deviceIndex: number; event: number };
@@ -161,23 +161,23 @@ export interface ReportOptions {
 }
 
 export function buildReportDocument(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   options: ReportOptions = {},
 ): ReportDocument {
-  const deviceIndexes = reportedDeviceIndexes(view, options);
+  const deviceIndexes = reportedDeviceIndexes(snapshot, options);
   return {
     schema: REPORT_SCHEMA,
     generator: REPORT_GENERATOR,
-    file: view.fileName,
-    summary: summaryOfView(view, deviceIndexes),
-    devices: buildDeviceReports(view, options),
+    file: snapshot.fileName,
+    summary: summaryOfSnapshot(snapshot, deviceIndexes),
+    devices: buildDeviceReports(snapshot, options),
   };
 }
 
-function reportedDeviceIndexes(view: AnalyzedSnapshot, options: ReportOptions): number[] {
-  const deviceIndexes = options.devices ?? view.devices.map((_device, index) => index);
+function reportedDeviceIndexes(snapshot: AnalyzedSnapshot, options: ReportOptions): number[] {
+  const deviceIndexes = options.devices ?? snapshot.devices.map((_device, index) => index);
   for (const index of deviceIndexes) {
-    if (view.devices[index] === undefined) throw new RangeError(`no device at index ${index}`);
+    if (snapshot.devices[index] === undefined) throw new RangeError(`no device at index ${index}`);
   }
   return deviceIndexes;
 }
@@ -187,26 +187,26 @@ function reportedDeviceIndexes(view: AnalyzedSnapshot, options: ReportOptions): 
  * what the report's text is written from (the text never reads the document back).
  */
 export function buildDeviceReports(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   options: ReportOptions = {},
 ): DeviceReport[] {
-  return reportedDeviceIndexes(view, options).map((deviceIndex) => {
+  return reportedDeviceIndexes(snapshot, options).map((deviceIndex) => {
     // The device's own index (built once, kept with it): the page's, when it built one already.
-    const index = allocatorStateIndexOf(view, view.devices[deviceIndex]!);
+    const index = allocatorStateIndexOf(snapshot, snapshot.devices[deviceIndex]!);
     const chosen =
       options.moment !== undefined && options.moment.deviceIndex === deviceIndex
         ? options.moment.event
         : null;
-    return deviceReport(view, deviceIndex, index, chosen, options.seriesSamples);
+    return deviceReport(snapshot, deviceIndex, index, chosen, options.seriesSamples);
   });
 }
 
 /** The `allocscope.summary/1` document of the view (its devices limited to those reported). */
-export function summaryOfView(
-  view: AnalyzedSnapshot,
+export function summaryOfSnapshot(
+  snapshot: AnalyzedSnapshot,
   deviceIndexes: readonly number[],
 ): SummaryDocument {
-  const figures = snapshotFiguresOfAnalyzed(view);
+  const figures = snapshotFiguresOfAnalyzed(snapshot);
   return summaryDocumentOf({
     ...figures,
     devices: deviceIndexes.map((index) => figures.devices[index]!),
@@ -214,17 +214,17 @@ export function summaryOfView(
 }
 
 function deviceReport(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   deviceIndex: number,
   index: AllocatorStateIndex,
   chosenMoment: number | null,
   samples = SERIES_SAMPLES,
 ): DeviceReport {
-  const device = view.devices[deviceIndex]!;
+  const device = snapshot.devices[deviceIndex]!;
   const threshold = smallHoleThreshold(device);
   const peak = device.figures.active.peakEventIndex;
-  const ooms = explainOoms(view, deviceIndex, index);
-  const whatIf = ooms.length === 0 ? explainPeak(view, deviceIndex, index) : null;
+  const ooms = explainOoms(snapshot, deviceIndex, index);
+  const whatIf = ooms.length === 0 ? explainPeak(snapshot, deviceIndex, index) : null;
   const include = [peak, ...device.ooms.map((oom) => oom.eventIndex)];
   if (chosenMoment !== null) include.push(clampMoment(device, chosenMoment));
   const moments = sampleMoments(device.traceLength, samples, include);
@@ -232,11 +232,16 @@ function deviceReport(
   return {
     device: device.device,
     smallHoleThresholdBytes: threshold,
-    atPeak: momentFigures(view, device, index.stateAt(peak), threshold),
+    atPeak: momentFigures(snapshot, device, index.stateAt(peak), threshold),
     atMoment:
       chosenMoment === null
         ? null
-        : momentFigures(view, device, index.stateAt(clampMoment(device, chosenMoment)), threshold),
+        : momentFigures(
+            snapshot,
+            device,
+            index.stateAt(clampMoment(device, chosenMoment)),
+            threshold,
+          ),
     fragmentationSeries: {
       smallHoleThresholdBytes: series.smallHoleThresholdBytes,
       moments: Array.from(series.moments),
@@ -249,8 +254,8 @@ function deviceReport(
       internalWasteBytes: Array.from(series.internalWasteBytes),
       freeBlockCount: Array.from(series.freeBlockCount),
     },
-    ooms: ooms.map((explanation) => explanationJson(view, explanation)),
-    whatIf: whatIf === null ? null : explanationJson(view, whatIf),
+    ooms: ooms.map((explanation) => explanationJson(snapshot, explanation)),
+    whatIf: whatIf === null ? null : explanationJson(snapshot, whatIf),
   };
 }
 
@@ -260,7 +265,7 @@ function clampMoment(device: AnalyzedDevice, event: number): number {
 
 /** Figures of the state at one moment: totals and per (pool, stream, segment type). */
 export function momentFigures(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   device: AnalyzedDevice,
   state: AllocatorState,
   threshold: number,
@@ -269,7 +274,7 @@ export function momentFigures(
     event: state.event,
     timeUs: eventTimeUs(device, state.event),
     totals: figuresJson(figuresOfState(state, threshold)),
-    groups: figuresByGroup(state, threshold).map((group) => groupJson(view, group)),
+    groups: figuresByGroup(state, threshold).map((group) => groupJson(snapshot, group)),
   };
 }
 
@@ -289,18 +294,18 @@ function figuresJson(f: MemoryFigures): MemoryFigures {
 }
 
 function groupJson(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   group: GroupFigures,
 ): z.infer<typeof groupFiguresSchema> {
   return {
-    pool: poolIdAt(view.pools, group.poolIndex),
-    stream: view.streams[group.streamId] ?? 0,
+    pool: poolIdAt(snapshot.pools, group.poolIndex),
+    stream: snapshot.streams[group.streamId] ?? 0,
     segmentType: segmentTypeName(group.segmentType),
     ...figuresJson(group),
   };
 }
 
-function explanationJson(view: AnalyzedSnapshot, e: OomExplanation): OomExplanationJson {
+function explanationJson(snapshot: AnalyzedSnapshot, e: OomExplanation): OomExplanationJson {
   return {
     ...e,
     holders: e.holders.map((holder) => ({
@@ -308,7 +313,7 @@ function explanationJson(view: AnalyzedSnapshot, e: OomExplanation): OomExplanat
       topFrame: holder.topFrame,
       bytes: holder.bytes,
       count: holder.count,
-      frames: framesOfStack(view, holder.stackId),
+      frames: framesOfStack(snapshot, holder.stackId),
       stacks: holder.stacks,
     })),
   };

@@ -51,7 +51,7 @@ export interface TopDocument {
 
 /** The groups of the moment (all of them), with the search applied. */
 export function topGroups(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   device: AnalyzedDevice,
   request: Omit<TopRequest, 'limit'>,
 ): HolderGroup[] {
@@ -59,10 +59,10 @@ export function topGroups(
   if (request.grep !== null) {
     const search = compileSearch({ text: request.grep, regex: true });
     if (search.kind === 'invalid') throw new Error(search.message);
-    const mask = matchingRows(view, device, search);
+    const mask = matchingRows(snapshot, device, search);
     rows = rows.filter((row) => mask[row] === 1);
   }
-  return groupRows(view, device, rows, request.by, {
+  return groupRows(snapshot, device, rows, request.by, {
     rules: request.rules ?? DEFAULT_CATEGORY_RULES,
   });
 }
@@ -85,17 +85,17 @@ export interface TopResult {
 }
 
 export function topResultOf(
-  view: AnalyzedSnapshot,
+  snapshot: AnalyzedSnapshot,
   device: AnalyzedDevice,
   request: TopRequest,
 ): TopResult {
-  const groups = topGroups(view, device, request);
+  const groups = topGroups(snapshot, device, request);
   const shown = request.limit === null ? groups : groups.slice(0, request.limit);
   const rest = groups.slice(shown.length);
   const sum = (list: readonly HolderGroup[], field: 'bytes' | 'allocations'): number =>
     list.reduce((total, group) => total + group[field], 0);
   return {
-    file: view.fileName,
+    file: snapshot.fileName,
     device: device.device,
     moment: request.moment,
     activeBytes: activeBytesAt(device, request.moment),

@@ -1,5 +1,5 @@
 // Reading stacks out of the frame and stack tables, which the model (SnapshotModel) and the
-// app's view (AnalyzedSnapshot) both carry: code that walks stacks takes just those two tables.
+// analysed snapshot (AnalyzedSnapshot) both carry: code that walks stacks takes just those two tables.
 
 import type { FrameTable, StackTable } from './model';
 

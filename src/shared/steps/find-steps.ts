@@ -35,17 +35,17 @@ const stepsKey = derivedKey<FoundSteps>('steps');
  * and Ranks views all ask).
  */
 export function stepsOf(
-  view: Pick<AnalyzedSnapshot, 'annotations'>,
+  snapshot: Pick<AnalyzedSnapshot, 'annotations'>,
   device: AnalyzedDevice,
 ): FoundSteps {
-  return device.derived.get(stepsKey, () => findSteps(view, device));
+  return device.derived.get(stepsKey, () => findSteps(snapshot, device));
 }
 
 export function findSteps(
-  view: Pick<AnalyzedSnapshot, 'annotations'>,
+  snapshot: Pick<AnalyzedSnapshot, 'annotations'>,
   device: Pick<AnalyzedDevice, 'device' | 'timeUs' | 'traceLength' | 'activeBytes' | 'figures'>,
 ): FoundSteps {
-  const annotated = stepsFromAnnotations(view, device);
+  const annotated = stepsFromAnnotations(snapshot, device);
   if (annotated !== null && annotated.steps.length > 0) return annotated;
   const pattern = stepsFromPattern(device.activeBytes, device.traceLength);
   if (pattern.length > 0)
@@ -73,12 +73,12 @@ export function findSteps(
  * has no usable annotations (none on this device, or no usable times).
  */
 function stepsFromAnnotations(
-  view: Pick<AnalyzedSnapshot, 'annotations'>,
+  snapshot: Pick<AnalyzedSnapshot, 'annotations'>,
   device: Pick<AnalyzedDevice, 'device' | 'timeUs' | 'traceLength' | 'figures'>,
 ): FoundSteps | null {
   const times = device.timeUs;
   if (times === null || device.traceLength === 0) return null;
-  const spans = pairAnnotations(view.annotations, device.device);
+  const spans = pairAnnotations(snapshot.annotations, device.device);
   if (spans.length === 0) return null;
   const ordered = monotoneTimes(times, device.traceLength);
   const family = stepFamily(spans);

@@ -9,7 +9,7 @@ import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snap
 import { describeStack } from '../analysis/user-frame';
 import { formatBytes, formatSignedBytes } from '../format/units';
 import { DEFAULT_CATEGORY_RULES, type CategoryRules } from '../holders/category-rules';
-import { groupKeyOf, type HolderView } from '../holders/group-by';
+import { groupKeyOf, type HolderSource } from '../holders/group-by';
 import type { FoundSteps } from './find-steps';
 import { fitLine, stepFigures, type LineFit, type StepFigures } from './step-figures';
 import { countOf } from '../format/plural';
@@ -62,7 +62,7 @@ export interface GrowthOptions {
 const MiB = 2 ** 20;
 
 export function analyzeGrowth(
-  view: HolderView & Pick<AnalyzedSnapshot, 'annotations'>,
+  snapshot: HolderSource & Pick<AnalyzedSnapshot, 'annotations'>,
   device: AnalyzedDevice,
   found: FoundSteps,
   options: GrowthOptions = {},
@@ -83,7 +83,7 @@ export function analyzeGrowth(
   // Growth "step after step" needs three steps at least, as the verdict does.
   const suspects =
     steps.length >= 3
-      ? leakSuspects(view, device, steps, by, options.rules ?? DEFAULT_CATEGORY_RULES)
+      ? leakSuspects(snapshot, device, steps, by, options.rules ?? DEFAULT_CATEGORY_RULES)
       : [];
   return {
     found,
@@ -98,7 +98,7 @@ export function analyzeGrowth(
 }
 
 function leakSuspects(
-  view: HolderView,
+  snapshot: HolderSource,
   device: AnalyzedDevice,
   steps: readonly StepFigures[],
   by: GrowthBy,
@@ -107,7 +107,7 @@ function leakSuspects(
   const table = device.allocations;
   const first = steps[0]!.startEvent;
   const last = steps.at(-1)!.endEvent;
-  const keyOf = groupKeyOf(view, device, by, { rules });
+  const keyOf = groupKeyOf(snapshot, device, by, { rules });
   const groups = new Map<
     string,
     { bytesByStep: number[]; rows: number[]; stackBytes: Map<number, number> }
@@ -145,7 +145,7 @@ function leakSuspects(
     const largestStack = [...group.stackBytes].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];
     suspects.push({
       key,
-      topFrame: describeStack(view, largestStack),
+      topFrame: describeStack(snapshot, largestStack),
       bytesPerStep: fit.slope,
       fitR2: fit.r2,
       stepsGrown,

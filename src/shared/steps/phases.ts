@@ -47,13 +47,16 @@ export interface StepPhases {
   note: string;
 }
 
-type PhaseView = Pick<AnalyzedSnapshot, 'annotations' | 'frames' | 'stacks' | 'strings'>;
+/** What finding phases reads of the analysed snapshot. */
+export type PhaseSource = Pick<AnalyzedSnapshot, 'annotations' | 'frames' | 'stacks' | 'strings'>;
 
 const phasesKey = derivedKey<StepPhases>('phases');
 
 /** The phases of a device: inside each step found, else over the whole trace (cached). */
-export function phasesOf(view: PhaseView, device: AnalyzedDevice): StepPhases {
-  return device.derived.get(phasesKey, () => findPhases(view, device, stepsOf(view, device).steps));
+export function phasesOf(snapshot: PhaseSource, device: AnalyzedDevice): StepPhases {
+  return device.derived.get(phasesKey, () =>
+    findPhases(snapshot, device, stepsOf(snapshot, device).steps),
+  );
 }
 
 /** Annotation names that mark a phase (case-insensitive): "## backward ##", "optimizer_step". */
@@ -64,7 +67,7 @@ const BACKWARD_SPAN = /backward/i;
 const FORWARD_SPAN = /forward/i;
 
 export function findPhases(
-  view: PhaseView,
+  snapshot: PhaseSource,
   device: AnalyzedDevice,
   steps: readonly TrainingStep[],
 ): StepPhases {
@@ -73,9 +76,9 @@ export function findPhases(
     steps.length > 0
       ? steps.map((step) => ({ step: step.index, start: step.startEvent, end: step.endEvent }))
       : [{ step: null, start: 0, end: device.traceLength - 1 }];
-  const marks = eventMarks(view, device);
-  const facts = allocationPhaseFacts(view, device);
-  const categories = categoriesOf(view, device);
+  const marks = eventMarks(snapshot, device);
+  const facts = allocationPhaseFacts(snapshot, device);
+  const categories = categoriesOf(snapshot, device);
   const phases: Phase[] = [];
   let annotated = 0;
   for (const range of ranges) {
@@ -231,7 +234,7 @@ function phaseFigures(
 
 /** The annotated phase spans of this device, as event ranges. */
 function eventMarks(
-  view: Pick<AnalyzedSnapshot, 'annotations'>,
+  snapshot: Pick<AnalyzedSnapshot, 'annotations'>,
   device: AnalyzedDevice,
 ): EventMarks {
   const times = device.timeUs;
@@ -239,7 +242,7 @@ function eventMarks(
   const spans: EventMarks['spans'] = [];
   const ordered = monotone(times, device.traceLength);
   const lastUs = ordered[device.traceLength - 1]!;
-  for (const span of pairAnnotations(view.annotations, device.device)) {
+  for (const span of pairAnnotations(snapshot.annotations, device.device)) {
     const name = phaseOfSpan(span);
     if (name === null || !Number.isFinite(span.startUs) || span.startUs > lastUs) continue;
     const start = firstAtOrAfter(ordered, span.startUs);
@@ -261,7 +264,7 @@ function phaseOfSpan(span: AnnotationSpan): PhaseName | null {
 
 /** Per event: whether it is an alloc made in backward or by the optimizer (by its stack). */
 function allocationPhaseFacts(
-  view: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
+  snapshot: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
   device: AnalyzedDevice,
 ): AllocationFacts {
   const facts = new Uint8Array(device.traceLength);
@@ -270,9 +273,9 @@ function allocationPhaseFacts(
   const frameKind = (frameId: number): number => {
     let kind = byFrame.get(frameId);
     if (kind === undefined) {
-      const filename = view.frames.filename[frameId]!;
-      const name = view.frames.name[frameId]!;
-      kind = isBackwardFrameText(`${filename}:${view.frames.line[frameId]!} ${name}`)
+      const filename = snapshot.frames.filename[frameId]!;
+      const name = snapshot.frames.name[frameId]!;
+      kind = isBackwardFrameText(`${filename}:${snapshot.frames.line[frameId]!} ${name}`)
         ? BACKWARD
         : isOptimizerFrame(filename, name)
           ? OPTIMIZER
@@ -286,7 +289,7 @@ function allocationPhaseFacts(
     if (kind === undefined) {
       kind = 0;
       // Backward wins: an optimizer hook run by autograd is still backward.
-      for (const frameId of stackFrameIds(view, stackId)) {
+      for (const frameId of stackFrameIds(snapshot, stackId)) {
         const frame = frameKind(frameId);
         if (frame === BACKWARD) {
           kind = BACKWARD;
