@@ -167,7 +167,10 @@ export function renderView(
         rules,
       });
       return {
-        svg: renderStepsSvg(snapshot, deviceIndex, growth, size),
+        svg: renderStepsSvg(snapshot, deviceIndex, growth, {
+          ...size,
+          ...(options.moment === null ? {} : { moment: resolveMoment(device, options.moment) }),
+        }),
         what: `training steps (${growth.steps.length})`,
       };
     }

@@ -17,6 +17,8 @@ import { alignMoments } from '../../src/shared/compare/phase-alignment';
 import { alignedVerdict, peakPhases } from '../../src/shared/compare/aligned-verdict';
 import { defaultDeviceIndex } from '../../src/shared/analyzed/moments';
 import { escapeXml } from '../../src/shared/render/svg-markup';
+import { compareTitle } from '../../src/shared/render/compare-svg';
+import { deviceLabel } from '../../src/shared/format/words';
 import { realSnapshotPath } from '../support/real-snapshots';
 import { watchPageProblems } from './page-problems';
 import { decodeFile, openSnapshot } from './snapshot-pages';
@@ -93,6 +95,16 @@ test('two open snapshots on one axis, their figures and what changed', async ({ 
   expect(svg).toContain('active bytes by event index');
   for (const curve of ['a', 'b', 'difference']) expect(svg).toContain(`data-curve="${curve}"`);
   expect(svg).toContain(escapeXml(verdict).slice(0, 60));
+  // Its title line names both files, devices and the moments compared.
+  expect(svg).toContain(
+    escapeXml(
+      compareTitle(
+        `${a.fileName} ${deviceLabel(deviceA.device)}`,
+        `${b.fileName} ${deviceLabel(deviceB.device)}`,
+        { a: byPhase.aMoment, b: byPhase.bMoment },
+      ),
+    ).slice(0, 60),
+  );
   expect(await problems()).toEqual([]);
 });
 

@@ -149,6 +149,22 @@ describe('steps and growth of a generated training run', () => {
     expect(svg.lastIndexOf('nanogpt/train.py:88 train_step')).toBeGreaterThan(
       svg.indexOf('Leak suspects'),
     );
+    // With the moment on screen: the title names it and its step's column is outlined, the
+    // step whose events hold it (its last event here: what the step leaves behind).
+    const third = growth.steps[2]!;
+    const marked = renderStepsSvg(snapshot, 0, growth, {
+      width: 1200,
+      height,
+      moment: third.endEvent,
+    });
+    expect(marked).toContain(
+      `moment: after event ${third.endEvent.toLocaleString('en-US')} (step 3)`,
+    );
+    const outline = /data-mark="moment-step" x="([\d.]+)" y="([\d.]+)"/.exec(marked)!;
+    const column = columns[2]!;
+    expect(Number(outline[1])).toBeCloseTo(Number(/^M([\d.]+)/.exec(column)![1]), 0);
+    expect(Number(outline[2])).toBeCloseTo(tops[2]!, 0);
+    expect(svg).not.toContain('moment-step');
   });
 
   it('finds the same steps from the curve when the file records no annotations', async () => {

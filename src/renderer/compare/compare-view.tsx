@@ -139,22 +139,22 @@ function CompareBody(props: {
             : alignMoments({ snapshot, device }, other, 'phases', at.phase),
     [snapshot, device, other, at, byPhase],
   );
+  // The two moments compared: the aligned ones, or the ends of step k of each.
+  const moments = useMemo(
+    () => ({
+      a: aligned?.aMoment ?? steps.steps[at as number]!.endEvent,
+      b: aligned?.bMoment ?? otherSteps.steps[at as number]!.endEvent,
+    }),
+    [aligned, at, steps, otherSteps],
+  );
   const comparison = useMemo(
     () =>
       compareMoments(
-        {
-          snapshot,
-          device,
-          moment: aligned?.aMoment ?? steps.steps[at as number]!.endEvent,
-        },
-        {
-          snapshot: other.snapshot,
-          device: other.device,
-          moment: aligned?.bMoment ?? otherSteps.steps[at as number]!.endEvent,
-        },
+        { snapshot, device, moment: moments.a },
+        { snapshot: other.snapshot, device: other.device, moment: moments.b },
         { by, rules },
       ),
-    [snapshot, device, other, by, rules, at, aligned, steps, otherSteps],
+    [snapshot, device, other, by, rules, moments],
   );
   const verdict =
     aligned === null
@@ -163,10 +163,10 @@ function CompareBody(props: {
   const changed = comparison.groups.filter((group) => group.deltaBytes !== 0);
   useEffect(() => {
     onPicture((size, pictureTheme) =>
-      renderCompareSvg(curves, { ...size, theme: pictureTheme, aName, bName, verdict }),
+      renderCompareSvg(curves, { ...size, theme: pictureTheme, aName, bName, verdict, moments }),
     );
     return () => onPicture(null);
-  }, [curves, aName, bName, verdict, onPicture]);
+  }, [curves, aName, bName, verdict, moments, onPicture]);
   return (
     <div
       className="lower-view compare"

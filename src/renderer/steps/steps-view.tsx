@@ -50,9 +50,11 @@ export function StepsView(props: StepsViewProps): JSX.Element {
   const { onPicture } = props;
   useEffect(() => {
     const deviceIndex = snapshot.devices.indexOf(device);
-    onPicture((size, theme) => renderStepsSvg(snapshot, deviceIndex, growth, { ...size, theme }));
+    onPicture((size, theme) =>
+      renderStepsSvg(snapshot, deviceIndex, growth, { ...size, theme, moment }),
+    );
     return () => onPicture(null);
-  }, [snapshot, device, growth, onPicture]);
+  }, [snapshot, device, growth, moment, onPicture]);
   const pickedLabel = filter.picked?.label ?? null;
   return (
     <div className="lower-view steps" data-testid="steps-view" data-source={found.source ?? 'none'}>

@@ -10,6 +10,7 @@ import type { ThemeName } from './palette';
 import { renderTheme } from './render-theme';
 import { fitText, num, svgOpen, svgText } from './svg-markup';
 import { byteGridMarkup } from './byte-grid';
+import { momentTitle } from './moment-title';
 
 export interface CompareSvgOptions {
   width: number;
@@ -20,6 +21,8 @@ export interface CompareSvgOptions {
   bName: string;
   /** The comparison's verdict, in a line under the legend (the app's export). */
   verdict?: string;
+  /** The moments compared (A's, B's): named in a title line above the legend (the app's export). */
+  moments?: { a: number; b: number };
 }
 
 export const COMPARE_SVG_CLASS = 'allocscope-compare';
@@ -29,6 +32,16 @@ const MARGIN = { left: 72, right: 16, top: 30, bottom: 40 } as const;
 const DIFFERENCE_SHARE = 0.28;
 const GAP = 14;
 const VERDICT_ROOM = 18;
+const TITLE_ROOM = 18;
+
+/** "A: run.pickle cuda:0, moment: after event 1,234 · B: …": the exported picture's title line. */
+export function compareTitle(
+  aName: string,
+  bName: string,
+  moments: { a: number; b: number },
+): string {
+  return `A: ${aName}, ${momentTitle(moments.a)} · B: ${bName}, ${momentTitle(moments.b)}`;
+}
 
 const AXIS_WORDS = {
   event: 'event index',
@@ -39,7 +52,8 @@ const AXIS_WORDS = {
 export function renderCompareSvg(curves: AlignedCurves, options: CompareSvgOptions): string {
   const theme = renderTheme(options.theme);
   const { width, height } = options;
-  const marginTop = MARGIN.top + (options.verdict === undefined ? 0 : VERDICT_ROOM);
+  const titleRoom = options.moments === undefined ? 0 : TITLE_ROOM;
+  const marginTop = MARGIN.top + titleRoom + (options.verdict === undefined ? 0 : VERDICT_ROOM);
   const plotWidth = Math.max(10, width - MARGIN.left - MARGIN.right);
   const inner = Math.max(40, height - marginTop - MARGIN.bottom - GAP);
   const curvesHeight = inner * (1 - DIFFERENCE_SHARE);
@@ -78,6 +92,17 @@ export function renderCompareSvg(curves: AlignedCurves, options: CompareSvgOptio
     `<rect width="100%" height="100%" fill="${theme.background}"/>`,
     `<g class="${COMPARE_SVG_CLASS}">`,
   ];
+  if (options.moments !== undefined)
+    parts.push(
+      svgText(
+        fitText(
+          compareTitle(options.aName, options.bName, options.moments),
+          width - 2 * MARGIN.right,
+          12,
+        ),
+        { x: MARGIN.right, y: 16, fill: theme.text, size: 12, weight: 'bold' },
+      ),
+    );
   // Grid and byte axis of the curves.
   parts.push(...byteGridMarkup(ticks, yOf, { left: MARGIN.left, width: plotWidth }, theme));
   // The difference strip: its zero line and its extent.
@@ -134,8 +159,8 @@ export function renderCompareSvg(curves: AlignedCurves, options: CompareSvgOptio
   ] as const) {
     const label = fitText(name, Math.max(60, plotWidth / 2.6), 11);
     parts.push(
-      `<g data-legend="${key}"><path d="M${num(x)} 14h14" stroke="${color}" stroke-width="2"/>`,
-      svgText(label, { x: x + 18, y: 18, fill: theme.text }),
+      `<g data-legend="${key}"><path d="M${num(x)} ${num(14 + titleRoom)}h14" stroke="${color}" stroke-width="2"/>`,
+      svgText(label, { x: x + 18, y: 18 + titleRoom, fill: theme.text }),
       '</g>',
     );
     x += 30 + label.length * 6.4;
@@ -144,7 +169,7 @@ export function renderCompareSvg(curves: AlignedCurves, options: CompareSvgOptio
     parts.push(
       svgText(fitText(options.verdict, width - MARGIN.left - MARGIN.right, 11), {
         x: MARGIN.left,
-        y: 38,
+        y: 38 + titleRoom,
         fill: theme.text,
         weight: 'bold',
       }),

@@ -1,6 +1,7 @@
 // The words of the exported fragmentation chart: its title, the figures at the marked moment and
 // the legend along the bottom (the same curves and words as the app's legend).
 
+import { momentTitle } from './moment-title';
 import { formatEventTick, timeTickFormatter } from '../chart/axis-format';
 import type { EventAxis } from '../chart/event-axis';
 import { cachedAt } from '../chart/fragmentation-points';
@@ -37,14 +38,8 @@ export function fragmentationSvgTitle(
       pieces.push(`${timeTickFormatter(spanUs / 4, spanUs)(spanUs)} shown`);
     }
   }
-  if (moment !== null) pieces.push(momentWords(moment));
+  if (moment !== null) pieces.push(momentTitle(moment));
   return pieces.join(' · ');
-}
-
-function momentWords(moment: number): string {
-  return moment < 0
-    ? 'moment: before the first event'
-    : `moment: after event ${formatEventTick(moment)}`;
 }
 
 /**

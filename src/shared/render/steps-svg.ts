@@ -13,11 +13,14 @@ import { fillOf, renderTheme, strokeOf } from './render-theme';
 import { fitText, num, svgOpen, svgText } from './svg-markup';
 import { byteGridMarkup } from './byte-grid';
 import { fitTitle } from './fit-title';
+import { momentTitle } from './moment-title';
 
 export interface StepsSvgOptions {
   width: number;
   height: number;
   theme?: ThemeName;
+  /** The moment on screen: named in the title, and the step holding it outlined. */
+  moment?: number;
 }
 
 export const STEPS_SVG_CLASS = 'allocscope-steps';
@@ -62,7 +65,16 @@ export function renderStepsSvg(
   const yOf = (bytes: number): number => plot.y + plot.height - (bytes / top) * plot.height;
 
   const source = growth.found.source === null ? '' : ` ${SOURCE_WORDS[growth.found.source]}`;
-  const title = `${deviceLabel(device.device)} · ${steps.length} training steps${source} · ${snapshot.fileName}`;
+  const moment = options.moment;
+  const momentStep =
+    moment === undefined
+      ? -1
+      : steps.findIndex((step) => moment >= step.startEvent && moment <= step.endEvent);
+  const momentText =
+    moment === undefined
+      ? ''
+      : ` · ${momentTitle(moment)}${momentStep < 0 ? '' : ` (step ${momentStep + 1})`}`;
+  const title = `${deviceLabel(device.device)} · ${steps.length} training steps${source}${momentText} · ${snapshot.fileName}`;
   const parts = [
     svgOpen(width, height, theme.fontFamily, `${title}: ${growth.verdict}`),
     `<rect width="100%" height="100%" fill="${theme.background}"/>`,
@@ -90,6 +102,13 @@ export function renderStepsSvg(
       })
       .join('')}" fill="${columnColor}" fill-opacity="${COLUMN_OPACITY}"/>`,
   );
+  if (momentStep >= 0) {
+    // The step the moment lies in, as the Steps table marks its row.
+    const y = yOf(steps[momentStep]!.peakActiveBytes);
+    parts.push(
+      `<rect data-mark="moment-step" x="${num(xOf(momentStep) - columnWidth / 2)}" y="${num(y)}" width="${num(columnWidth)}" height="${num(plot.y + plot.height - y)}" fill="none" stroke="${theme.text}" stroke-width="1"/>`,
+    );
+  }
   const polyline = (ys: readonly number[]): string =>
     ys.map((bytes, i) => `${i === 0 ? 'M' : 'L'}${num(xOf(i))} ${num(yOf(bytes))}`).join('');
   parts.push(

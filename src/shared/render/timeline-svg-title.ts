@@ -1,6 +1,7 @@
 // The exported timeline's title line: file, device, the events shown (and their time span), the
 // peaks and the marked moment.
 
+import { momentTitle } from './moment-title';
 import { formatEventTick, timeTickFormatter } from '../chart/axis-format';
 import type { EventAxis } from '../chart/event-axis';
 import { formatBytes } from '../format/units';
@@ -33,11 +34,6 @@ export function timelineSvgTitle(
   pieces.push(
     `peak active ${formatBytes(device.figures.active.peakBytes)}, reserved ${formatBytes(device.figures.reserved.peakBytes)}`,
   );
-  if (moment !== null)
-    pieces.push(
-      moment < 0
-        ? 'moment: before the first event'
-        : `moment: after event ${formatEventTick(moment)}`,
-    );
+  if (moment !== null) pieces.push(momentTitle(moment));
   return pieces.join(' · ');
 }
