@@ -14,6 +14,7 @@ import type { BandColoring } from '@shared/chart/band-colors';
 import type { TrainingStep } from '@shared/steps/find-steps';
 import type { Phase } from '@shared/steps/phases';
 import type { TimelineHit } from '@shared/chart/timeline-layout';
+import type { TimelineSceneScratch } from '@shared/chart/timeline-scene';
 import { momentCoordinate, type XMode } from '@shared/chart/event-axis';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { CanvasHost, type CanvasSize, type LayerBox } from '../canvas/canvas-host';
@@ -90,6 +91,8 @@ export class TimelineChart {
   private coloring: BandColoring | null = null;
   private drawCount = 0;
   private readonly hatches = new HatchPatterns();
+  /** Buffers the plot's scene reuses from frame to frame (no garbage while zooming). */
+  private readonly sceneScratch: TimelineSceneScratch = { bandPoints: new Float64Array(0) };
   /** The frame that tells React of the window's latest domain (one render a frame, not an event). */
   private domainFrame: number | null = null;
   /** Kinds of marks the last frames drew on the plot and on the overlay. */
@@ -331,6 +334,7 @@ export class TimelineChart {
       highlight: this.search?.mask ?? null,
       steps: this.steps,
       phases: this.phases,
+      scratch: this.sceneScratch,
     });
     const marks = drawTimeline(context, size, scene, theme, this.hatches);
     renderMarkerLabels(this.elements.axes, plot, theme);

@@ -14,6 +14,7 @@ import {
   timelineScene,
   type TimelineScene,
   type TimelineSceneInput,
+  type TimelineSceneScratch,
 } from '@shared/chart/timeline-scene';
 import type { OverlayPicture } from './timeline-draw';
 import type { PlotPoint } from './timeline-hit';
@@ -37,6 +38,8 @@ export interface PlotSceneOptions {
   steps: readonly { startEvent: number; endEvent: number }[];
   /** The phases (bands above the ruler). */
   phases: TimelineSceneInput['phases'];
+  /** The chart's buffers, reused frame to frame (timeline-scene.ts). */
+  scratch?: TimelineSceneScratch;
 }
 
 /** The plot's scene: what the canvas draws (and the SVG export, from the same inputs). */
@@ -72,6 +75,7 @@ export function plotScene(plot: TimelinePlot, options: PlotSceneOptions): Timeli
     phases: options.phases,
     markers: data.markers,
     moment: null,
+    ...(options.scratch === undefined ? {} : { scratch: options.scratch }),
   });
 }
 

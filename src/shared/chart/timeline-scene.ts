@@ -68,6 +68,17 @@ export interface TimelineSceneInput {
   markers: readonly EventMarker[];
   /** The selected moment's line, or null (the page draws it on its overlay). */
   moment: number | null;
+  /**
+   * Buffers a caller that draws frame after frame (the page, while zooming) passes again each
+   * time: the bands' points are written into them (grown when short) rather than into new arrays
+   * each frame, so zooming leaves no garbage behind. The scene's marks are views of them, valid
+   * until the next scene is built with the same scratch. Exports pass none.
+   */
+  scratch?: TimelineSceneScratch;
+}
+
+export interface TimelineSceneScratch {
+  bandPoints: Float64Array;
 }
 
 export interface TimelineScene {
@@ -383,13 +394,18 @@ function bandPolygons(
   const pixelsPerByte = Math.abs(input.yOfBytes(0) - input.yOfBytes(1));
   const starts = new Int32Array(bands.length + 1);
   const edged = new Uint8Array(bands.length);
-  let points = new Float64Array(1024);
+  const scratch = input.scratch;
+  let points =
+    scratch !== undefined && scratch.bandPoints.length > 0
+      ? scratch.bandPoints
+      : new Float64Array(1024);
   let count = 0;
   const push = (x: number, y: number): void => {
     if (count * 2 + 2 > points.length) {
       const grown = new Float64Array(points.length * 2);
       grown.set(points);
       points = grown;
+      if (scratch !== undefined) scratch.bandPoints = grown;
     }
     points[count * 2] = x;
     points[count * 2 + 1] = y;
@@ -435,6 +451,7 @@ function bandPolygons(
     }
   });
   starts[bands.length] = count;
+  if (scratch !== undefined) scratch.bandPoints = points;
   return {
     type: 'bands',
     points: points.subarray(0, count * 2),
