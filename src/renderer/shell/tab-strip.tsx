@@ -12,6 +12,11 @@ export interface TabStripProps {
   readonly onClose: (tabId: string) => void;
 }
 
+/** Where `allocscope serve` serves a tab's file from, in words. */
+export function servedFromText(servedFrom: string): string {
+  return `Served by allocscope serve from ${servedFrom}`;
+}
+
 export function TabStrip({ tabs, selectedTabId, onSelect, onClose }: TabStripProps) {
   const labels = tabLabels(tabs.map((tab) => tab.fileName));
   const starts = distinctiveStarts(labels);
@@ -41,7 +46,7 @@ export function TabStrip({ tabs, selectedTabId, onSelect, onClose }: TabStripPro
             data-file-name={tab.fileName}
             data-tab-state={tab.kind}
             data-tab-stage={tab.kind === 'loading' ? tab.stage : undefined}
-            title={`${tab.fileName} — ${detail}`}
+            title={`${tab.fileName} — ${detail}${tab.servedFrom === undefined ? '' : `\n${servedFromText(tab.servedFrom)}`}`}
             onClick={() => onSelect(tab.id)}
             onAuxClick={(event) => {
               if (event.button === 1) onClose(tab.id); // middle click, as in browsers
