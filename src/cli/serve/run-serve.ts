@@ -50,9 +50,21 @@ export async function startServe(
 
 export async function runServe(options: ServeCliOptions): Promise<void> {
   const started = await startServe(options);
+  const { port, url, server } = started;
+  // Listening: from now on Ctrl+C closes it (before anything is printed that a user acts on).
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      server.close(() => resolve());
+      // Browsers keep connections open: close them, or close() waits for them.
+      server.closeAllConnections();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
   for (const entry of started.leftOut)
     printErrLine(`allocscope: ${entry.path}: ${entry.why} (left out)`);
-  const { port, url, server } = started;
   if (!isLoopbackHost(options.host)) {
     const files = started.files.map((file) => file.path);
     printErrLine(
@@ -70,17 +82,7 @@ export async function runServe(options: ServeCliOptions): Promise<void> {
       '',
     ].join('\n'),
   );
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      server.close(() => resolve());
-      // Browsers keep connections open: close them, or close() waits for them.
-      server.closeAllConnections();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await stopped;
 }
 
 function urlHostOf(host: string): string {

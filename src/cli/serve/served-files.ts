@@ -32,9 +32,12 @@ export function listServedFiles(paths: readonly string[]): ServedFiles {
   const files: ListedFile[] = [];
   const leftOut: { path: string; why: string }[] = [];
   const seen = new Set<string>();
+  // A path named twice is served once; a folder's link to another of its files is a file of
+  // its own (a rank), as `ranks DIR` counts it.
   const add = (path: string, realPath: string, sizeBytes: number, group: string | null) => {
-    if (seen.has(realPath)) return;
-    seen.add(realPath);
+    const key = `${group ?? ''}\0${path}`;
+    if (seen.has(key)) return;
+    seen.add(key);
     files.push({
       id: String(files.length),
       name: basename(path),
