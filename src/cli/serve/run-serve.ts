@@ -76,7 +76,7 @@ export async function runServe(options: ServeCliOptions): Promise<void> {
     [
       `allocscope serve: open ${url}`,
       isLoopbackHost(options.host)
-        ? `from a laptop: ssh -N -L ${port}:127.0.0.1:${port} ${hostname()}  then open the URL there`
+        ? `from a laptop: ssh -N -L ${port}:${urlHostOf(options.host)}:${port} ${hostname()}  then open the URL there`
         : `from another machine: the URL with this machine's name or address for ${options.host}`,
       'Ctrl+C stops it',
       '',
