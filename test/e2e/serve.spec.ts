@@ -71,7 +71,7 @@ function cliSummary(path: string): SummaryDocument {
 
 test('the printed URL opens both files with the figures of the CLI, the folder as ranks', async ({
   page,
-}) => {
+}, testInfo) => {
   test.setTimeout(120_000);
   expect(stderr).toContain('rank9.pickle: a symbolic link out of the folder (left out)');
   const problems = await watchPageProblems(page);
@@ -114,7 +114,21 @@ test('the printed URL opens both files with the figures of the CLI, the folder a
       await expect(strip.getByTestId(testId)).toHaveAttribute('data-bytes', String(bytes));
       await expect(strip.getByTestId(testId)).toHaveText(formatBytes(bytes));
     }
-    // Where it comes from: the machine, and the path there.
+    // Where it comes from: the machine (in the header: a laptop's window hides the status bar),
+    // and the path there.
+    const mark = page.getByTestId('served-from-mark');
+    await expect(mark).toBeVisible();
+    await expect(mark).toHaveText(`from ${hostname()}`);
+    await expect(mark).toHaveAttribute(
+      'title',
+      `Served by allocscope serve from ${hostname()}:${path}`,
+    );
+    await expect(page.locator('[data-testid="tab"][aria-selected="true"]')).toHaveAttribute(
+      'title',
+      new RegExp(
+        `\\nServed by allocscope serve from ${hostname()}:${path.replaceAll('.', '\\.')}$`,
+      ),
+    );
     const servedFrom = page.getByTestId('served-from');
     await expect(servedFrom).toHaveText(`served from ${hostname()}`);
     await expect(servedFrom).toHaveAttribute(
@@ -122,6 +136,7 @@ test('the printed URL opens both files with the figures of the CLI, the folder a
       `Served by allocscope serve from ${hostname()}:${path}`,
     );
   }
+  await page.screenshot({ path: testInfo.outputPath('served-1280x720.png') });
   expect(await problems()).toEqual([]);
 });
 

@@ -3,7 +3,7 @@
 import type { JSX } from 'react';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { snapshotFormName } from '@shared/format/words';
-import { servedFromText } from './tab-strip';
+import { servedFromText, servedHostOf } from './served-from';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 
 export function SnapshotStatusBar(props: {
@@ -20,7 +20,7 @@ export function SnapshotStatusBar(props: {
       </span>
       {servedFrom !== undefined && (
         <span data-testid="served-from" title={servedFromText(servedFrom)}>
-          served from {servedFrom.slice(0, servedFrom.indexOf(':'))}
+          served from {servedHostOf(servedFrom)}
         </span>
       )}
       <span>{snapshotFormName(snapshot.pickleProtocol)}</span>

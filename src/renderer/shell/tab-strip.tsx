@@ -3,6 +3,7 @@ import { snapshotFormName } from '@shared/format/words';
 import type { Tab } from '../state/app-state';
 import { CloseIcon } from '../ui/icons';
 import { progressFraction } from './progress-view';
+import { servedFromText } from './served-from';
 import { distinctiveStarts, tabLabels } from './tab-labels';
 
 export interface TabStripProps {
@@ -10,11 +11,6 @@ export interface TabStripProps {
   readonly selectedTabId: string | null;
   readonly onSelect: (tabId: string) => void;
   readonly onClose: (tabId: string) => void;
-}
-
-/** Where `allocscope serve` serves a tab's file from, in words. */
-export function servedFromText(servedFrom: string): string {
-  return `Served by allocscope serve from ${servedFrom}`;
 }
 
 export function TabStrip({ tabs, selectedTabId, onSelect, onClose }: TabStripProps) {
