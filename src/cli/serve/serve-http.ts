@@ -29,7 +29,7 @@ export interface ServeSetup {
   readonly hostName: string;
   /**
    * Bound to loopback: the Host header must name a loopback host (a page of another site that
-   * rebinds its name to 127.0.0.1 sends its own name). Null when bound elsewhere.
+   * rebinds its name to 127.0.0.1 sends its own name). False when bound elsewhere: the token alone.
    */
   readonly loopbackOnly: boolean;
 }
