@@ -193,7 +193,9 @@ async function main(options: BenchOptions): Promise<number> {
     if (!existsSync(join(root, 'out', 'web', 'index.html'))) {
       fail('app benchmark', new Error('out/web not built (npm run bench builds it first)'));
     } else {
-      log('web app in Chromium: first paint, zoom/pan frame times ...');
+      log(
+        'web app in Chromium: first paint (picked, and through allocscope serve), zoom/pan frame times ...',
+      );
       try {
         uiRows = await runUiBench(
           root,

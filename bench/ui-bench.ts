@@ -3,13 +3,16 @@
 // zooming and panning the timeline (input handling plus the redraw it causes), and the long tasks
 // (> 50 ms on the main thread) while zooming: paced (one wheel event a frame) and in bursts (a
 // trackpad or a fast wheel sends several per frame). Each input is measured in several fresh
-// pages; the table shows medians, the worst long task of all runs, and the host's load.
+// pages; the table shows medians, the worst long task of all runs, and the host's load. Each
+// input is also opened through `allocscope serve` (the page at its URL fetches the file), run for
+// run alternating with the picked file, so both rows see the same machine.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { chromiumArgs, chromiumExecutablePath } from '../test/e2e/chromium';
+import { openServed, startServe } from './serve-bench';
 
 export interface UiBenchRow {
   label: string;
@@ -28,9 +31,11 @@ export interface UiBenchRow {
   runs: number;
   /** 1-minute load average of the host when this input's runs started. */
   load: number;
+  /** How the file reached the page: picked from disk, or fetched from `allocscope serve`. */
+  via: 'disk' | 'serve';
 }
 
-interface UiRun {
+export interface UiRun {
   firstPaintSeconds: number;
   allocations: number;
   frames: number[];
@@ -54,16 +59,26 @@ export async function runUiBench(
     const rows: UiBenchRow[] = [];
     for (const input of inputs) {
       const load = loadavg()[0]!;
-      const measured: UiRun[] = [];
-      for (let run = 0; run < runs; run++) {
-        const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-        try {
-          measured.push(await measureInput(page, input));
-        } finally {
-          await page.close();
+      const picked: UiRun[] = [];
+      const served: UiRun[] = [];
+      const serve = await startServe(root, input.path);
+      try {
+        for (let run = 0; run < runs; run++) {
+          for (const via of ['disk', 'serve'] as const) {
+            const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+            try {
+              if (via === 'disk') picked.push(await measureInput(page, input));
+              else served.push(await measureAfterPaint(page, await openServed(page, serve.url)));
+            } finally {
+              await page.close();
+            }
+          }
         }
+      } finally {
+        await serve.stop();
       }
-      rows.push(summarizeRuns(input, measured, load));
+      rows.push(summarizeRuns(input, picked, load, 'disk'));
+      rows.push(summarizeRuns(input, served, load, 'serve'));
     }
     return rows;
   } finally {
@@ -76,6 +91,7 @@ function summarizeRuns(
   input: { label: string; bytes: number },
   measured: readonly UiRun[],
   load: number,
+  via: 'disk' | 'serve',
 ): UiBenchRow {
   const sortedFrames = measured.map((run) => [...run.frames].sort((a, b) => a - b));
   const sortedBursts = measured.map((run) => [...run.burstFrames].sort((a, b) => a - b));
@@ -92,6 +108,7 @@ function summarizeRuns(
     longTasks: longTasks.length,
     runs: measured.length,
     load,
+    via,
   };
 }
 
@@ -137,6 +154,11 @@ async function measureInput(
     const marks = window as unknown as { selectedAt: number; paintedAt: number };
     return marks.paintedAt - marks.selectedAt;
   });
+  return measureAfterPaint(page, firstPaintMs);
+}
+
+/** Once the file's timeline is painted: its allocations, zoom/pan frames and long tasks. */
+async function measureAfterPaint(page: Page, firstPaintMs: number): Promise<UiRun> {
   const allocations = await page.evaluate(() =>
     Number(
       document.querySelector('[data-testid="timeline"]')?.getAttribute('data-allocations') ?? NaN,

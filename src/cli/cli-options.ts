@@ -29,8 +29,9 @@ usage:
                   [--device N] [--device-b N] [--rules RULES.json] [--limit K] [--json]
                   [--bytes]
   allocscope ranks DIR|FILES... [--json] [--bytes]
+  allocscope serve FILE|DIR... [--port P] [--host H]
   allocscope mcp
-  every command but mcp also takes --max-memory SIZE
+  every command but serve and mcp also takes --max-memory SIZE
 
   FILE        a snapshot from torch.cuda.memory._dump_snapshot(): .pickle / .pkl, its
               JSON form (.json), - for standard input, gzip-compressed (.gz), or the
@@ -100,12 +101,19 @@ usage:
               peak over the median), the outliers, the highest and the ranks that ran out;
               --json: allocscope.ranks/1 (with the wall time and the workers)
 
+  serve       the viewer and these snapshots (a folder's as ranks) over HTTP from this machine,
+              for a browser elsewhere: on 127.0.0.1 (--host: another address) port 7317
+              (--port 0: a free one), at a URL with a random token; it prints the URL and
+              the ssh -L line for a laptop (README: "On a GPU box over SSH"); Ctrl+C stops it
   mcp         a Model Context Protocol server on standard input/output for coding agents:
               the tools open_snapshot, summary, oom, allocator_state, top, steps, diff,
               ranks and render answer as the commands' --json do, on snapshots kept
               decoded between calls (README: "For coding agents")
 
 exit status: 0 ok, 2 bad input or usage, 1 an internal error (a bug: the stack is printed)`;
+
+/** serve's port unless told: one number, so the ssh -L line a user keeps stays right. */
+export const DEFAULT_SERVE_PORT = 7317;
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -278,6 +286,15 @@ const reportOptionsSchema = z.object({
   json: z.string().min(1).nullable(),
 });
 
+// Files are served as named; a folder's snapshot files with it (src/cli/serve/served-files.ts).
+const serveOptionsSchema = z.object({
+  command: z.literal('serve'),
+  paths: z.array(z.string().min(1)).min(1),
+  port: z.number().int().min(0).max(65_535),
+  host: z.string().min(1),
+});
+
+export type ServeCliOptions = z.infer<typeof serveOptionsSchema>;
 export type SummaryCliOptions = z.infer<typeof summaryOptionsSchema>;
 export type RenderCliOptions = z.infer<typeof renderOptionsSchema>;
 export type SegmentsCliOptions = z.infer<typeof segmentsOptionsSchema>;
@@ -289,6 +306,7 @@ export type RanksCliOptions = z.infer<typeof ranksOptionsSchema>;
 export type CliOptions =
   | SummaryCliOptions
   | RanksCliOptions
+  | ServeCliOptions
   | DiffCliOptions
   | StepsCliOptions
   | TopCliOptions
@@ -307,6 +325,7 @@ const COMMANDS = [
   'steps',
   'diff',
   'ranks',
+  'serve',
 ] as const;
 type Command = (typeof COMMANDS)[number];
 
@@ -363,6 +382,7 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
     '--bytes': 'switch',
   },
   ranks: { ...MEMORY_FLAG, '--json': 'switch', '--bytes': 'switch' },
+  serve: { '--port': 'integer', '--host': 'text' },
   diff: {
     ...MEMORY_FLAG,
     '--device': 'device',
@@ -410,6 +430,7 @@ const DEFAULTS: Record<Command, Record<string, unknown>> = {
   },
   steps: { maxMemory: null, device: null, by: 'frame', rules: null, json: false, bytes: false },
   ranks: { maxMemory: null, json: false, bytes: false },
+  serve: { port: DEFAULT_SERVE_PORT, host: '127.0.0.1' },
   diff: {
     maxMemory: null,
     device: null,
@@ -434,6 +455,7 @@ const SCHEMAS = {
   steps: stepsOptionsSchema,
   diff: diffOptionsSchema,
   ranks: ranksOptionsSchema,
+  serve: serveOptionsSchema,
 } as const;
 
 export function parseCliOptions(argv: readonly string[]): CliOptions {
@@ -483,6 +505,10 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
   if (command === 'ranks') {
     if (positional.length === 0) throw new UsageError('ranks needs a DIR or FILES');
     return parseOrThrow(command, { ...raw, files: positional });
+  }
+  if (command === 'serve') {
+    if (positional.length === 0) throw new UsageError('serve needs a FILE or DIR');
+    return parseOrThrow(command, { ...raw, paths: positional });
   }
   // diff compares two files; every other command reads one.
   const files = command === 'diff' ? 2 : 1;

@@ -3,7 +3,7 @@
 
 import { bugReportOf } from '@shared/snapshot/describe-decode-error';
 import { summaryDocumentOf } from '@shared/report/summary-report';
-import { parseCliOptions, USAGE, type SummaryCliOptions } from './cli-options';
+import { parseCliOptions, USAGE, UsageError, type SummaryCliOptions } from './cli-options';
 import { formatSummaryText } from './format-summary-text';
 import { readSnapshotFile } from './read-snapshot-file';
 import { failureLine } from './failure-line';
@@ -71,6 +71,22 @@ async function main(argv: readonly string[]): Promise<number> {
     // start-up CPU (a hostile-file test holds a whole run under 1 s).
     const { runMcp } = await import('./mcp/run-mcp');
     await runMcp();
+    return 0;
+  }
+  if (options.command === 'serve') {
+    // Loaded only for this command too: the other commands' start-up stays as it is.
+    const { runServe } = await import('./serve/run-serve');
+    try {
+      await runServe(options);
+    } catch (error) {
+      if (error instanceof UsageError) {
+        printErrLine(`allocscope: ${error.message}`);
+        return EXIT_BAD_INPUT;
+      }
+      printErrLine(`allocscope: internal error in serve: ${String(error)}`);
+      printErr(`${bugReportOf(error)}\nThis is a bug in allocscope: please report it.\n`);
+      return EXIT_INTERNAL_ERROR;
+    }
     return 0;
   }
   const started = performance.now();

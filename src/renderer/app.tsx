@@ -33,6 +33,7 @@ import { compareCandidateId } from './compare/compare-candidates';
 import { defaultDeviceIndex } from '@shared/analyzed/moments';
 import { DropIcon } from './ui/icons';
 import { TabStrip } from './shell/tab-strip';
+import { ServedFromMark } from './shell/served-from';
 import { useFileDrop } from './shell/use-file-drop';
 import { useShortcuts } from './state/use-shortcuts';
 import { WelcomeView } from './shell/welcome-view';
@@ -287,6 +288,7 @@ export function App({ client }: AppProps) {
             onSelect={(tabId) => dispatch({ type: 'select-tab', tabId })}
             onClose={closeTab}
           />
+          {current?.servedFrom !== undefined && <ServedFromMark servedFrom={current.servedFrom} />}
           {openSnapshots.length >= 2 && (
             <button
               type="button"

@@ -223,6 +223,8 @@ async function stdoutInProcess(args: readonly string[]): Promise<string> {
       throw new Error('summary runs as the built command only');
     case 'mcp':
       throw new Error('mcp is a server: test/unit/mcp-server.test.ts drives it');
+    case 'serve':
+      throw new Error('serve is a server: test/unit/serve-*.test.ts drive it');
     case 'report':
       return captureStdout(() =>
         runReport({ file: options.file, device: options.device, jsonPath: options.json }),

@@ -2,7 +2,7 @@
 // into test/.generated, so tests never depend on large committed files.
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export const GENERATED_DIR = resolve(import.meta.dirname, '../.generated');
@@ -13,6 +13,14 @@ export default function setup(): void {
     cwd: resolve(import.meta.dirname, '../..'),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  // `allocscope serve` hands out the web build, and the packed package carries it: built when
+  // missing (npm test builds it afresh before the end-to-end tests).
+  if (!existsSync(resolve(import.meta.dirname, '../../out/web/index.html')))
+    execFileSync(
+      'npx',
+      ['vite', 'build', '--config', 'vite.web.config.ts', '--logLevel', 'silent'],
+      { cwd: resolve(import.meta.dirname, '../..'), stdio: ['ignore', 'ignore', 'inherit'] },
+    );
   rmSync(GENERATED_DIR, { recursive: true, force: true });
   mkdirSync(GENERATED_DIR, { recursive: true });
   execFileSync(

@@ -1,11 +1,11 @@
 // The package `npm pack` makes installs without a clone and without Electron (issue 23): packed
-// from the built command (the global setup built out/cli; `npm pack` outside the tests builds it
-// itself, `prepack`), installed into an empty folder as a user on a GPU box would, where
-// `allocscope summary` and `allocscope mcp` work. Nothing of ours runs at install time, Electron
+// from the built command and web build (the global setup built out/cli and out/web; `npm pack`
+// outside the tests builds them itself, `prepack`), installed into an empty folder as a user on a
+// GPU box would, where `allocscope summary`, `allocscope serve` and `allocscope mcp` work. Nothing of ours runs at install time, Electron
 // is not downloaded, and the React, d3 and other page libraries stay out (the web build bundles
 // them).
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -50,7 +50,44 @@ describe('npm pack', () => {
     };
     for (const hook of ['preinstall', 'install', 'postinstall', 'prepare'])
       expect(manifest.scripts?.[hook], hook).toBeUndefined();
+    // The web build `serve` hands out, without its source maps (megabytes no user needs).
+    const web = join(modules, 'allocscope/out/web');
+    expect(existsSync(join(web, 'index.html'))).toBe(true);
+    expect(readdirSync(join(web, 'assets')).filter((name) => name.endsWith('.map'))).toEqual([]);
   });
+
+  it('serves the page and a snapshot with `allocscope serve` from the installed command', async () => {
+    const file = realSnapshotPath('a0kuma');
+    const server = spawn(
+      join(installed, 'node_modules/.bin/allocscope'),
+      ['serve', '--port', '0', file],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        server.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const found = /http:\/\/127\.0\.0\.1:\d+\/[\w-]{43}\//.exec(out);
+          if (found && out.includes('Ctrl+C')) resolve(found[0]);
+        });
+        server.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
+      });
+      const page = await (await fetch(url)).text();
+      expect(page).toContain('allocscope-served');
+      // The page's own script, as the browser will ask for it.
+      const script = /src="\.\/(assets\/[\w-]+\.js)"/.exec(page)![1]!;
+      const scriptAnswer = await fetch(new URL(script, url));
+      expect(scriptAnswer.status).toBe(200);
+      expect(scriptAnswer.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      const bytes = await fetch(new URL('files/0', url));
+      expect(Buffer.from(await bytes.arrayBuffer()).equals(readFileSync(file))).toBe(true);
+    } finally {
+      server.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
+  }, 60_000);
 
   it('runs `allocscope summary` from the installed command as the clone does', () => {
     const file = realSnapshotPath('a0kuma');

@@ -37,6 +37,8 @@ export interface PageDecodeOptions {
   onSettled?(outcome: SnapshotOutcome): void;
   /** The folder of ranks the file came in (its `started` event says so). */
   rankGroup?: string | null;
+  /** Where `allocscope serve` serves the file from ("gpu-box:/runs/a.pickle"). */
+  servedFrom?: string | null;
 }
 
 export interface PageDecoder {
@@ -258,8 +260,17 @@ export function createPageDecoder(
         running().length < jobs.size || !mayStartDecode(sizes, job.budgetBytes, resources());
       jobs.set(jobId, job);
       const rankGroup = decodeOptions.rankGroup ?? null;
+      const { servedFrom } = decodeOptions;
       const announce = () =>
-        emit({ type: 'started', jobId, fileName, totalBytes: sizeBytes, waiting, rankGroup });
+        emit({
+          type: 'started',
+          jobId,
+          fileName,
+          totalBytes: sizeBytes,
+          waiting,
+          rankGroup,
+          ...(servedFrom == null ? {} : { servedFrom }),
+        });
       if (waiting) announce();
       else start(jobId, job, announce);
     },

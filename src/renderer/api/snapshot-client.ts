@@ -32,6 +32,8 @@ export type DecodeEvent =
        * side by side on the Ranks page.
        */
       readonly rankGroup: string | null;
+      /** Where `allocscope serve` serves the file from ("gpu-box:/runs/a.pickle"), if it does. */
+      readonly servedFrom?: string;
     }
   | WithJob<Extract<DecodeWorkerReply, { type: 'progress' }>>
   | { readonly type: 'done'; readonly jobId: string; readonly snapshot: AnalyzedSnapshot }

@@ -1,4 +1,5 @@
 import { createPageDecoder } from './page-decoder';
+import { fetchServedManifest, servedManifestUrl, servedOpens } from './served-snapshots';
 import { createListenerSet, type DecodeEvent, type SnapshotClient } from './snapshot-client';
 
 export const DEMO_SNAPSHOT_FILE_NAME = 'demo-snapshot.pickle';
@@ -6,15 +7,33 @@ export const DEMO_SNAPSHOT_FILE_NAME = 'demo-snapshot.pickle';
 /**
  * The browser host: the page's file input and drops hand over File objects, decoded here in a
  * Web Worker; nothing is uploaded anywhere. The demo snapshot is served beside index.html, and
- * the worker fetches it as Electron's worker fetches a file main hands over.
+ * the worker fetches it as Electron's worker fetches a file main hands over. A page that
+ * `allocscope serve` serves opens the files it serves, once the page listens (./served-snapshots.ts).
  */
-export function createWebSnapshotClient(location: Location): SnapshotClient {
+export function createWebSnapshotClient(
+  location: Location,
+  page: Document | null = globalThis.document ?? null,
+): SnapshotClient {
   const listeners = createListenerSet<DecodeEvent>();
   const decoder = createPageDecoder((event) => listeners.emit(event));
   // Files come one at a time, seconds apart: a worker that has already loaded its script saves
   // that time on every open.
   decoder.keepSpareWorker();
   let nextRefused = 1;
+  const refuse = (fileName: string, message: string) => {
+    const jobId = `refused-${nextRefused++}`;
+    queueMicrotask(() => listeners.emit({ type: 'failed', jobId, fileName, message }));
+  };
+  let servedUrl = page === null ? null : servedManifestUrl(page, location);
+  const openServed = (manifestUrl: string) => {
+    fetchServedManifest(manifestUrl).then(
+      (manifest) => {
+        for (const { source, options } of servedOpens(manifest, location.href))
+          decoder.decode(source, options);
+      },
+      (error: unknown) => refuse('allocscope serve', (error as Error).message),
+    );
+  };
 
   return {
     host: 'web',
@@ -25,17 +44,11 @@ export function createWebSnapshotClient(location: Location): SnapshotClient {
     openDemo() {
       if (location.protocol === 'file:') {
         // Browsers let a page from disk read only the files the user hands it.
-        const jobId = `refused-${nextRefused++}`;
-        queueMicrotask(() =>
-          listeners.emit({
-            type: 'failed',
-            jobId,
-            fileName: DEMO_SNAPSHOT_FILE_NAME,
-            message:
-              'a page opened from disk (file://) cannot read the demo file next to it. Serve the ' +
-              'folder over HTTP (for example `npx vite preview --outDir out/web`), or choose ' +
-              `${DEMO_SNAPSHOT_FILE_NAME} with Open snapshot…`,
-          }),
+        refuse(
+          DEMO_SNAPSHOT_FILE_NAME,
+          'a page opened from disk (file://) cannot read the demo file next to it. Serve the ' +
+            'folder over HTTP (for example `npx vite preview --outDir out/web`), or choose ' +
+            `${DEMO_SNAPSHOT_FILE_NAME} with Open snapshot…`,
         );
         return;
       }
@@ -43,7 +56,13 @@ export function createWebSnapshotClient(location: Location): SnapshotClient {
       decoder.decode({ kind: 'url', url, fileName: DEMO_SNAPSHOT_FILE_NAME });
     },
     cancel: (jobId) => void decoder.cancel(jobId),
-    subscribe: (listener) => listeners.add(listener),
+    subscribe(listener) {
+      const remove = listeners.add(listener);
+      // Once the page listens (its tabs show the decodes), and once per page load.
+      if (servedUrl !== null) openServed(servedUrl);
+      servedUrl = null;
+      return remove;
+    },
     recentFiles: null,
     onMenuCommand: () => () => {},
   };

@@ -98,7 +98,7 @@ function SnapshotPageContent({ tab, openSnapshots }: SnapshotPageProps) {
           </p>
         </div>
       )}
-      <SnapshotStatusBar snapshot={snapshot} device={device} />
+      <SnapshotStatusBar snapshot={snapshot} device={device} servedFrom={tab.servedFrom} />
     </section>
   );
 }

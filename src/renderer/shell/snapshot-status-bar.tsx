@@ -3,18 +3,26 @@
 import type { JSX } from 'react';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { snapshotFormName } from '@shared/format/words';
+import { servedFromText, servedHostOf } from './served-from';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 
 export function SnapshotStatusBar(props: {
   snapshot: AnalyzedSnapshot;
   device: AnalyzedDevice | null;
+  /** Where `allocscope serve` serves the file from, if it does. */
+  servedFrom?: string | undefined;
 }): JSX.Element {
-  const { snapshot, device } = props;
+  const { snapshot, device, servedFrom } = props;
   return (
     <footer className="status-bar">
       <span title={`${formatExactBytes(snapshot.fileBytes)} bytes`}>
         {snapshot.fileName} · {formatBytes(snapshot.fileBytes)}
       </span>
+      {servedFrom !== undefined && (
+        <span data-testid="served-from" title={servedFromText(servedFrom)}>
+          served from {servedHostOf(servedFrom)}
+        </span>
+      )}
       <span>{snapshotFormName(snapshot.pickleProtocol)}</span>
       <span>
         {snapshot.devices.length} {snapshot.devices.length === 1 ? 'device' : 'devices'}

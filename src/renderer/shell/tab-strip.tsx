@@ -3,6 +3,7 @@ import { snapshotFormName } from '@shared/format/words';
 import type { Tab } from '../state/app-state';
 import { CloseIcon } from '../ui/icons';
 import { progressFraction } from './progress-view';
+import { servedFromText } from './served-from';
 import { distinctiveStarts, tabLabels } from './tab-labels';
 
 export interface TabStripProps {
@@ -41,7 +42,7 @@ export function TabStrip({ tabs, selectedTabId, onSelect, onClose }: TabStripPro
             data-file-name={tab.fileName}
             data-tab-state={tab.kind}
             data-tab-stage={tab.kind === 'loading' ? tab.stage : undefined}
-            title={`${tab.fileName} — ${detail}`}
+            title={`${tab.fileName} — ${detail}${tab.servedFrom === undefined ? '' : `\n${servedFromText(tab.servedFrom)}`}`}
             onClick={() => onSelect(tab.id)}
             onAuxClick={(event) => {
               if (event.button === 1) onClose(tab.id); // middle click, as in browsers

@@ -16,6 +16,8 @@ interface TabBase {
   readonly openedFrom: string | null;
   /** The folder of ranks the file came in (an id), or null. */
   readonly rankGroup: string | null;
+  /** Where `allocscope serve` serves the file from ("gpu-box:/runs/a.pickle"), if it does. */
+  readonly servedFrom?: string;
 }
 
 /** What a file being opened is doing: waiting for a free decoder, then the decode's stages. */
@@ -139,6 +141,7 @@ function reduceDecodeEvent(state: AppState, event: DecodeEvent): AppState {
         bytesRead: 0,
         totalBytes: event.totalBytes,
         rankGroup: event.rankGroup,
+        ...(event.servedFrom === undefined ? {} : { servedFrom: event.servedFrom }),
       };
       // A file opened alone shows its own progress; a folder's ranks open on the Ranks page of
       // that folder (shown once two of them are decoded).
@@ -171,6 +174,7 @@ function reduceDecodeEvent(state: AppState, event: DecodeEvent): AppState {
         fileName: tab.fileName,
         openedFrom: tab.openedFrom,
         rankGroup: tab.rankGroup,
+        ...(tab.servedFrom === undefined ? {} : { servedFrom: tab.servedFrom }),
         snapshot: event.snapshot,
         store: createTabStore(event.snapshot),
       };

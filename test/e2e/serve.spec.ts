@@ -1,0 +1,152 @@
+// `allocscope serve` end to end (issue 23): the built command serves two real snapshots and a
+// folder of ranks on a free port; the page at the URL it prints opens both files as tabs with the
+// CLI's figures, the folder as a Ranks page, says where they are served from, and names a file in
+// the folder that is no snapshot. The static web build, which no server marks, asks for nothing.
+
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { expect, test } from '@playwright/test';
+import type { SummaryDocument } from '../../src/shared/report/summary-report';
+import { formatBytes } from '../../src/shared/format/units';
+import { assertChromiumInstalled } from './chromium';
+import { watchPageProblems } from './page-problems';
+
+test.use({ viewport: { width: 1280, height: 720 } });
+
+const CLI = resolve('out/cli/allocscope.js');
+const real = (name: string) => resolve('test/fixtures/real', name);
+const ADAM = real('a0kuma_pytorchMemoryViz__tests__gpu_memory_snapshot-adam.pickle');
+const LAYOUT = real('Muduard_LayoutEditing__memory_snapshot.pickle');
+const RANK_SOURCES = [
+  real('Yiyi-philosophy_LLM-inference__oom_snapshot.pickle'),
+  real('drisspg_transformer_nuggets__test__data__mini_snapshot.pickle'),
+];
+
+const directory = mkdtempSync(join(tmpdir(), 'allocscope-serve-e2e-'));
+const folder = join(directory, 'job');
+let server: ChildProcess | null = null;
+let url = '';
+let stderr = '';
+
+test.beforeAll(async () => {
+  assertChromiumInstalled();
+  mkdirSync(folder);
+  RANK_SOURCES.forEach((source, rank) => copyFileSync(source, join(folder, `rank${rank}.pickle`)));
+  // Named like a snapshot, it is not one: the page names it in a notice.
+  writeFileSync(join(folder, 'rank2.pickle'), 'not a pickle at all\n');
+  writeFileSync(join(folder, 'notes.txt'), 'left alone');
+  // A link out of the folder is never served.
+  symlinkSync(ADAM, join(folder, 'rank9.pickle'));
+  server = spawn(process.execPath, [CLI, 'serve', '--port', '0', ADAM, LAYOUT, folder], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  server.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  url = await new Promise<string>((resolveUrl, reject) => {
+    let out = '';
+    server!.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const found = /http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\//.exec(out);
+      if (found) resolveUrl(found[0]);
+    });
+    server!.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+  });
+});
+
+test.afterAll(async () => {
+  if (server !== null && server.exitCode === null) {
+    const exited = new Promise((done) => server!.once('exit', done));
+    server.kill('SIGINT');
+    await exited;
+  }
+  rmSync(directory, { recursive: true, force: true });
+});
+
+function cliSummary(path: string): SummaryDocument {
+  return JSON.parse(
+    execFileSync(process.execPath, [CLI, 'summary', path, '--json'], { encoding: 'utf8' }),
+  ) as SummaryDocument;
+}
+
+test('the printed URL opens both files with the figures of the CLI, the folder as ranks', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  expect(stderr).toContain('rank9.pickle: a symbolic link out of the folder (left out)');
+  const problems = await watchPageProblems(page);
+  await page.goto(url);
+  const tabs = page.getByTestId('tab');
+  // Two files and the folder's two snapshots decoded; its third file refused, by name.
+  await expect(page.locator('[data-tab-state="snapshot"]')).toHaveCount(4, { timeout: 60_000 });
+  await expect(tabs).toHaveCount(4);
+  const notice = page.getByTestId('error-notice');
+  await expect(notice).toHaveCount(1);
+  await expect(notice).toContainText('rank2.pickle');
+  await expect(page.locator('body')).toHaveAttribute('data-state', /ready|error/);
+
+  // The folder opened as a job's ranks, on its own Ranks page.
+  const rows = page.getByTestId('ranks-table').locator('tbody tr');
+  await expect(rows).toHaveCount(2);
+  expect(
+    await rows.evaluateAll((all) => all.map((row) => Number(row.getAttribute('data-rank')))),
+  ).toEqual([0, 1]);
+  for (const [rank, source] of RANK_SOURCES.entries()) {
+    const summary = cliSummary(source);
+    // Each rank's first device with the largest active peak, as the Ranks page reads it.
+    const peak = Math.max(...summary.devices.map((device) => device.active_bytes.peak));
+    await expect(page.locator(`tr[data-rank="${rank}"]`)).toHaveAttribute(
+      'data-peak',
+      String(peak),
+    );
+  }
+
+  for (const path of [ADAM, LAYOUT]) {
+    await page.locator(`[data-testid="tab"][data-file-name="${basename(path)}"]`).click();
+    await expect(page.getByTestId('snapshot-page')).toBeVisible();
+    const device = Number(await page.getByTestId('device-select').inputValue());
+    const summary = cliSummary(path).devices.find((candidate) => candidate.device === device)!;
+    const strip = page.getByTestId('summary-strip');
+    for (const [testId, bytes] of [
+      ['summary-active-peak', summary.active_bytes.peak],
+      ['summary-reserved-peak', summary.reserved_bytes.peak],
+    ] as const) {
+      await expect(strip.getByTestId(testId)).toHaveAttribute('data-bytes', String(bytes));
+      await expect(strip.getByTestId(testId)).toHaveText(formatBytes(bytes));
+    }
+    // Where it comes from: the machine (in the header: a laptop's window hides the status bar),
+    // and the path there.
+    const mark = page.getByTestId('served-from-mark');
+    await expect(mark).toBeVisible();
+    await expect(mark).toHaveText(`from ${hostname()}`);
+    await expect(mark).toHaveAttribute(
+      'title',
+      `Served by allocscope serve from ${hostname()}:${path}`,
+    );
+    await expect(page.locator('[data-testid="tab"][aria-selected="true"]')).toHaveAttribute(
+      'title',
+      new RegExp(
+        `\\nServed by allocscope serve from ${hostname()}:${path.replaceAll('.', '\\.')}$`,
+      ),
+    );
+    const servedFrom = page.getByTestId('served-from');
+    await expect(servedFrom).toHaveText(`served from ${hostname()}`);
+    await expect(servedFrom).toHaveAttribute(
+      'title',
+      `Served by allocscope serve from ${hostname()}:${path}`,
+    );
+  }
+  await page.screenshot({ path: testInfo.outputPath('served-1280x720.png') });
+  expect(await problems()).toEqual([]);
+});
+
+test('the static web build is not served: it asks for no list of files', async ({ page }) => {
+  const requested: string[] = [];
+  page.on('request', (request) => requested.push(request.url()));
+  const problems = await watchPageProblems(page);
+  await page.goto('./');
+  await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
+  await expect(page.getByTestId('tab')).toHaveCount(0);
+  expect(requested.filter((address) => address.includes('served'))).toEqual([]);
+  expect(await problems()).toEqual([]);
+});
