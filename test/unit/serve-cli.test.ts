@@ -3,13 +3,14 @@
 // the file's bytes under the token only, and Ctrl+C (SIGINT) or SIGTERM stops it with exit 0.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI_PATH, runCli } from '../support/cli';
 import { realSnapshotPath } from '../support/real-snapshots';
+import { formatBytes } from '../../src/shared/format/units';
 
 const directory = mkdtempSync(join(tmpdir(), 'allocscope-serve-cli-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -91,6 +92,10 @@ describe('allocscope serve (the built command)', () => {
     const exited = exitOf(child);
     const port = new URL(url).port;
     expect(stdout).toContain(`ssh -N -L ${port}:127.0.0.1:${port} ${hostname()}`);
+    // What the URL gives access to, said where it is printed.
+    expect(stdout).toContain(
+      `serving 1 snapshot (${formatBytes(statSync(file).size)}): ${basename(file)}\n`,
+    );
     const page = await fetch(url);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('allocscope-served');

@@ -7,6 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { hostname } from 'node:os';
 import { isIP } from 'node:net';
+import { sep } from 'node:path';
+import { formatBytes } from '@shared/format/units';
+import type { ServedFile } from '@shared/report/served-manifest';
 import { UsageError, type ServeCliOptions } from '../cli-options';
 import { printErrLine, printOut } from '../terminal-output';
 import { createServeHandler } from './serve-http';
@@ -78,11 +81,30 @@ export async function runServe(options: ServeCliOptions): Promise<void> {
       isLoopbackHost(options.host)
         ? `from a laptop: ssh -N -L ${port}:${urlHostOf(options.host)}:${port} ${hostname()}  then open the URL there`
         : `from another machine: the URL with this machine's name or address for ${options.host}`,
+      servedListLine(started.files),
       'Ctrl+C stops it',
       '',
     ].join('\n'),
   );
   await stopped;
+}
+
+/** "serving 3 snapshots (12.4 MiB): run.pickle, /runs/ranks/ (2)": what the URL gives access to. */
+export function servedListLine(files: readonly ServedFile[]): string {
+  const named: string[] = [];
+  const folders = new Map<string, number>();
+  for (const file of files)
+    if (file.group === null) named.push(file.name);
+    else folders.set(file.group, (folders.get(file.group) ?? 0) + 1);
+  const parts = [
+    ...named,
+    ...[...folders].map(
+      ([folder, count]) => `${folder}${folder.endsWith(sep) ? '' : sep} (${count})`,
+    ),
+  ];
+  const bytes = files.reduce((sum, file) => sum + file.sizeBytes, 0);
+  const count = `${files.length} snapshot${files.length === 1 ? '' : 's'}`;
+  return `serving ${count} (${formatBytes(bytes)}): ${parts.join(', ')}`;
 }
 
 function urlHostOf(host: string): string {
