@@ -29,6 +29,7 @@ usage:
                   [--device N] [--device-b N] [--rules RULES.json] [--limit K] [--json]
                   [--bytes]
   allocscope ranks DIR|FILES... [--json] [--bytes]
+  allocscope html FILE -o OUT.html [--moment EVENT] [--view VIEW] [--device N]
   allocscope mcp
   every command but mcp also takes --max-memory SIZE
 
@@ -99,6 +100,12 @@ usage:
               active peak and the largest hole there, first OOM and steps; the skew (highest
               peak over the median), the outliers, the highest and the ranks that ran out;
               --json: allocscope.ranks/1 (with the wall time and the workers)
+
+  html        one self-contained page to send: the viewer and the snapshot (gzip) in one
+              HTML file that opens offline from disk in a browser (no server, no network),
+              on --device, --moment and --view (timeline, allocations, segments,
+              fragmentation, oom, flame, categories, steps) when given (README: "Send a
+              finding as one HTML file")
 
   mcp         a Model Context Protocol server on standard input/output for coding agents:
               the tools open_snapshot, summary, oom, allocator_state, top, steps, diff,
@@ -269,6 +276,19 @@ const ranksOptionsSchema = z.object({
   bytes: z.boolean(),
 });
 
+/** The lower views `html --view` opens on: render's words, and the allocations table. */
+export const HTML_VIEWS = ['allocations', ...RENDER_VIEWS] as const;
+
+const htmlOptionsSchema = z.object({
+  command: z.literal('html'),
+  maxMemory: maxMemorySchema,
+  file: z.string().min(1),
+  output: z.string().min(1, 'html needs -o OUT.html'),
+  device: deviceSchema,
+  moment: momentSchema.nullable(),
+  view: z.enum(HTML_VIEWS).nullable(),
+});
+
 const reportOptionsSchema = z.object({
   command: z.literal('report'),
   maxMemory: maxMemorySchema,
@@ -286,9 +306,11 @@ export type TopCliOptions = z.infer<typeof topOptionsSchema>;
 export type StepsCliOptions = z.infer<typeof stepsOptionsSchema>;
 export type DiffCliOptions = z.infer<typeof diffOptionsSchema>;
 export type RanksCliOptions = z.infer<typeof ranksOptionsSchema>;
+export type HtmlCliOptions = z.infer<typeof htmlOptionsSchema>;
 export type CliOptions =
   | SummaryCliOptions
   | RanksCliOptions
+  | HtmlCliOptions
   | DiffCliOptions
   | StepsCliOptions
   | TopCliOptions
@@ -307,6 +329,7 @@ const COMMANDS = [
   'steps',
   'diff',
   'ranks',
+  'html',
 ] as const;
 type Command = (typeof COMMANDS)[number];
 
@@ -363,6 +386,14 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
     '--bytes': 'switch',
   },
   ranks: { ...MEMORY_FLAG, '--json': 'switch', '--bytes': 'switch' },
+  html: {
+    ...MEMORY_FLAG,
+    '--output': 'text',
+    '-o': 'text',
+    '--device': 'device',
+    '--moment': 'moment',
+    '--view': 'text',
+  },
   diff: {
     ...MEMORY_FLAG,
     '--device': 'device',
@@ -410,6 +441,7 @@ const DEFAULTS: Record<Command, Record<string, unknown>> = {
   },
   steps: { maxMemory: null, device: null, by: 'frame', rules: null, json: false, bytes: false },
   ranks: { maxMemory: null, json: false, bytes: false },
+  html: { maxMemory: null, output: '', device: null, moment: null, view: null },
   diff: {
     maxMemory: null,
     device: null,
@@ -434,6 +466,7 @@ const SCHEMAS = {
   steps: stepsOptionsSchema,
   diff: diffOptionsSchema,
   ranks: ranksOptionsSchema,
+  html: htmlOptionsSchema,
 } as const;
 
 export function parseCliOptions(argv: readonly string[]): CliOptions {
@@ -464,8 +497,11 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
       positional.push(arg);
       continue;
     }
-    // --color-by is the option colorBy.
-    const key = flag.slice(2).replace(/-([a-z])/g, (_m, letter: string) => letter.toUpperCase());
+    // --color-by is the option colorBy; -o is --output.
+    const key = (flag === '-o' ? 'output' : flag.slice(2)).replace(
+      /-([a-z])/g,
+      (_m, letter: string) => letter.toUpperCase(),
+    );
     if (kind === 'switch') {
       if (inlineValue !== undefined) throw new UsageError(`${flag} takes no value`);
       raw[key] = true;

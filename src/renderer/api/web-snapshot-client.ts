@@ -1,4 +1,5 @@
-import { createPageDecoder } from './page-decoder';
+import { readEmbeddedSnapshot } from './embedded-snapshot';
+import { createPageDecoder, type PageDecoder } from './page-decoder';
 import { createListenerSet, type DecodeEvent, type SnapshotClient } from './snapshot-client';
 
 export const DEMO_SNAPSHOT_FILE_NAME = 'demo-snapshot.pickle';
@@ -8,13 +9,18 @@ export const DEMO_SNAPSHOT_FILE_NAME = 'demo-snapshot.pickle';
  * Web Worker; nothing is uploaded anywhere. The demo snapshot is served beside index.html, and
  * the worker fetches it as Electron's worker fetches a file main hands over.
  */
-export function createWebSnapshotClient(location: Location): SnapshotClient {
+export function createWebSnapshotClient(
+  location: Location,
+  page: Document | null = null,
+): SnapshotClient {
   const listeners = createListenerSet<DecodeEvent>();
   const decoder = createPageDecoder((event) => listeners.emit(event));
   // Files come one at a time, seconds apart: a worker that has already loaded its script saves
   // that time on every open.
   decoder.keepSpareWorker();
   let nextRefused = 1;
+  // The snapshot an `allocscope html` page carries opens once the page listens (as a file picked).
+  let embeddedPending = page !== null;
 
   return {
     host: 'web',
@@ -43,8 +49,39 @@ export function createWebSnapshotClient(location: Location): SnapshotClient {
       decoder.decode({ kind: 'url', url, fileName: DEMO_SNAPSHOT_FILE_NAME });
     },
     cancel: (jobId) => void decoder.cancel(jobId),
-    subscribe: (listener) => listeners.add(listener),
+    subscribe: (listener) => {
+      const unsubscribe = listeners.add(listener);
+      if (embeddedPending && page !== null) {
+        embeddedPending = false;
+        void openEmbeddedSnapshot(page, decoder, (event) => listeners.emit(event));
+      }
+      return unsubscribe;
+    },
     recentFiles: null,
     onMenuCommand: () => () => {},
   };
+}
+
+/** Opens the page's own snapshot, if it carries one, on the finding it was written with. */
+async function openEmbeddedSnapshot(
+  page: Document,
+  decoder: PageDecoder,
+  emit: (event: DecodeEvent) => void,
+): Promise<void> {
+  const embedded = await readEmbeddedSnapshot(page);
+  if (embedded === null) return;
+  if (embedded.kind === 'broken') {
+    emit({
+      type: 'failed',
+      jobId: 'embedded',
+      fileName: embedded.fileName,
+      message: embedded.message,
+    });
+    return;
+  }
+  const { file, header } = embedded;
+  decoder.decode(
+    { kind: 'file', file, originalBytes: header.fileBytes },
+    { opening: header.opening },
+  );
 }
