@@ -49,6 +49,7 @@ export default defineConfig({
         'ranks.spec.ts',
         'laptop.spec.ts',
         'tab-store.spec.ts',
+        'html-report.spec.ts',
       ],
       use: {
         browserName: 'chromium',

@@ -8,11 +8,15 @@ import { resolve } from 'node:path';
 export const GENERATED_DIR = resolve(import.meta.dirname, '../.generated');
 
 export default function setup(): void {
-  // Build the CLI too: its tests run the real command, exit codes and all.
-  execFileSync('npx', ['vite', 'build', '--config', 'vite.cli.config.ts', '--logLevel', 'silent'], {
-    cwd: resolve(import.meta.dirname, '../..'),
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  // Build the CLI too: its tests run the real command, exit codes and all; then the page
+  // template `allocscope html` writes from (after: the CLI's build empties out/cli).
+  for (const config of ['vite.cli.config.ts', 'vite.html.config.ts'])
+    execFileSync('npx', ['vite', 'build', '--config', config, '--logLevel', 'silent'], {
+      cwd: resolve(import.meta.dirname, '../..'),
+      stdio: ['ignore', 'ignore', 'inherit'],
+      // Vitest's NODE_ENV (test) would make the page template a development build of React.
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
   rmSync(GENERATED_DIR, { recursive: true, force: true });
   mkdirSync(GENERATED_DIR, { recursive: true });
   execFileSync(
