@@ -69,7 +69,7 @@ export async function measureHtmlPage(
       .waitForFunction(
         () =>
           (window as unknown as { paintedAt?: number }).paintedAt ??
-          document.querySelector('[role="alert"], .notice')?.textContent ??
+          document.querySelector('[data-testid="error-notice"]')?.textContent ??
           null,
         undefined,
         { timeout: PAINT_TIMEOUT_MS, polling: 500 },
