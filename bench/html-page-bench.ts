@@ -53,26 +53,17 @@ export async function measureHtmlPage(
   );
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.addInitScript(() => {
-      const marks = window as unknown as { paintedAt?: number };
-      new MutationObserver(() => {
-        if (
-          document.body.dataset['state'] === 'ready' &&
-          document.querySelector('[data-testid="summary-strip"]') !== null &&
-          marks.paintedAt === undefined
-        )
-          requestAnimationFrame(() => (marks.paintedAt ??= performance.now()));
-      }).observe(document.documentElement, { attributes: true, subtree: true, childList: true });
-    });
     await page.goto(pathToFileURL(output).href, { timeout: PAINT_TIMEOUT_MS });
     const outcome = await page
       .waitForFunction(
+        // Checked every frame: the first frame with the snapshot shown, timed from navigation.
         () =>
-          (window as unknown as { paintedAt?: number }).paintedAt ??
-          document.querySelector('[data-testid="error-notice"]')?.textContent ??
-          null,
+          document.body?.dataset['state'] === 'ready' &&
+          document.querySelector('[data-testid="summary-strip"]') !== null
+            ? performance.now()
+            : (document.querySelector('[data-testid="error-notice"]')?.textContent ?? null),
         undefined,
-        { timeout: PAINT_TIMEOUT_MS, polling: 500 },
+        { timeout: PAINT_TIMEOUT_MS, polling: 'raf' },
       )
       .then((handle) => handle.jsonValue() as Promise<number | string>);
     const heap = await page.evaluate(
