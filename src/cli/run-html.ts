@@ -9,6 +9,7 @@ import { readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatBytes } from '@shared/format/units';
+import { countOf } from '@shared/format/plural';
 import { terminalField } from '@shared/format/terminal-safe';
 import { describeDecodeError } from '@shared/snapshot/describe-decode-error';
 import type { EmbeddedHeader } from '@shared/report/html-embedding';
@@ -43,7 +44,7 @@ export async function runHtml(
   if (options.file === STDIN_FILE)
     throw new UsageError('html reads FILE twice (to check it, then to copy it in): save it first');
   const output = resolve(options.output);
-  await checkOutputFolder(output);
+  await checkOutputFolder(output, options.file);
   const template = await readTemplate(templateUrl);
   const snapshot = await loadAnalyzedSnapshot(options.file, options);
   const opening = openingOf(snapshot, options);
@@ -73,7 +74,7 @@ export async function runHtml(
   const what = end.compressedByAllocscope ? 'gzip-compressed' : 'gzip as it was';
   const line = terminalField(
     `${snapshot.fileName}: ${output} (${formatBytes(pageBytes)}; the snapshot ${what}, ` +
-      `${formatBytes(end.embeddedBytes)} in ${end.chunks} pieces)`,
+      `${formatBytes(end.embeddedBytes)} in ${countOf(end.chunks, 'piece')})`,
   );
   const warning =
     snapshot.fileBytes > HTML_WARN_BYTES
@@ -100,7 +101,7 @@ function openingOf(
   return { device: device?.device ?? null, moment, view: options.view };
 }
 
-async function checkOutputFolder(output: string): Promise<void> {
+async function checkOutputFolder(output: string, input: string): Promise<void> {
   const folder = dirname(output);
   let isFolder = false;
   try {
@@ -110,8 +111,12 @@ async function checkOutputFolder(output: string): Promise<void> {
   }
   if (!isFolder) throw new UsageError(`-o ${output}: the folder ${folder} does not exist`);
   try {
-    if ((await stat(output)).isDirectory())
+    const existing = await stat(output);
+    if (existing.isDirectory())
       throw new UsageError(`-o ${output} is a folder: name the page's file (report.html)`);
+    const source = await stat(input).catch(() => null);
+    if (source !== null && source.ino === existing.ino && source.dev === existing.dev)
+      throw new UsageError(`-o ${output} is the snapshot itself: name another file for the page`);
   } catch (error) {
     if (error instanceof UsageError) throw error;
   }

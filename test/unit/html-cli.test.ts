@@ -45,6 +45,16 @@ describe('allocscope html: bad input', () => {
     expect(readdirSync(folder).filter((name) => name.includes('page'))).toEqual([]);
   });
 
+  it('-o naming the snapshot itself: exit 2, the snapshot untouched', () => {
+    const copy = join(folder, 'copy.pickle');
+    writeFileSync(copy, readFileSync(MULTI_GPU));
+    const run = runCli(['html', copy, '-o', copy]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/is the snapshot itself/);
+    expect(readFileSync(copy).equals(readFileSync(MULTI_GPU))).toBe(true);
+    rmSync(copy);
+  });
+
   it('without -o, or with -o into a missing folder: exit 2', () => {
     const missingO = runCli(['html', MULTI_GPU]);
     expect(missingO.status).toBe(2);
