@@ -24,11 +24,12 @@ import { writeHtmlPage } from './html/write-html-page';
 export const VIEWER_TEMPLATE_URL = new URL('./assets/viewer.html', import.meta.url);
 
 /**
- * Above this many bytes of snapshot the page is written with a warning: bench/html-page.ts
- * measured a generated 500 MB snapshot's page opening in Chromium; past ~1 GB the page's decode
- * needs more memory than browsers give one tab (docs/html.md).
+ * Above this many bytes of snapshot the page is written with a warning: bench/html-page-bench.ts
+ * measured generated snapshots of up to 2 GB opening from file:// in Chromium (2.3 GB of browser
+ * memory at 2 GB); past that, the page's decode may need more memory than a browser gives a tab
+ * (docs/html.md).
  */
-export const HTML_WARN_BYTES = 1 << 30;
+export const HTML_WARN_BYTES = 2 ** 31;
 
 export interface HtmlResult {
   /** The line to print. */
@@ -79,7 +80,7 @@ export async function runHtml(
   const warning =
     snapshot.fileBytes > HTML_WARN_BYTES
       ? `allocscope: warning: ${terminalField(snapshot.fileName)} is ${formatBytes(snapshot.fileBytes)}: ` +
-        `browsers may not hold its page's decode in one tab (tested up to ${formatBytes(HTML_WARN_BYTES)}; ` +
+        `browsers may not hold its page's decode in one tab (measured up to 2 GB; ` +
         'docs/html.md); allocscope serve or the desktop app open it from the file'
       : null;
   return { line, warning };

@@ -262,7 +262,11 @@ export function createPageDecoder(
         source,
         fileName,
         sizeBytes,
-        budgetBytes: decodedBytesOf(fileName, sizeBytes),
+        // A page's own snapshot is gzip whatever its name: budgeted as the file it was made from.
+        budgetBytes: decodedBytesOf(
+          fileName,
+          (source.kind === 'file' ? source.originalBytes : undefined) ?? sizeBytes,
+        ),
         onSettled: decodeOptions.onSettled,
         opening: decodeOptions.opening ?? null,
       };
