@@ -158,3 +158,15 @@ test('a page cut short says so instead of opening empty', async ({ page }) => {
   await expect(page.getByText(/this page is cut short/)).toBeVisible();
   await expect(page.getByTestId('tab')).toHaveCount(0);
 });
+
+test('the template without a snapshot is the plain web app, from disk', async ({ page }) => {
+  const problems = await watchPageProblems(page);
+  await page.goto(pathToFileURL(resolve('out/cli/assets/viewer.html')).href);
+  await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
+  await expect(page.getByRole('button', { name: 'Open snapshot…' })).toBeVisible();
+  await expect(page.getByTestId('tab')).toHaveCount(0);
+  // A file chosen in it opens as in the web build.
+  await page.getByTestId('file-input').setInputFiles(ADAM);
+  await expectFigures(page, deviceSummary(ADAM, 0));
+  expect(await problems()).toEqual([]);
+});
