@@ -50,6 +50,7 @@ export default defineConfig({
         'laptop.spec.ts',
         'tab-store.spec.ts',
         'serve.spec.ts',
+        'html-report.spec.ts',
       ],
       use: {
         browserName: 'chromium',

@@ -20,6 +20,8 @@ export interface BenchOptions {
   readonly uiRuns: number;
   /** Also time `allocscope ranks` on 8 generated 100 MB ranks against 8 x summary, and the app opening them as a folder against one by one (unless --no-ui). */
   readonly ranks: boolean;
+  /** Only the one-file page of `allocscope html` on each size: written, opened from file://. */
+  readonly html: boolean;
 }
 
 export const BENCH_USAGE = `usage: node out/cli/bench.js [--only SIZE[,SIZE...]] [--keep-going] [--generate-only] [--no-ui] [--ui-runs N] [--ranks]
@@ -64,12 +66,14 @@ export function parseBenchOptions(
   let noUi = false;
   let uiRuns = 3;
   let ranks = false;
+  let html = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--keep-going') keepGoing = true;
     else if (arg === '--no-ui') noUi = true;
     else if (arg === '--generate-only') generateOnly = true;
     else if (arg === '--ranks') ranks = true;
+    else if (arg === '--html') html = true;
     else if (arg === '--ui-runs' || arg.startsWith('--ui-runs=')) {
       const value = arg === '--ui-runs' ? argv[++i] : arg.slice('--ui-runs='.length);
       const runs = Number(value);
@@ -85,5 +89,5 @@ export function parseBenchOptions(
     }
   }
   if (sizes.length === 0) throw new Error('no sizes to run');
-  return { sizes, keepGoing, generateOnly, noUi, uiRuns, ranks };
+  return { sizes, keepGoing, generateOnly, noUi, uiRuns, ranks, html };
 }

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { ensureBenchInput, type BenchInput } from './bench-inputs';
+import { formatHtmlPageTable, measureHtmlPage, type HtmlPageRow } from './html-page-bench';
 import { parseBenchOptions, type BenchOptions } from './bench-options';
 import {
   decodeMBps,
@@ -114,6 +115,27 @@ async function main(options: BenchOptions): Promise<number> {
     } catch (error) {
       if (!fail(`generating ${size.label}`, error)) break;
     }
+  }
+
+  // --html: only the one-file page (allocscope html), each size written and opened from disk.
+  if (options.html && !options.generateOnly) {
+    const rows: HtmlPageRow[] = [];
+    for (const input of inputs) {
+      log(`allocscope html on ${input.size.label}: written, opened from file:// ...`);
+      try {
+        rows.push(
+          await measureHtmlPage(
+            cli,
+            { label: input.size.label, path: input.path, bytes: input.bytes },
+            dataDir,
+          ),
+        );
+      } catch (error) {
+        if (!fail(`allocscope html on ${input.size.label}`, error)) break;
+      }
+    }
+    if (rows.length > 0) log(`\n${formatHtmlPageTable(rows)}`);
+    return failures.length > 0 ? 1 : 0;
   }
 
   const cliRows: CliRow[] = [];

@@ -30,6 +30,7 @@ usage:
                   [--bytes]
   allocscope ranks DIR|FILES... [--json] [--bytes]
   allocscope serve FILE|DIR... [--port P] [--host H]
+  allocscope html FILE -o OUT.html [--moment EVENT] [--view VIEW] [--device N]
   allocscope mcp
   every command but serve and mcp also takes --max-memory SIZE
 
@@ -105,6 +106,13 @@ usage:
               for a browser elsewhere: on 127.0.0.1 (--host: another address) port 7317
               (--port 0: a free one), at a URL with a random token; it prints the URL and
               the ssh -L line for a laptop (README: "On a GPU box over SSH"); Ctrl+C stops it
+
+  html        one self-contained page to send: the viewer and the snapshot (gzip) in one
+              HTML file that opens offline from disk in a browser (no server, no network),
+              on --device, --moment and --view (timeline, allocations, segments,
+              fragmentation, oom, flame, categories, steps) when given (README: "Send a
+              finding as one HTML file")
+
   mcp         a Model Context Protocol server on standard input/output for coding agents:
               the tools open_snapshot, summary, oom, allocator_state, top, steps, diff,
               ranks and render answer as the commands' --json do, on snapshots kept
@@ -277,6 +285,19 @@ const ranksOptionsSchema = z.object({
   bytes: z.boolean(),
 });
 
+/** The lower views `html --view` opens on: render's words, and the allocations table. */
+export const HTML_VIEWS = ['allocations', ...RENDER_VIEWS] as const;
+
+const htmlOptionsSchema = z.object({
+  command: z.literal('html'),
+  maxMemory: maxMemorySchema,
+  file: z.string().min(1),
+  output: z.string().min(1, 'html needs -o OUT.html'),
+  device: deviceSchema,
+  moment: momentSchema.nullable(),
+  view: z.enum(HTML_VIEWS).nullable(),
+});
+
 const reportOptionsSchema = z.object({
   command: z.literal('report'),
   maxMemory: maxMemorySchema,
@@ -303,10 +324,12 @@ export type TopCliOptions = z.infer<typeof topOptionsSchema>;
 export type StepsCliOptions = z.infer<typeof stepsOptionsSchema>;
 export type DiffCliOptions = z.infer<typeof diffOptionsSchema>;
 export type RanksCliOptions = z.infer<typeof ranksOptionsSchema>;
+export type HtmlCliOptions = z.infer<typeof htmlOptionsSchema>;
 export type CliOptions =
   | SummaryCliOptions
   | RanksCliOptions
   | ServeCliOptions
+  | HtmlCliOptions
   | DiffCliOptions
   | StepsCliOptions
   | TopCliOptions
@@ -326,6 +349,7 @@ const COMMANDS = [
   'diff',
   'ranks',
   'serve',
+  'html',
 ] as const;
 type Command = (typeof COMMANDS)[number];
 
@@ -383,6 +407,14 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
   },
   ranks: { ...MEMORY_FLAG, '--json': 'switch', '--bytes': 'switch' },
   serve: { '--port': 'integer', '--host': 'text' },
+  html: {
+    ...MEMORY_FLAG,
+    '--output': 'text',
+    '-o': 'text',
+    '--device': 'device',
+    '--moment': 'moment',
+    '--view': 'text',
+  },
   diff: {
     ...MEMORY_FLAG,
     '--device': 'device',
@@ -431,6 +463,7 @@ const DEFAULTS: Record<Command, Record<string, unknown>> = {
   steps: { maxMemory: null, device: null, by: 'frame', rules: null, json: false, bytes: false },
   ranks: { maxMemory: null, json: false, bytes: false },
   serve: { port: DEFAULT_SERVE_PORT, host: '127.0.0.1' },
+  html: { maxMemory: null, output: '', device: null, moment: null, view: null },
   diff: {
     maxMemory: null,
     device: null,
@@ -456,6 +489,7 @@ const SCHEMAS = {
   diff: diffOptionsSchema,
   ranks: ranksOptionsSchema,
   serve: serveOptionsSchema,
+  html: htmlOptionsSchema,
 } as const;
 
 export function parseCliOptions(argv: readonly string[]): CliOptions {
@@ -486,8 +520,11 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
       positional.push(arg);
       continue;
     }
-    // --color-by is the option colorBy.
-    const key = flag.slice(2).replace(/-([a-z])/g, (_m, letter: string) => letter.toUpperCase());
+    // --color-by is the option colorBy; -o is --output.
+    const key = (flag === '-o' ? 'output' : flag.slice(2)).replace(
+      /-([a-z])/g,
+      (_m, letter: string) => letter.toUpperCase(),
+    );
     if (kind === 'switch') {
       if (inlineValue !== undefined) throw new UsageError(`${flag} takes no value`);
       raw[key] = true;

@@ -14,6 +14,7 @@ import { runTop } from './run-top';
 import { runSteps } from './run-steps';
 import { runDiff } from './run-diff';
 import { runRanks } from './run-ranks';
+import { runHtml } from './run-html';
 import { FileFailure } from './file-failure';
 import { summaryFiguresOf } from './summary-figures';
 import { jsonText } from '@shared/format/json-text';
@@ -121,6 +122,12 @@ async function main(argv: readonly string[]): Promise<number> {
       case 'ranks':
         printOut(`${await runRanks(options)}\n`);
         break;
+      case 'html': {
+        const { line, warning } = await runHtml(options);
+        if (warning !== null) printErrLine(warning);
+        printOut(`${line}\n`);
+        break;
+      }
     }
     return 0;
   } catch (thrown) {

@@ -241,6 +241,8 @@ async function stdoutInProcess(args: readonly string[]): Promise<string> {
       return `${await runDiff(options)}\n`;
     case 'ranks':
       throw new Error('ranks runs as the built command only (worker threads)');
+    case 'html':
+      throw new Error('html writes a page: test/unit/html-cli.test.ts runs it');
   }
 }
 

@@ -8,18 +8,28 @@ import { resolve } from 'node:path';
 export const GENERATED_DIR = resolve(import.meta.dirname, '../.generated');
 
 export default function setup(): void {
-  // Build the CLI too: its tests run the real command, exit codes and all.
-  execFileSync('npx', ['vite', 'build', '--config', 'vite.cli.config.ts', '--logLevel', 'silent'], {
-    cwd: resolve(import.meta.dirname, '../..'),
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const root = resolve(import.meta.dirname, '../..');
+  // Vitest's NODE_ENV (test) would make the page builds a development build of React.
+  const env = { ...process.env, NODE_ENV: 'production' };
+  // Build the CLI too: its tests run the real command, exit codes and all; then the page
+  // template `allocscope html` writes from (after: the CLI's build empties out/cli).
+  for (const config of ['vite.cli.config.ts', 'vite.html.config.ts'])
+    execFileSync('npx', ['vite', 'build', '--config', config, '--logLevel', 'silent'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env,
+    });
   // `allocscope serve` hands out the web build, and the packed package carries it: built when
   // missing (npm test builds it afresh before the end-to-end tests).
-  if (!existsSync(resolve(import.meta.dirname, '../../out/web/index.html')))
+  if (!existsSync(resolve(root, 'out/web/index.html')))
     execFileSync(
       'npx',
       ['vite', 'build', '--config', 'vite.web.config.ts', '--logLevel', 'silent'],
-      { cwd: resolve(import.meta.dirname, '../..'), stdio: ['ignore', 'ignore', 'inherit'] },
+      {
+        cwd: root,
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env,
+      },
     );
   rmSync(GENERATED_DIR, { recursive: true, force: true });
   mkdirSync(GENERATED_DIR, { recursive: true });

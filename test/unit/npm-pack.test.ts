@@ -102,6 +102,20 @@ describe('npm pack', () => {
     );
   });
 
+  it('writes an `allocscope html` page from the installed command (its template shipped)', () => {
+    const output = join(directory, 'page.html');
+    const installedRun = spawnSync(
+      join(installed, 'node_modules/.bin/allocscope'),
+      ['html', realSnapshotPath('a0kuma'), '-o', output],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(installedRun.status, installedRun.stderr).toBe(0);
+    const page = readFileSync(output, 'utf8');
+    expect(page).toContain('id="allocscope-snapshot"');
+    expect(page).toContain('id="allocscope-snapshot-end"');
+    expect(page).toContain("default-src 'none'");
+  });
+
   it('serves `allocscope mcp` from the installed command', async () => {
     const client = new Client({ name: 'allocscope-pack-test', version: '1' });
     await client.connect(

@@ -5,5 +5,7 @@ import { createWebSnapshotClient } from './web-snapshot-client';
 /** Electron's preload exposes `window.allocscope`; a plain browser has no such bridge. */
 export function createSnapshotClient(): SnapshotClient {
   const bridge = window.allocscope;
-  return bridge ? createElectronSnapshotClient(bridge) : createWebSnapshotClient(window.location);
+  return bridge
+    ? createElectronSnapshotClient(bridge)
+    : createWebSnapshotClient(window.location, document);
 }

@@ -8,7 +8,7 @@ import { bugReportOf } from '@shared/snapshot/describe-decode-error';
 import type { SnapshotOutcome } from '../../preload/index.d';
 import type { DecodeWorkerReply, DecodeWorkerRequest } from '../workers/decode-worker-protocol';
 import DecodeWorker from '../workers/decode-worker?worker&inline';
-import type { DecodeEvent } from './snapshot-client';
+import type { DecodeEvent, OpeningChoice } from './snapshot-client';
 import { describeWorkerCrash } from './worker-crash';
 
 // Decodes in the page's own Web Workers, one per file, in both builds: the worker reads a File or
@@ -39,6 +39,8 @@ export interface PageDecodeOptions {
   rankGroup?: string | null;
   /** Where `allocscope serve` serves the file from ("gpu-box:/runs/a.pickle"). */
   servedFrom?: string | null;
+  /** What its page shows first (its `done` event carries it to the tab's store). */
+  opening?: OpeningChoice | null;
 }
 
 export interface PageDecoder {
@@ -92,6 +94,7 @@ interface Job {
   /** What the decode works through (a .gz unpacked): what the memory budget counts. */
   readonly budgetBytes: number | null;
   readonly onSettled: ((outcome: SnapshotOutcome) => void) | undefined;
+  readonly opening: OpeningChoice | null;
 }
 
 export function createPageDecoder(
@@ -212,7 +215,12 @@ export function createPageDecoder(
           return;
         case 'done':
           finish(jobId, 'decoded');
-          emit({ type: 'done', jobId, snapshot: adoptAnalyzedSnapshot(reply.snapshot) });
+          emit({
+            type: 'done',
+            jobId,
+            snapshot: adoptAnalyzedSnapshot(reply.snapshot),
+            ...(job.opening === null ? {} : { opening: job.opening }),
+          });
           return;
         case 'failed':
           finish(jobId, 'failed');
@@ -234,7 +242,11 @@ export function createPageDecoder(
     // Exactly the request's fields, whatever else the caller's object carries.
     const request: DecodeWorkerRequest =
       source.kind === 'file'
-        ? { kind: 'file', file: source.file }
+        ? {
+            kind: 'file',
+            file: source.file,
+            ...(source.originalBytes === undefined ? {} : { originalBytes: source.originalBytes }),
+          }
         : { kind: 'url', url: source.url, fileName: source.fileName };
     worker.postMessage(request);
     announce();
@@ -252,8 +264,13 @@ export function createPageDecoder(
         source,
         fileName,
         sizeBytes,
-        budgetBytes: decodedBytesOf(fileName, sizeBytes),
+        // A page's own snapshot is gzip whatever its name: budgeted as the file it was made from.
+        budgetBytes: decodedBytesOf(
+          fileName,
+          (source.kind === 'file' ? source.originalBytes : undefined) ?? sizeBytes,
+        ),
         onSettled: decodeOptions.onSettled,
+        opening: decodeOptions.opening ?? null,
       };
       const sizes = running().map((other) => other.budgetBytes);
       const waiting =

@@ -36,13 +36,31 @@ export type DecodeEvent =
       readonly servedFrom?: string;
     }
   | WithJob<Extract<DecodeWorkerReply, { type: 'progress' }>>
-  | { readonly type: 'done'; readonly jobId: string; readonly snapshot: AnalyzedSnapshot }
+  | {
+      readonly type: 'done';
+      readonly jobId: string;
+      readonly snapshot: AnalyzedSnapshot;
+      /** What the page shows first, when the file came with a choice (`allocscope html`). */
+      readonly opening?: OpeningChoice;
+    }
   /**
    * `message` is one line for the user: what is wrong with the file, or which bug allocscope hit.
    * `bugReport` is present when the failure is a bug in allocscope rather than the file's fault
    * (an internal error, a crashed decoder): the error and its stack, to paste into a report.
    */
   | (WithJob<Extract<DecodeWorkerReply, { type: 'failed' }>> & { readonly fileName: string });
+
+/**
+ * Where a snapshot's page opens when its file came with a finding to show (`allocscope html
+ * --device --moment --view`): the device (its number, -1 for pinned host memory), the moment (an
+ * event index, the CLI's words already resolved) and the view (the CLI's word: timeline,
+ * segments, fragmentation, oom, flame, categories, steps, allocations). Null: the page's default.
+ */
+export interface OpeningChoice {
+  readonly device: number | null;
+  readonly moment: number | null;
+  readonly view: string | null;
+}
 
 export interface RecentFilesAccess {
   list(): Promise<RecentFile[]>;

@@ -1,4 +1,5 @@
-import { createPageDecoder } from './page-decoder';
+import { readEmbeddedSnapshot } from './embedded-snapshot';
+import { createPageDecoder, type PageDecoder } from './page-decoder';
 import { fetchServedManifest, servedManifestUrl, servedOpens } from './served-snapshots';
 import { createListenerSet, type DecodeEvent, type SnapshotClient } from './snapshot-client';
 
@@ -34,6 +35,8 @@ export function createWebSnapshotClient(
       (error: unknown) => refuse('allocscope serve', (error as Error).message),
     );
   };
+  // The snapshot an `allocscope html` page carries opens once the page listens (as a file picked).
+  let embeddedPending = page !== null;
 
   return {
     host: 'web',
@@ -58,12 +61,41 @@ export function createWebSnapshotClient(
     cancel: (jobId) => void decoder.cancel(jobId),
     subscribe(listener) {
       const remove = listeners.add(listener);
-      // Once the page listens (its tabs show the decodes), and once per page load.
+      // Once the page listens (its tabs show the decodes), and once per page load: the files
+      // `allocscope serve` serves, or the snapshot an `allocscope html` page carries.
       if (servedUrl !== null) openServed(servedUrl);
       servedUrl = null;
+      if (embeddedPending && page !== null) {
+        embeddedPending = false;
+        void openEmbeddedSnapshot(page, decoder, (event) => listeners.emit(event));
+      }
       return remove;
     },
     recentFiles: null,
     onMenuCommand: () => () => {},
   };
+}
+
+/** Opens the page's own snapshot, if it carries one, on the finding it was written with. */
+async function openEmbeddedSnapshot(
+  page: Document,
+  decoder: PageDecoder,
+  emit: (event: DecodeEvent) => void,
+): Promise<void> {
+  const embedded = await readEmbeddedSnapshot(page);
+  if (embedded === null) return;
+  if (embedded.kind === 'broken') {
+    emit({
+      type: 'failed',
+      jobId: 'embedded',
+      fileName: embedded.fileName,
+      message: embedded.message,
+    });
+    return;
+  }
+  const { file, header } = embedded;
+  decoder.decode(
+    { kind: 'file', file, originalBytes: header.fileBytes },
+    { opening: header.opening },
+  );
 }

@@ -6,6 +6,7 @@
 import { deviceTimesUsable } from '@shared/analyzed/device-times';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import type { DecodeEvent, DecodeStage } from '../api/snapshot-client';
+import { applyOpeningChoice } from './opening-choice';
 import { createTabStore, type TabStore, type TabViewState, type XMode } from './tab-store';
 
 interface TabBase {
@@ -178,6 +179,8 @@ function reduceDecodeEvent(state: AppState, event: DecodeEvent): AppState {
         snapshot: event.snapshot,
         store: createTabStore(event.snapshot),
       };
+      if (event.opening !== undefined)
+        applyOpeningChoice(decoded.store, event.snapshot, event.opening);
       return { ...replaceTab(state, decoded), lastOpenFailed: false };
     }
     case 'failed': {

@@ -7,7 +7,15 @@ import type { AnalyzedSnapshotData } from '@shared/analyzed/analyzed-snapshot';
 
 export type DecodeWorkerRequest =
   /** A File the user chose or dropped: read with file.stream(), never whole. */
-  | { readonly kind: 'file'; readonly file: File }
+  | {
+      readonly kind: 'file';
+      readonly file: File;
+      /**
+       * The size of the file the page was made from, when `file` is not it byte for byte (the
+       * snapshot `allocscope html` gzipped into the page): the size the page shows, as the CLI.
+       */
+      readonly originalBytes?: number;
+    }
   /**
    * A URL the worker fetches and reads the body of as it arrives: in Electron, a file main hands
    * over (allocscope-file://snapshot/<token>); in the web build, the demo snapshot beside the page.

@@ -47,7 +47,8 @@ async function decode(request: DecodeWorkerRequest): Promise<void> {
       post({ type: 'progress', stage: progress.phase, bytesRead, totalBytes });
     },
   });
-  const fileBytes = totalBytes ?? bytesRead;
+  const fileBytes =
+    (request.kind === 'file' ? request.originalBytes : undefined) ?? totalBytes ?? bytesRead;
   post({ type: 'progress', stage: 'analyzing', bytesRead: fileBytes, totalBytes: fileBytes });
   const snapshot = buildAnalyzedSnapshotData(model, { fileName, fileBytes });
   // Every stack labelled here, not on the page's thread: frame names may be megabytes long.
