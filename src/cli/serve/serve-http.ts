@@ -6,8 +6,7 @@
 // nothing. Only GET and HEAD.
 
 import { timingSafeEqual } from 'node:crypto';
-import { constants } from 'node:fs';
-import { open, realpath, type FileHandle } from 'node:fs/promises';
+import { realpath, type FileHandle } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -18,7 +17,7 @@ import {
   type ServedManifest,
 } from '@shared/report/served-manifest';
 import { byteRangeOf } from './byte-range';
-import { openListedFile, type ListedFile } from './served-files';
+import { openListedFile, openRegularFile, type ListedFile } from './served-files';
 import type { WebBuild } from './web-build';
 
 export interface ServeSetup {
@@ -222,19 +221,11 @@ async function openWebFile(
   segments: readonly string[],
 ): Promise<{ handle: FileHandle; sizeBytes: number } | null> {
   if (!segments.every((segment) => WEB_SEGMENT.test(segment))) return null;
-  let handle: FileHandle | null = null;
+  let path: string;
   try {
-    const path = await realpath(join(root, ...segments));
-    if (!path.startsWith(root + sep)) return null;
-    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-    const info = await handle.stat();
-    if (!info.isFile()) {
-      await handle.close();
-      return null;
-    }
-    return { handle, sizeBytes: info.size };
+    path = await realpath(join(root, ...segments));
   } catch {
-    await handle?.close().catch(() => {});
     return null;
   }
+  return path.startsWith(root + sep) ? openRegularFile(path) : null;
 }

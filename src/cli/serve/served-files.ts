@@ -113,11 +113,24 @@ function listFolder(
 export async function openListedFile(
   file: ListedFile,
 ): Promise<{ handle: FileHandle; sizeBytes: number } | null> {
-  let handle: FileHandle | null = null;
   try {
     if ((await realpath(file.path)) !== file.realPath) return null;
-    // O_NOFOLLOW: the real path's last step turned into a link since, is refused too.
-    handle = await open(file.realPath, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  return openRegularFile(file.realPath);
+}
+
+/**
+ * A regular file opened for reading without following a link in its last step (a path that
+ * turned into a link since it was checked is refused), or null.
+ */
+export async function openRegularFile(
+  realPath: string,
+): Promise<{ handle: FileHandle; sizeBytes: number } | null> {
+  let handle: FileHandle | null = null;
+  try {
+    handle = await open(realPath, constants.O_RDONLY | constants.O_NOFOLLOW);
     const info = await handle.stat();
     if (!info.isFile()) {
       await handle.close();
