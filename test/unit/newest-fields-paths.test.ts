@@ -100,7 +100,7 @@ describe('an empty forward_frames', () => {
     expect(fast.startsWith('refused')).toBe(false);
     expect(fast).toBe(await verdict(input, false));
     const model = await decodeBytes(input, { fastTraceEntries: true });
-    expect(Array.from(model.forwardFrames.offsets)).toEqual([0, 2]);
+    expect(Array.from(model.forwardFrames!.offsets)).toEqual([0, 2]);
     expect(Array.from(model.traces[0]!.forwardFramesId!)).toEqual([NO_LIST, 0, NO_LIST]);
   });
 });

@@ -134,7 +134,7 @@ describe('an empty forward_frames list', () => {
     );
     const fast = await decode(bytes);
     expect(fast).toEqual(await decode(bytes, { fastTraceEntries: false }));
-    const { forwardFrames } = fast;
+    const forwardFrames = fast.forwardFrames!;
     for (let list = 0; list + 1 < forwardFrames.offsets.length; list++) {
       expect(forwardFrames.offsets[list + 1]!).toBeGreaterThan(forwardFrames.offsets[list]!);
     }
