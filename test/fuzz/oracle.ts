@@ -134,8 +134,8 @@ export interface CaseOutcome {
   defects: Defect[];
   inputBytes: number;
   totalMs: number;
-  /** Each step's name, CPU and wall time (ms), for a replay to print. */
-  steps: { name: string; ms: number; wallMs: number }[];
+  /** Each step's name, CPU and wall time (ms) and growth of the peak RSS, for a replay to print. */
+  steps: { name: string; ms: number; wallMs: number; rssGrowth: number }[];
   /** CPU time of the case's costliest step. */
   slowestMs: number;
   slowestStep: string;
@@ -719,7 +719,7 @@ export async function runCase(
     defects,
     inputBytes: bytes.length,
     totalMs: performance.now() - started,
-    steps: steps.map((step) => ({ name: step.name, ms: step.ms, wallMs: step.wallMs })),
+    steps: steps.map(({ name, ms, wallMs, rssGrowth }) => ({ name, ms, wallMs, rssGrowth })),
     slowestMs: slowest.ms,
     slowestStep: slowest.name,
     rssGrowthBytes: Math.max(0, ...steps.map((step) => step.rssGrowth)),

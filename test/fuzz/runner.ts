@@ -787,11 +787,13 @@ async function replayMain(files: string[]): Promise<number> {
     process.stdout.write(
       `${file}: ${outcome.verdict}${outcome.message === null ? '' : `: ${outcome.message}`} (${bytes.length} bytes, ${Math.round(outcome.totalMs)} ms)\n`,
     );
+    const mib = (bytes: number): string => `${Math.round(bytes / 2 ** 20)} MiB`;
     for (const step of outcome.steps) {
       process.stdout.write(
-        `  ${step.name}: ${Math.round(step.ms)} ms of CPU, ${Math.round(step.wallMs)} ms wall\n`,
+        `  ${step.name}: ${Math.round(step.ms)} ms of CPU, ${Math.round(step.wallMs)} ms wall, peak RSS +${mib(step.rssGrowth)}\n`,
       );
     }
+    process.stdout.write(`  peak RSS ${mib(outcome.maxRssBytes)}\n`);
     for (const defect of outcome.defects) {
       failures++;
       process.stdout.write(

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { dumpToBytes } from '../../generators/pickle/pickle-writer';
 import { Prng } from '../../generators/snapshot/prng';
 import { makeNewestSnapshot } from '../../generators/snapshot/newest-fields-snapshot';
+import { NO_LIST } from '../../src/shared/snapshot/model';
 import { decodeBytes } from '../support/analyzed';
 
 const bytes = dumpToBytes(makeNewestSnapshot({ seed: 2 }).value);
@@ -75,5 +76,31 @@ describe('slots of one trace entry never leak into the next', () => {
     expect(fast).toBe(await verdict(input, false));
     const model = await decodeBytes(input, { fastTraceEntries: true });
     expect(model.strings).toEqual(['a', 'b']);
+  });
+});
+
+describe('an empty forward_frames', () => {
+  // The fast path interned [] as a list of the table that no row named, where the generic path
+  // reads it as none: the two models differed (fuzz campaign seed 20261128, case 17827).
+  it('is none on both paths, and no list of the table', async () => {
+    const frames = [{ filename: 'train.py', line: 3, name: 'step' }];
+    const entry = (fields: Record<string, unknown>) => ({ stream: 0, frames, ...fields });
+    const snapshot = {
+      segments: [],
+      device_traces: [
+        [
+          entry({ action: 'alloc', addr: 4096, size: 512, forward_frames: [] }),
+          entry({ action: 'alloc', addr: 8192, size: 512, forward_frames: ['model.py:7', 'x'] }),
+          entry({ action: 'alloc', addr: 12288, size: 512, forward_frames: [] }),
+        ],
+      ],
+    };
+    const input = dumpToBytes(snapshot as never);
+    const fast = await verdict(input, true);
+    expect(fast.startsWith('refused')).toBe(false);
+    expect(fast).toBe(await verdict(input, false));
+    const model = await decodeBytes(input, { fastTraceEntries: true });
+    expect(Array.from(model.forwardFrames!.offsets)).toEqual([0, 2]);
+    expect(Array.from(model.traces[0]!.forwardFramesId!)).toEqual([NO_LIST, 0, NO_LIST]);
   });
 });

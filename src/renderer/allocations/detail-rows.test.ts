@@ -16,6 +16,7 @@ import {
 const DETAILS: AllocationDetails = {
   userMetadata: '{"step":3,"phase":"backward"}',
   userMetadataParsed: { step: 3, phase: 'backward' },
+  userMetadataNotRead: null,
   compileContext: 'Torch-Compiled Region: 0/1',
   forwardFrames: [
     'File "/home/me/model.py", line 62, in forward\n    h = self.mlp(x)',
@@ -26,8 +27,8 @@ const DETAILS: AllocationDetails = {
   internalMetadata: 'cudagraph_trees',
   category: 'activation',
   annotations: [
-    { text: 'warmup', parsed: undefined, event: 12, stackId: 4 },
-    { text: '[1,2]', parsed: [1, 2], event: 30, stackId: -1 },
+    { text: 'warmup', parsed: undefined, notRead: null, event: 12, stackId: 4 },
+    { text: '[1,2]', parsed: [1, 2], notRead: null, event: 30, stackId: -1 },
   ],
 };
 
@@ -113,6 +114,7 @@ describe('user data nested or long beyond reason (issue 20)', () => {
       {
         text: deepObjectText,
         parsed: JSON.parse(deepObjectText) as unknown,
+        notRead: null,
         event: 1,
         stackId: -1,
       },
@@ -132,5 +134,36 @@ describe('user data nested or long beyond reason (issue 20)', () => {
     );
     for (const row of tooltipDetailRows(DEEP, labelOf))
       expect(row.text.length).toBeLessThanOrEqual(TOOLTIP_DETAIL_CHARS);
+  });
+});
+
+describe('metadata not read as JSON (analyzed/metadata-json.ts)', () => {
+  it('is shown as written, bounded, the row saying why', () => {
+    const deepText = `${'['.repeat(5_000)}${']'.repeat(5_000)}`;
+    const NOT_READ: AllocationDetails = {
+      ...NO_DETAILS,
+      userMetadata: deepText,
+      userMetadataNotRead: 'nested more than 4,096 levels deep',
+      annotations: [
+        {
+          text: deepText,
+          parsed: undefined,
+          notRead: 'nested more than 4,096 levels deep',
+          event: 7,
+          stackId: -1,
+        },
+      ],
+    };
+    const rows = detailRows(NOT_READ, labelOf);
+    const metadata = rows.find((row) => row.key === 'user-metadata')!;
+    expect(metadata.format).toBe('text');
+    expect(metadata.text).toBe(deepText);
+    expect(metadata.note).toBe('not read as JSON: nested more than 4,096 levels deep');
+    expect(rows.find((row) => row.key === 'annotation-0')!.note).toBe(
+      'event 7 · (no stack recorded) · not read as JSON: nested more than 4,096 levels deep',
+    );
+    expect(detailRows(DETAILS, labelOf).find((row) => row.key === 'user-metadata')!.note).toBe(
+      undefined,
+    );
   });
 });

@@ -32,6 +32,11 @@ export function metadataText(text: string, parsed: unknown): { text: string; jso
   return { text: shownText(text), json: false };
 }
 
+/** Why a text that looks like JSON is shown as written (analyzed/metadata-json.ts). */
+function notReadAsJson(reason: string): string {
+  return `not read as JSON: ${reason}`;
+}
+
 /**
  * The rows of the details a file records for one allocation, in the order people look for them:
  * what it is (category), where it lives (pool), what the user attached (user metadata,
@@ -65,6 +70,9 @@ export function detailRows(
       text,
       format: json ? 'json' : 'text',
       ...(json ? { json: details.userMetadataParsed } : {}),
+      ...(details.userMetadataNotRead === null
+        ? {}
+        : { note: notReadAsJson(details.userMetadataNotRead) }),
     });
   }
   details.annotations.forEach((annotation, i) => {
@@ -74,7 +82,9 @@ export function detailRows(
       label: 'annotation',
       text,
       format: json ? 'json' : 'text',
-      note: `event ${annotation.event} · ${stackLabelOf(annotation.stackId)}`,
+      note:
+        `event ${annotation.event} · ${stackLabelOf(annotation.stackId)}` +
+        (annotation.notRead === null ? '' : ` · ${notReadAsJson(annotation.notRead)}`),
       ...(json ? { json: annotation.parsed } : {}),
     });
   });

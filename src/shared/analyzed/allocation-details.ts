@@ -5,11 +5,14 @@
 import { BEFORE_TRACE } from '../analysis/allocation-table';
 import { NO_LIST, NO_STACK, NO_STRING, type FrameTable } from '../snapshot/model';
 import type { AnalyzedDevice, AnalyzedSnapshot } from './analyzed-snapshot';
+import { metadataJsonOf, type MetadataJson } from './metadata-json';
 
 export interface AllocationAnnotation {
   /** Metadata text as written; `parsed` holds it when it is JSON. */
   text: string;
   parsed: unknown;
+  /** Why text that starts like JSON was not read as JSON (nested too deep, too long); else null. */
+  notRead: string | null;
   /**
    * The moment of the `annotate` entry: the trace entry it came after (-1: before the first).
    * `annotate` entries are not rows of the trace (they change no figure), so this is the index
@@ -26,6 +29,8 @@ export interface AllocationDetails {
   /** `user_metadata` as written (null when absent or empty); `userMetadataParsed` when JSON. */
   userMetadata: string | null;
   userMetadataParsed: unknown;
+  /** Why user_metadata that starts like JSON was not read as JSON (metadata-json.ts); else null. */
+  userMetadataNotRead: string | null;
   /** `compile_context`, null when absent or "N/A". */
   compileContext: string | null;
   /** `forward_frames`: where autograd created the tensor (strings, innermost first); [] none. */
@@ -38,9 +43,12 @@ export interface AllocationDetails {
   annotations: readonly AllocationAnnotation[];
 }
 
+const NO_JSON: MetadataJson = Object.freeze({ value: undefined, notRead: null });
+
 export const NO_DETAILS: AllocationDetails = Object.freeze({
   userMetadata: null,
   userMetadataParsed: undefined,
+  userMetadataNotRead: null,
   compileContext: null,
   forwardFrames: [],
   poolId: null,
@@ -69,7 +77,12 @@ export function allocationDetails(
     return id === NO_STRING ? null : (strings[id] ?? null);
   };
   const event = device.allocations.startEvent[row]!;
+  const userMetadataId = event < 0 ? NO_STRING : (columns.userMetadataId?.[event] ?? NO_STRING);
   const userMetadata = text(columns.userMetadataId, event);
+  // Each distinct text read as JSON once: a file may give every allocation the same megabyte.
+  const json = (id: number): MetadataJson =>
+    id === NO_STRING ? NO_JSON : metadataJsonOf(snapshot, id);
+  const userMetadataJson = userMetadata === null ? NO_JSON : json(userMetadataId);
   const compileContext = text(columns.compileContextId, event);
   const poolIndex = event === BEFORE_TRACE ? NO_STRING : (columns.poolIndex?.[event] ?? NO_STRING);
   const forwardList =
@@ -81,9 +94,11 @@ export function allocationDetails(
     if (columns.annotationRow[index] !== row) return;
     const annotationText =
       annotation.textId === NO_STRING ? '' : (strings[annotation.textId] ?? '');
+    const annotationJson = json(annotation.textId);
     annotations.push({
       text: annotationText,
-      parsed: parsedJson(annotationText),
+      parsed: annotationJson.value,
+      notRead: annotationJson.notRead,
       event: annotation.afterEvent,
       stackId: annotation.stackId,
       timeUs: annotation.timeUs,
@@ -91,7 +106,8 @@ export function allocationDetails(
   });
   const details: AllocationDetails = {
     userMetadata,
-    userMetadataParsed: userMetadata === null ? undefined : parsedJson(userMetadata),
+    userMetadataParsed: userMetadataJson.value,
+    userMetadataNotRead: userMetadataJson.notRead,
     compileContext: compileContext === 'N/A' ? null : compileContext,
     forwardFrames: stringList(snapshot, forwardList),
     poolId: poolIndex === NO_STRING ? null : (snapshot.pools[poolIndex] ?? null),
@@ -148,18 +164,6 @@ export function frameFx(frames: FrameTable, frameId: number): FrameFx | null {
     value.originalTrace === null
     ? null
     : value;
-}
-
-/** Metadata parsed when it is JSON text (an object, array, number…); undefined when it is not. */
-function parsedJson(text: string): unknown {
-  const first = text.trimStart()[0];
-  // Plain words are not JSON; only text that starts like a JSON value is tried.
-  if (first === undefined || !'{["-0123456789tfn'.includes(first)) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /** True when the details hold anything worth a section of its own. */

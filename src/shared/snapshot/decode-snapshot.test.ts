@@ -121,3 +121,22 @@ describe('a frames list standing where a segment belongs', () => {
     await expect(decode(bytes, { fastTraceEntries: false })).rejects.toThrow(message);
   });
 });
+
+describe('an empty forward_frames list', () => {
+  // Fuzz seed 20261128 case 17827 (kept as a fixture; cutting bytes breaks the pickle, so it does
+  // not shrink): entry 40's forward_frames is []; the fast path put an empty list into the
+  // forward_frames table that no row named, the generic path none. Entry 13, an annotation, has
+  // the empty tuple as its stream: annotations are read leniently (they change no figure), and
+  // both paths ignore it.
+  it('gives the same model on both decode paths', async () => {
+    const bytes = new Uint8Array(
+      readFileSync('test/fixtures/fuzz/empty-forward-frames-seed20261128-case17827.pickle'),
+    );
+    const fast = await decode(bytes);
+    expect(fast).toEqual(await decode(bytes, { fastTraceEntries: false }));
+    const forwardFrames = fast.forwardFrames!;
+    for (let list = 0; list + 1 < forwardFrames.offsets.length; list++) {
+      expect(forwardFrames.offsets[list + 1]!).toBeGreaterThan(forwardFrames.offsets[list]!);
+    }
+  });
+});

@@ -104,6 +104,9 @@ const FIRST_ASIDE_ACTION = ActionCode.annotate;
 
 // forward_frames handles are offset so that they never meet stack handles (stack id + 1).
 const STRING_LIST_HANDLE_BASE = 1 << 30;
+// An empty forward_frames list: no list of the table, as the generic path reads [] (NO_LIST). The
+// last handle a memo slot holds (an Int32), far past any list id a file can reach.
+const EMPTY_STRING_LIST_HANDLE = 0x7fffffff;
 
 // Actions whose entries must name an address.
 const ADDRESSED_ACTIONS = new Set<number>([
@@ -481,6 +484,9 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
     memoIndexHash: number,
     memo: Memo,
   ): number {
+    // Interning [] would leave a list in the table that no row names: the generic path reads an
+    // empty forward_frames as none (fuzz campaign seed 20261128, case 17827).
+    if (count === 0) return EMPTY_STRING_LIST_HANDLE;
     const known = this.stringListsByMemoIndexes.find(memoIndexHash, itemMemoIndexes, count);
     if (known !== NOT_FOUND) return STRING_LIST_HANDLE_BASE + known;
     const ids: number[] = [];
@@ -609,6 +615,7 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
 
   materializeHandle(handle: number): unknown {
     // Frozen: one object is handed out for every reference, so nothing may change it.
+    if (handle === EMPTY_STRING_LIST_HANDLE) return EMPTY_STRING_LIST;
     if (handle >= STRING_LIST_HANDLE_BASE) {
       const listId = handle - STRING_LIST_HANDLE_BASE;
       const length = this.stringListOffsets[listId + 1]! - this.stringListOffsets[listId]!;
@@ -816,6 +823,8 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
     this.capacity = capacity;
   }
 }
+
+const EMPTY_STRING_LIST = Object.freeze(new StringListRef(NO_LIST, 0));
 
 function resized<T extends Uint8Array | Uint32Array | Int32Array | Float64Array>(
   from: T,
