@@ -9,6 +9,24 @@ const pureSharedMessage =
   'src/shared is pure TypeScript that runs in Node, Electron and the browser alike: no electron, ' +
   'Node built-ins, React or DOM. Pass data in from the caller instead.';
 
+/**
+ * The page and the CLI read the analyzed snapshot (camelCase), never a JSON document's snake_case
+ * fields back (one statement: two blocks use it, since a file's last matching block sets the rule).
+ */
+const NO_SNAKE_CASE_FIELDS = {
+  selector: 'MemberExpression[computed=false][property.name=/^[a-z0-9]+(_[a-z0-9]+)+$/]',
+  message:
+    "A snake_case field is a JSON document's (allocscope.summary/1, allocscope.report/1): read the analyzed snapshot instead (device.figures, …).",
+};
+
+/** No module-level Map/Set/WeakMap/WeakSet in the page (issue 21: one home for state). */
+const NO_MODULE_LEVEL_CACHES = {
+  selector:
+    ':matches(Program, Program > ExportNamedDeclaration) > VariableDeclaration > VariableDeclarator > NewExpression[callee.name=/^(Weak)?(Map|Set)$/]',
+  message:
+    'No module-level cache in src/renderer: keep derived data in the DerivedCache of the snapshot or device it comes from (@shared/analyzed/derived-cache), or on the object that owns it.',
+};
+
 const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
 
 /**
@@ -181,14 +199,7 @@ export default defineConfig(
     files: ['src/renderer/**/*.{ts,tsx}', 'src/cli/**/*.ts'],
     ignores: ['src/renderer/**/*.test.ts', 'src/cli/**/*.test.ts'],
     rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: 'MemberExpression[computed=false][property.name=/^[a-z0-9]+(_[a-z0-9]+)+$/]',
-          message:
-            "A snake_case field is a JSON document's (allocscope.summary/1, allocscope.report/1): read the analyzed snapshot instead (device.figures, …).",
-        },
-      ],
+      'no-restricted-syntax': ['error', NO_SNAKE_CASE_FIELDS],
     },
   },
 
@@ -199,20 +210,7 @@ export default defineConfig(
     files: ['src/renderer/**/*.{ts,tsx}'],
     ignores: ['src/renderer/**/*.test.ts'],
     rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: 'MemberExpression[computed=false][property.name=/^[a-z0-9]+(_[a-z0-9]+)+$/]',
-          message:
-            "A snake_case field is a JSON document's (allocscope.summary/1, allocscope.report/1): read the analyzed snapshot instead (device.figures, …).",
-        },
-        {
-          selector:
-            ':matches(Program, Program > ExportNamedDeclaration) > VariableDeclaration > VariableDeclarator > NewExpression[callee.name=/^(Weak)?(Map|Set)$/]',
-          message:
-            'No module-level cache in src/renderer: keep derived data in the DerivedCache of the snapshot or device it comes from (@shared/analyzed/derived-cache), or on the object that owns it.',
-        },
-      ],
+      'no-restricted-syntax': ['error', NO_SNAKE_CASE_FIELDS, NO_MODULE_LEVEL_CACHES],
     },
   },
 
