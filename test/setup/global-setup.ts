@@ -9,6 +9,21 @@ export const GENERATED_DIR = resolve(import.meta.dirname, '../.generated');
 
 export default function setup(): void {
   const root = resolve(import.meta.dirname, '../..');
+  // `npm test` builds everything first (ALLOCSCOPE_BUILT=1): not again here, a minute of CI.
+  if (process.env['ALLOCSCOPE_BUILT'] !== '1') buildForTests(root);
+  rmSync(GENERATED_DIR, { recursive: true, force: true });
+  mkdirSync(GENERATED_DIR, { recursive: true });
+  execFileSync(
+    'python3',
+    [resolve(import.meta.dirname, '../generators/make_snapshots.py'), GENERATED_DIR],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+}
+
+/** The CLI, the html page template and the web build, as the unit tests run them. */
+function buildForTests(root: string): void {
   // Vitest's NODE_ENV (test) would make the page builds a development build of React.
   const env = { ...process.env, NODE_ENV: 'production' };
   // Build the CLI too: its tests run the real command, exit codes and all; then the page
@@ -20,7 +35,7 @@ export default function setup(): void {
       env,
     });
   // `allocscope serve` hands out the web build, and the packed package carries it: built when
-  // missing (npm test builds it afresh before the end-to-end tests).
+  // missing.
   if (!existsSync(resolve(root, 'out/web/index.html')))
     execFileSync(
       'npx',
@@ -31,13 +46,4 @@ export default function setup(): void {
         env,
       },
     );
-  rmSync(GENERATED_DIR, { recursive: true, force: true });
-  mkdirSync(GENERATED_DIR, { recursive: true });
-  execFileSync(
-    'python3',
-    [resolve(import.meta.dirname, '../generators/make_snapshots.py'), GENERATED_DIR],
-    {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
 }

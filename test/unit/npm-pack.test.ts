@@ -1,5 +1,5 @@
 // The package `npm pack` makes installs without a clone and without Electron (issue 23): packed
-// from the built command and web build (the global setup built out/cli and out/web; `npm pack`
+// from the built command and web build (npm test or the global setup built out/cli and out/web; `npm pack`
 // outside the tests builds them itself, `prepack`), installed into an empty folder as a user on a
 // GPU box would, where `allocscope summary`, `allocscope serve` and `allocscope mcp` work. Nothing of ours runs at install time, Electron
 // is not downloaded, and the React, d3 and other page libraries stay out (the web build bundles
