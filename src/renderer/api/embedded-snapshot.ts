@@ -18,11 +18,6 @@ export type EmbeddedSnapshot =
   /** The page carries a snapshot it cannot give back whole: one line for the notice. */
   | { readonly kind: 'broken'; readonly fileName: string; readonly message: string };
 
-/** Whether the page carries a snapshot (cheap: its header element). */
-export function hasEmbeddedSnapshot(document: Document): boolean {
-  return document.getElementById(HEADER_ELEMENT_ID) !== null;
-}
-
 /**
  * The page's snapshot as a File, or why it cannot be had. Yields to the page between chunks
  * (the decoding is the main thread's), and drops each chunk's element once read.

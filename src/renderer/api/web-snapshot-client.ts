@@ -25,18 +25,24 @@ export function createWebSnapshotClient(
     const jobId = `refused-${nextRefused++}`;
     queueMicrotask(() => listeners.emit({ type: 'failed', jobId, fileName, message }));
   };
-  let servedUrl = page === null ? null : servedManifestUrl(page, location);
-  const openServed = (manifestUrl: string) => {
-    fetchServedManifest(manifestUrl).then(
-      (manifest) => {
-        for (const { source, options } of servedOpens(manifest, location.href))
-          decoder.decode(source, options);
-      },
-      (error: unknown) => refuse('allocscope serve', (error as Error).message),
-    );
-  };
-  // The snapshot an `allocscope html` page carries opens once the page listens (as a file picked).
-  let embeddedPending = page !== null;
+  // What the page itself brings, opened once it listens (its tabs show the decodes) and once per
+  // page load: the files `allocscope serve` serves, or the snapshot an `allocscope html` page
+  // carries (as a file picked).
+  let openWhatThePageBrings: (() => void) | null =
+    page === null
+      ? null
+      : () => {
+          const servedUrl = servedManifestUrl(page, location);
+          if (servedUrl !== null)
+            fetchServedManifest(servedUrl).then(
+              (manifest) => {
+                for (const { source, options } of servedOpens(manifest, location.href))
+                  decoder.decode(source, options);
+              },
+              (error: unknown) => refuse('allocscope serve', (error as Error).message),
+            );
+          void openEmbeddedSnapshot(page, decoder, refuse);
+        };
 
   return {
     host: 'web',
@@ -61,14 +67,8 @@ export function createWebSnapshotClient(
     cancel: (jobId) => void decoder.cancel(jobId),
     subscribe(listener) {
       const remove = listeners.add(listener);
-      // Once the page listens (its tabs show the decodes), and once per page load: the files
-      // `allocscope serve` serves, or the snapshot an `allocscope html` page carries.
-      if (servedUrl !== null) openServed(servedUrl);
-      servedUrl = null;
-      if (embeddedPending && page !== null) {
-        embeddedPending = false;
-        void openEmbeddedSnapshot(page, decoder, (event) => listeners.emit(event));
-      }
+      openWhatThePageBrings?.();
+      openWhatThePageBrings = null;
       return remove;
     },
     recentFiles: null,
@@ -80,17 +80,12 @@ export function createWebSnapshotClient(
 async function openEmbeddedSnapshot(
   page: Document,
   decoder: PageDecoder,
-  emit: (event: DecodeEvent) => void,
+  refuse: (fileName: string, message: string) => void,
 ): Promise<void> {
   const embedded = await readEmbeddedSnapshot(page);
   if (embedded === null) return;
   if (embedded.kind === 'broken') {
-    emit({
-      type: 'failed',
-      jobId: 'embedded',
-      fileName: embedded.fileName,
-      message: embedded.message,
-    });
+    refuse(embedded.fileName, embedded.message);
     return;
   }
   const { file, header } = embedded;
