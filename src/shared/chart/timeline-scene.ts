@@ -405,7 +405,6 @@ function bandPolygons(
       const grown = new Float64Array(points.length * 2);
       grown.set(points);
       points = grown;
-      if (scratch !== undefined) scratch.bandPoints = grown;
     }
     points[count * 2] = x;
     points[count * 2 + 1] = y;
