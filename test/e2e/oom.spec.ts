@@ -11,7 +11,7 @@ import {
 import { formatBytes } from '../../src/shared/format/units';
 import { assertChromiumInstalled } from './chromium';
 import { watchPageProblems } from './page-problems';
-import { openSnapshot } from './snapshot-pages';
+import { inkedFraction, openSnapshot } from './snapshot-pages';
 
 const snapshotsDirectory = resolve('test/fixtures/real');
 /** Three devices; device 1 ran out of memory asking for 4.9 GiB, with expandable segments on. */
@@ -74,6 +74,14 @@ async function expectExplanationShown(page: Page, expected: OomExplanationJson):
     await expect(figure, testId).toHaveAttribute('data-bytes', String(bytes));
     await expect(figure, testId).toContainText(formatBytes(bytes));
   }
+  // The picture of the request against each group's largest free block (the export's scene):
+  // the request's group first, with the largest free block the explainer found there, drawn.
+  const holes = panel.getByTestId('oom-holes');
+  await expect(holes).toHaveAttribute(
+    'data-request-group-largest',
+    String(expected.poolLargestFreeBytes),
+  );
+  await expect.poll(() => inkedFraction(holes.locator('canvas'))).toBeGreaterThan(0.01);
   const holders = panel.getByTestId('oom-holder');
   await expect(holders).toHaveCount(Math.min(expected.holders.length, 12));
   if (expected.holders.length > 0) {

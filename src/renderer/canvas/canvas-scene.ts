@@ -60,7 +60,9 @@ export function drawSceneMarks<Role extends string>(
         break;
       }
       case 'text':
-        context.font = colors.font?.(mark.sizePx) ?? `${mark.sizePx}px sans-serif`;
+        context.font =
+          (mark.bold === true ? 'bold ' : '') +
+          (colors.font?.(mark.sizePx) ?? `${mark.sizePx}px sans-serif`);
         context.textBaseline = 'alphabetic';
         context.textAlign = 'left';
         context.lineJoin = 'round';

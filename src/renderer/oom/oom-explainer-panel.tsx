@@ -12,6 +12,7 @@ import { formatBytes, formatExactBytes } from '@shared/format/units';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { NO_STACK_TEXT, segmentGroupName } from '@shared/format/words';
 import { describeEvent } from '../allocations/allocation-facts';
+import { OomHolesChart } from './oom-holes-chart';
 import './oom-explainer.css';
 
 export interface OomExplainerPanelProps {
@@ -101,6 +102,13 @@ export function OomExplainerPanel(props: OomExplainerPanelProps): JSX.Element | 
       </p>
 
       <OomFigures explanation={explanation} />
+
+      <OomHolesChart
+        snapshot={snapshot}
+        device={device}
+        explanation={explanation}
+        stateIndex={stateIndex}
+      />
 
       <OomHolders holders={explanation.holders} isWhatIf={isWhatIf} onSelect={selectHolder} />
     </section>

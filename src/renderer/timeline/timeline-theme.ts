@@ -4,6 +4,7 @@
 import { bandColorIndex, createBandColorCache, type BandPalette } from '@shared/chart/band-colors';
 import type { TimelineRole } from '@shared/chart/timeline-scene';
 import { cssColor, type Palette } from '@shared/render/palette';
+import { canvasFont } from '../canvas/canvas-font';
 
 export interface TimelineTheme {
   grid: string;
@@ -39,8 +40,6 @@ export interface TimelineTheme {
   /** The canvas font of the scene's text at a size in CSS pixels. */
   font: (sizePx: number) => string;
 }
-
-const FONT_FAMILY = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 
 export function timelineTheme(palette: Palette): TimelineTheme {
   const t = palette.timeline;
@@ -91,6 +90,6 @@ export function timelineTheme(palette: Palette): TimelineTheme {
       'phase-optimizer': t.phases.optimizer,
       'phase-other': t.phases.other,
     },
-    font: (sizePx) => `${sizePx}px ${FONT_FAMILY}`,
+    font: canvasFont,
   };
 }

@@ -64,6 +64,8 @@ export interface TextMark<Role extends string> {
   role: Role;
   haloRole: Role | null;
   sizePx: number;
+  /** Bold where true (a row that stands out, as the OOM picture's request); normal otherwise. */
+  bold?: boolean;
   items: readonly TextItem[];
   tag: string | null;
 }

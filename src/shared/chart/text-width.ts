@@ -5,3 +5,10 @@
 export function textWidth(text: string, fontSize: number): number {
   return text.length * fontSize * 0.58;
 }
+
+/** `text` cut (with an ellipsis) to fit about `width` pixels; '' when not even one character fits. */
+export function fitText(text: string, width: number, fontSize: number): string {
+  if (textWidth(text, fontSize) <= width) return text;
+  const characters = Math.floor(width / (fontSize * 0.58)) - 1;
+  return characters < 1 ? '' : `${text.slice(0, characters)}…`;
+}

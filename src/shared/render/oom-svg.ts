@@ -11,10 +11,11 @@ import { formatBytes, formatDurationUs } from '../format/units';
 import { deviceLabel } from '../format/words';
 import type { OomExplanation } from '../oom/oom-explanation';
 import type { AllocatorState } from '../state/allocator-state';
-import { figuresByGroup, smallHoleThreshold } from '../state/memory-figures';
+import { smallHoleThreshold } from '../state/memory-figures';
 import { oomFigures, oomFiguresMarkup } from './oom-svg-figures';
 import { oomHoldersMarkup } from './oom-svg-holders';
-import { oomHoleRows, oomHolesMarkup } from './oom-svg-holes';
+import { oomHoleRowsOfState } from '../oom/oom-holes-scene';
+import { oomHolesMarkup } from './oom-svg-holes';
 import { oomSegmentsMarkup } from './oom-svg-segments';
 import { fillOf, renderTheme, type ThemeName } from './render-theme';
 import { num, svgOpen, svgText } from './svg-markup';
@@ -98,16 +99,7 @@ export function renderOomSvg(
   y += figures.height + SECTION_GAP;
 
   const threshold = smallHoleThreshold(device);
-  parts.push(
-    svgText(
-      isWhatIf
-        ? 'The largest free block of each pool, stream and segment size (→ where a large request would go)'
-        : `The ${formatBytes(explanation.roundedRequestBytes ?? 0)} request against the largest free block of each pool, stream and segment size (→ where the request goes)`,
-      { x: pad, y: y + 13, fill: theme.text, size: 12, weight: 'bold' },
-    ),
-  );
-  y += 20;
-  const rows = oomHoleRows(snapshot, explanation, figuresByGroup(state, threshold));
+  const rows = oomHoleRowsOfState(snapshot, device, explanation, state);
   const holes = oomHolesMarkup(explanation, rows, pad, y, inner, theme);
   parts.push(holes.markup);
   y += holes.height + SECTION_GAP;

@@ -1,8 +1,6 @@
 // Small helpers for writing SVG as text: escaping, compact numbers, rough text widths. The
 // renderers build strings, not DOM nodes, so the same code runs in Node (CLI) and the browser.
 
-import { textWidth } from '../chart/text-width';
-
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -29,14 +27,7 @@ export function num(value: number): string {
   return String(rounded);
 }
 
-export { textWidth } from '../chart/text-width';
-
-/** `text` cut (with an ellipsis) to fit about `width` pixels; '' when not even one character fits. */
-export function fitText(text: string, width: number, fontSize: number): string {
-  if (textWidth(text, fontSize) <= width) return text;
-  const characters = Math.floor(width / (fontSize * 0.58)) - 1;
-  return characters < 1 ? '' : `${text.slice(0, characters)}…`;
-}
+export { fitText, textWidth } from '../chart/text-width';
 
 export interface TextOptions {
   x: number;

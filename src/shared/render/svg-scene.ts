@@ -69,7 +69,7 @@ export function sceneMarkup<Role extends string>(
           )
           .join('');
         parts.push(
-          `<g class="scene-text" font-size="${mark.sizePx}" ${paint('fill', colors.roles[mark.role], 1)}${halo}${tag}>${texts}</g>`,
+          `<g class="scene-text" font-size="${mark.sizePx}"${mark.bold === true ? ' font-weight="bold"' : ''} ${paint('fill', colors.roles[mark.role], 1)}${halo}${tag}>${texts}</g>`,
         );
         break;
       }

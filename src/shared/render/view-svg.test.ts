@@ -14,7 +14,7 @@ import { allocatorStateIndexOf } from '../state/allocator-state';
 import { fragmentationSeries } from '../state/fragmentation-series';
 import { figuresOfState, smallHoleThreshold } from '../state/memory-figures';
 import { FRAGMENTATION_SVG_CLASS, renderFragmentationSvg } from './fragmentation-svg';
-import { MAX_HOLE_ROWS } from './oom-svg-holes';
+import { MAX_HOLE_ROWS } from '../oom/oom-holes-scene';
 import { OOM_SVG_CLASS, renderOomSvg } from './oom-svg';
 import { escapeXml } from './svg-markup';
 
@@ -165,15 +165,22 @@ describe('renderOomSvg', () => {
       if (explanation.requestedBytes !== null)
         expect(figures.join(' ')).toContain(`${formatExactBytes(explanation.requestedBytes)} B`);
 
-      // The request's group first, with its largest free block.
-      const holes = [...svg.matchAll(/<g class="(oom-hole(?: oom-hole-request)?)">/g)].map(
-        (m) => m[1],
-      );
-      expect(holes[0]).toBe('oom-hole oom-hole-request');
-      expect(holes.length).toBeLessThanOrEqual(MAX_HOLE_ROWS);
-      expect(texts(group(svg, 'oom-hole oom-hole-request')).join(' ')).toContain(
-        `largest ${formatBytes(explanation.poolLargestFreeBytes)}`,
-      );
+      // The request's group first, with its largest free block; the request's row and its
+      // group's in bold.
+      const scene = svg.slice(svg.indexOf('<g class="oom-holes-scene"'));
+      const marked = (mark: string): string[] => {
+        const at = scene.indexOf(`data-mark="${mark}"`);
+        expect(at, mark).toBeGreaterThanOrEqual(0);
+        return texts(scene.slice(at, scene.indexOf('</g>', at)));
+      };
+      const bold = marked('label-request');
+      expect(bold.at(-1)!.startsWith('→ ')).toBe(true);
+      const values = marked('value');
+      const groupRows = values.filter((value) => value.startsWith('largest '));
+      expect(groupRows.length).toBeLessThanOrEqual(MAX_HOLE_ROWS);
+      expect(groupRows[0]).toContain(`largest ${formatBytes(explanation.poolLargestFreeBytes)}`);
+      if (explanation.roundedRequestBytes !== null)
+        expect(values[0]).toBe(formatBytes(explanation.roundedRequestBytes));
 
       // One row per holder: its label and exact bytes.
       const rows = svg.split('<g class="oom-holder">').slice(1);
