@@ -9,40 +9,45 @@ export const DEMO_SNAPSHOT_FILE_NAME = 'demo-snapshot.pickle';
  * The browser host: the page's file input and drops hand over File objects, decoded here in a
  * Web Worker; nothing is uploaded anywhere. The demo snapshot is served beside index.html, and
  * the worker fetches it as Electron's worker fetches a file main hands over. A page that
- * `allocscope serve` serves opens the files it serves, once the page listens (./served-snapshots.ts).
+ * `allocscope serve` serves opens the files it serves as it starts (./served-snapshots.ts).
  */
 export function createWebSnapshotClient(
   location: Location,
   page: Document | null = globalThis.document ?? null,
 ): SnapshotClient {
   const listeners = createListenerSet<DecodeEvent>();
-  const decoder = createPageDecoder((event) => listeners.emit(event));
+  // What the page brings starts at once, while React mounts (the manifest's fetch and the decode
+  // worker's start overlap the first render instead of following it); what it reports before the
+  // page listens waits for the first listener.
+  let early: DecodeEvent[] | null = [];
+  let flushing = false;
+  const emit = (event: DecodeEvent): void => {
+    if (early === null) listeners.emit(event);
+    else early.push(event);
+  };
+  const decoder = createPageDecoder(emit);
   // Files come one at a time, seconds apart: a worker that has already loaded its script saves
   // that time on every open.
   decoder.keepSpareWorker();
   let nextRefused = 1;
   const refuse = (fileName: string, message: string) => {
     const jobId = `refused-${nextRefused++}`;
-    queueMicrotask(() => listeners.emit({ type: 'failed', jobId, fileName, message }));
+    queueMicrotask(() => emit({ type: 'failed', jobId, fileName, message }));
   };
-  // What the page itself brings, opened once it listens (its tabs show the decodes) and once per
-  // page load: the files `allocscope serve` serves, or the snapshot an `allocscope html` page
-  // carries (as a file picked).
-  let openWhatThePageBrings: (() => void) | null =
-    page === null
-      ? null
-      : () => {
-          const servedUrl = servedManifestUrl(page, location);
-          if (servedUrl !== null)
-            fetchServedManifest(servedUrl).then(
-              (manifest) => {
-                for (const { source, options } of servedOpens(manifest, location.href))
-                  decoder.decode(source, options);
-              },
-              (error: unknown) => refuse('allocscope serve', (error as Error).message),
-            );
-          void openEmbeddedSnapshot(page, decoder, refuse);
-        };
+  // What the page itself brings, opened once per page load: the files `allocscope serve` serves,
+  // or the snapshot an `allocscope html` page carries (as a file picked).
+  if (page !== null) {
+    const servedUrl = servedManifestUrl(page, location);
+    if (servedUrl !== null)
+      fetchServedManifest(servedUrl).then(
+        (manifest) => {
+          for (const { source, options } of servedOpens(manifest, location.href))
+            decoder.decode(source, options);
+        },
+        (error: unknown) => refuse('allocscope serve', (error as Error).message),
+      );
+    void openEmbeddedSnapshot(page, decoder, refuse);
+  }
 
   return {
     host: 'web',
@@ -67,8 +72,16 @@ export function createWebSnapshotClient(
     cancel: (jobId) => void decoder.cancel(jobId),
     subscribe(listener) {
       const remove = listeners.add(listener);
-      openWhatThePageBrings?.();
-      openWhatThePageBrings = null;
+      // Handed over after the current task, to whoever listens then (a component that mounts,
+      // unmounts and mounts again in one commit gets them once, in order).
+      if (early !== null && !flushing) {
+        flushing = true;
+        queueMicrotask(() => {
+          const waiting = early ?? [];
+          early = null;
+          for (const event of waiting) listeners.emit(event);
+        });
+      }
       return remove;
     },
     recentFiles: null,
