@@ -16,14 +16,15 @@ import type { SnapshotModel } from '../../src/shared/snapshot/model';
 import { chunksOf } from '../support/analyzed';
 import { HOSTILE_FILES } from '../support/hostile-files';
 import { realSnapshotPaths } from '../support/real-snapshots';
+import { expectSameValue } from '../support/same-value';
 
 const CHUNK_SIZES = [1 << 16, 7, 1];
 /**
  * Tiny chunks cost an await each: the JSON of the larger real snapshots is tens of MB, so they
- * get 7 B chunks up to 4 MiB and 1 B chunks up to 1 MiB (the JSON reader itself is the same).
+ * get 7 B chunks up to 2 MiB and 1 B chunks up to 256 KiB (the JSON reader itself is the same).
  */
-const CHUNKS_OF_7_UP_TO_BYTES = 4 << 20;
-const CHUNKS_OF_1_UP_TO_BYTES = 1 << 20;
+const CHUNKS_OF_7_UP_TO_BYTES = 2 << 20;
+const CHUNKS_OF_1_UP_TO_BYTES = 256 << 10;
 
 /** The chunk sizes a file of `length` bytes is decoded at, besides 1 MiB. */
 function chunkSizesFor(length: number): number[] {
@@ -72,9 +73,9 @@ describe.each(CASES)('%s in the JSON form', (_name, make) => {
     const reference = await decode(json, 1 << 20);
     expect(reference.pickleProtocol).toBeNull();
     const fromPickle = await decode(pickle, 1 << 20);
-    expect({ ...reference, pickleProtocol: fromPickle.pickleProtocol }).toEqual(fromPickle);
+    expectSameValue({ ...reference, pickleProtocol: fromPickle.pickleProtocol }, fromPickle);
     for (const size of chunkSizesFor(json.length)) {
-      expect(await decode(json, size), `chunks of ${size} B`).toEqual(reference);
+      expectSameValue(await decode(json, size), reference, `chunks of ${size} B`);
     }
   }, 300_000);
 });

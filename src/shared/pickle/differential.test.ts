@@ -7,6 +7,7 @@ import { Parser } from 'pickleparser';
 import { describe, expect, it } from 'vitest';
 import { runPython } from '../../../test/support/python';
 import { realSnapshotPaths } from '../../../test/support/real-snapshots';
+import { expectSameValue } from '../../../test/support/same-value';
 import { unpickle } from './unpickler';
 
 /** Same encoding as the Python side below: big ints as "<digits>n", bytes as lists. */
@@ -40,7 +41,7 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
 
   it('decodes to exactly what CPython decodes', () => {
     const expected: unknown = JSON.parse(runPython(PYTHON_AS_JSON, [path]).toString('utf8'));
-    expect(normalize(unpickle(bytes))).toEqual(expected);
+    expectSameValue(normalize(unpickle(bytes)), expected);
   });
 
   it('decodes to what pickleparser decodes (where pickleparser can)', () => {
@@ -53,6 +54,6 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
       expect(bytes.includes(0x8a)).toBe(true);
       return;
     }
-    expect(normalize(unpickle(bytes))).toEqual(normalize(theirs));
+    expectSameValue(normalize(unpickle(bytes)), normalize(theirs));
   });
 });
