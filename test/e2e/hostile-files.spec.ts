@@ -210,7 +210,8 @@ async function clickAnswers(page: Page): Promise<ClickAnswer[]> {
   });
 }
 
-test.describe('a JSON bomb beside an open snapshot', () => {
+// Timed against the page's own pace: run alone (playwright.config.ts, ALONE_TAG).
+test.describe('a JSON bomb beside an open snapshot', { tag: '@alone' }, () => {
   test.describe.configure({ timeout: 120_000 });
 
   test('decodes in its own tab while a click in the open one is answered within 200 ms', async ({
@@ -367,7 +368,8 @@ test.describe('a bug in allocscope', () => {
   });
 });
 
-test.describe('what a file holds never takes the page down (issue 20)', () => {
+// Timed against the page's own pace: run alone (playwright.config.ts, ALONE_TAG).
+test.describe('what a file holds never takes the page down (issue 20)', { tag: '@alone' }, () => {
   test.describe.configure({ timeout: 60_000 });
 
   test('user_metadata nested 20,000 deep: its panel shows it bounded, the other tab stays', async ({

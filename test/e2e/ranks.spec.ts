@@ -43,6 +43,8 @@ test.beforeAll(() => {
 test.afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 test('eight ranks side by side: the outlier named, one cursor, two compared', async ({ page }) => {
+  // Eight decodes before the first check (the wait below allows a minute on a loaded machine).
+  test.setTimeout(120_000);
   const problems = await watchPageProblems(page);
   await page.goto('./');
   await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
