@@ -40,7 +40,7 @@ export function formatReportText(
       : formatBytes(bytes);
   const lines: string[] = [];
   lines.push(
-    `${snapshot.fileName}  ${formatBytes(snapshot.fileBytes)}  ${snapshotFormName(snapshot.pickleProtocol)}`,
+    `${snapshot.fileName}  ${formatBytes(snapshot.fileBytes)}  ${snapshotFormName(snapshot.pickleProtocol, snapshot.source)}`,
   );
   for (const warning of snapshot.warnings) lines.push(`warning: ${warning}`);
   if (reports.length === 0) {

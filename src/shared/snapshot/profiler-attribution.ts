@@ -1,0 +1,152 @@
+// Who made each memory event of a profiler trace: the spans on its thread that hold it. Its op is
+// the innermost `cpu_op` span holding its time, its Python stack the `python_function` spans
+// holding it, innermost first; together they are its stack (the op as the innermost frame, a frame
+// without a file, then the Python frames). One sweep per thread over the events and the spans in
+// time order, with a stack of the spans open: O((events + spans) log) for the sorts, O(depth)
+// per event, and nothing per event but two numbers.
+
+import { NO_STACK, NO_STRING } from './model';
+import { pythonFrameOf } from './profiler-python-frame';
+import type { MemoryEventColumns, ProfilerTraceEvents, SpanColumns } from './profiler-trace-reader';
+import type { StackInterner } from './stack-interner';
+
+export interface MemoryAttribution {
+  /** Per memory event (file order): its stack id, NO_STACK when no span holds it. */
+  stackId: Int32Array;
+  /** Per memory event: its op's name as an index into `strings`, NO_STRING when none. */
+  opNameId: Int32Array;
+}
+
+export function attributeMemoryEvents(
+  events: ProfilerTraceEvents,
+  stacks: StackInterner,
+  internString: (text: string) => number,
+): MemoryAttribution {
+  const { memory, ops, python, names } = events;
+  const stackId = new Int32Array(memory.count).fill(NO_STACK);
+  const opNameId = new Int32Array(memory.count).fill(NO_STRING);
+  const memoryOrder = memoryByThreadAndTime(memory);
+  const opOrder = spansByThreadAndStart(ops);
+  const pythonOrder = spansByThreadAndStart(python);
+  const opSweep = new SpanSweep(ops, opOrder);
+  const pythonSweep = new SpanSweep(python, pythonOrder);
+  // Frames and op strings per event name, made once each.
+  const opFrame = new Int32Array(names.length).fill(-1);
+  const opString = new Int32Array(names.length).fill(-1);
+  const pythonFrame = new Int32Array(names.length).fill(-1);
+  const frameOfOp = (nameId: number): number => {
+    if (opFrame[nameId]! < 0)
+      opFrame[nameId] = stacks.frameIdOf({ filename: '', name: names[nameId]!, line: -1 });
+    return opFrame[nameId]!;
+  };
+  const frameOfPython = (nameId: number): number => {
+    if (pythonFrame[nameId]! < 0)
+      pythonFrame[nameId] = stacks.frameIdOf({ ...pythonFrameOf(names[nameId]!) });
+    return pythonFrame[nameId]!;
+  };
+  // Consecutive events under the same innermost spans share a stack.
+  let lastOp = -2;
+  let lastPython = -2;
+  let lastThread = -1;
+  let lastStack = NO_STACK;
+  for (const event of memoryOrder) {
+    const thread = memory.thread[event]!;
+    const time = memory.ts[event]!;
+    const op = opSweep.innermostAt(thread, time);
+    const top = pythonSweep.innermostAt(thread, time);
+    if (op >= 0) {
+      const nameId = ops.nameId[op]!;
+      if (opString[nameId]! < 0) opString[nameId] = internString(names[nameId]!);
+      opNameId[event] = opString[nameId]!;
+    }
+    if (thread === lastThread && op === lastOp && top === lastPython) {
+      stackId[event] = lastStack;
+      continue;
+    }
+    const pythonSpans = pythonSweep.holding(time);
+    const count = (op >= 0 ? 1 : 0) + pythonSpans.length;
+    let stack = NO_STACK;
+    if (count > 0) {
+      const ids = stacks.frameIdScratch(count);
+      let at = 0;
+      if (op >= 0) ids[at++] = frameOfOp(ops.nameId[op]!);
+      for (const span of pythonSpans) ids[at++] = frameOfPython(python.nameId[span]!);
+      stack = stacks.internFrameIds(ids, count);
+    }
+    stackId[event] = stack;
+    lastThread = thread;
+    lastOp = op;
+    lastPython = top;
+    lastStack = stack;
+  }
+  return { stackId, opNameId };
+}
+
+/**
+ * The spans of one kind open at a time on a thread, walked forward in (thread, time) order: the
+ * spans that start by then are pushed, those that ended are popped.
+ */
+class SpanSweep {
+  private next = 0;
+  private thread = -1;
+  private readonly open: number[] = [];
+
+  constructor(
+    private readonly spans: SpanColumns,
+    private readonly order: Uint32Array,
+  ) {}
+
+  /** The innermost span of `thread` holding `time` (-1: none); calls come in (thread, time) order. */
+  innermostAt(thread: number, time: number): number {
+    const { spans, order, open } = this;
+    if (thread !== this.thread) {
+      this.thread = thread;
+      open.length = 0;
+      while (this.next < order.length && spans.thread[order[this.next]!]! < thread) this.next++;
+    }
+    while (this.next < order.length) {
+      const span = order[this.next]!;
+      if (spans.thread[span] !== thread || spans.startUs[span]! > time) break;
+      // Spans that ended before this one starts are closed: they hold nothing from here on.
+      while (open.length > 0 && spans.endUs[open.at(-1)!]! < spans.startUs[span]!) open.pop();
+      open.push(span);
+      this.next++;
+    }
+    while (open.length > 0 && spans.endUs[open.at(-1)!]! < time) open.pop();
+    // Spans of one thread nest; where a trace's do not, the innermost that holds the time counts.
+    for (let i = open.length - 1; i >= 0; i--) if (spans.endUs[open[i]!]! >= time) return open[i]!;
+    return -1;
+  }
+
+  /** The open spans holding `time` (after innermostAt for it), innermost first. */
+  holding(time: number): number[] {
+    const { spans, open } = this;
+    const held: number[] = [];
+    for (let i = open.length - 1; i >= 0; i--)
+      if (spans.endUs[open[i]!]! >= time) held.push(open[i]!);
+    return held;
+  }
+}
+
+/** Memory events by thread, then time, then file order. */
+function memoryByThreadAndTime(memory: MemoryEventColumns): Uint32Array {
+  const order = identity(memory.count);
+  const { thread, ts } = memory;
+  return order.sort((a, b) => thread[a]! - thread[b]! || ts[a]! - ts[b]! || a - b);
+}
+
+/** Spans by thread, then start, outer (longer) before inner on a tie, then file order. */
+function spansByThreadAndStart(spans: SpanColumns): Uint32Array {
+  const order = identity(spans.count);
+  const { thread, startUs, endUs } = spans;
+  return order.sort(
+    (a, b) =>
+      thread[a]! - thread[b]! || startUs[a]! - startUs[b]! || endUs[b]! - endUs[a]! || a - b,
+  );
+}
+
+function identity(count: number): Uint32Array {
+  const order = new Uint32Array(count);
+  for (let i = 0; i < count; i++) order[i] = i;
+  return order;
+}
