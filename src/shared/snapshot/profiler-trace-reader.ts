@@ -341,8 +341,8 @@ class ProfilerTraceConsumer implements JsonVisitor {
     m.bytes.push(bytes);
     m.totalAllocated.push(this.optionalBytes(TOTAL_ALLOCATED));
     m.totalReserved.push(this.optionalBytes(TOTAL_RESERVED));
-    m.deviceType.push(this.integer(DEVICE_TYPE, 'a device type (0 CPU, 1 CUDA)', 0, 255));
-    m.deviceId.push(this.integer(DEVICE_ID, 'a device index', -1, 511));
+    m.deviceType.push(this.integer(DEVICE_TYPE, 'a device type (0 to 255; 0 CPU, 1 CUDA)', 0, 255));
+    m.deviceId.push(this.integer(DEVICE_ID, 'a device index (-1 to 511)', -1, 511));
     m.thread.push(this.threadOf());
   }
 
@@ -362,7 +362,7 @@ class ProfilerTraceConsumer implements JsonVisitor {
   private integer(slot: number, what: string, min: number, max: number): number {
     const value = this.number(slot, what, false);
     if (!Number.isInteger(value) || value < min || value > max) {
-      this.refuseSlot(slot, `${value} is not ${what} (${min} to ${max})`);
+      this.refuseSlot(slot, `${value} is not ${what}`);
     }
     return value;
   }
