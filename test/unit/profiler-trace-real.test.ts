@@ -14,6 +14,7 @@ import { allocationOp } from '../../src/shared/analyzed/allocation-op';
 import { deviceLabel } from '../../src/shared/format/words';
 import { stepsOf } from '../../src/shared/steps/find-steps';
 import { analyzeGrowth } from '../../src/shared/steps/growth';
+import { phasesOf } from '../../src/shared/steps/phases';
 import { decodeSnapshot } from '../../src/shared/snapshot/decode-snapshot';
 import { CPU_DEVICE, NO_STACK } from '../../src/shared/snapshot/model';
 import { frameAt, stackFrameIds } from '../../src/shared/snapshot/stack-source';
@@ -149,6 +150,16 @@ describe('profiler traces recorded with PyTorch', () => {
       expect(device.allocations.sizeBytes[row]).toBe(planted);
       expect(allocationOp(snapshot, device, row)).toBe('aten::empty');
     }
+  });
+
+  it.each(RUNS)("%s: backward is found in every step from PyTorch's own frames", async (run) => {
+    // The profiler names them relative to site-packages (`torch/autograd/__init__.py(255):
+    // backward`): the rules for PyTorch's files must read them as for a snapshot's full paths.
+    const { snapshot } = await open(run);
+    const device = snapshot.devices[0]!;
+    const { phases } = phasesOf(snapshot, device);
+    const backward = phases.filter((phase) => phase.name === 'backward');
+    expect(backward.map((phase) => phase.step)).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
   it.each(['clean', 'dataloader'])('%s: no growth and no leak suspect', async (run) => {
