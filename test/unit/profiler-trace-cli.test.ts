@@ -110,6 +110,14 @@ describe('allocscope on a profiler trace', () => {
     expect(clean.stdout).toContain('No growth across 6 steps');
   });
 
+  it('report: no allocator figures, the sentence instead; the live allocations by stack', () => {
+    const run = runCli(['report', LEAK]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('  a PyTorch profiler trace does not record segments');
+    expect(run.stdout).not.toContain('cached free');
+    expect(run.stdout).toMatch(/6\.0 MiB +6 allocations +record-profiler-traces\.py:\d+ leak_step/);
+  });
+
   it('segments: a profiler trace records none, said as such (exit 2)', () => {
     const run = runCli(['segments', LEAK]);
     expect(run.stdout).toBe('');
