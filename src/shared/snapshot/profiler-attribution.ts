@@ -5,6 +5,7 @@
 // time order, with a stack of the spans open: O((events + spans) log) for the sorts, O(depth)
 // per event, and nothing per event but two numbers.
 
+import { orderByKeyThen } from './event-order';
 import { NO_STACK, NO_STRING } from './model';
 import { pythonFrameOf } from './profiler-python-frame';
 import type { MemoryEventColumns, ProfilerTraceEvents, SpanColumns } from './profiler-trace-reader';
@@ -130,23 +131,16 @@ class SpanSweep {
 
 /** Memory events by thread, then time, then file order. */
 function memoryByThreadAndTime(memory: MemoryEventColumns): Uint32Array {
-  const order = identity(memory.count);
-  const { thread, ts } = memory;
-  return order.sort((a, b) => thread[a]! - thread[b]! || ts[a]! - ts[b]! || a - b);
+  const { ts } = memory;
+  return orderByKeyThen(memory.count, memory.thread, (a, b) => ts[a]! - ts[b]! || a - b);
 }
 
 /** Spans by thread, then start, outer (longer) before inner on a tie, then file order. */
 function spansByThreadAndStart(spans: SpanColumns): Uint32Array {
-  const order = identity(spans.count);
-  const { thread, startUs, endUs } = spans;
-  return order.sort(
-    (a, b) =>
-      thread[a]! - thread[b]! || startUs[a]! - startUs[b]! || endUs[b]! - endUs[a]! || a - b,
+  const { startUs, endUs } = spans;
+  return orderByKeyThen(
+    spans.count,
+    spans.thread,
+    (a, b) => startUs[a]! - startUs[b]! || endUs[b]! - endUs[a]! || a - b,
   );
-}
-
-function identity(count: number): Uint32Array {
-  const order = new Uint32Array(count);
-  for (let i = 0; i < count; i++) order[i] = i;
-  return order;
 }

@@ -19,6 +19,7 @@ import {
   type ExternalAnnotation,
   type SnapshotModel,
 } from './model';
+import { sortRun } from './event-order';
 import { attributeMemoryEvents } from './profiler-attribution';
 import type { ProfilerTraceEvents } from './profiler-trace-reader';
 import { SnapshotFormatError } from './snapshot-error';
@@ -125,10 +126,11 @@ function eventsByDevice(events: ProfilerTraceEvents, warnings: string[]): [numbe
   const ts = memory.ts;
   return [...rowsByDevice]
     .sort(([a], [b]) => Number(a < 0) - Number(b < 0) || a - b)
-    .map(([device, rows]) => [
-      device,
-      Uint32Array.from(rows).sort((a, b) => ts[a]! - ts[b]! || a - b),
-    ]);
+    .map(([device, rows]) => {
+      const order = Uint32Array.from(rows);
+      sortRun(order, (a, b) => ts[a]! - ts[b]! || a - b);
+      return [device, order];
+    });
 }
 
 function deviceTraceOf(
