@@ -148,6 +148,22 @@ describe('hand-built profiler traces', () => {
     ]);
   });
 
+  it('events without pid and tid are one thread of their own', async () => {
+    const bare = (event: TraceEvent): TraceEvent => {
+      const { pid: _pid, tid: _tid, ...rest } = event;
+      return rest;
+    };
+    const snapshot = await analyze([
+      bare(opSpan('aten::cat', 0, 10)),
+      bare(memoryEvent(5, 0x10, 8, { total: 8 })),
+      memoryEvent(6, 0x20, 8, { total: 16 }),
+    ]);
+    expect(allocationsOf(snapshot, snapshot.devices[0]!).map((a) => a.op)).toEqual([
+      'aten::cat',
+      null,
+    ]);
+  });
+
   it('an op without Python frames (with_stack off) is the whole stack', async () => {
     const snapshot = await analyze([
       opSpan('aten::mm', 0, 10),

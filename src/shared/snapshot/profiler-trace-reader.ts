@@ -122,6 +122,7 @@ const SLOT_PATHS = [
 const A_LIST: unknown = Object.freeze([]);
 const A_DICT: unknown = Object.freeze({});
 const ABSENT = undefined;
+const NO_THREAD_YET: unknown = Object.freeze({});
 
 /** Where the reader stands, by depth (1: the top-level dict). */
 const IN_ROOT = 1;
@@ -173,6 +174,10 @@ class ProfilerTraceConsumer implements JsonVisitor {
   private readonly nameIds = new Map<string, number>();
   private readonly threads: string[] = [];
   private readonly threadIds = new Map<string, number>();
+  // No event's pid is this object: the first event always builds its key.
+  private lastPid: unknown = NO_THREAD_YET;
+  private lastTid: unknown = NO_THREAD_YET;
+  private lastThread = -1;
   private baseTimeNs: number | null = null;
   private profileMemory: boolean | null = null;
 
@@ -384,13 +389,20 @@ class ProfilerTraceConsumer implements JsonVisitor {
   }
 
   private threadOf(): number {
-    const key = `${String(this.slots[PID])}/${String(this.slots[TID])}`;
+    const pid = this.slots[PID];
+    const tid = this.slots[TID];
+    // Events come thread after thread: the last thread's id without building its key.
+    if (pid === this.lastPid && tid === this.lastTid) return this.lastThread;
+    const key = `${String(pid)}/${String(tid)}`;
     let id = this.threadIds.get(key);
     if (id === undefined) {
       id = this.threads.length;
       this.threads.push(key);
       this.threadIds.set(key, id);
     }
+    this.lastPid = pid;
+    this.lastTid = tid;
+    this.lastThread = id;
     return id;
   }
 
