@@ -9,7 +9,7 @@ import { unpackGzip } from './gzip-stream';
 import { pickleFromHtml } from './html-payload';
 import { decodeJsonSnapshot } from './json-snapshot';
 import { decodeProfilerTrace } from './decode-profiler-trace';
-import { looksLikeProfilerTrace } from './profiler-trace-sniff';
+import { jsonInputKind, MEMORY_TIMELINE_NOT_READ } from './profiler-trace-sniff';
 import type { SnapshotModel } from './model';
 import { buildSnapshotModel } from './snapshot-builder';
 import { SnapshotFormatError } from './snapshot-error';
@@ -159,15 +159,21 @@ async function pickleChunksOf(
         profilerTrace: false,
         end: NOTHING_AT_THE_END,
       };
-    case 'json':
+    case 'json': {
       budget.holds('json');
+      const kind = jsonInputKind(head);
+      if (kind === 'memory-timeline') {
+        await iterator.return?.();
+        throw new SnapshotFormatError(MEMORY_TIMELINE_NOT_READ);
+      }
       return {
         chunks: all,
         compressed: depth > 0,
         json: true,
-        profilerTrace: looksLikeProfilerTrace(head),
+        profilerTrace: kind === 'profiler-trace',
         end: NOTHING_AT_THE_END,
       };
+    }
     case 'gzip': {
       if (depth > 0) break;
       const gzip = unpackGzip(all, budget);

@@ -1,9 +1,10 @@
-// Whether a JSON input is a PyTorch profiler trace rather than a snapshot's JSON form: told from
-// the content, never the name (TensorBoard's `*.pt.trace.json.gz`, a renamed `trace.json`). A
-// trace is a dict whose top-level keys are the Chrome trace's (`traceEvents`, and what
-// export_chrome_trace writes before it: `schemaVersion`, `deviceProperties`, …); a snapshot's are
-// `segments`, `device_traces`. The first top-level key that tells decides, read from the first
-// bytes through the same JSON reader.
+// Whether a JSON input is a PyTorch profiler trace (or its memory timeline) rather than a
+// snapshot's JSON form: told from the content, never the name (TensorBoard's
+// `*.pt.trace.json.gz`, a renamed `trace.json`). A trace is a dict whose top-level keys are the
+// Chrome trace's (`traceEvents`, and what export_chrome_trace writes before it: `schemaVersion`,
+// `deviceProperties`, …); a snapshot's are `segments`, `device_traces`; a memory timeline is a
+// list of lists. The first top-level key or item that tells decides, read from the first bytes
+// through the same JSON reader.
 
 import { JsonReader, type JsonVisitor } from '../json/json-reader';
 
@@ -32,20 +33,29 @@ const SNAPSHOT_KEYS = new Set([
   'host_traces',
 ]);
 
+/** What a JSON input is: a snapshot's JSON form, a profiler trace, or a memory timeline. */
+export type JsonInputKind = 'snapshot' | 'profiler-trace' | 'memory-timeline';
+
 class Decided extends Error {
-  constructor(readonly trace: boolean) {
+  constructor(readonly kind: JsonInputKind) {
     super('decided');
   }
 }
 
 class TopLevelKeys implements JsonVisitor {
   private depth = 0;
+  private topIsList = false;
   openObject(): void {
+    // A dict in the top-level list: a snapshot's segments.
+    if (this.depth === 1 && this.topIsList) throw new Decided('snapshot');
     this.depth++;
   }
   openArray(): void {
-    // A top-level list is a snapshot's bare-list layout (or nothing we read): not a trace.
-    if (this.depth === 0) throw new Decided(false);
+    // A list in the top-level list: export_memory_timeline's `[times, sizes]` (.json) or its
+    // `[t_ns, action, bytes, category]` tuples (.raw.json.gz); a snapshot's bare-list layout
+    // holds segment dicts.
+    if (this.depth === 1 && this.topIsList) throw new Decided('memory-timeline');
+    if (this.depth === 0) this.topIsList = true;
     this.depth++;
   }
   closeObject(): void {
@@ -56,20 +66,24 @@ class TopLevelKeys implements JsonVisitor {
   }
   key(name: string): void {
     if (this.depth !== 1) return;
-    if (TRACE_KEYS.has(name)) throw new Decided(true);
-    if (SNAPSHOT_KEYS.has(name)) throw new Decided(false);
+    if (TRACE_KEYS.has(name)) throw new Decided('profiler-trace');
+    if (SNAPSHOT_KEYS.has(name)) throw new Decided('snapshot');
   }
   value(): void {}
 }
 
-/** Whether the first bytes of a JSON input are a profiler trace's (false: read it as a snapshot). */
-export function looksLikeProfilerTrace(head: Uint8Array): boolean {
+/** What the first bytes of a JSON input are ('snapshot' unless they tell otherwise). */
+export function jsonInputKind(head: Uint8Array): JsonInputKind {
   try {
     new JsonReader(new TopLevelKeys()).feed(head);
   } catch (error) {
-    if (error instanceof Decided) return error.trace;
+    if (error instanceof Decided) return error.kind;
     // Not valid JSON where it decides: the snapshot's reader says what is wrong, as before.
-    return false;
+    return 'snapshot';
   }
-  return false;
+  return 'snapshot';
 }
+
+/** The refusal of a memory timeline (not read yet): what to open instead. */
+export const MEMORY_TIMELINE_NOT_READ =
+  "this is a memory timeline (torch.profiler's export_memory_timeline), which allocscope does not read; open the same run's profiler trace (prof.export_chrome_trace, recorded with profile_memory=True)";
