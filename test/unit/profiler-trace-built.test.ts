@@ -164,6 +164,29 @@ describe('hand-built profiler traces', () => {
     ]);
   });
 
+  it('a stack deeper than 128 frames keeps its innermost 128, said once', async () => {
+    const depth = 300;
+    const events: TraceEvent[] = [];
+    for (let level = 0; level < depth; level++)
+      events.push(pythonSpan(`deep.py(${level + 1}): f${level}`, level, 1000 - 2 * level));
+    events.push(opSpan('aten::empty', 400, 10));
+    events.push(memoryEvent(405, 0x10, 8, { total: 8 }));
+    events.push(memoryEvent(406, 0x20, 8, { total: 16 }));
+    const snapshot = await analyze(events);
+    const [first, second] = allocationsOf(snapshot, snapshot.devices[0]!);
+    expect(first!.frames).toHaveLength(128);
+    expect(first!.frames.slice(0, 3)).toEqual([
+      'aten::empty',
+      'deep.py:300 f299',
+      'deep.py:299 f298',
+    ]);
+    expect(first!.frames.at(-1)).toBe('deep.py:174 f173');
+    expect(second!.frames).toEqual(first!.frames);
+    expect(snapshot.warnings).toContain(
+      '2 memory events are held by more than 128 nested spans: their stacks keep the 128 innermost frames',
+    );
+  });
+
   it('an op without Python frames (with_stack off) is the whole stack', async () => {
     const snapshot = await analyze([
       opSpan('aten::mm', 0, 10),

@@ -11,11 +11,25 @@ import { pythonFrameOf } from './profiler-python-frame';
 import type { MemoryEventColumns, ProfilerTraceEvents, SpanColumns } from './profiler-trace-reader';
 import type { StackInterner } from './stack-interner';
 
+/**
+ * The most frames a stack keeps (the innermost ones: the op and the Python frames nearest it).
+ * Real ones are tens deep (the recorded traces: 16 Python frames); a trace of a million nested
+ * spans would otherwise make each memory event cost a million frames of work and of memory.
+ */
+export const MAX_STACK_FRAMES = 128;
+/**
+ * The most open spans looked at for one memory event: spans of one thread nest, so the ones
+ * holding it are on top; where a trace's do not, the spans below are not all searched.
+ */
+const MAX_OPEN_SPANS_SEARCHED = 1024;
+
 export interface MemoryAttribution {
   /** Per memory event (file order): its stack id, NO_STACK when no span holds it. */
   stackId: Int32Array;
   /** Per memory event: its op's name as an index into `strings`, NO_STRING when none. */
   opNameId: Int32Array;
+  /** Memory events whose stack was cut to its MAX_STACK_FRAMES innermost frames. */
+  cutStacks: number;
 }
 
 export function attributeMemoryEvents(
@@ -50,6 +64,7 @@ export function attributeMemoryEvents(
   let lastPython = -2;
   let lastThread = -1;
   let lastStack = NO_STACK;
+  let cutStacks = 0;
   for (const event of memoryOrder) {
     const thread = memory.thread[event]!;
     const time = memory.ts[event]!;
@@ -62,9 +77,11 @@ export function attributeMemoryEvents(
     }
     if (thread === lastThread && op === lastOp && top === lastPython) {
       stackId[event] = lastStack;
+      if (pythonSweep.cut) cutStacks++;
       continue;
     }
-    const pythonSpans = pythonSweep.holding(time);
+    const pythonSpans = pythonSweep.holding(time, MAX_STACK_FRAMES - (op >= 0 ? 1 : 0));
+    if (pythonSweep.cut) cutStacks++;
     const count = (op >= 0 ? 1 : 0) + pythonSpans.length;
     let stack = NO_STACK;
     if (count > 0) {
@@ -80,7 +97,7 @@ export function attributeMemoryEvents(
     lastPython = top;
     lastStack = stack;
   }
-  return { stackId, opNameId };
+  return { stackId, opNameId, cutStacks };
 }
 
 /**
@@ -88,6 +105,8 @@ export function attributeMemoryEvents(
  * spans that start by then are pushed, those that ended are popped.
  */
 class SpanSweep {
+  /** Whether the last holding() left out spans past its limit. */
+  cut = false;
   private next = 0;
   private thread = -1;
   private readonly open: number[] = [];
@@ -115,16 +134,22 @@ class SpanSweep {
     }
     while (open.length > 0 && spans.endUs[open.at(-1)!]! < time) open.pop();
     // Spans of one thread nest; where a trace's do not, the innermost that holds the time counts.
-    for (let i = open.length - 1; i >= 0; i--) if (spans.endUs[open[i]!]! >= time) return open[i]!;
+    const lowest = Math.max(0, open.length - MAX_OPEN_SPANS_SEARCHED);
+    for (let i = open.length - 1; i >= lowest; i--)
+      if (spans.endUs[open[i]!]! >= time) return open[i]!;
     return -1;
   }
 
-  /** The open spans holding `time` (after innermostAt for it), innermost first. */
-  holding(time: number): number[] {
+  /** The open spans holding `time` (after innermostAt for it), innermost first, `limit` at most. */
+  holding(time: number, limit: number): number[] {
     const { spans, open } = this;
     const held: number[] = [];
-    for (let i = open.length - 1; i >= 0; i--)
+    const lowest = Math.max(0, open.length - MAX_OPEN_SPANS_SEARCHED);
+    let i = open.length - 1;
+    for (; i >= lowest && held.length < limit; i--)
       if (spans.endUs[open[i]!]! >= time) held.push(open[i]!);
+    // Cut: spans were left below, unlooked at (some may have ended: counted as cut all the same).
+    this.cut = i >= 0;
     return held;
   }
 }

@@ -20,7 +20,7 @@ import {
   type SnapshotModel,
 } from './model';
 import { sortRun } from './event-order';
-import { attributeMemoryEvents } from './profiler-attribution';
+import { attributeMemoryEvents, MAX_STACK_FRAMES } from './profiler-attribution';
 import type { ProfilerTraceEvents } from './profiler-trace-reader';
 import { SnapshotFormatError } from './snapshot-error';
 import { StackInterner } from './stack-interner';
@@ -46,6 +46,11 @@ export function buildProfilerTraceModel(events: ProfilerTraceEvents): SnapshotMo
     return id;
   };
   const attribution = attributeMemoryEvents(events, stacks, internString);
+  if (attribution.cutStacks > 0) {
+    warnings.push(
+      `${countOf(attribution.cutStacks, 'memory event')} ${nounFor(attribution.cutStacks, 'is', 'are')} held by more than ${MAX_STACK_FRAMES} nested spans: ${nounFor(attribution.cutStacks, 'its', 'their')} stacks keep the ${MAX_STACK_FRAMES} innermost frames`,
+    );
+  }
   const baseUs = events.baseTimeNs === null ? 0 : events.baseTimeNs / 1000;
   const traces = eventsByDevice(events, warnings).map(([device, rows]) => {
     const trace = deviceTraceOf(events, attribution, device, rows, baseUs);
