@@ -6,7 +6,7 @@
 // list of lists. The first top-level key or item that tells decides, read from the first bytes
 // through the same JSON reader.
 
-import { JsonReader, type JsonVisitor } from '../json/json-reader';
+import { JsonReader, type JsonScalar, type JsonVisitor } from '../json/json-reader';
 
 /** Top-level keys of a Chrome trace as PyTorch and Kineto write them. */
 const TRACE_KEYS = new Set([
@@ -45,23 +45,32 @@ class Decided extends Error {
 class TopLevelKeys implements JsonVisitor {
   private depth = 0;
   private topIsList = false;
+  /** Inside the first list of the top-level list, before its first item. */
+  private firstInnerList = false;
   openObject(): void {
     // A dict in the top-level list: a snapshot's segments.
     if (this.depth === 1 && this.topIsList) throw new Decided('snapshot');
+    this.notTimeline();
     this.depth++;
   }
   openArray(): void {
-    // A list in the top-level list: export_memory_timeline's `[times, sizes]` (.json) or its
-    // `[t_ns, action, bytes, category]` tuples (.raw.json.gz); a snapshot's bare-list layout
-    // holds segment dicts.
-    if (this.depth === 1 && this.topIsList) throw new Decided('memory-timeline');
+    // A list in the top-level list that starts with a number: export_memory_timeline's `[times,
+    // sizes]` (.json) or its `[t_ns, action, bytes, category]` tuples (.raw.json.gz). A
+    // snapshot's bare-list layout holds segment dicts; anything else is left to its reader.
+    if (this.depth === 1 && this.topIsList) this.firstInnerList = true;
+    else this.notTimeline();
     if (this.depth === 0) this.topIsList = true;
     this.depth++;
+  }
+  /** What follows the first inner list's opening was not a number: not a timeline. */
+  private notTimeline(): void {
+    if (this.firstInnerList) throw new Decided('snapshot');
   }
   closeObject(): void {
     this.depth--;
   }
   closeArray(): void {
+    this.notTimeline();
     this.depth--;
   }
   key(name: string): void {
@@ -69,7 +78,10 @@ class TopLevelKeys implements JsonVisitor {
     if (TRACE_KEYS.has(name)) throw new Decided('profiler-trace');
     if (SNAPSHOT_KEYS.has(name)) throw new Decided('snapshot');
   }
-  value(): void {}
+  value(value: JsonScalar): void {
+    if (this.firstInnerList)
+      throw new Decided(typeof value === 'number' ? 'memory-timeline' : 'snapshot');
+  }
 }
 
 /** What the first bytes of a JSON input are ('snapshot' unless they tell otherwise). */
