@@ -36,9 +36,11 @@ usage:
 
   FILE        a snapshot from torch.cuda.memory._dump_snapshot(): .pickle / .pkl, its
               JSON form (.json), - for standard input, gzip-compressed (.gz), or the
-              HTML page of torch.cuda._memory_viz trace_plot
-  --device N  only device N, or host for pinned host memory (render: default the first
-              device with an OOM, else the one with the largest active peak)
+              HTML page of torch.cuda._memory_viz trace_plot; or a PyTorch profiler
+              trace (export_chrome_trace, *.pt.trace.json[.gz], profile_memory=True)
+  --device N  only device N, host for pinned host memory, or cpu for a profiler
+              trace's CPU memory (render: default the first device with an OOM, else
+              the one with the largest active peak)
   --json      summary: print one JSON document (schema allocscope.summary/1) to stdout;
               report: write the findings (schema allocscope.report/1) to OUT.json, - for stdout
   --top K     list the K largest allocations alive at the active peak (default 10)
@@ -132,8 +134,9 @@ export type MomentSpec = number | 'final' | 'peak' | 'oom';
 
 const momentSchema = z.union([z.number().int().min(-1), z.enum(['final', 'peak', 'oom'])]);
 
-// A CUDA device ordinal, or -1 for pinned host memory (`--device host`, HOST_DEVICE).
-const deviceSchema = z.number().int().min(-1).nullable();
+// A CUDA device ordinal, -1 for pinned host memory (`--device host`, HOST_DEVICE), or -2 for a
+// profiler trace's CPU memory (`--device cpu`, CPU_DEVICE).
+const deviceSchema = z.number().int().min(-2).nullable();
 
 // --max-memory in bytes (every command that reads snapshots); null (the default): this
 // machine's memory. Optional for callers that build options in code (tests).
@@ -612,8 +615,10 @@ function flagValue(flag: string, kind: FlagKind, text: string): unknown {
     case 'device':
       // `host`: the pinned host memory of host_segments / host_traces (HOST_DEVICE).
       if (text === 'host') return -1;
+      // `cpu`: the CPU memory of a profiler trace (CPU_DEVICE).
+      if (text === 'cpu') return -2;
       if (!/^\d+$/.test(text))
-        throw new UsageError(`${flag} takes a device number or host, got '${text}'`);
+        throw new UsageError(`${flag} takes a device number, host or cpu, got '${text}'`);
       return Number(text);
     case 'number':
       if (!/^\d+(\.\d+)?$/.test(text))

@@ -14,6 +14,7 @@ import {
   NO_STACK_TEXT,
   poolName,
   segmentGroupPhrase,
+  NO_SEGMENTS_IN_TRACE,
   snapshotFormName,
   streamName,
 } from '@shared/format/words';
@@ -40,7 +41,7 @@ export function formatReportText(
       : formatBytes(bytes);
   const lines: string[] = [];
   lines.push(
-    `${snapshot.fileName}  ${formatBytes(snapshot.fileBytes)}  ${snapshotFormName(snapshot.pickleProtocol)}`,
+    `${snapshot.fileName}  ${formatBytes(snapshot.fileBytes)}  ${snapshotFormName(snapshot.pickleProtocol, snapshot.source)}`,
   );
   for (const warning of snapshot.warnings) lines.push(`warning: ${warning}`);
   if (reports.length === 0) {
@@ -53,10 +54,14 @@ export function formatReportText(
       `${cliDeviceName(report.device)}: ${figures.traceEntries} trace entries, ${figures.segments} segments at the end, ` +
         `${countOf(report.ooms.length, 'OOM')}`,
     );
-    lines.push(...momentLines('at the active peak', report.atPeak, size));
-    if (report.atMoment !== null)
-      lines.push(...momentLines('at the chosen moment', report.atMoment, size));
-    lines.push(...seriesLines(report, size));
+    // The allocator's state is its segments: a profiler trace records none, so no figure of it.
+    if (snapshot.source === 'profiler-trace') lines.push(`  ${NO_SEGMENTS_IN_TRACE}`);
+    else {
+      lines.push(...momentLines('at the active peak', report.atPeak, size));
+      if (report.atMoment !== null)
+        lines.push(...momentLines('at the chosen moment', report.atMoment, size));
+      lines.push(...seriesLines(report, size));
+    }
     for (const oom of report.ooms) lines.push(...oomLines(oom, size));
     if (report.whatIf !== null) lines.push(...whatIfLines(report.whatIf, size));
   }

@@ -5,7 +5,7 @@ import { describeStack } from '@shared/analysis/user-frame';
 import type { SnapshotFigures } from '@shared/analyzed/device-figures';
 import { FIGURE } from '@shared/format/glossary';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
-import { snapshotFormName } from '@shared/format/words';
+import { NO_SEGMENTS_IN_TRACE, snapshotFormName } from '@shared/format/words';
 import { alignColumns } from './align-columns';
 import { cliDeviceName } from './load-analyzed-snapshot';
 import { joinLines } from './text-lines';
@@ -16,6 +16,18 @@ export interface TextOptions {
   exactBytes: boolean;
 }
 
+/** What each figure compares with, in PyTorch's words. */
+const SNAPSHOT_COMPARE = {
+  reserved: 'memory_reserved(), max_memory_reserved()',
+  active: 'requested bytes (memory_stats requested_bytes)',
+  allocated: 'rounded blocks, no pending frees: memory_allocated()',
+};
+const PROFILER_COMPARE = {
+  reserved: "the [memory] events' Total Reserved",
+  active: "the [memory] events' Bytes, from their Total Allocated",
+  allocated: 'Total Allocated at the last event',
+};
+
 export function formatSummaryText(figures: SnapshotFigures, options: TextOptions): string {
   const size = (bytes: number): string =>
     options.exactBytes
@@ -23,15 +35,19 @@ export function formatSummaryText(figures: SnapshotFigures, options: TextOptions
       : formatBytes(bytes);
   const lines: string[] = [];
   lines.push(
-    `${figures.fileName}  ${formatBytes(figures.fileBytes)}  ${snapshotFormName(figures.pickleProtocol)}`,
+    `${figures.fileName}  ${formatBytes(figures.fileBytes)}  ${snapshotFormName(figures.pickleProtocol, figures.source)}`,
   );
   for (const warning of figures.warnings) lines.push(`warning: ${warning}`);
   if (figures.devices.length === 0) lines.push('', NO_DEVICES_TEXT);
+  const trace = figures.source === 'profiler-trace';
+  const compare = trace ? PROFILER_COMPARE : SNAPSHOT_COMPARE;
   for (const device of figures.devices) {
     const { active, reserved } = device;
     lines.push('');
     lines.push(
-      `${cliDeviceName(device.device)}: ${device.traceEntries} trace entries, ${device.segments} segments, ${device.blocks} blocks`,
+      trace
+        ? `${cliDeviceName(device.device)}: ${device.traceEntries} trace entries (memory events); ${NO_SEGMENTS_IN_TRACE}`
+        : `${cliDeviceName(device.device)}: ${device.traceEntries} trace entries, ${device.segments} segments, ${device.blocks} blocks`,
     );
     const rows: string[][] = [
       ['', 'final', 'peak', FIGURE.baseline, 'compare with'],
@@ -40,22 +56,16 @@ export function formatSummaryText(figures: SnapshotFigures, options: TextOptions
         size(reserved.finalBytes),
         size(reserved.peakBytes),
         size(reserved.baselineBytes),
-        'memory_reserved(), max_memory_reserved()',
+        compare.reserved,
       ],
       [
         FIGURE.active,
         size(active.finalBytes),
         size(active.peakBytes),
         size(active.baselineBytes),
-        'requested bytes (memory_stats requested_bytes)',
+        compare.active,
       ],
-      [
-        FIGURE.allocated,
-        size(device.allocatedFinalBytes),
-        '',
-        '',
-        'rounded blocks, no pending frees: memory_allocated()',
-      ],
+      [FIGURE.allocated, size(device.allocatedFinalBytes), '', '', compare.allocated],
     ];
     lines.push(...alignColumns(rows).map((row) => `  ${row}`));
     if (active.peakEventIndex >= 0)

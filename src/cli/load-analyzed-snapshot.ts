@@ -7,7 +7,7 @@ import {
   type AnalyzedSnapshot,
 } from '@shared/analyzed/analyzed-snapshot';
 import { defaultDeviceIndex } from '@shared/analyzed/moments';
-import { HOST_DEVICE } from '@shared/snapshot/model';
+import { CPU_DEVICE, HOST_DEVICE } from '@shared/snapshot/model';
 import { deviceLabel } from '@shared/format/words';
 import { readSnapshotFile, type ReadSnapshotOptions } from './read-snapshot-file';
 import { UsageError } from './cli-options';
@@ -50,11 +50,14 @@ export function missingDeviceMessage(
   fileName: string,
   known: readonly number[],
 ): string {
-  const name = (d: number): string => (d === HOST_DEVICE ? 'host' : String(d));
+  const name = (d: number): string =>
+    d === HOST_DEVICE ? 'host' : d === CPU_DEVICE ? 'cpu' : String(d);
   const what =
     device === HOST_DEVICE
       ? 'pinned host memory (host_segments / host_traces)'
-      : `device ${device}`;
+      : device === CPU_DEVICE
+        ? "CPU memory (a profiler trace's [memory] events of Device Type 0)"
+        : `device ${device}`;
   return `${what} is not in ${fileName} (devices: ${known.length > 0 ? known.map(name).join(', ') : 'none'})`;
 }
 

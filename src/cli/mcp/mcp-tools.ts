@@ -49,10 +49,10 @@ const path = z
   .min(1)
   .describe('A snapshot file on this machine (pickle, .gz, JSON, HTML)');
 const device = z
-  .union([z.number().int().min(0), z.literal('host')])
+  .union([z.number().int().min(0), z.literal('host'), z.literal('cpu')])
   .optional()
   .describe(
-    'CUDA device ordinal, or "host" for pinned host memory; default: the first device with an OOM, else the one with the largest active peak',
+    'CUDA device ordinal, "host" for pinned host memory, or "cpu" for a profiler trace\'s CPU memory; default: the first device with an OOM, else the one with the largest active peak',
   );
 const moment = z
   .union([z.number().int().min(-1), z.enum(['peak', 'oom', 'final'])])
@@ -169,7 +169,7 @@ export function registerTools(server: McpServer, cache: SnapshotCache): void {
       async (args) => {
         const { read } = await cache.get(args.path);
         const figures = summaryFiguresOf(read, {
-          device: args.device === undefined ? null : args.device === 'host' ? -1 : args.device,
+          device: args.device === undefined ? null : deviceOrdinal(args.device),
           top: args.top ?? 10,
         });
         return json(summaryDocumentOf(figures));
@@ -414,12 +414,17 @@ export function registerTools(server: McpServer, cache: SnapshotCache): void {
   );
 }
 
+/** A tool's device as the analysed snapshot numbers it (HOST_DEVICE -1, CPU_DEVICE -2). */
+function deviceOrdinal(device: number | 'host' | 'cpu'): number {
+  return device === 'host' ? -1 : device === 'cpu' ? -2 : device;
+}
+
 /** Index of the device a tool reads: chosenDevice's rule (the one asked for, else the first
  *  with an OOM, else the largest peak; no devices: the CLI's notice). */
 function chosenIndex(
   snapshot: AnalyzedSnapshot,
-  device: number | 'host' | null | undefined,
+  device: number | 'host' | 'cpu' | null | undefined,
 ): number {
-  const ordinal = device === undefined || device === null ? null : device === 'host' ? -1 : device;
+  const ordinal = device === undefined || device === null ? null : deviceOrdinal(device);
   return snapshot.devices.indexOf(chosenDevice(snapshot, ordinal));
 }

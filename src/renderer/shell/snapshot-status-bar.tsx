@@ -23,7 +23,7 @@ export function SnapshotStatusBar(props: {
           served from {servedHostOf(servedFrom)}
         </span>
       )}
-      <span>{snapshotFormName(snapshot.pickleProtocol)}</span>
+      <span>{snapshotFormName(snapshot.pickleProtocol, snapshot.source)}</span>
       <span>
         {snapshot.devices.length} {snapshot.devices.length === 1 ? 'device' : 'devices'}
       </span>

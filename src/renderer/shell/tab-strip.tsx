@@ -26,7 +26,7 @@ export function TabStrip({ tabs, selectedTabId, onSelect, onClose }: TabStripPro
           tab.kind === 'snapshot'
             ? [
                 formatBytes(tab.snapshot.fileBytes),
-                snapshotFormName(tab.snapshot.pickleProtocol),
+                snapshotFormName(tab.snapshot.pickleProtocol, tab.snapshot.source),
                 `${tab.snapshot.devices.length} ${tab.snapshot.devices.length === 1 ? 'device' : 'devices'}`,
               ].join(' · ')
             : 'opening…';

@@ -23,6 +23,8 @@ export interface AllocationDetailColumns {
   poolIndex: Int32Array | null;
   /** Per trace entry: index into forwardFrames, or NO_LIST. */
   forwardFramesId: Int32Array | null;
+  /** Per trace entry of a profiler trace: its op (index into strings, or NO_STRING); absent else. */
+  opNameId?: Int32Array | null;
   /** Per allocation row: forward_frames of its final block (allocations alive through the trace). */
   blockForwardFramesId: Int32Array | null;
   /** The device's `annotate` entries, in trace order. */
@@ -45,6 +47,7 @@ export function allocationDetailColumnsOf(
     categoryId: trace?.categoryId?.slice() ?? null,
     poolIndex: trace?.poolIndex?.slice() ?? null,
     forwardFramesId: trace?.forwardFramesId?.slice() ?? null,
+    ...(trace?.opNameId === undefined ? {} : { opNameId: trace.opNameId?.slice() ?? null }),
     blockForwardFramesId: blockForwardFrames(model, finalState, allocations),
     annotations,
     annotationRow: annotationRows(annotations, allocations),

@@ -4,7 +4,6 @@ import { formatBytes } from '../format/units';
 import { deviceLabel } from '../format/words';
 import {
   ActionCode,
-  HOST_DEVICE,
   BlockStateCode,
   type DeviceTrace,
   type SnapshotModel,
@@ -16,7 +15,7 @@ import {
   type FreeingActions,
 } from './action-semantics';
 import { AddressMap } from './address-map';
-import { matchAllocations, type AllocationMatch } from './allocation-matching';
+import { ALIVE_AT_END, matchAllocations, type AllocationMatch } from './allocation-matching';
 import { computeDeviceCurveStats, type CurveStats } from './curve-stats';
 import { emptyFinalState, finalStateByDevice, type FinalState } from './final-state';
 import { buildSegmentHistory, type SegmentHistory } from './segment-history';
@@ -56,9 +55,10 @@ export interface SnapshotAnalysis {
 export function analyzeSnapshot(model: SnapshotModel): SnapshotAnalysis {
   const finalStates = finalStateByDevice(model);
   const tracesByDevice = new Map(model.traces.map((trace) => [trace.device, trace]));
-  // CUDA devices in order, then pinned host memory (HOST_DEVICE).
+  // CUDA devices in order, then pinned host memory (HOST_DEVICE, -1), then a profiler trace's
+  // CPU memory (CPU_DEVICE, -2).
   const deviceIds = [...new Set([...finalStates.keys(), ...tracesByDevice.keys()])].sort(
-    (a, b) => Number(a === HOST_DEVICE) - Number(b === HOST_DEVICE) || a - b,
+    (a, b) => Number(a < 0) - Number(b < 0) || (a < 0 ? b - a : a - b),
   );
   const warnings = [...model.warnings];
   const devices = deviceIds.map((device) =>
@@ -85,18 +85,28 @@ function analyzeDevice(
   const freeing = freeingActionsOf(empty);
   const activeSigns = activeDeltaSigns(freeing);
   const reservedSigns = reservedDeltaSigns();
-  const { active, reserved, actionCounts } = computeDeviceCurveStats(
+  // A profiler trace records where its active curve starts and its reserved bytes (it has no
+  // final segments to walk back from).
+  const anchored = trace?.activeBaselineBytes !== undefined;
+  const curves = computeDeviceCurveStats(
     empty,
     activeSigns,
-    finalState.activeBytes,
+    anchored
+      ? trace!.activeBaselineBytes! + curveDelta(empty, activeSigns)
+      : finalState.activeBytes,
     reservedSigns,
     finalState.reservedBytes,
   );
+  const { active, actionCounts } = curves;
+  const recordedReserved = trace?.recordedReservedBytes ?? null;
+  const reserved =
+    recordedReserved === null ? curves.reserved : recordedCurveStats(recordedReserved);
   for (const [curve, stats] of [
     ['active', active],
     ['reserved', reserved],
   ] as const) {
-    if (stats.clampedByBytes > 0) {
+    // An anchored curve that would go below zero was said by the decoder, in its words.
+    if (stats.clampedByBytes > 0 && !anchored) {
       warnings.push(
         `${named}: the trace does not match the final state (the ${curve} curve would go ` +
           `${formatBytes(stats.clampedByBytes)} below zero); it was raised to start at ${formatBytes(stats.baselineBytes)}`,
@@ -109,6 +119,14 @@ function analyzeDevice(
       `${named}: the trace starts mid-run: ${countOf(match.unmatchedFreeRows.length, 'free')} ${nounFor(match.unmatchedFreeRows.length, 'has', 'have')} no alloc in the trace ` +
         `(the ring buffer wrapped, or recording started late)`,
     );
+  }
+  if (anchored && match !== null) {
+    const open = allocationsOpenAtEnd(empty, match.endRowOfAlloc);
+    if (open.count > 0) {
+      warnings.push(
+        `${named}: ${countOf(open.count, 'allocation')} (${formatBytes(open.bytes)}) ${nounFor(open.count, 'is', 'are')} never freed in the trace: still held when recording stopped, or freed after it`,
+      );
+    }
   }
   if (match !== null && match.doubleAllocCount > 0) {
     warnings.push(
@@ -218,6 +236,48 @@ function freesOfAnotherSize(trace: DeviceTrace, match: AllocationMatch): number 
     if (sizeBytes[end] !== sizeBytes[row]) count++;
   }
   return count;
+}
+
+/** Σ sign × size over the trace: how far a curve moves from its first value to its last. */
+function curveDelta(trace: DeviceTrace, signs: Int8Array): number {
+  let sum = 0;
+  for (let i = 0; i < trace.length; i++) sum += signs[trace.action[i]!]! * trace.sizeBytes[i]!;
+  return sum;
+}
+
+/** The figures of a curve the file records after each entry (its first value as the baseline). */
+function recordedCurveStats(values: Float64Array): CurveStats {
+  const baselineBytes = values.length > 0 ? values[0]! : 0;
+  let peakBytes = baselineBytes;
+  let peakEventIndex = -1;
+  for (let i = 0; i < values.length; i++) {
+    if (values[i]! > peakBytes) {
+      peakBytes = values[i]!;
+      peakEventIndex = i;
+    }
+  }
+  return {
+    finalBytes: values.length > 0 ? values[values.length - 1]! : 0,
+    baselineBytes,
+    peakBytes,
+    peakEventIndex,
+    clampedByBytes: 0,
+  };
+}
+
+/** Allocations of the trace that no entry ends: their count and bytes. */
+function allocationsOpenAtEnd(
+  trace: DeviceTrace,
+  endRowOfAlloc: Int32Array,
+): { count: number; bytes: number } {
+  let count = 0;
+  let bytes = 0;
+  for (let row = 0; row < trace.length; row++) {
+    if (endRowOfAlloc[row] !== ALIVE_AT_END) continue;
+    count++;
+    bytes += trace.sizeBytes[row]!;
+  }
+  return { count, bytes };
 }
 
 /** A trace with no entries: devices that have segments but no events. */

@@ -58,7 +58,19 @@ export function isPythonFrame(filename: string): boolean {
  * standard library. Never a native frame (`??`, `.cpp`, `thread48.o`, `libtorch.so`).
  */
 export function isUserFrame(filename: string, _name?: string): boolean {
-  return isPythonFrame(filename) && !FRAMEWORK_PATH_PARTS.some((part) => filename.includes(part));
+  const path = rootedTorchPath(filename);
+  return isPythonFrame(path) && !FRAMEWORK_PATH_PARTS.some((part) => path.includes(part));
+}
+
+/**
+ * A profiler trace names files relative to the sys.path entry they were found on: PyTorch's are
+ * `torch/nn/modules/linear.py` (its site-packages cut off). Such a path is read as
+ * `/torch/nn/modules/linear.py`, so that the rules for PyTorch's own files hold for it too.
+ */
+function rootedTorchPath(filename: string): string {
+  return filename.startsWith('torch/') || filename.startsWith('torch\\')
+    ? `/${filename}`
+    : filename;
 }
 
 /** Every frame that is not the user's own code (isUserFrame), shown dimmed or folded. */
@@ -107,11 +119,13 @@ const PLUMBING_PATHS = [
 ];
 
 function isPlumbing(filename: string): boolean {
-  return PLUMBING_PATHS.some((path) => filename.endsWith(path) || filename.includes(path));
+  const rooted = rootedTorchPath(filename);
+  return PLUMBING_PATHS.some((path) => rooted.endsWith(path) || rooted.includes(path));
 }
 
 function isTorchPython(filename: string): boolean {
-  return ['/torch/', '\\torch\\', '/torchinductor_'].some((part) => filename.includes(part));
+  const rooted = rootedTorchPath(filename);
+  return ['/torch/', '\\torch\\', '/torchinductor_'].some((part) => rooted.includes(part));
 }
 
 // Linear: each expression is tried only at a path separator and stops at the next one.

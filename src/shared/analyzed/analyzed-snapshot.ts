@@ -17,6 +17,7 @@ import type {
   ExternalAnnotation,
   FrameTable,
   SnapshotModel,
+  SnapshotSource,
   StackTable,
   StringListTable,
 } from '../snapshot/model';
@@ -61,6 +62,8 @@ export interface AnalyzedDeviceData {
 }
 
 export interface AnalyzedSnapshotData {
+  /** Absent: a memory snapshot; 'profiler-trace': no segments, blocks or allocator settings. */
+  source?: SnapshotSource;
   fileName: string;
   fileBytes: number;
   /** Null for the JSON form; `snapshotFormName` says either. */
@@ -137,7 +140,8 @@ export function buildAnalyzedSnapshotData(
       timeSpanUs,
       action: events.action.slice(),
       activeBytes: curves.active,
-      reservedBytes: curves.reserved,
+      // A profiler trace records its reserved bytes at each event; a snapshot's are summed.
+      reservedBytes: trace?.recordedReservedBytes?.slice() ?? curves.reserved,
       allocations,
       segmentHistory: device.segmentHistory,
       ooms: device.ooms,
@@ -146,6 +150,7 @@ export function buildAnalyzedSnapshotData(
     };
   });
   return {
+    ...(model.source === undefined ? {} : { source: model.source }),
     fileName: file.fileName,
     fileBytes: file.fileBytes,
     pickleProtocol: model.pickleProtocol,
@@ -183,6 +188,7 @@ export function adoptAnalyzedDevice(data: AnalyzedDeviceData): AnalyzedDevice {
 /** The summary figures of the whole snapshot, as the summary document and text read them. */
 export function snapshotFiguresOfAnalyzed(snapshot: AnalyzedSnapshotData): SnapshotFigures {
   return {
+    ...(snapshot.source === undefined ? {} : { source: snapshot.source }),
     fileName: snapshot.fileName,
     fileBytes: snapshot.fileBytes,
     pickleProtocol: snapshot.pickleProtocol,

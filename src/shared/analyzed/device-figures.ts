@@ -4,7 +4,7 @@
 
 import { liveAllocationsAt } from '../analysis/live-allocations';
 import type { DeviceAnalysis, OomEvent, SnapshotAnalysis } from '../analysis/snapshot-analysis';
-import type { FrameTable, SnapshotModel, StackTable } from '../snapshot/model';
+import type { FrameTable, SnapshotModel, SnapshotSource, StackTable } from '../snapshot/model';
 
 /** How many of the largest allocations alive at the active peak the app and exports list. */
 export const DEFAULT_TOP_ALLOCATIONS = 10;
@@ -47,6 +47,8 @@ export interface DeviceFigures {
 
 /** The figures of a whole file: enough for the summary and its text, without the columns. */
 export interface SnapshotFigures {
+  /** Absent: a memory snapshot. */
+  source?: SnapshotSource;
   fileName: string;
   fileBytes: number;
   /** Null for the JSON form; `snapshotFormName` says either. */
@@ -71,6 +73,7 @@ export function snapshotFiguresOf(
   options: FigureOptions,
 ): SnapshotFigures {
   return {
+    ...(model.source === undefined ? {} : { source: model.source }),
     fileName: options.fileName,
     fileBytes: options.fileBytes,
     pickleProtocol: model.pickleProtocol,
@@ -108,7 +111,10 @@ export function deviceFiguresOf(
       baselineBytes: active.baselineBytes,
       peakEventIndex: active.peakEventIndex,
     },
-    allocatedFinalBytes: finalState.allocatedBytes,
+    // A profiler trace has no blocks: what it allocated at the end is its active curve's end
+    // (PyTorch's Total Allocated), which it starts from.
+    allocatedFinalBytes:
+      trace?.activeBaselineBytes === undefined ? finalState.allocatedBytes : active.finalBytes,
     unmatchedFrees: match?.unmatchedFreeRows.length ?? 0,
     ooms: analysis.ooms,
     largestAtPeak: live.slice(0, top).map((allocation) => ({

@@ -329,17 +329,32 @@ function lastTopLevelSpace(text: string): number {
 // Devices
 
 /**
- * "cuda:0", or "host (pinned)" for the pseudo-device of pinned host memory (-1: HOST_DEVICE of
- * snapshot/model.ts, repeated here because this layer imports nothing).
+ * "cuda:0", "host (pinned)" for the pseudo-device of pinned host memory (-1: HOST_DEVICE of
+ * snapshot/model.ts), or "cpu" for a profiler trace's CPU memory (-2: CPU_DEVICE); repeated here
+ * because this layer imports nothing.
  */
 export function deviceLabel(device: number): string {
-  return device === -1 ? 'host (pinned)' : `cuda:${device}`;
+  if (device === -1) return 'host (pinned)';
+  if (device === -2) return 'cpu';
+  return `cuda:${device}`;
 }
 
 // ---------------------------------------------------------------------------------------------
 // The file's form
 
-/** "pickle protocol 4", or "JSON form" for a snapshot read from JSON (no pickle protocol: null). */
-export function snapshotFormName(pickleProtocol: number | null): string {
+/** Said wherever a view or command needs the allocator's segments and the file is a profiler trace. */
+export const NO_SEGMENTS_IN_TRACE =
+  'a PyTorch profiler trace does not record segments (the allocator state, fragmentation and OOM explanations need a memory snapshot: torch.cuda.memory._dump_snapshot)';
+
+/**
+ * "pickle protocol 4", "JSON form" for a snapshot read from JSON (no pickle protocol: null), or
+ * "PyTorch profiler trace" (SnapshotModel.source, repeated here because this layer imports
+ * nothing).
+ */
+export function snapshotFormName(
+  pickleProtocol: number | null,
+  source?: 'memory-snapshot' | 'profiler-trace',
+): string {
+  if (source === 'profiler-trace') return 'PyTorch profiler trace';
   return pickleProtocol === null ? 'JSON form' : `pickle protocol ${pickleProtocol}`;
 }

@@ -104,12 +104,13 @@ function isNodeApply(text: string, start: number): boolean {
   return text.startsWith('::apply', end) && text.slice(start, end).includes('Backward');
 }
 
-// Linear: tried only where a path separator is followed by "torch", the digits end at the space.
+// Linear: tried only where a path separator (or the start: a profiler trace names PyTorch's files
+// `torch/_tensor.py`, relative to site-packages) is followed by "torch", the digits end at the space.
 const BACKWARD_PYTHON_FRAME =
-  /[\\/]torch[\\/]autograd[\\/]__init__\.py:\d+ backward$|[\\/]torch[\\/]_tensor\.py:\d+ backward$/;
+  /(?:^|[\\/])torch[\\/]autograd[\\/]__init__\.py:\d+ backward$|(?:^|[\\/])torch[\\/]_tensor\.py:\d+ backward$/;
 
-const TORCH_OPTIM = '[\\\\/]torch[\\\\/]optim[\\\\/]';
-const NN_MODULES = '[\\\\/]torch[\\\\/]nn[\\\\/]';
+const TORCH_OPTIM = '(?:^|[\\\\/])torch[\\\\/]optim[\\\\/]';
+const NN_MODULES = '(?:^|[\\\\/])torch[\\\\/]nn[\\\\/]';
 
 /** The built-in rules, in order (see docs/categories.md for why each is there). */
 export const DEFAULT_CATEGORY_RULES: CategoryRules = {

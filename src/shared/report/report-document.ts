@@ -103,8 +103,8 @@ export const oomHolderSchema = z.object({
 });
 
 export const oomExplanationSchema = z.object({
-  /** The CUDA ordinal; -1 (HOST_DEVICE) is pinned host memory. */
-  device: z.number().int().min(-1),
+  /** The CUDA ordinal; -1 (HOST_DEVICE) is pinned host memory, -2 (CPU_DEVICE) a profiler trace's CPU memory. */
+  device: z.number().int().min(-2),
   event: moment,
   timeUs: z.number().nullable(),
   requestedBytes: bytes.nullable(),
@@ -128,8 +128,8 @@ export const oomExplanationSchema = z.object({
 });
 
 export const deviceReportSchema = z.object({
-  /** The CUDA ordinal; -1 (HOST_DEVICE) is pinned host memory. */
-  device: z.number().int().min(-1),
+  /** The CUDA ordinal; -1 (HOST_DEVICE) is pinned host memory, -2 (CPU_DEVICE) a profiler trace's CPU memory. */
+  device: z.number().int().min(-2),
   smallHoleThresholdBytes: bytes,
   atPeak: momentFiguresSchema,
   atMoment: momentFiguresSchema.nullable(),

@@ -27,8 +27,8 @@ export const summaryAllocationSchema = z.object({
 });
 
 export const deviceSummarySchema = z.object({
-  /** The CUDA ordinal; -1 (HOST_DEVICE) is pinned host memory. */
-  device: z.number().int().min(-1),
+  /** The CUDA ordinal; -1 (HOST_DEVICE) is pinned host memory, -2 (CPU_DEVICE) a profiler trace's CPU memory. */
+  device: z.number().int().min(-2),
   trace_entries: z.number().int().nonnegative(),
   actions: z.record(z.string(), z.number().int().positive()),
   segments: z.number().int().nonnegative(),
@@ -58,6 +58,8 @@ export const summaryDocumentSchema = z.object({
   bytes,
   /** 2..5 from the PROTO opcode; null for the JSON form (no pickle). */
   pickle_protocol: z.number().int().min(2).max(5).nullable(),
+  /** Only for a PyTorch profiler trace (absent for a memory snapshot): it records no segments. */
+  source: z.literal('profiler_trace').optional(),
   warnings: z.array(z.string()),
   devices: z.array(deviceSummarySchema),
 });
@@ -81,6 +83,7 @@ export function summaryDocumentOf(figures: SnapshotFigures): SummaryDocument {
     file: figures.fileName,
     bytes: figures.fileBytes,
     pickle_protocol: figures.pickleProtocol,
+    ...(figures.source === 'profiler-trace' ? { source: 'profiler_trace' as const } : {}),
     warnings: [...figures.warnings],
     devices: figures.devices.map((device) => deviceSummaryOf(figures, device)),
   };

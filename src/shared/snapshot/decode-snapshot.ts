@@ -8,6 +8,8 @@ import { describeUnreadableFormat, sniffInputFormat } from './input-format';
 import { unpackGzip } from './gzip-stream';
 import { pickleFromHtml } from './html-payload';
 import { decodeJsonSnapshot } from './json-snapshot';
+import { decodeProfilerTrace } from './decode-profiler-trace';
+import { jsonInputKind, MEMORY_TIMELINE_NOT_READ } from './profiler-trace-sniff';
 import type { SnapshotModel } from './model';
 import { buildSnapshotModel } from './snapshot-builder';
 import { SnapshotFormatError } from './snapshot-error';
@@ -72,10 +74,12 @@ export async function decodeSnapshot(
     packedBytes: totalBytes,
     isize: options.gzipIsize ?? null,
   });
-  const { chunks, compressed, json, end } = await pickleChunksOf(counted, 0, budget);
+  const { chunks, compressed, json, profilerTrace, end } = await pickleChunksOf(counted, 0, budget);
   try {
     if (json) {
-      const model = await decodeJsonSnapshot(chunks);
+      const model = await (profilerTrace
+        ? decodeProfilerTrace(chunks)
+        : decodeJsonSnapshot(chunks));
       await end.finish();
       options.onProgress?.({ phase: 'building', bytesRead, totalBytes });
       return model;
@@ -132,6 +136,8 @@ interface PickleChunks {
   compressed: boolean;
   /** The JSON form of a snapshot (first non-space byte `{` or `[`), not a pickle. */
   json: boolean;
+  /** JSON that is a PyTorch profiler trace (a dict with `traceEvents`), not a snapshot. */
+  profilerTrace: boolean;
   end: ContainerEnd;
 }
 
@@ -146,10 +152,28 @@ async function pickleChunksOf(
   const format = sniffInputFormat(head);
   switch (format) {
     case 'pickle':
-      return { chunks: all, compressed: depth > 0, json: false, end: NOTHING_AT_THE_END };
-    case 'json':
+      return {
+        chunks: all,
+        compressed: depth > 0,
+        json: false,
+        profilerTrace: false,
+        end: NOTHING_AT_THE_END,
+      };
+    case 'json': {
       budget.holds('json');
-      return { chunks: all, compressed: depth > 0, json: true, end: NOTHING_AT_THE_END };
+      const kind = jsonInputKind(head);
+      if (kind === 'memory-timeline') {
+        await iterator.return?.();
+        throw new SnapshotFormatError(MEMORY_TIMELINE_NOT_READ);
+      }
+      return {
+        chunks: all,
+        compressed: depth > 0,
+        json: true,
+        profilerTrace: kind === 'profiler-trace',
+        end: NOTHING_AT_THE_END,
+      };
+    }
     case 'gzip': {
       if (depth > 0) break;
       const gzip = unpackGzip(all, budget);
@@ -166,6 +190,7 @@ async function pickleChunksOf(
         chunks: pickleFromHtml(all),
         compressed: true,
         json: false,
+        profilerTrace: false,
         end: NOTHING_AT_THE_END,
       };
     default:

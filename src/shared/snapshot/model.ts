@@ -45,6 +45,15 @@ export const ActionCode = {
  */
 export const HOST_DEVICE = -1;
 
+/**
+ * The pseudo-device of CPU (host) memory that a PyTorch profiler trace records (`[memory]` events
+ * of Device Type 0): analysed like a CUDA device, listed after pinned host memory, labelled "cpu".
+ */
+export const CPU_DEVICE = -2;
+
+/** What a model was decoded from: a memory snapshot (`_dump_snapshot`), or a profiler trace. */
+export type SnapshotSource = 'memory-snapshot' | 'profiler-trace';
+
 /** No stack recorded (the `frames` key is absent, or the list is empty). */
 export const NO_STACK = -1;
 /** A string column entry with no value. */
@@ -115,6 +124,23 @@ export interface DeviceTrace {
   forwardFramesId?: Int32Array | null;
   /** `annotate` entries of this trace (they are not rows: they change no figure). */
   annotations?: TraceAnnotation[];
+  /**
+   * A profiler trace's op per entry (the innermost `cpu_op` event whose span holds the memory
+   * event): an index into SnapshotModel.strings, NO_STRING when no op was running. Absent for
+   * snapshots. The op is also the innermost frame of the entry's stack.
+   */
+  opNameId?: Int32Array | null;
+  /**
+   * The active bytes before the first entry, where the file records them (a profiler trace's
+   * `Total Allocated` less the first event's bytes): the active curve starts there, rather than
+   * being walked back from the final segments (a profiler trace records none).
+   */
+  activeBaselineBytes?: number;
+  /**
+   * Reserved bytes after each entry as the file records them (a profiler trace's `Total
+   * Reserved`): the reserved curve, where a snapshot's is summed from segment entries.
+   */
+  recordedReservedBytes?: Float64Array | null;
 }
 
 /**
@@ -185,6 +211,8 @@ export interface ExternalAnnotation {
 export type AllocatorSettings = Record<string, unknown>;
 
 export interface SnapshotModel {
+  /** Absent: a memory snapshot. A profiler trace records no segments, blocks or allocator settings. */
+  source?: SnapshotSource;
   /** 2..5 from the pickle's PROTO opcode; null for the JSON form (no pickle). */
   pickleProtocol: number | null;
   /** 'dict' for current files, 'segment-list' for very old files that are a bare list of segments. */

@@ -312,7 +312,8 @@ function allocationPhaseFacts(
 /** A frame of an optimizer's step: torch/optim (but zero_grad), or `step` in an optim file. */
 function isOptimizerFrame(filename: string, name: string): boolean {
   if (name === 'zero_grad') return false;
-  if (/[\\/]torch[\\/]optim[\\/]/.test(filename)) return true;
+  // A profiler trace names PyTorch's files relative to site-packages: `torch/optim/sgd.py`.
+  if (/(?:^|[\\/])torch[\\/]optim[\\/]/.test(filename)) return true;
   return name === 'step' && /optim/i.test(filename);
 }
 

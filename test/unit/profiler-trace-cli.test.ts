@@ -1,0 +1,225 @@
+// Profiler traces through the built `allocscope` command, as a user runs it: summary, summary
+// --json, top and steps on a recorded trace; `segments` says a trace records none; bad traces
+// (truncated, of the wrong shape, recorded without profile_memory=True, past the JSON bounds)
+// exit 2 with one line naming the file and the problem (docs/bad-input.md).
+
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli';
+import { memoryEvent, opSpan, traceText, type TraceEvent } from '../support/profiler-trace';
+
+const FIXTURES = resolve(import.meta.dirname, '../fixtures/profiler');
+const LEAK = join(FIXTURES, 'leak.pt.trace.json.gz');
+const PLANTED = 1_048_576;
+const dir = mkdtempSync(join(tmpdir(), 'allocscope-trace-'));
+
+function file(name: string, content: string | Uint8Array): string {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+describe('allocscope on a profiler trace', () => {
+  it('summary: the trace, its cpu device, what its figures compare with', () => {
+    const run = runCli(['summary', LEAK, '--bytes']);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const lines = run.stdout.split('\n');
+    expect(lines[0]).toMatch(/^leak\.pt\.trace\.json\.gz {2}.* {2}PyTorch profiler trace$/);
+    expect(run.stdout).toContain(
+      'cpu: 206 trace entries (memory events); a PyTorch profiler trace does not record segments',
+    );
+    expect(run.stdout).toMatch(/active +6\.0 MiB \(6,329,896 B\)/);
+    expect(run.stdout).toMatch(
+      /1\.0 MiB \(1,048,576 B\) +0x[0-9a-f]+ +event \d+ +record-profiler-traces\.py:\d+ leak_step/,
+    );
+  });
+
+  it('summary --json: source profiler_trace, device -2, figures from Total Allocated', () => {
+    const run = runCli(['summary', LEAK, '--json']);
+    expect(run.status).toBe(0);
+    const document = JSON.parse(run.stdout) as {
+      source?: string;
+      pickle_protocol: number | null;
+      devices: {
+        device: number;
+        segments: number;
+        active_bytes: { final: number; peak: number; baseline: number };
+        allocated_bytes: { final: number };
+        largest_allocations_at_peak: { bytes: number; top_frame: string }[];
+      }[];
+    };
+    const recorded = memoryTotals(LEAK);
+    expect(document.source).toBe('profiler_trace');
+    expect(document.pickle_protocol).toBeNull();
+    expect(document.devices.map((device) => device.device)).toEqual([-2]);
+    const [cpu] = document.devices;
+    expect(cpu!.segments).toBe(0);
+    expect(cpu!.active_bytes).toEqual({
+      final: recorded.at(-1),
+      peak: Math.max(...recorded),
+      baseline: 0,
+      peak_event_index: expect.any(Number) as number,
+    });
+    expect(cpu!.allocated_bytes.final).toBe(recorded.at(-1));
+    expect(cpu!.largest_allocations_at_peak.slice(0, 6).map((a) => a.bytes)).toEqual(
+      new Array(6).fill(PLANTED),
+    );
+  });
+
+  it('--device cpu picks it; --device 0 names the devices there are', () => {
+    expect(runCli(['summary', LEAK, '--device', 'cpu']).status).toBe(0);
+    const run = runCli(['summary', LEAK, '--device', '0']);
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim()).toBe(
+      'allocscope: leak.pt.trace.json.gz: device 0 is not in leak.pt.trace.json.gz (devices: cpu)',
+    );
+  });
+
+  it('top: by top user frame, the planted leak first', () => {
+    const run = runCli(['top', LEAK, '--json']);
+    expect(run.status).toBe(0);
+    const document = JSON.parse(run.stdout) as {
+      device: number;
+      device_label: string;
+      groups: { key: string; bytes: number; allocations: number }[];
+    };
+    expect(document.device).toBe(-2);
+    expect(document.device_label).toBe('cpu');
+    expect(document.groups[0]).toMatchObject({ bytes: 6 * PLANTED, allocations: 6 });
+    expect(document.groups[0]!.key).toMatch(/^record-profiler-traces\.py:\d+ leak_step$/);
+    const text = runCli(['top', LEAK, '--by', 'stack']);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(
+      /record-profiler-traces\.py:\d+ leak_run > record-profiler-traces\.py:\d+ leak_step/,
+    );
+  });
+
+  it('steps: 6 ProfilerStep#N, growing by the planted bytes per step, at leak_step', () => {
+    const run = runCli(['steps', LEAK]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('cpu: 6 steps from the ProfilerStep#N annotations');
+    expect(run.stdout).toMatch(
+      /Active memory grows 1\.0 MiB per step over 6 steps; 1\.0 MiB of it is allocated at record-profiler-traces\.py:\d+ leak_step/,
+    );
+    const clean = runCli(['steps', join(FIXTURES, 'clean.pt.trace.json.gz')]);
+    expect(clean.status).toBe(0);
+    expect(clean.stdout).toContain('No growth across 6 steps');
+  });
+
+  it('report: no allocator figures, the sentence instead; the live allocations by stack', () => {
+    const run = runCli(['report', LEAK]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('  a PyTorch profiler trace does not record segments');
+    expect(run.stdout).not.toContain('cached free');
+    expect(run.stdout).toMatch(/6\.0 MiB +6 allocations +record-profiler-traces\.py:\d+ leak_step/);
+  });
+
+  it('segments: a profiler trace records none, said as such (exit 2)', () => {
+    const run = runCli(['segments', LEAK]);
+    expect(run.stdout).toBe('');
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim()).toMatch(
+      /^allocscope: leak\.pt\.trace\.json\.gz: a PyTorch profiler trace does not record segments/,
+    );
+  });
+});
+
+/** Total Allocated of each [memory] event of a gzipped trace, in time order. */
+function memoryTotals(path: string): number[] {
+  const trace = JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')) as {
+    traceEvents: TraceEvent[];
+  };
+  return trace.traceEvents
+    .filter((event) => event['name'] === '[memory]')
+    .sort((a, b) => (a['ts'] as number) - (b['ts'] as number))
+    .map((event) => (event['args'] as Record<string, number>)['Total Allocated']!);
+}
+
+const leakText = gunzipSync(readFileSync(LEAK)).toString('utf8');
+const good = memoryEvent(1, 0x40, 64, { total: 64 });
+const withArgs = (args: Record<string, unknown>): TraceEvent => ({
+  ...good,
+  args: { ...(good['args'] as object), ...args },
+});
+
+const badTraces: [string, string, string | RegExp][] = [
+  [
+    'truncated',
+    file('cut.pt.trace.json', leakText.slice(0, leakText.length >> 1)),
+    /^allocscope: cut\.pt\.trace\.json: not valid JSON: the file ends (inside a string|before the JSON is complete)/,
+  ],
+  [
+    'traceEvents not a list',
+    file('not-list.json', '{"schemaVersion": 1, "traceEvents": 5}'),
+    'allocscope: not-list.json: not a PyTorch profiler trace of a known shape: traceEvents: expected a list of trace events, found 5 (at byte 36)',
+  ],
+  [
+    'an event that is not a dict',
+    file('not-dict.json', traceText([good, 'x' as unknown as TraceEvent])),
+    /^allocscope: not-dict\.json: not a PyTorch profiler trace of a known shape: traceEvents\[1\]: expected a trace event \(a dict\), found a string \('x'\) \(at byte \d+\)$/,
+  ],
+  [
+    'Bytes that is a string',
+    file('bytes.json', traceText([withArgs({ Bytes: '64' })])),
+    /^allocscope: bytes\.json: not a PyTorch profiler trace of a known shape: traceEvents\[0\]\.args\.Bytes: expected a byte count \(negative for a free\), found a string \('64'\) \(at byte \d+\)$/,
+  ],
+  [
+    'a memory event without Addr',
+    file('no-addr.json', traceText([withArgs({ Addr: undefined })])),
+    /^allocscope: no-addr\.json: .*traceEvents\[0\]\.args\.Addr: a \[memory\] event without it \(expected an address\)/,
+  ],
+  [
+    'a Device Type that is no device type',
+    file('type.json', traceText([withArgs({ 'Device Type': 1.5 })])),
+    /traceEvents\[0\]\.args\['Device Type'\]: 1\.5 is not a device type/,
+  ],
+  [
+    'no memory events, no profile_memory',
+    file('no-memory.json', traceText([opSpan('aten::mm', 0, 10)], { profile_memory: 0 })),
+    'allocscope: no-memory.json: a PyTorch profiler trace without [memory] events: it was recorded without profile_memory=True (torch.profiler.profile(..., profile_memory=True) records each allocation and free)',
+  ],
+  [
+    'profile_memory on but nothing allocated',
+    file('nothing.json', traceText([opSpan('aten::mm', 0, 10)])),
+    'allocscope: nothing.json: a PyTorch profiler trace without [memory] events: profile_memory=True was on, but no tensor memory was allocated or freed while it recorded',
+  ],
+  ...['leak.memory-timeline.json', 'leak.memory-timeline.raw.json.gz'].map(
+    (name): [string, string, string] => [
+      `a memory timeline (${name})`,
+      join(FIXTURES, name),
+      `allocscope: ${name}: this is a memory timeline (torch.profiler's export_memory_timeline), which allocscope does not read; open the same run's profiler trace (prof.export_chrome_trace, recorded with profile_memory=True)`,
+    ],
+  ),
+  [
+    'nested past the JSON bounds',
+    file(
+      'deep.json',
+      `{"traceEvents": [{"name": "x", "args": {"a": ${'['.repeat(5000)}${']'.repeat(5000)}}}]}`,
+    ),
+    /^allocscope: deep\.json: .*the JSON is nested more than 4,096 levels deep; a PyTorch profiler trace is nested a few levels/,
+  ],
+  [
+    'more lists than its bytes justify',
+    file(
+      'bomb.json',
+      `{"traceEvents": [{"name": "x", "args": {"Input Dims": [${new Array(300_000).fill('[]').join(',')}]}}]}`,
+    ),
+    /^allocscope: bomb\.json: .*more lists and dicts than a PyTorch profiler trace holds/,
+  ],
+];
+
+describe('bad profiler traces: exit 2, one line naming the file and the problem', () => {
+  it.each(badTraces)('%s', (_name, path, expected) => {
+    const run = runCli(['summary', path]);
+    expect(run.stdout).toBe('');
+    expect(run.status).toBe(2);
+    const lines = run.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    if (typeof expected === 'string') expect(lines[0]).toBe(expected);
+    else expect(lines[0]).toMatch(expected);
+  });
+});
