@@ -65,6 +65,7 @@ export default defineConfig({
         'tab-store.spec.ts',
         'serve.spec.ts',
         'html-report.spec.ts',
+        'profiler-trace.spec.ts',
       ],
       grepInvert: ALONE_TAG,
       use: browser,

@@ -23,6 +23,7 @@ import { cliDeviceName } from './load-analyzed-snapshot';
 import { joinLines } from './text-lines';
 import { countOf } from '@shared/format/plural';
 import { NO_DEVICES_TEXT } from './no-devices';
+import { recordsSegments } from '@shared/analyzed/records-segments';
 
 export interface ReportTextOptions {
   /** Exact byte counts beside human units. */
@@ -55,7 +56,7 @@ export function formatReportText(
         `${countOf(report.ooms.length, 'OOM')}`,
     );
     // The allocator's state is its segments: a profiler trace records none, so no figure of it.
-    if (snapshot.source === 'profiler-trace') lines.push(`  ${NO_SEGMENTS_IN_TRACE}`);
+    if (!recordsSegments(snapshot)) lines.push(`  ${NO_SEGMENTS_IN_TRACE}`);
     else {
       lines.push(...momentLines('at the active peak', report.atPeak, size));
       if (report.atMoment !== null)

@@ -12,11 +12,12 @@ import { resolveMoment } from './run-render';
 import { joinLines } from './text-lines';
 import { NO_SEGMENTS_IN_TRACE } from '@shared/format/words';
 import { NO_DEVICES_TEXT } from './no-devices';
+import { recordsSegments } from '@shared/analyzed/records-segments';
 
 export async function runSegments(options: SegmentsCliOptions): Promise<string> {
   const snapshot = await loadAnalyzedSnapshot(options.file, options);
   // Nothing to show, and no moment makes it so: said as a refusal of this file (exit 2).
-  if (snapshot.source === 'profiler-trace') throw new UsageError(NO_SEGMENTS_IN_TRACE);
+  if (!recordsSegments(snapshot)) throw new UsageError(NO_SEGMENTS_IN_TRACE);
   let indexes =
     options.device === null
       ? snapshot.devices.map((_device, index) => index)

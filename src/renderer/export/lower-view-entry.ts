@@ -63,4 +63,9 @@ export interface LowerViewEntry {
   readonly clickHint: string;
   readonly component: ComponentType<LowerViewProps>;
   readonly exports: LowerViewExports;
+  /**
+   * The view draws the allocator's segments and blocks: on a file that records none (a PyTorch
+   * profiler trace) the page says so in its place, and offers no picture of it.
+   */
+  readonly needsSegments?: true;
 }

@@ -41,6 +41,7 @@ export const FRAGMENTATION_VIEW: LowerViewEntry = {
   help: 'Fragmentation',
   clickHint: 'Click to show the fragmentation figures at this moment.',
   component: Fragmentation,
+  needsSegments: true,
   exports: {
     picture: chartPicture(
       'fragmentation',

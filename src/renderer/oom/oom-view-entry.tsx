@@ -33,6 +33,7 @@ export const OOM_VIEW: LowerViewEntry = {
   help: 'OOM',
   clickHint: 'Click to select this moment (the other views show it).',
   component: Oom,
+  needsSegments: true,
   exports: {
     picture: chartPicture('oom', 'the OOM explainer', '[data-testid="oom-explainer"]'),
     json: REPORT_JSON,

@@ -37,6 +37,7 @@ export const SEGMENTS_VIEW: LowerViewEntry = {
   help: 'Segments',
   clickHint: 'Click to show the segments at this moment.',
   component: Segments,
+  needsSegments: true,
   exports: {
     picture: chartPicture('segments', 'the segments', '[data-testid="segments-view"]'),
     json: REPORT_JSON,

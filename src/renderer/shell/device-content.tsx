@@ -22,6 +22,7 @@ import { useMomentKeys } from '../moment/use-moment-keys';
 import { LowerViewTabs } from './lower-view-tabs';
 import { SnapshotPanes } from './snapshot-panes';
 import { FullPageButton } from './full-page-button';
+import { entryFor, SegmentsNotRecorded, segmentsMissingFor } from './segments-not-recorded';
 
 export function DeviceContent(props: {
   tab: SnapshotTab;
@@ -82,6 +83,7 @@ export function DeviceContent(props: {
       </ViewBoundary>
     );
   const LowerView = lowerView.component;
+  const segmentsMissing = segmentsMissingFor(lowerView, snapshot);
 
   return (
     <SnapshotPanes
@@ -119,7 +121,7 @@ export function DeviceContent(props: {
               device={device}
               stateIndex={stateIndex}
               moment={moment}
-              entry={lowerView}
+              entry={entryFor(lowerView, snapshot)}
               xMode={xMode}
               isActiveTab
             />
@@ -138,14 +140,18 @@ export function DeviceContent(props: {
         >
           {/* Each view its own boundary: another view, picked in the bar, draws again. */}
           <ViewBoundary key={lowerView.id} name={`${lowerView.id} view`}>
-            <LowerView
-              snapshot={snapshot}
-              device={device}
-              stateIndex={stateIndex}
-              moment={moment}
-              tab={tab}
-              openSnapshots={openSnapshots}
-            />
+            {segmentsMissing ? (
+              <SegmentsNotRecorded />
+            ) : (
+              <LowerView
+                snapshot={snapshot}
+                device={device}
+                stateIndex={stateIndex}
+                moment={moment}
+                tab={tab}
+                openSnapshots={openSnapshots}
+              />
+            )}
           </ViewBoundary>
         </div>
       }
