@@ -14,19 +14,12 @@ import type { SnapshotModel } from './model';
 import { describeFound } from './raw-schema';
 import { buildSnapshotModel } from './snapshot-builder';
 import { SnapshotFormatError } from './snapshot-error';
+import { SNAPSHOT_KEYS } from './snapshot-json-keys';
 import { StackInterner } from './stack-interner';
 import { TraceEntryFieldError, TraceTableBuilder } from './trace-table-builder';
 
 /** The top-level keys the model builder reads; any other is read (bounded) and dropped. */
-const READ_KEYS = new Set([
-  'segments',
-  'device_traces',
-  'traces',
-  'allocator_settings',
-  'external_annotations',
-  'host_segments',
-  'host_traces',
-]);
+const READ_KEYS = SNAPSHOT_KEYS;
 
 // What a container is to the snapshot, from where it stands.
 const KEPT = 0; // built as a plain value

@@ -7,6 +7,7 @@
 // through the same JSON reader.
 
 import { JsonReader, type JsonScalar, type JsonVisitor } from '../json/json-reader';
+import { SNAPSHOT_KEYS } from './snapshot-json-keys';
 
 /** Top-level keys of a Chrome trace as PyTorch and Kineto write them. */
 const TRACE_KEYS = new Set([
@@ -21,16 +22,6 @@ const TRACE_KEYS = new Set([
   'displayTimeUnit',
   'baseTimeNanoseconds',
   'traceName',
-]);
-/** Top-level keys of a snapshot's JSON form. */
-const SNAPSHOT_KEYS = new Set([
-  'segments',
-  'device_traces',
-  'traces',
-  'allocator_settings',
-  'external_annotations',
-  'host_segments',
-  'host_traces',
 ]);
 
 /** What a JSON input is: a snapshot's JSON form, a profiler trace, or a memory timeline. */
