@@ -28,6 +28,8 @@ export default defineConfig({
   retries: 0,
   reporter: 'list',
   timeout: 30_000,
+  // Two browsers share two cores: a check that waits on a decode or a redraw gets 10 s, not 5.
+  expect: { timeout: 10_000 },
   use: {
     baseURL: `http://127.0.0.1:${port}/`,
     trace: 'retain-on-failure',

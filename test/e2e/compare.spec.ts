@@ -221,7 +221,8 @@ test('a file dropped on a tab opens and is compared with it', async ({ page }) =
   const tab = page.locator(`[data-testid="tab"][data-file-name="${basename(target)}"]`);
   await tab.dispatchEvent('dragenter', { dataTransfer });
   await tab.dispatchEvent('drop', { dataTransfer });
-  await expect(page.locator('[data-tab-state="snapshot"]')).toHaveCount(2);
+  // The dropped file decodes first (1.6 MB: seconds on a loaded machine).
+  await expect(page.locator('[data-tab-state="snapshot"]')).toHaveCount(2, { timeout: 30_000 });
   // The tab it was dropped on shows its Compare view, comparing with the dropped file.
   await expect(tab).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('compare-view')).toHaveAttribute('data-state', 'shown');
