@@ -198,7 +198,7 @@ describe('refusals and usage errors quoting a file’s text or name: one inert l
     [
       'a bad option value',
       ['summary', FILE, '--device', TERMINAL_ESCAPES.clear],
-      /^allocscope: --device takes a device number or host, got '\\x1b\[2J\\x1b\[H'$/,
+      /^allocscope: --device takes a device number, host or cpu, got '\\x1b\[2J\\x1b\[H'$/,
     ],
     [
       'a bad --moment in diff',
