@@ -4,6 +4,7 @@
 import { formatExactBytes } from '@shared/format/units';
 import { bytesWithExact } from '../allocations/allocation-facts';
 import type { BlockFacts } from './block-facts';
+import { capitalized } from '@shared/format/words';
 
 /** "3 segments", "1 free block": a grouped count and the noun it counts. */
 export function countText(count: number, singular: string, plural: string): string {
@@ -24,9 +25,5 @@ export function blockSwatch(facts: Pick<BlockFacts, 'kind'>): string {
 
 /** "Allocated block", "Pending free block", "Cached free block". */
 export function blockHeading(facts: Pick<BlockFacts, 'kind'>): string {
-  return facts.kind === 'cached free' ? 'Cached free block' : `${capitalize(facts.kind)} block`;
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return facts.kind === 'cached free' ? 'Cached free block' : `${capitalized(facts.kind)} block`;
 }

@@ -5,7 +5,7 @@
 import type { JSX } from 'react';
 import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { recordsSegments } from '@shared/analyzed/records-segments';
-import { NO_SEGMENTS_IN_TRACE } from '@shared/format/words';
+import { capitalized, NO_SEGMENTS_IN_TRACE } from '@shared/format/words';
 import type { LowerViewEntry } from '../export/lower-view-entry';
 
 /** True when the view cannot draw this file: it needs segments, and the file has none. */
@@ -23,7 +23,7 @@ export function entryFor(entry: LowerViewEntry, snapshot: AnalyzedSnapshot): Low
 export function SegmentsNotRecorded(): JSX.Element {
   return (
     <p className="lower-pending" data-testid="segments-not-recorded">
-      {NO_SEGMENTS_IN_TRACE.charAt(0).toUpperCase() + NO_SEGMENTS_IN_TRACE.slice(1)}.
+      {capitalized(NO_SEGMENTS_IN_TRACE)}.
     </p>
   );
 }

@@ -9,6 +9,8 @@
 // really free (the trace's free_completed). Our "active" curve is requested bytes until
 // free_completed, so it matches `requested_bytes`, not memory_allocated().
 
+import { capitalized } from './words';
+
 /** The names of the figures, as every view, export and CLI table writes them. */
 export const FIGURE = {
   active: 'active',
@@ -139,5 +141,5 @@ export function glossaryMarkdown(): string {
 
 /** A figure's name as a label starting a line ("Active"): the glossary's term, capitalised. */
 export function figureLabel(figure: (typeof FIGURE)[keyof typeof FIGURE]): string {
-  return figure.charAt(0).toUpperCase() + figure.slice(1);
+  return capitalized(figure);
 }

@@ -358,3 +358,8 @@ export function snapshotFormName(
   if (source === 'profiler-trace') return 'PyTorch profiler trace';
   return pickleProtocol === null ? 'JSON form' : `pickle protocol ${pickleProtocol}`;
 }
+
+/** The text with its first letter capitalised, to start a line or a sentence with it. */
+export function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
