@@ -18,9 +18,6 @@ import { SNAPSHOT_KEYS } from './snapshot-json-keys';
 import { StackInterner } from './stack-interner';
 import { TraceEntryFieldError, TraceTableBuilder } from './trace-table-builder';
 
-/** The top-level keys the model builder reads; any other is read (bounded) and dropped. */
-const READ_KEYS = SNAPSHOT_KEYS;
-
 // What a container is to the snapshot, from where it stands.
 const KEPT = 0; // built as a plain value
 const DROPPED = 1; // read and dropped (under a key the model does not read)
@@ -171,7 +168,7 @@ class JsonSnapshotConsumer implements JsonVisitor {
     switch (parent) {
       case ROOT_DICT: {
         const key = this.keys[depth]!;
-        if (!READ_KEYS.has(key)) return DROPPED;
+        if (!SNAPSHOT_KEYS.has(key)) return DROPPED;
         if (object) return KEPT;
         if (key === 'device_traces' || key === 'traces') return TRACE_LISTS;
         return key === 'host_traces' ? HOST_TRACES : KEPT;
@@ -215,7 +212,7 @@ class JsonSnapshotConsumer implements JsonVisitor {
     }
     const role = this.roles[depth]!;
     if (role === DROPPED) return;
-    if (role === ROOT_DICT && !READ_KEYS.has(this.keys[depth]!)) return;
+    if (role === ROOT_DICT && !SNAPSHOT_KEYS.has(this.keys[depth]!)) return;
     if (++this.held > this.heldBudget) this.checkHeld(offset);
     if (role === ENTRY) {
       this.pairs.push(this.keys[depth], value);
