@@ -15,10 +15,13 @@ import { figuresOfState, smallHoleThreshold } from '../../src/shared/state/memor
 
 test.use({ viewport: { width: 1280, height: 720 } });
 
-const directory = mkdtempSync(join(tmpdir(), 'allocscope-ranks-e2e-'));
+// Made in beforeAll, not at import: with fullyParallel a worker can come back to this file after
+// its afterAll removed the folder, and the module is not imported again.
+let directory = '';
 const OUTLIER = 5;
 const files: string[] = [];
 test.beforeAll(() => {
+  directory = mkdtempSync(join(tmpdir(), 'allocscope-ranks-e2e-'));
   const folder = join(directory, 'job');
   mkdirSync(folder);
   const options = { seed: 9, devices: 1, maxAnnotations: 0 };

@@ -24,14 +24,18 @@ const RANK_SOURCES = [
   real('drisspg_transformer_nuggets__test__data__mini_snapshot.pickle'),
 ];
 
-const directory = mkdtempSync(join(tmpdir(), 'allocscope-serve-e2e-'));
-const folder = join(directory, 'job');
+// Made in beforeAll, not at import: with fullyParallel a worker can come back to this file after
+// its afterAll removed the folder, and the module is not imported again.
+let directory = '';
+let folder = '';
 let server: ChildProcess | null = null;
 let url = '';
 let stderr = '';
 
 test.beforeAll(async () => {
   assertChromiumInstalled();
+  directory = mkdtempSync(join(tmpdir(), 'allocscope-serve-e2e-'));
+  folder = join(directory, 'job');
   mkdirSync(folder);
   RANK_SOURCES.forEach((source, rank) => copyFileSync(source, join(folder, `rank${rank}.pickle`)));
   // Named like a snapshot, it is not one: the page names it in a notice.

@@ -20,10 +20,14 @@ import { decodeFile, openSnapshot } from './snapshot-pages';
 
 test.use({ viewport: { width: 1280, height: 720 } });
 
-const directory = mkdtempSync(join(tmpdir(), 'allocscope-steps-e2e-'));
 const LEAK = 96 * 2 ** 20;
-const leaking = join(directory, 'leaking-run.pickle');
+// Made in beforeAll, not at import: with fullyParallel a worker can come back to this file after
+// its afterAll removed the folder, and the module is not imported again.
+let directory = '';
+let leaking = '';
 test.beforeAll(() => {
+  directory = mkdtempSync(join(tmpdir(), 'allocscope-steps-e2e-'));
+  leaking = join(directory, 'leaking-run.pickle');
   generateLargeSnapshot(leaking, 3_000_000, {
     seed: 4,
     devices: 1,
