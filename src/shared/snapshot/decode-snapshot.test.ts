@@ -140,3 +140,18 @@ describe('an empty forward_frames list', () => {
     }
   });
 });
+
+describe('an aside entry with frames', () => {
+  // Fuzz seed 20261129 case 29048 (minimized, kept as a fixture): an alloc turned user_defined
+  // keeps its frames list. The fast path interns a frames list as it reads it, before it knows
+  // the entry's action; the generic path interned only rows' and annotations' stacks, so the two
+  // stacks tables differed by that one stack.
+  it('gives the same model on both decode paths', async () => {
+    const bytes = new Uint8Array(
+      readFileSync('test/fixtures/fuzz/user-defined-with-frames-seed20261129-case29048.pickle'),
+    );
+    const fast = await decode(bytes);
+    expect(fast.stacks.offsets.length).toBeGreaterThan(1);
+    expect(await decode(bytes, { fastTraceEntries: false })).toEqual(fast);
+  });
+});

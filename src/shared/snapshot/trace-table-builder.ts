@@ -371,6 +371,16 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
     // Read leniently: these entries change no figure, so nothing in them refuses the file.
     const time = this.slotValue(TIME_US, numbers, values, kinds);
     const timeUs = typeof time === 'number' && Number.isFinite(time) ? time : NaN;
+    // Every aside entry's frames are interned, whatever its action: the fast path interns a
+    // frames list as it reads it, before it knows the action, so the stacks table must hold it
+    // on the generic path too (fuzz campaign seed 20261129, case 29048: a user_defined entry
+    // with frames).
+    let stackId = NO_STACK;
+    try {
+      stackId = this.stackOfSlot(numbers, values, kinds, offset);
+    } catch {
+      // An aside entry's stack that is not one is dropped, never an error: it changes no figure.
+    }
     if (action === ActionCode.annotate) {
       const rawAddr = this.slotValue(ADDR, numbers, values, kinds);
       const addr = typeof rawAddr === 'number' ? rawAddr : NaN;
@@ -380,12 +390,6 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
           : NO_STRING;
       if (textId === NO_STRING && kinds[INTERNAL_METADATA] === SlotKind.value) {
         textId = this.internOptionalString(values[INTERNAL_METADATA]);
-      }
-      let stackId = NO_STACK;
-      try {
-        stackId = this.stackOfSlot(numbers, values, kinds, offset);
-      } catch {
-        // An annotation's stack that is not one is dropped, never an error: it changes no figure.
       }
       this.annotations.push({
         consumed,
