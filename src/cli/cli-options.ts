@@ -71,8 +71,8 @@ usage:
               one of top's groupings (category, frame, file, annotation, ...); a grouping
               gives its largest groups at the active peak a colour each, named in the legend
   --by        top: group the memory alive at the moment by stack, frame (the top user
-              frame, default), file, category, size (power-of-two size classes),
-              annotation (the span it was made in),
+              frame, default), file, op (the profiler op that made it: traces only),
+              category, size (power-of-two size classes), annotation (the span it was made in),
               stream, pool, metadata (user metadata), compile_context or forward_frame
               (where autograd created the tensor in the forward pass)
   --grep      top: only allocations whose stack has a frame ("file:line name") matching

@@ -2,7 +2,8 @@
 // A PyTorch profiler trace recorded with real PyTorch (test/fixtures/profiler: a CPU training loop
 // that keeps 1,048,576 B per step in a Python list) opens in the web build at 1280x720 as a
 // snapshot does: the cpu device with the CLI's figures, its timeline, the largest allocations at
-// the line that leaks, the leak as the first suspect of Steps; the views that need the allocator's
+// the line that leaks, Who holds it by op as `top --by op` says, the leak as the first suspect
+// of Steps; the views that need the allocator's
 // segments say plainly that a trace does not record them, and offer no picture.
 
 import { execFileSync } from 'node:child_process';
@@ -52,6 +53,28 @@ test('a recorded profiler trace: cpu, its timeline, the leaking line, and no seg
   await expect(rows.first()).toContainText('leak_step');
   const leaking = await rows.filter({ hasText: 'leak_step' }).count();
   expect(leaking).toBe(6);
+
+  // Who holds it, by op: the groups and bytes of `allocscope top --by op` at the peak, the
+  // kept tensors' aten::empty first.
+  const byOp = JSON.parse(
+    execFileSync(process.execPath, [CLI, 'top', LEAK, '--by', 'op', '--json'], {
+      encoding: 'utf8',
+    }),
+  ) as { groups: { key: string; bytes: number }[] };
+  expect(byOp.groups[0]!.key).toBe('aten::empty');
+  await page.keyboard.press('5');
+  await page.getByTestId('holders-group-by').selectOption('op');
+  const groupRows = page.getByTestId('holders-table').locator('tbody tr');
+  await expect(groupRows).toHaveCount(byOp.groups.length);
+  await expect(groupRows.first().locator('td.holders-key')).toHaveText('aten::empty');
+  expect(
+    await groupRows.evaluateAll((rows) =>
+      rows.map((row) => [
+        row.querySelector('td.holders-key')!.textContent,
+        Number(row.getAttribute('data-bytes')),
+      ]),
+    ),
+  ).toEqual(byOp.groups.map((group) => [group.key, group.bytes]));
 
   // Steps: the leak is the first suspect, at the bytes the script keeps per step.
   await page.keyboard.press('6');

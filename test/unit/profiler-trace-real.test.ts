@@ -12,6 +12,13 @@ import { describe, expect, it } from 'vitest';
 import { buildAnalyzedSnapshot } from '../../src/shared/analyzed/analyzed-snapshot';
 import { allocationOp } from '../../src/shared/analyzed/allocation-op';
 import { deviceLabel } from '../../src/shared/format/words';
+import { colorByFor, colorBysOf } from '../../src/shared/holders/band-coloring';
+import {
+  groupingApplies,
+  groupRows,
+  NO_OPS_RECORDED,
+  OUTSIDE_OPS,
+} from '../../src/shared/holders/group-by';
 import { stepsOf } from '../../src/shared/steps/find-steps';
 import { analyzeGrowth } from '../../src/shared/steps/growth';
 import { phasesOf } from '../../src/shared/steps/phases';
@@ -20,6 +27,7 @@ import { CPU_DEVICE, NO_STACK } from '../../src/shared/snapshot/model';
 import { frameAt, stackFrameIds } from '../../src/shared/snapshot/stack-source';
 import { chunksOf } from '../support/analyzed';
 import { memoryEventsOf } from '../support/profiler-trace';
+import { realSnapshotPath } from '../support/real-snapshots';
 
 const DIR = resolve(import.meta.dirname, '../fixtures/profiler');
 const SCRIPT_FILE = 'record-profiler-traces.py';
@@ -40,7 +48,32 @@ async function open(run: string, chunk = 1 << 16) {
     fileBytes: bytes.length,
   });
   const text = new TextDecoder().decode(gunzipSync(bytes));
-  return { model, snapshot, recorded: memoryEventsOf(text) };
+  return { model, snapshot, recorded: memoryEventsOf(text), text };
+}
+
+/**
+ * Independently of the decoder: the innermost `cpu_op` span on the event's thread that contains
+ * it (the latest start among those containing it; ties: the shorter one), or null.
+ */
+function opsOf(text: string): (event: { ts: number; tid: unknown }) => string | null {
+  const spans = (JSON.parse(text) as { traceEvents: Record<string, unknown>[] }).traceEvents.filter(
+    (event) => event['cat'] === 'cpu_op' && event['ph'] === 'X',
+  );
+  return ({ ts, tid }) => {
+    let best: Record<string, unknown> | null = null;
+    for (const span of spans) {
+      const start = span['ts'] as number;
+      const end = start + (span['dur'] as number);
+      if (span['tid'] !== tid || start > ts || ts > end) continue;
+      if (
+        best === null ||
+        start > (best['ts'] as number) ||
+        (start === best['ts'] && (span['dur'] as number) < (best['dur'] as number))
+      )
+        best = span;
+    }
+    return best === null ? null : (best['name'] as string);
+  };
 }
 
 describe('profiler traces recorded with PyTorch', () => {
@@ -128,6 +161,52 @@ describe('profiler traces recorded with PyTorch', () => {
       }
     },
   );
+
+  it.each(RUNS)('%s: Who holds it by op at the peak: the ops the trace names', async (run) => {
+    const { snapshot, recorded, text } = await open(run);
+    const device = snapshot.devices[0]!;
+    const peak = device.figures.active.peakEventIndex;
+    // Independently: the allocations alive after event `peak` (events are in the model's order,
+    // checked above), each under the op that contains its event.
+    const opOf = opsOf(text);
+    const alive = new Map<number, { bytes: number; op: string }>();
+    recorded
+      .get('0:-1')!
+      .slice(0, peak + 1)
+      .forEach((event) => {
+        if (event.bytes > 0)
+          alive.set(event.addr, { bytes: event.bytes, op: opOf(event) ?? OUTSIDE_OPS });
+        else alive.delete(event.addr);
+      });
+    const expected = new Map<string, number>();
+    for (const { bytes, op } of alive.values()) expected.set(op, (expected.get(op) ?? 0) + bytes);
+    const table = device.allocations;
+    const live: number[] = [];
+    for (let row = 0; row < table.count; row++)
+      if (table.startEvent[row]! <= peak && table.endEvent[row]! > peak) live.push(row);
+    const groups = groupRows(snapshot, device, live, 'op');
+    expect(new Map(groups.map((group) => [group.key, group.bytes]))).toEqual(expected);
+    expect(groups.every((group) => group.key.startsWith('aten::'))).toBe(true);
+    if (run === 'leak') expect(groups[0]!.key).toBe('aten::empty');
+  });
+
+  it('a snapshot records no op: one group that says so', async () => {
+    const bytes = new Uint8Array(readFileSync(realSnapshotPath('a0kuma')));
+    const model = await decodeSnapshot(chunksOf(bytes, 1 << 20), { totalBytes: bytes.length });
+    const snapshot = buildAnalyzedSnapshot(model, { fileName: 'a0kuma', fileBytes: bytes.length });
+    const device = snapshot.devices[0]!;
+    const rows = Array.from({ length: device.allocations.count }, (_, row) => row);
+    const groups = groupRows(snapshot, device, rows, 'op');
+    expect(groups.map((group) => group.key)).toEqual([NO_OPS_RECORDED]);
+    expect(groups[0]!.allocations).toBe(device.allocations.count);
+    // So the page does not offer it there; a remembered "by op" draws by stack.
+    expect(groupingApplies(device, 'op')).toBe(false);
+    expect(colorBysOf(device)).not.toContain('op');
+    expect(colorByFor(device, 'op')).toBe('stack');
+    const trace = (await open('leak')).snapshot.devices[0]!;
+    expect(colorBysOf(trace)).toContain('op');
+    expect(colorByFor(trace, 'op')).toBe('op');
+  });
 
   it('leak: the first leak suspect keeps the planted bytes per step, at leak_step', async () => {
     const { snapshot } = await open('leak');

@@ -6,6 +6,7 @@
 import { useEffect, useEffectEvent, useMemo, useRef, useState, type JSX } from 'react';
 import type { AllocatorStateIndex } from '@shared/state/allocator-state';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import { colorByFor } from '@shared/holders/band-coloring';
 import { createExportSaver, type ExportFormat } from '../api/export-saver';
 import { useTabStore } from '../state/tab-store-context';
 import { segmentsBoxOnPage } from '../segments/segments-box';
@@ -78,7 +79,7 @@ export function ExportBar(props: ExportBarProps): JSX.Element {
           : { startEvent: shownWindow.startEvent, endEvent: shownWindow.endEvent },
       theme: dark ? 'dark' : 'light',
       xMode: props.xMode,
-      colorBy: tab.colorBy,
+      colorBy: colorByFor(props.device, tab.colorBy),
       tab,
       chartSize: chartSize(),
       oomEvent: shownOomEvent(page()),

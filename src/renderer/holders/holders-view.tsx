@@ -8,7 +8,13 @@ import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { aliveRowsAt, bytesOfRows } from '@shared/holders/alive-rows';
 import { flameTree } from '@shared/holders/flame-tree';
-import { GROUP_BY_NAMES, GROUP_BYS, groupRows, type GroupBy } from '@shared/holders/group-by';
+import {
+  GROUP_BY_NAMES,
+  GROUP_BYS,
+  groupingApplies,
+  groupRows,
+  type GroupBy,
+} from '@shared/holders/group-by';
 import { useTab, useTabStore } from '../state/tab-store-context';
 import { activeBytesAt } from '@shared/holders/alive-rows';
 import { seriesMoments } from '@shared/holders/category-series';
@@ -38,7 +44,8 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
   const { snapshot, device, moment, findRequest = 0, filter } = props;
   const { query, setQuery, regex, setRegex, search, searchMask, nodeMask, mask } = filter;
   const { zoomPath, setZoomPath, showFramework, setShowFramework } = filter;
-  const by = useTab((state) => state.holdersGroupBy);
+  const chosenBy = useTab((state) => state.holdersGroupBy);
+  const by = groupingApplies(device, chosenBy) ? chosenBy : 'frame';
   const overTime = useTab((state) => state.holdersOverTime);
   const { setHoldersGroupBy: setBy, setHoldersOverTime: setOverTime } = useTabStore().getState();
   const searchRef = useRef<HTMLInputElement>(null);
@@ -136,7 +143,7 @@ export function HoldersView(props: HoldersViewProps): JSX.Element {
             onChange={(event) => setBy(event.currentTarget.value as GroupBy)}
             data-testid="holders-group-by"
           >
-            {GROUP_BYS.map((option) => (
+            {GROUP_BYS.filter((option) => groupingApplies(device, option)).map((option) => (
               <option key={option} value={option}>
                 {GROUP_BY_NAMES[option]}
               </option>

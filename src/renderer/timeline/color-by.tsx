@@ -5,7 +5,7 @@
 // sessions from there), which the SVG/PNG export reads too.
 
 import type { JSX } from 'react';
-import { COLOR_BY_NAMES, COLOR_BYS, type ColorBy } from '@shared/holders/band-coloring';
+import { COLOR_BY_NAMES, type ColorBy } from '@shared/holders/band-coloring';
 
 const TITLES: Partial<Record<ColorBy, string>> = {
   stack: 'One colour per call stack: what one line of code holds',
@@ -15,9 +15,11 @@ const TITLES: Partial<Record<ColorBy, string>> = {
 
 export function ColorBySelect(props: {
   colorBy: ColorBy;
+  /** The colourings that apply to the device shown (by op: profiler traces only). */
+  options: readonly ColorBy[];
   onChange: (colorBy: ColorBy) => void;
 }): JSX.Element {
-  const { colorBy, onChange } = props;
+  const { colorBy, options, onChange } = props;
   return (
     <select
       className="tl-color-by"
@@ -29,11 +31,11 @@ export function ColorBySelect(props: {
       }
       value={colorBy}
       onChange={(event) => {
-        const next = COLOR_BYS.find((option) => option === event.target.value);
+        const next = options.find((option) => option === event.target.value);
         if (next !== undefined) onChange(next);
       }}
     >
-      {COLOR_BYS.map((value) => (
+      {options.map((value) => (
         <option key={value} value={value}>
           {COLOR_BY_NAMES[value]}
         </option>

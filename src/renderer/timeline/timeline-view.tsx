@@ -33,7 +33,12 @@ import { usePlacedTooltip } from '../ui/use-placed-tooltip';
 import { useMountedChart } from '../canvas/use-mounted-chart';
 import { ColorBySelect } from './color-by';
 import { useTab, useTabStore } from '../state/tab-store-context';
-import { bandColoring, coloringLegend } from '@shared/holders/band-coloring';
+import {
+  bandColoring,
+  colorByFor,
+  colorBysOf,
+  coloringLegend,
+} from '@shared/holders/band-coloring';
 import { useCategoryRules } from '../holders/category-rules-setting';
 import { ColorLegend } from './color-legend';
 import { deviceLabel } from '@shared/format/words';
@@ -87,7 +92,10 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
   const rangeRef = useRef<HTMLSpanElement>(null);
   const deviceRef = useRef(device);
   const store = useTabStore();
-  const colorBy = useTab((state) => state.colorBy);
+  const colorBy = colorByFor(
+    device,
+    useTab((state) => state.colorBy),
+  );
   const setColorBy = store.getState().setColorBy;
   const { rules } = useCategoryRules();
   const coloring = useMemo(
@@ -224,7 +232,11 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
                 <>
                   <span className="tl-visually-hidden">{mark.label}</span>
                   <span aria-hidden="true">allocations by</span>
-                  <ColorBySelect colorBy={colorBy} onChange={setColorBy} />
+                  <ColorBySelect
+                    colorBy={colorBy}
+                    options={colorBysOf(device)}
+                    onChange={setColorBy}
+                  />
                 </>
               ) : (
                 mark.label

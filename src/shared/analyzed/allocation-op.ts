@@ -6,6 +6,11 @@
 import { NO_STRING } from '../snapshot/model';
 import type { AnalyzedDevice, AnalyzedSnapshot } from './analyzed-snapshot';
 
+/** Whether the device's file records ops (a profiler trace; a snapshot does not). */
+export function recordsOps(device: Pick<AnalyzedDevice, 'details'>): boolean {
+  return (device.details?.opNameId ?? null) !== null;
+}
+
 /** No op was running (an allocation outside every op), or the file records none. */
 export const NO_OP = null;
 

@@ -19,7 +19,13 @@ import { aliveRowsAt } from './alive-rows';
 import { CATEGORIES, CATEGORY_COLOR_INDEX, CATEGORY_NAMES } from './categories';
 import { DEFAULT_CATEGORY_RULES, type CategoryRules } from './category-rules';
 import { categoriesOf } from './classify';
-import { GROUP_BY_NAMES, groupKeyOf, type GroupBy, type HolderSource } from './group-by';
+import {
+  GROUP_BY_NAMES,
+  groupingApplies,
+  groupKeyOf,
+  type GroupBy,
+  type HolderSource,
+} from './group-by';
 
 /** What gives a band its colour: its stack, the allocation itself, or a grouping of holders. */
 export type ColorBy = 'allocation' | GroupBy;
@@ -31,6 +37,7 @@ export const COLOR_BYS = [
   'category',
   'frame',
   'file',
+  'op',
   'size',
   'annotation',
   'stream',
@@ -39,6 +46,19 @@ export const COLOR_BYS = [
   'compile_context',
   'forward_frame',
 ] as const satisfies readonly ColorBy[];
+
+/** The colourings that apply to the device (by op: a profiler trace's only). */
+export function colorBysOf(device: Pick<AnalyzedDevice, 'details'>): ColorBy[] {
+  return COLOR_BYS.filter((colorBy) => groupingApplies(device, colorBy));
+}
+
+/**
+ * The colouring drawn for a chosen one: the choice is remembered across files, and one that
+ * does not apply to this device (by op on a snapshot) draws by stack, in the page and its export.
+ */
+export function colorByFor(device: Pick<AnalyzedDevice, 'details'>, chosen: ColorBy): ColorBy {
+  return groupingApplies(device, chosen) ? chosen : 'stack';
+}
 
 /** What each colouring is called ("allocations by top user frame"). */
 export const COLOR_BY_NAMES: Readonly<Record<ColorBy, string>> = {

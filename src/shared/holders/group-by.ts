@@ -1,5 +1,5 @@
 // The memory alive at a moment, grouped: by stack, by the stack's label (the top user frame), by
-// the file of that frame, by category, by the annotation span the allocation was made in, by
+// the file of that frame, by the op that made it (profiler traces), by category, by the annotation span the allocation was made in, by
 // stream, pool or user metadata. Every allocation alive at the moment is in exactly one group, so
 // the groups' bytes add up to the active bytes the timeline shows there. The same code answers
 // the app's table and `allocscope top`.
@@ -11,6 +11,7 @@ import { NO_STACK_TEXT, poolNameAt, streamNameAt } from '../format/words';
 import { formatBytes } from '../format/units';
 import { NO_LIST, NO_STRING } from '../snapshot/model';
 import { stringList } from '../analyzed/allocation-details';
+import { allocationOp, recordsOps } from '../analyzed/allocation-op';
 import { frameAt, stackFrameIds } from '../snapshot/stack-source';
 import { CATEGORY_NAMES } from './categories';
 import { flamePath } from './flame-tree';
@@ -21,6 +22,7 @@ export const GROUP_BYS = [
   'stack',
   'frame',
   'file',
+  'op',
   'category',
   'size',
   'annotation',
@@ -38,6 +40,7 @@ export const GROUP_BY_NAMES: Readonly<Record<GroupBy, string>> = {
   stack: 'stack',
   frame: 'top user frame',
   file: 'file',
+  op: 'op',
   category: 'category',
   size: 'size class',
   annotation: 'annotation span',
@@ -47,6 +50,15 @@ export const GROUP_BY_NAMES: Readonly<Record<GroupBy, string>> = {
   compile_context: 'compile context',
   forward_frame: 'created in forward at',
 };
+
+/**
+ * Whether grouping by `by` says anything about this device: by op only where the file records
+ * ops (a profiler trace); a snapshot's allocations would all fall in one group. The page offers
+ * these; the CLI takes every grouping and names the one group.
+ */
+export function groupingApplies(device: Pick<AnalyzedDevice, 'details'>, by: string): boolean {
+  return by !== 'op' || recordsOps(device);
+}
 
 export interface HolderGroup {
   /** What the group is, in the words of its grouping (unique within one grouping). */
@@ -72,6 +84,10 @@ export const NO_METADATA = '(no user metadata)';
 export const NO_PYTHON_FILE = '(no Python file)';
 export const NO_COMPILE_CONTEXT = '(no compile context)';
 export const NO_FORWARD_FRAMES = '(no forward_frames)';
+/** A trace's allocation made outside every op. */
+export const OUTSIDE_OPS = '(outside every op)';
+/** A snapshot: the allocator records no op (its stacks hold the C++ frames instead). */
+export const NO_OPS_RECORDED = '(no ops recorded: a snapshot)';
 
 export interface GroupOptions {
   rules?: CategoryRules;
@@ -101,6 +117,10 @@ export function groupKeyOf(
       return (row) => describeStack(snapshot, table.stackId[row]!);
     case 'file':
       return (row) => fileKey(snapshot, table.stackId[row]!);
+    case 'op': {
+      if (!recordsOps(device)) return () => NO_OPS_RECORDED;
+      return (row) => allocationOp(snapshot, device, row) ?? OUTSIDE_OPS;
+    }
     case 'category': {
       const column = categoriesOf(snapshot, device, options.rules ?? DEFAULT_CATEGORY_RULES);
       return (row) => CATEGORY_NAMES[categoryAt(column, row)];
