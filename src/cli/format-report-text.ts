@@ -14,7 +14,6 @@ import {
   NO_STACK_TEXT,
   poolName,
   segmentGroupPhrase,
-  NO_SEGMENTS_IN_TRACE,
   snapshotFormName,
   streamName,
 } from '@shared/format/words';
@@ -23,7 +22,6 @@ import { cliDeviceName } from './load-analyzed-snapshot';
 import { joinLines } from './text-lines';
 import { countOf } from '@shared/format/plural';
 import { NO_DEVICES_TEXT } from './no-devices';
-import { recordsSegments } from '@shared/analyzed/records-segments';
 
 export interface ReportTextOptions {
   /** Exact byte counts beside human units. */
@@ -56,13 +54,15 @@ export function formatReportText(
         `${countOf(report.ooms.length, 'OOM')}`,
     );
     // The allocator's state is its segments: a profiler trace records none, so no figure of it.
-    if (!recordsSegments(snapshot)) lines.push(`  ${NO_SEGMENTS_IN_TRACE}`);
-    else {
+    if (report.allocatorNotRecorded !== undefined) lines.push(`  ${report.allocatorNotRecorded}`);
+    if (report.holdersAtPeak !== undefined)
+      lines.push(...holderLines(report.holdersAtPeak, 'at the active peak', size));
+    if (report.atPeak !== null)
       lines.push(...momentLines('at the active peak', report.atPeak, size));
-      if (report.atMoment !== null)
-        lines.push(...momentLines('at the chosen moment', report.atMoment, size));
-      lines.push(...seriesLines(report, size));
-    }
+    if (report.atMoment !== null)
+      lines.push(...momentLines('at the chosen moment', report.atMoment, size));
+    if (report.fragmentationSeries !== null)
+      lines.push(...seriesLines(report.fragmentationSeries, size));
     for (const oom of report.ooms) lines.push(...oomLines(oom, size));
     if (report.whatIf !== null) lines.push(...whatIfLines(report.whatIf, size));
   }
@@ -120,8 +120,7 @@ function momentLines(title: string, figures: MomentFiguresJson, size: Size): str
   return lines;
 }
 
-function seriesLines(report: DeviceReport, size: Size): string[] {
-  const s = report.fragmentationSeries;
+function seriesLines(s: NonNullable<DeviceReport['fragmentationSeries']>, size: Size): string[] {
   if (s.moments.length === 0) return [];
   let worst = 0;
   for (let i = 1; i < s.moments.length; i++) {
@@ -147,23 +146,23 @@ function oomLines(oom: OomExplanationJson, size: Size): string[] {
       `${size(oom.poolCachedFreeBytes)}, largest ${size(oom.poolLargestFreeBytes)}`,
     `    verdict (${oom.verdict}): ${oom.verdictText}`,
   ];
-  lines.push(...holderLines(oom, size));
+  lines.push(...holderLines(oom.holders, '', size));
   return lines;
 }
 
 function whatIfLines(whatIf: OomExplanationJson, size: Size): string[] {
-  return [`  no OOM; ${whatIf.verdictText}`, ...holderLines(whatIf, size)];
+  return [`  no OOM; ${whatIf.verdictText}`, ...holderLines(whatIf.holders, '', size)];
 }
 
-function holderLines(explanation: OomExplanationJson, size: Size): string[] {
-  if (explanation.holders.length === 0) return [];
-  const rows = explanation.holders.map((holder) => [
+function holderLines(holders: OomExplanationJson['holders'], when: string, size: Size): string[] {
+  if (holders.length === 0) return [];
+  const rows = holders.map((holder) => [
     size(holder.bytes),
     countOf(holder.count, 'allocation'),
     holder.topFrame ?? NO_STACK_TEXT,
   ]);
   return [
-    `    live allocations by stack, largest first:`,
+    `    live allocations${when === '' ? '' : ` ${when}`} by stack, largest first:`,
     ...alignColumns(rows).map((row) => `      ${row}`),
   ];
 }

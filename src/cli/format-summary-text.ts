@@ -28,6 +28,9 @@ const PROFILER_COMPARE = {
   allocated: 'Total Allocated at the last event',
 };
 
+/** Why a trace's device has no reserved figures (a CPU trace: Total Reserved is 0 throughout). */
+const RESERVED_NOT_RECORDED = "the [memory] events' Total Reserved is 0 throughout";
+
 export function formatSummaryText(figures: SnapshotFigures, options: TextOptions): string {
   const size = (bytes: number): string =>
     options.exactBytes
@@ -51,13 +54,15 @@ export function formatSummaryText(figures: SnapshotFigures, options: TextOptions
     );
     const rows: string[][] = [
       ['', 'final', 'peak', FIGURE.baseline, 'compare with'],
-      [
-        FIGURE.reserved,
-        size(reserved.finalBytes),
-        size(reserved.peakBytes),
-        size(reserved.baselineBytes),
-        compare.reserved,
-      ],
+      device.reservedRecorded
+        ? [
+            FIGURE.reserved,
+            size(reserved.finalBytes),
+            size(reserved.peakBytes),
+            size(reserved.baselineBytes),
+            compare.reserved,
+          ]
+        : [FIGURE.reserved, 'not recorded', '', '', RESERVED_NOT_RECORDED],
       [
         FIGURE.active,
         size(active.finalBytes),

@@ -176,7 +176,7 @@ test('JSON: the findings, as the page and the CLI figure them', async ({ page })
   );
   await expect(page.getByTestId('summary-reserved-peak')).toHaveAttribute(
     'data-bytes',
-    String(summary.reserved_bytes.peak),
+    String(summary.reserved_bytes!.peak),
   );
   await page.getByTestId('view-tab-oom').click();
   await expect(page.getByTestId('oom-explainer')).toHaveAttribute(
@@ -198,7 +198,7 @@ test('JSON: the findings, as the page and the CLI figure them', async ({ page })
   expect(device.smallHoleThresholdBytes).toBe(expected.smallHoleThresholdBytes);
   // The page's moment is in the document.
   if (device.atMoment !== null) {
-    const series = device.fragmentationSeries;
+    const series = device.fragmentationSeries!;
     expect(series.moments).toContain(device.atMoment.event);
   }
 });

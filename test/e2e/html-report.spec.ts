@@ -54,8 +54,8 @@ async function expectFigures(page: Page, summary: DeviceSummary): Promise<void> 
   for (const [testId, bytes] of [
     ['summary-active-peak', summary.active_bytes.peak],
     ['summary-active-final', summary.active_bytes.final],
-    ['summary-reserved-peak', summary.reserved_bytes.peak],
-    ['summary-reserved-final', summary.reserved_bytes.final],
+    ['summary-reserved-peak', summary.reserved_bytes!.peak],
+    ['summary-reserved-final', summary.reserved_bytes!.final],
   ] as const) {
     await expect(strip.getByTestId(testId)).toHaveAttribute('data-bytes', String(bytes));
     await expect(strip.getByTestId(testId)).toHaveText(formatBytes(bytes));

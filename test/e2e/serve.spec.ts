@@ -113,7 +113,7 @@ test('the printed URL opens both files with the figures of the CLI, the folder a
     const strip = page.getByTestId('summary-strip');
     for (const [testId, bytes] of [
       ['summary-active-peak', summary.active_bytes.peak],
-      ['summary-reserved-peak', summary.reserved_bytes.peak],
+      ['summary-reserved-peak', summary.reserved_bytes!.peak],
     ] as const) {
       await expect(strip.getByTestId(testId)).toHaveAttribute('data-bytes', String(bytes));
       await expect(strip.getByTestId(testId)).toHaveText(formatBytes(bytes));

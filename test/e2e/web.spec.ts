@@ -57,8 +57,8 @@ async function expectSummaryMatches(page: Page, summary: DeviceSummary): Promise
   const figures = [
     ['summary-active-peak', summary.active_bytes.peak],
     ['summary-active-final', summary.active_bytes.final],
-    ['summary-reserved-peak', summary.reserved_bytes.peak],
-    ['summary-reserved-final', summary.reserved_bytes.final],
+    ['summary-reserved-peak', summary.reserved_bytes!.peak],
+    ['summary-reserved-final', summary.reserved_bytes!.final],
   ] as const;
   for (const [testId, bytes] of figures) {
     const figure = strip.getByTestId(testId);
@@ -208,7 +208,7 @@ test('the real Muduard snapshot opens on cuda:1, the device that holds its memor
   const document = cliSummary(path);
   expect(document.devices.map((device) => device.device)).toEqual([1]);
   const busy = deviceOf(document, 1);
-  expect(busy.reserved_bytes.final).toBeGreaterThan(0);
+  expect(busy.reserved_bytes!.final).toBeGreaterThan(0);
   await page.goto('./');
   await waitUntilReady(page);
   await openFiles(page, path);

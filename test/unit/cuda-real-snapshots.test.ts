@@ -90,15 +90,15 @@ describe.each(Object.keys(FILES))('%s: the summary equals what torch reported', 
     // 512 bytes; the peaks are not: the steps' peak holds scalars rounded up to 512.)
     expect(device.allocated_bytes.final).toBe(end.memory_allocated);
     expect(device.active_bytes.final).toBe(end.stats['requested_bytes.all.current']);
-    expect(device.reserved_bytes.final).toBe(end.memory_reserved);
+    expect(device.reserved_bytes!.final).toBe(end.memory_reserved);
     // Peaks over the process's life: the trace covers it all, or (leak: recording started after
     // the model was built) starts at a level that was the peak until then.
     expect(device.active_bytes.peak).toBe(end.stats['requested_bytes.all.peak']);
-    expect(device.reserved_bytes.peak).toBe(end.max_memory_reserved);
+    expect(device.reserved_bytes!.peak).toBe(end.max_memory_reserved);
     // The baseline, before the first trace entry, is what was in use when recording started
     // (0 except for leak, whose model's 8 MiB and 22 MiB of segments predate the trace).
     expect(device.active_bytes.baseline).toBe(start.stats['requested_bytes.all.current']);
-    expect(device.reserved_bytes.baseline).toBe(start.memory_reserved);
+    expect(device.reserved_bytes!.baseline).toBe(start.memory_reserved);
   });
 });
 
@@ -203,10 +203,10 @@ describe('expandable: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True', () => {
     expect(actions['segment_alloc']).toBeUndefined();
     // Reserved went up to 510 MiB (batch 4096) and back to what empty_cache() left.
     const recorded = truth.scenarios['expandable']!;
-    expect(summary.devices[0]!.reserved_bytes.peak).toBeGreaterThan(
-      summary.devices[0]!.reserved_bytes.final,
+    expect(summary.devices[0]!.reserved_bytes!.peak).toBeGreaterThan(
+      summary.devices[0]!.reserved_bytes!.final,
     );
-    expect(summary.devices[0]!.reserved_bytes.final).toBe(recorded.at_dump.memory_reserved);
+    expect(summary.devices[0]!.reserved_bytes!.final).toBe(recorded.at_dump.memory_reserved);
   });
 });
 

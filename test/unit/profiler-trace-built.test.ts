@@ -6,10 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildAnalyzedSnapshot,
+  snapshotFiguresOfAnalyzed,
   type AnalyzedDevice,
   type AnalyzedSnapshot,
 } from '../../src/shared/analyzed/analyzed-snapshot';
 import { allocationOp } from '../../src/shared/analyzed/allocation-op';
+import { summaryDocumentOf } from '../../src/shared/report/summary-report';
 import { deviceLabel } from '../../src/shared/format/words';
 import { stepsOf } from '../../src/shared/steps/find-steps';
 import { CPU_DEVICE, NO_STACK } from '../../src/shared/snapshot/model';
@@ -227,6 +229,18 @@ describe('hand-built profiler traces', () => {
     expect(cuda0!.figures.reserved.peakBytes).toBe(2_097_152);
     expect(cuda1!.figures.active.peakBytes).toBe(20_971_520);
     expect(Array.from(cpu!.activeBytes)).toEqual([40]);
+    // CUDA's reserved bytes are recorded; the CPU's Total Reserved of 0 says nothing was.
+    expect([cuda0, cuda1, cpu].map((device) => device!.figures.reservedRecorded)).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    const summary = summaryDocumentOf(snapshotFiguresOfAnalyzed(snapshot));
+    expect(summary.devices.map((device) => device.reserved_bytes?.peak ?? null)).toEqual([
+      2_097_152,
+      20_971_520,
+      null,
+    ]);
     expect(allocationsOf(snapshot, cuda0!).map((a) => a.op)).toEqual([
       'aten::empty',
       'aten::empty',

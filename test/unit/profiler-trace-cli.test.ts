@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { reportDocumentSchema } from '../../src/shared/report/report-document';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli';
 import { memoryEvent, opSpan, traceText, type TraceEvent } from '../support/profiler-trace';
@@ -116,6 +117,23 @@ describe('allocscope on a profiler trace', () => {
     expect(run.stdout).toContain('  a PyTorch profiler trace does not record segments');
     expect(run.stdout).not.toContain('cached free');
     expect(run.stdout).toMatch(/6\.0 MiB +6 allocations +record-profiler-traces\.py:\d+ leak_step/);
+    // The document: the allocator's figures null and why, no reserved figure of 0 B.
+    const json = runCli(['report', LEAK, '--json']);
+    expect(json.status).toBe(0);
+    const document = reportDocumentSchema.parse(JSON.parse(json.stdout));
+    expect(document.devices).toHaveLength(1);
+    const [device] = document.devices;
+    expect(device!.atPeak).toBeNull();
+    expect(device!.fragmentationSeries).toBeNull();
+    expect(device!.whatIf).toBeNull();
+    expect(device!.allocatorNotRecorded).toMatch(
+      /^a PyTorch profiler trace does not record segments/,
+    );
+    // The live allocations at the peak instead of a what-if that needs the allocator.
+    expect(device!.holdersAtPeak![0]).toMatchObject({ bytes: 6 * 1_048_576, count: 6 });
+    expect(device!.holdersAtPeak![0]!.topFrame).toMatch(/leak_step$/);
+    expect(document.summary.devices[0]!.reserved_bytes).toBeNull();
+    expect(document.summary.devices[0]!.active_bytes.peak).toBe(Math.max(...memoryTotals(LEAK)));
   });
 
   it('segments: a profiler trace records none, said as such (exit 2)', () => {

@@ -91,6 +91,8 @@ describe('profiler traces recorded with PyTorch', () => {
     expect(snapshot.devices.map((device) => device.device)).toEqual([CPU_DEVICE]);
     expect(deviceLabel(CPU_DEVICE)).toBe('cpu');
     expect(model.segments.count).toBe(0);
+    // Total Reserved is 0 at every CPU event: not recorded, so no reserved figure is shown.
+    expect(snapshot.devices[0]!.figures.reservedRecorded).toBe(false);
     expect(snapshot.devices[0]!.segmentHistory.count).toBe(0);
   });
 

@@ -50,7 +50,7 @@ describe('allocscope ranks', () => {
       const summary = await summarizeFile(join(folder, entry.file));
       const device = summary.devices.find((candidate) => candidate.device === entry.device)!;
       expect(entry.peak_active_bytes, entry.file).toBe(device.active_bytes.peak);
-      expect(entry.peak_reserved_bytes, entry.file).toBe(device.reserved_bytes.peak);
+      expect(entry.peak_reserved_bytes, entry.file).toBe(device.reserved_bytes!.peak);
       expect(entry.oom, entry.file).toBe(device.oom.length > 0);
       expect(entry.oom_event).toBe(device.oom[0]?.event_index ?? null);
       expect(entry.trace_entries).toBe(device.trace_entries);

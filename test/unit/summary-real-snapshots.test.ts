@@ -41,7 +41,7 @@ describe('warnings on real snapshots', () => {
     expect(summary.warnings.join('\n')).toMatch(/cuda:0: the trace does not match the final state/);
     for (const device of summary.devices) {
       expect(device.active_bytes.baseline).toBeGreaterThanOrEqual(0);
-      expect(device.reserved_bytes.baseline).toBeGreaterThanOrEqual(0);
+      expect(device.reserved_bytes!.baseline).toBeGreaterThanOrEqual(0);
     }
   });
 

@@ -27,17 +27,22 @@ export function SummaryStrip({ device }: SummaryStripProps) {
     // On a laptop screen the secondary figures make room for the notices (styles.css); the
     // strip's title still gives every figure.
     <dl className="summary-strip" data-testid="summary-strip" title={summaryTitle(device)}>
-      <BytesFigure
-        label="Reserved peak"
-        testId="summary-reserved-peak"
-        bytes={figures.reserved.peakBytes}
-      />
-      <BytesFigure
-        label="Reserved final"
-        secondary
-        testId="summary-reserved-final"
-        bytes={figures.reserved.finalBytes}
-      />
+      {/* A CPU profiler trace records no reserved bytes: no figure rather than a 0 B one. */}
+      {figures.reservedRecorded && (
+        <>
+          <BytesFigure
+            label="Reserved peak"
+            testId="summary-reserved-peak"
+            bytes={figures.reserved.peakBytes}
+          />
+          <BytesFigure
+            label="Reserved final"
+            secondary
+            testId="summary-reserved-final"
+            bytes={figures.reserved.finalBytes}
+          />
+        </>
+      )}
       <BytesFigure
         label="Active peak"
         testId="summary-active-peak"
@@ -127,8 +132,12 @@ function summaryTitle(device: AnalyzedDevice): string {
   const { figures } = device;
   const windowUs = traceWindowUs(device);
   return [
-    `reserved peak ${formatBytes(figures.reserved.peakBytes)}`,
-    `reserved final ${formatBytes(figures.reserved.finalBytes)}`,
+    ...(figures.reservedRecorded
+      ? [
+          `reserved peak ${formatBytes(figures.reserved.peakBytes)}`,
+          `reserved final ${formatBytes(figures.reserved.finalBytes)}`,
+        ]
+      : ['reserved not recorded']),
     `active peak ${formatBytes(figures.active.peakBytes)}`,
     `active final ${formatBytes(figures.active.finalBytes)}`,
     `${countFormat.format(figures.segments)} segments`,

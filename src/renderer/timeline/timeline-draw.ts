@@ -249,13 +249,14 @@ export function drawOverview(
   const columnWidth = size.width / Math.max(1, columns);
   const coordinates: PlotCoordinates = { xOfEvent: (e) => e, yOfBytes };
   const baseY = yOfBytes(0);
-  fillEnvelope(
-    context,
-    layout.reservedMax,
-    columnWidth,
-    baseY,
-    coordinates,
-    theme.overviewReserved,
-  );
+  if (layout.reservedRecorded)
+    fillEnvelope(
+      context,
+      layout.reservedMax,
+      columnWidth,
+      baseY,
+      coordinates,
+      theme.overviewReserved,
+    );
   fillEnvelope(context, layout.activeMax, columnWidth, baseY, coordinates, theme.overviewActive);
 }

@@ -491,10 +491,14 @@ function MomentTooltip(props: {
         )}
         <dt>{FIGURE.active}</dt>
         <dd>{bytesWithExact(hover.activeBytes)}</dd>
-        <dt>{FIGURE.reserved}</dt>
-        <dd>{bytesWithExact(hover.reservedBytes)}</dd>
-        <dt>{FIGURE.notActive}</dt>
-        <dd>{formatBytes(cached)}</dd>
+        {device.figures.reservedRecorded && (
+          <>
+            <dt>{FIGURE.reserved}</dt>
+            <dd>{bytesWithExact(hover.reservedBytes)}</dd>
+            <dt>{FIGURE.notActive}</dt>
+            <dd>{formatBytes(cached)}</dd>
+          </>
+        )}
       </dl>
       {hit === null && clickHint !== '' && (
         <div className="tl-tooltip-muted" data-testid="timeline-click-hint">

@@ -34,6 +34,12 @@ export interface DeviceFigures {
   /** `memory_reserved`: bytes in segments. */
   reserved: CurveFigures;
   /**
+   * false when the file records no reserved bytes for the device (a profiler trace of CPU memory:
+   * Total Reserved is 0 at every event), so that no figure of 0 B reads as measured; the
+   * `reserved` figures are then 0.
+   */
+  reservedRecorded: boolean;
+  /**
    * Requested bytes of the live allocations (pending frees included: PyTorch's `requested_bytes`,
    * not `memory_allocated`); the peak is after `peakEventIndex` (-1: before the trace).
    */
@@ -105,6 +111,8 @@ export function deviceFiguresOf(
       peakBytes: reserved.peakBytes,
       baselineBytes: reserved.baselineBytes,
     },
+    reservedRecorded:
+      model.source !== 'profiler-trace' || (trace?.recordedReservedBytes ?? null) !== null,
     active: {
       finalBytes: active.finalBytes,
       peakBytes: active.peakBytes,

@@ -53,6 +53,11 @@ export interface TimelineLayout {
   /** Per pixel column: range of the active curve within the column (value after each event in it). */
   activeMin: Float64Array;
   activeMax: Float64Array;
+  /**
+   * false when the file records no reserved bytes (a CPU profiler trace): the reserved curve is
+   * not drawn (DeviceFigures.reservedRecorded).
+   */
+  reservedRecorded: boolean;
   /** Per pixel column: range of the reserved curve. */
   reservedMin: Float64Array;
   reservedMax: Float64Array;
@@ -79,7 +84,14 @@ export function layoutTimeline(request: TimelineLayoutRequest): TimelineLayout {
     endEvent,
     request.maxBands ?? DEFAULT_MAX_BANDS,
   );
-  return { startEvent, endEvent, bands, adjacentBands, ...envelopes };
+  return {
+    startEvent,
+    endEvent,
+    bands,
+    adjacentBands,
+    reservedRecorded: device.figures.reservedRecorded,
+    ...envelopes,
+  };
 }
 
 /** The value of a curve "at" event e: after e; before the first event (-1), its baseline. */

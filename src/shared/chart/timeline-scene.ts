@@ -174,20 +174,23 @@ export function timelineScene(input: TimelineSceneInput): TimelineScene {
   const baseY = input.yOfBytes(0);
   const reservedYs = layout.reservedMax.map((bytes) => input.yOfBytes(bytes));
   const activeYs = layout.activeMax.map((bytes) => input.yOfBytes(bytes));
-  if (columns > 0) {
+  const drawReserved = columns > 0 && layout.reservedRecorded;
+  if (drawReserved)
     marks.push({
       type: 'polygon',
       role: 'reservedFill',
       points: envelopePoints(reservedYs, columnWidth, baseY),
       tag: 'reserved',
     });
+  if (columns > 0) {
     marks.push({
       type: 'polygon',
       role: 'otherFill',
       points: envelopePoints(activeYs, columnWidth, baseY),
       tag: 'other',
     });
-    kinds.add('reserved').add('other');
+    kinds.add('other');
+    if (drawReserved) kinds.add('reserved');
   }
 
   if (layout.bands.length > 0) {
@@ -205,13 +208,14 @@ export function timelineScene(input: TimelineSceneInput): TimelineScene {
       points: envelopePoints(activeYs, columnWidth, null),
       tag: 'active',
     });
-    marks.push({
-      type: 'polyline',
-      role: 'reservedLine',
-      lineWidth: 1.5,
-      points: envelopePoints(reservedYs, columnWidth, null),
-      tag: 'reserved',
-    });
+    if (drawReserved)
+      marks.push({
+        type: 'polyline',
+        role: 'reservedLine',
+        lineWidth: 1.5,
+        points: envelopePoints(reservedYs, columnWidth, null),
+        tag: 'reserved',
+      });
     kinds.add('active');
   }
 

@@ -32,7 +32,9 @@ export function timelineSvgTitle(
     }
   }
   pieces.push(
-    `peak active ${formatBytes(device.figures.active.peakBytes)}, reserved ${formatBytes(device.figures.reserved.peakBytes)}`,
+    device.figures.reservedRecorded
+      ? `peak active ${formatBytes(device.figures.active.peakBytes)}, reserved ${formatBytes(device.figures.reserved.peakBytes)}`
+      : `peak active ${formatBytes(device.figures.active.peakBytes)}`,
   );
   if (moment !== null) pieces.push(momentTitle(moment));
   return pieces.join(' · ');

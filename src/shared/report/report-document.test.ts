@@ -33,19 +33,18 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
       expect(report.smallHoleThresholdBytes).toBe(threshold);
 
       const peak = device.figures.active.peakEventIndex;
-      expect(report.atPeak.event).toBe(peak);
+      const atPeak = report.atPeak!;
+      expect(atPeak.event).toBe(peak);
       const peakState = index.stateAt(peak);
-      expect(report.atPeak.totals).toEqual(figuresOfState(peakState, threshold));
+      expect(atPeak.totals).toEqual(figuresOfState(peakState, threshold));
       const groups = figuresByGroup(peakState, threshold);
-      expect(report.atPeak.groups.map((g) => g.reservedBytes)).toEqual(
-        groups.map((g) => g.reservedBytes),
-      );
-      expect(report.atPeak.groups.map((g) => [g.pool, g.stream])).toEqual(
+      expect(atPeak.groups.map((g) => g.reservedBytes)).toEqual(groups.map((g) => g.reservedBytes));
+      expect(atPeak.groups.map((g) => [g.pool, g.stream])).toEqual(
         groups.map((g) => [snapshot.pools[g.poolIndex], snapshot.streams[g.streamId]]),
       );
       expect(report.atMoment).toBeNull();
 
-      const series = report.fragmentationSeries;
+      const series = report.fragmentationSeries!;
       expect(series.moments).toContain(peak);
       for (const oom of device.ooms) expect(series.moments).toContain(oom.eventIndex);
       expect(series.moments[series.moments.length - 1]).toBe(device.traceLength - 1);
@@ -84,7 +83,7 @@ describe.each(realSnapshotPaths().map((path) => [basename(path), path]))('%s', (
       if (device.ooms.length === 0) {
         expect(report.whatIf?.verdict).toBe('what-if');
         expect(report.whatIf?.event).toBe(peak);
-        expect(report.whatIf?.cachedFreeBytes).toBe(report.atPeak.totals.cachedFreeBytes);
+        expect(report.whatIf?.cachedFreeBytes).toBe(report.atPeak!.totals.cachedFreeBytes);
       } else {
         expect(report.whatIf).toBeNull();
       }
@@ -105,7 +104,7 @@ describe('options', () => {
     expect(document.summary.devices.map((d) => d.device)).toEqual([1]);
     const report = document.devices[0]!;
     expect(report.atMoment?.event).toBe(300);
-    expect(report.fragmentationSeries.moments).toContain(300);
+    expect(report.fragmentationSeries!.moments).toContain(300);
     const index = createAllocatorStateIndex(
       snapshot.devices[deviceIndex]!,
       snapshot.allocatorSettings,

@@ -26,7 +26,13 @@ import {
   type AnalyzedSnapshot,
 } from '../analyzed/analyzed-snapshot';
 import { eventTimeUs } from '../analyzed/device-times';
-import { poolIdAt, SEGMENT_TYPE_NAMES, segmentTypeName } from '../format/words';
+import {
+  NO_SEGMENTS_IN_TRACE,
+  poolIdAt,
+  SEGMENT_TYPE_NAMES,
+  segmentTypeName,
+} from '../format/words';
+import { recordsSegments } from '../analyzed/records-segments';
 import { framesOfStack, frameSchema } from './frames';
 import { summaryDocumentOf, summaryDocumentSchema, type SummaryDocument } from './summary-report';
 
@@ -131,11 +137,22 @@ export const deviceReportSchema = z.object({
   /** The CUDA ordinal; -1 (HOST_DEVICE) is pinned host memory, -2 (CPU_DEVICE) a profiler trace's CPU memory. */
   device: z.number().int().min(-2),
   smallHoleThresholdBytes: bytes,
-  atPeak: momentFiguresSchema,
+  /**
+   * The allocator's figures: null for a PyTorch profiler trace, which records no segments
+   * (`allocatorNotRecorded` says so), rather than figures of 0 B that read as measured.
+   */
+  atPeak: momentFiguresSchema.nullable(),
   atMoment: momentFiguresSchema.nullable(),
-  fragmentationSeries: fragmentationSeriesSchema,
+  fragmentationSeries: fragmentationSeriesSchema.nullable(),
   ooms: z.array(oomExplanationSchema),
   whatIf: oomExplanationSchema.nullable(),
+  /** Only for a profiler trace: why the allocator's figures are null. */
+  allocatorNotRecorded: z.string().optional(),
+  /**
+   * Only for a profiler trace (whose `whatIf` is null: it needs the allocator): the allocations
+   * alive at the active peak by stack, largest first, as an explanation lists its holders.
+   */
+  holdersAtPeak: z.array(oomHolderSchema).optional(),
 });
 
 export const reportDocumentSchema = z.object({
@@ -222,6 +239,20 @@ function deviceReport(
 ): DeviceReport {
   const device = snapshot.devices[deviceIndex]!;
   const threshold = smallHoleThreshold(device);
+  if (!recordsSegments(snapshot)) {
+    const holders = explanationJson(snapshot, explainPeak(snapshot, deviceIndex, index)).holders;
+    return {
+      device: device.device,
+      smallHoleThresholdBytes: threshold,
+      atPeak: null,
+      atMoment: null,
+      fragmentationSeries: null,
+      ooms: [],
+      whatIf: null,
+      allocatorNotRecorded: NO_SEGMENTS_IN_TRACE,
+      holdersAtPeak: holders,
+    };
+  }
   const peak = device.figures.active.peakEventIndex;
   const ooms = explainOoms(snapshot, deviceIndex, index);
   const whatIf = ooms.length === 0 ? explainPeak(snapshot, deviceIndex, index) : null;

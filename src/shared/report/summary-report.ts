@@ -33,7 +33,8 @@ export const deviceSummarySchema = z.object({
   actions: z.record(z.string(), z.number().int().positive()),
   segments: z.number().int().nonnegative(),
   blocks: z.number().int().nonnegative(),
-  reserved_bytes: z.object({ final: bytes, peak: bytes, baseline: bytes }),
+  /** null: the file records no reserved bytes for the device (a profiler trace of CPU memory). */
+  reserved_bytes: z.object({ final: bytes, peak: bytes, baseline: bytes }).nullable(),
   active_bytes: z.object({
     final: bytes,
     peak: bytes,
@@ -99,11 +100,13 @@ function deviceSummaryOf(source: StackSource, figures: DeviceFigures): DeviceSum
     actions,
     segments: figures.segments,
     blocks: figures.blocks,
-    reserved_bytes: {
-      final: figures.reserved.finalBytes,
-      peak: figures.reserved.peakBytes,
-      baseline: figures.reserved.baselineBytes,
-    },
+    reserved_bytes: figures.reservedRecorded
+      ? {
+          final: figures.reserved.finalBytes,
+          peak: figures.reserved.peakBytes,
+          baseline: figures.reserved.baselineBytes,
+        }
+      : null,
     active_bytes: {
       final: figures.active.finalBytes,
       peak: figures.active.peakBytes,

@@ -167,7 +167,9 @@ function deviceTraceOf(
     opNameId[i] = attribution.opNameId[row]!;
     const recorded = memory.totalReserved[row]!;
     if (Number.isFinite(recorded)) {
-      anyReserved = true;
+      // PyTorch writes Total Reserved 0 at every CPU event (no caching allocator there): only a
+      // value above 0 says that the device's reserved bytes were recorded.
+      if (recorded > 0) anyReserved = true;
       lastReserved = recorded;
     }
     reserved[i] = lastReserved;

@@ -91,6 +91,7 @@ export function testFigures(overrides: Partial<DeviceFigures> = {}): DeviceFigur
     segments: 0,
     blocks: 0,
     reserved: { finalBytes: 0, peakBytes: 0, baselineBytes: 0 },
+    reservedRecorded: true,
     active: { finalBytes: 0, peakBytes: 0, baselineBytes: 0, peakEventIndex: -1 },
     allocatedFinalBytes: 0,
     unmatchedFrees: 0,
