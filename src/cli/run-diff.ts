@@ -96,14 +96,16 @@ export function formatDiffText(diff: DiffText, exact: boolean): string {
       phase === null
         ? ''
         : ` (in ${phase.name}${phase.step === null ? '' : ` of step ${phase.step + 1}`})`;
-    return `${name}: ${side.snapshot.fileName} ${deviceLabel(side.device.device)}: peak active ${bytes(figures.active.peakBytes)}, peak reserved ${bytes(figures.reserved.peakBytes)}, ${countOf(ooms, 'OOM')}; after event ${side.moment}${where}: ${bytes(activeBytes)} active`;
+    return `${name}: ${side.snapshot.fileName} ${deviceLabel(side.device.device)}: peak active ${bytes(figures.active.peakBytes)}, ${figures.reservedRecorded ? `peak reserved ${bytes(figures.reserved.peakBytes)}` : 'reserved not recorded'}, ${countOf(ooms, 'OOM')}; after event ${side.moment}${where}: ${bytes(activeBytes)} active`;
   };
   const peakDelta = (field: 'active' | 'reserved'): number =>
     b.device.figures[field].peakBytes - a.device.figures[field].peakBytes;
   const lines = [
     sideLine('A', a, comparison.aActiveBytes),
     sideLine('B', b, comparison.bActiveBytes),
-    `B − A: peak active ${signed(peakDelta('active'))}, peak reserved ${signed(peakDelta('reserved'))}`,
+    a.device.figures.reservedRecorded && b.device.figures.reservedRecorded
+      ? `B − A: peak active ${signed(peakDelta('active'))}, peak reserved ${signed(peakDelta('reserved'))}`
+      : `B − A: peak active ${signed(peakDelta('active'))}`,
     '',
     diff.verdict,
   ];

@@ -136,6 +136,37 @@ describe('allocscope on a profiler trace', () => {
     expect(document.summary.devices[0]!.active_bytes.peak).toBe(Math.max(...memoryTotals(LEAK)));
   });
 
+  it('diff: two traces, and a trace beside a snapshot; no reserved delta from a CPU trace', () => {
+    const run = runCli(['diff', join(FIXTURES, 'clean.pt.trace.json.gz'), LEAK, '--json']);
+    expect(run.status).toBe(0);
+    const document = JSON.parse(run.stdout) as {
+      a: { peak_active_bytes: number; peak_reserved_bytes: number | null };
+      b: { peak_active_bytes: number; peak_reserved_bytes: number | null };
+      delta: { peak_reserved_bytes: number | null };
+      groups: { key: string; change: string; b_bytes: number }[];
+    };
+    expect(document.a.peak_active_bytes).toBe(
+      Math.max(...memoryTotals(join(FIXTURES, 'clean.pt.trace.json.gz'))),
+    );
+    expect(document.b.peak_active_bytes).toBe(Math.max(...memoryTotals(LEAK)));
+    expect([document.a.peak_reserved_bytes, document.delta.peak_reserved_bytes]).toEqual([
+      null,
+      null,
+    ]);
+    // What grew is the leak: six kept tensors of 1,048,576 B at leak_step, only in B.
+    expect(document.groups[0]).toMatchObject({ change: 'appeared', b_bytes: 6 * 1_048_576 });
+    expect(document.groups[0]!.key).toMatch(/leak_step$/);
+    const text = runCli(['diff', LEAK, 'resources/demo-snapshot.pickle']);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(
+      /^A: leak\.pt\.trace\.json\.gz cpu: peak active 6\.0 MiB, reserved not recorded/,
+    );
+    expect(text.stdout).toMatch(
+      /\nB: demo-snapshot\.pickle cuda:0: peak active [\d.]+ GiB, peak reserved/,
+    );
+    expect(text.stdout).toMatch(/\nB − A: peak active \+[\d.]+ GiB\n/);
+  });
+
   it('segments: a profiler trace records none, said as such (exit 2)', () => {
     const run = runCli(['segments', LEAK]);
     expect(run.stdout).toBe('');

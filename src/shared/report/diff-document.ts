@@ -23,7 +23,8 @@ export interface DiffSideJson {
     phase: { name: PhaseName; step: number | null } | null;
   };
   peak_active_bytes: number;
-  peak_reserved_bytes: number;
+  /** null where the file records no reserved bytes (a CPU profiler trace). */
+  peak_reserved_bytes: number | null;
   ooms: number;
   trace_entries: number;
 }
@@ -32,7 +33,8 @@ export interface DiffDocument {
   schema: typeof DIFF_SCHEMA;
   a: DiffSideJson;
   b: DiffSideJson;
-  delta: { peak_active_bytes: number; peak_reserved_bytes: number; active_bytes: number };
+  /** peak_reserved_bytes: null unless both sides record reserved bytes. */
+  delta: { peak_active_bytes: number; peak_reserved_bytes: number | null; active_bytes: number };
   /** How the moments were chosen: matched phases, each one's peak, or a moment given. */
   alignment: CompareAlignment | 'moment';
   /** The phase compared (alignment "phases"), else null. */
@@ -95,7 +97,7 @@ function sideJson(side: DiffSide, activeBytes: number): DiffSideJson {
     device_label: deviceLabel(side.device.device),
     moment: { event_index: side.moment, active_bytes: activeBytes, phase: momentPhase(side) },
     peak_active_bytes: figures.active.peakBytes,
-    peak_reserved_bytes: figures.reserved.peakBytes,
+    peak_reserved_bytes: figures.reservedRecorded ? figures.reserved.peakBytes : null,
     ooms: side.device.ooms.length,
     trace_entries: side.device.traceLength,
   };
@@ -128,7 +130,10 @@ export function diffDocumentOf(
     b: bJson,
     delta: {
       peak_active_bytes: bJson.peak_active_bytes - aJson.peak_active_bytes,
-      peak_reserved_bytes: bJson.peak_reserved_bytes - aJson.peak_reserved_bytes,
+      peak_reserved_bytes:
+        bJson.peak_reserved_bytes === null || aJson.peak_reserved_bytes === null
+          ? null
+          : bJson.peak_reserved_bytes - aJson.peak_reserved_bytes,
       active_bytes: comparison.bActiveBytes - comparison.aActiveBytes,
     },
     alignment: aligned?.alignment ?? 'moment',
