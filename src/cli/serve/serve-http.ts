@@ -45,6 +45,9 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+/** How much of a served file is read (and written to the socket) at a time. */
+const READ_CHUNK_BYTES = 1 << 20;
+
 const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** A path segment of the web build: plain names only (no `..`, no escapes, no dot files). */
@@ -135,7 +138,13 @@ export function createServeHandler(setup: ServeSetup) {
         return;
       }
       // Streamed as read: the page decodes the first chunks of a 1 GB file while the rest comes.
-      await pipeline(handle.createReadStream({ start, end, autoClose: false }), response);
+      // In 1 MiB reads, not the stream's default 64 KiB: each read is a trip through libuv's
+      // thread pool and a socket write: sending 100 MB took this process 0.45 s of CPU at 64 KiB,
+      // 0.16 s at 1 MiB (4 MiB was no better), CPU taken from the cores the page decodes on.
+      await pipeline(
+        handle.createReadStream({ start, end, autoClose: false, highWaterMark: READ_CHUNK_BYTES }),
+        response,
+      );
     } catch {
       // The client went away, or the file could not be read further: the response is cut.
       response.destroy();
