@@ -22,9 +22,11 @@ export interface BenchOptions {
   readonly ranks: boolean;
   /** Only the one-file page of `allocscope html` on each size: written, opened from file://. */
   readonly html: boolean;
+  /** Only profiler traces: a generated trace of each size against the snapshot of that size. */
+  readonly traces: boolean;
 }
 
-export const BENCH_USAGE = `usage: node out/cli/bench.js [--only SIZE[,SIZE...]] [--keep-going] [--generate-only] [--no-ui] [--ui-runs N] [--ranks]
+export const BENCH_USAGE = `usage: node out/cli/bench.js [--only SIZE[,SIZE...]] [--keep-going] [--generate-only] [--no-ui] [--ui-runs N] [--ranks] [--html] [--traces]
   SIZE like 100MB or 1GB; ALLOCSCOPE_BENCH_SIZES=100MB,1GB sets the default list`;
 
 const DEFAULT_SIZES = '100MB,1GB';
@@ -67,6 +69,7 @@ export function parseBenchOptions(
   let uiRuns = 3;
   let ranks = false;
   let html = false;
+  let traces = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--keep-going') keepGoing = true;
@@ -74,6 +77,7 @@ export function parseBenchOptions(
     else if (arg === '--generate-only') generateOnly = true;
     else if (arg === '--ranks') ranks = true;
     else if (arg === '--html') html = true;
+    else if (arg === '--traces') traces = true;
     else if (arg === '--ui-runs' || arg.startsWith('--ui-runs=')) {
       const value = arg === '--ui-runs' ? argv[++i] : arg.slice('--ui-runs='.length);
       const runs = Number(value);
@@ -89,5 +93,5 @@ export function parseBenchOptions(
     }
   }
   if (sizes.length === 0) throw new Error('no sizes to run');
-  return { sizes, keepGoing, generateOnly, noUi, uiRuns, ranks, html };
+  return { sizes, keepGoing, generateOnly, noUi, uiRuns, ranks, html, traces };
 }

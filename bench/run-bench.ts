@@ -9,6 +9,7 @@ import { dirname, join, relative } from 'node:path';
 import { ensureBenchInput, type BenchInput } from './bench-inputs';
 import { formatHtmlPageTable, measureHtmlPage, type HtmlPageRow } from './html-page-bench';
 import { parseBenchOptions, type BenchOptions } from './bench-options';
+import { ensureTraceInput, formatTraceTable, runTraceBench } from './trace-bench';
 import {
   decodeMBps,
   formatCliTable,
@@ -135,6 +136,26 @@ async function main(options: BenchOptions): Promise<number> {
       }
     }
     if (rows.length > 0) log(`\n${formatHtmlPageTable(rows)}`);
+    return failures.length > 0 ? 1 : 0;
+  }
+
+  // --traces: only profiler traces, each size against the snapshot of that size.
+  if (options.traces) {
+    const pairs: { trace: BenchInput; snapshot: BenchInput }[] = [];
+    for (const snapshot of inputs) {
+      try {
+        pairs.push({ trace: ensureTraceInput(dataDir, snapshot.size, log), snapshot });
+      } catch (error) {
+        if (!fail(`generating the ${snapshot.size.label} trace`, error)) break;
+      }
+    }
+    if (options.generateOnly || pairs.length === 0) return failures.length > 0 ? 1 : 0;
+    try {
+      const rows = await runTraceBench(root, cli, pairs, options.uiRuns, !options.noUi, log);
+      log(`\n${formatTraceTable(rows)}`);
+    } catch (error) {
+      fail('profiler traces', error);
+    }
     return failures.length > 0 ? 1 : 0;
   }
 

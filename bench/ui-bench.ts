@@ -115,7 +115,7 @@ function summarizeRuns(
 /** How long after the page is ready the file is chosen. */
 const THINK_TIME_MS = 1000;
 
-async function measureInput(
+export async function measureInput(
   page: Page,
   input: { label: string; path: string; bytes: number },
 ): Promise<UiRun> {

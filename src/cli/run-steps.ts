@@ -43,7 +43,7 @@ export async function runSteps(
     basename(options.file),
     cliDeviceName(device.device),
     growth,
-    options,
+    { bytes: options.bytes, reservedRecorded: device.figures.reservedRecorded },
     phases,
   );
 }
@@ -52,7 +52,8 @@ export function formatStepsText(
   file: string,
   deviceName: string,
   growth: GrowthAnalysis,
-  options: { bytes: boolean },
+  /** reservedRecorded false (a CPU profiler trace): no "reserved at end" column of 0 B. */
+  options: { bytes: boolean; reservedRecorded?: boolean },
   phases: StepPhases = { phases: [], note: '' },
 ): string {
   const bytes = (value: number): string =>
@@ -79,10 +80,17 @@ export function formatStepsText(
               : formatSignedBytes(step.endActiveDeltaBytes, bytes),
           ],
     );
+    const table = [
+      ['step', 'events', 'peak active', 'active at end', 'reserved at end', 'change'],
+      ...rows,
+    ];
+    const reservedColumn = 4;
+    const keep = (_cell: unknown, column: number): boolean =>
+      options.reservedRecorded !== false || column !== reservedColumn;
     lines.push(
       ...alignColumns(
-        [['step', 'events', 'peak active', 'active at end', 'reserved at end', 'change'], ...rows],
-        ['left', 'left', 'right', 'right', 'right', 'right'],
+        table.map((row) => row.filter(keep)),
+        (['left', 'left', 'right', 'right', 'right', 'right'] as const).filter(keep),
       ),
     );
   }

@@ -103,6 +103,8 @@ describe('allocscope on a profiler trace', () => {
     const run = runCli(['steps', LEAK]);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('cpu: 6 steps from the ProfilerStep#N annotations');
+    // A CPU trace records no reserved bytes: no column of 0 B for them.
+    expect(run.stdout).toMatch(/\nstep +events +peak active +active at end +change\n/);
     expect(run.stdout).toMatch(
       /Active memory grows 1\.0 MiB per step over 6 steps; 1\.0 MiB of it is allocated at record-profiler-traces\.py:\d+ leak_step/,
     );

@@ -11,7 +11,9 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { buildAnalyzedSnapshot } from '../../src/shared/analyzed/analyzed-snapshot';
 import { allocationOp } from '../../src/shared/analyzed/allocation-op';
+import { eventMarkers } from '../../src/shared/chart/timeline-markers';
 import { deviceLabel } from '../../src/shared/format/words';
+import { renderTimelineSvg } from '../../src/shared/render/timeline-svg';
 import { colorByFor, colorBysOf } from '../../src/shared/holders/band-coloring';
 import {
   groupingApplies,
@@ -91,8 +93,14 @@ describe('profiler traces recorded with PyTorch', () => {
     expect(snapshot.devices.map((device) => device.device)).toEqual([CPU_DEVICE]);
     expect(deviceLabel(CPU_DEVICE)).toBe('cpu');
     expect(model.segments.count).toBe(0);
-    // Total Reserved is 0 at every CPU event: not recorded, so no reserved figure is shown.
-    expect(snapshot.devices[0]!.figures.reservedRecorded).toBe(false);
+    // Total Reserved is 0 at every CPU event: not recorded, so no reserved figure is shown:
+    // no reserved curve, peak marker or legend entry in the picture.
+    const device = snapshot.devices[0]!;
+    expect(device.figures.reservedRecorded).toBe(false);
+    expect(eventMarkers(device).map((marker) => marker.kind)).toEqual(['peak-active']);
+    const svg = renderTimelineSvg(snapshot, 0, { width: 1280, height: 600 });
+    expect(svg).toContain('active peak');
+    expect(svg).not.toMatch(/reserved/);
     expect(snapshot.devices[0]!.segmentHistory.count).toBe(0);
   });
 

@@ -195,6 +195,7 @@ export function TimelineView(props: TimelineViewProps): JSX.Element {
     coloring,
     noStack: hasUnrecordedStacks,
     trace: device.traceLength > 0,
+    reserved: device.figures.reservedRecorded,
     ooms: device.figures.ooms.length > 0,
     annotations: annotationCount > 0,
     steps: steps.length > 0,

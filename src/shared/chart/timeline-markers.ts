@@ -39,11 +39,13 @@ function findReservedPeakEvent(device: AnalyzedDevice): number {
 export function eventMarkers(device: AnalyzedDevice): EventMarker[] {
   const markers: EventMarker[] = [];
   const { figures } = device;
-  markers.push({
-    kind: 'peak-reserved',
-    event: reservedPeakEvent(device),
-    label: `reserved peak ${formatBytes(figures.reserved.peakBytes)}`,
-  });
+  // A CPU profiler trace records no reserved bytes: no peak of a curve that is not drawn.
+  if (figures.reservedRecorded)
+    markers.push({
+      kind: 'peak-reserved',
+      event: reservedPeakEvent(device),
+      label: `reserved peak ${formatBytes(figures.reserved.peakBytes)}`,
+    });
   markers.push({
     kind: 'peak-active',
     event: figures.active.peakEventIndex,

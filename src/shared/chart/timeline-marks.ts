@@ -27,6 +27,11 @@ export interface TimelineMarkFacts {
   noStack: boolean;
   /** The device has trace entries (the peak markers are drawn). */
   trace: boolean;
+  /**
+   * The file records the device's reserved bytes (DeviceFigures.reservedRecorded): false for a
+   * CPU profiler trace, whose picture has no reserved curve or peak. Absent: recorded.
+   */
+  reserved?: boolean;
   ooms: boolean;
   annotations: boolean;
   /** Training steps were found (the ruler along the bottom of the plot is drawn). */
@@ -64,7 +69,10 @@ function shown(kind: TimelineMarkKind, facts: TimelineMarkFacts): boolean {
   switch (kind) {
     case 'no-stack':
       return facts.noStack;
+    case 'reserved':
+      return facts.reserved !== false;
     case 'peak-reserved':
+      return facts.trace && facts.reserved !== false;
     case 'peak-active':
       return facts.trace;
     case 'oom':

@@ -106,6 +106,7 @@ export function renderTimelineSvg(
     coloring,
     noStack: device.allocations.stackId.some((stackId) => stackId < 0),
     trace: device.traceLength > 0,
+    reserved: device.figures.reservedRecorded,
     ooms: device.figures.ooms.length > 0,
     annotations: spans.length > 0,
     steps: steps.length > 0,
