@@ -353,9 +353,10 @@ export const NO_SEGMENTS_IN_TRACE =
  */
 export function snapshotFormName(
   pickleProtocol: number | null,
-  source?: 'memory-snapshot' | 'profiler-trace',
+  source?: 'memory-snapshot' | 'profiler-trace' | 'memory-timeline',
 ): string {
   if (source === 'profiler-trace') return 'PyTorch profiler trace';
+  if (source === 'memory-timeline') return 'PyTorch memory timeline';
   return pickleProtocol === null ? 'JSON form' : `pickle protocol ${pickleProtocol}`;
 }
 
