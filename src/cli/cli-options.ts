@@ -142,9 +142,14 @@ const deviceSchema = z.number().int().min(-2).nullable();
 // machine's memory. Optional for callers that build options in code (tests).
 const maxMemorySchema = z.number().int().positive().nullable().optional();
 
+// --memory-timeline FILE: the same run's export_memory_timeline beside a profiler trace (its
+// allocations take PyTorch's categories); null or absent: none.
+const memoryTimelineSchema = z.string().min(1).nullable().optional();
+
 const summaryOptionsSchema = z.object({
   command: z.literal('summary'),
   maxMemory: maxMemorySchema,
+  memoryTimeline: memoryTimelineSchema,
   file: z.string().min(1),
   device: deviceSchema,
   json: z.boolean(),
@@ -179,6 +184,7 @@ const renderOptionsSchema = z
   .object({
     command: z.literal('render'),
     maxMemory: maxMemorySchema,
+    memoryTimeline: memoryTimelineSchema,
     file: z.string().min(1),
     png: z.string().min(1).nullable(),
     svg: z.string().min(1).nullable(),
@@ -230,6 +236,7 @@ const segmentsOptionsSchema = z.object({
 const topOptionsSchema = z.object({
   command: z.literal('top'),
   maxMemory: maxMemorySchema,
+  memoryTimeline: memoryTimelineSchema,
   file: z.string().min(1),
   device: deviceSchema,
   moment: momentSchema.nullable(),
@@ -254,6 +261,7 @@ const topOptionsSchema = z.object({
 const stepsOptionsSchema = z.object({
   command: z.literal('steps'),
   maxMemory: maxMemorySchema,
+  memoryTimeline: memoryTimelineSchema,
   file: z.string().min(1),
   device: deviceSchema,
   by: z.enum(GROWTH_BYS),
@@ -294,6 +302,7 @@ export const HTML_VIEWS = ['allocations', ...RENDER_VIEWS] as const;
 const htmlOptionsSchema = z.object({
   command: z.literal('html'),
   maxMemory: maxMemorySchema,
+  memoryTimeline: memoryTimelineSchema,
   file: z.string().min(1),
   output: z.string().min(1, 'html needs -o OUT.html'),
   device: deviceSchema,
@@ -304,6 +313,7 @@ const htmlOptionsSchema = z.object({
 const reportOptionsSchema = z.object({
   command: z.literal('report'),
   maxMemory: maxMemorySchema,
+  memoryTimeline: memoryTimelineSchema,
   file: z.string().min(1),
   device: deviceSchema,
   /** '-' for stdout; null for the human-readable text. */
@@ -362,19 +372,24 @@ type FlagKind =
 /** Every command reads snapshots, and may be told how much memory decoding one may take. */
 const MEMORY_FLAG = { '--max-memory': 'size' } as const;
 
+/** The commands that read one profiler trace may be given its memory timeline beside it. */
+const TIMELINE_FLAG = { '--memory-timeline': 'text' } as const;
+
 /** The flags each command takes, and what their values are. */
 const FLAGS: Record<Command, Record<string, FlagKind>> = {
   summary: {
     ...MEMORY_FLAG,
+    ...TIMELINE_FLAG,
     '--device': 'device',
     '--json': 'switch',
     '--top': 'integer',
     '--bytes': 'switch',
     '--timings': 'switch',
   },
-  report: { ...MEMORY_FLAG, '--device': 'device', '--json': 'optional-text' },
+  report: { ...MEMORY_FLAG, ...TIMELINE_FLAG, '--device': 'device', '--json': 'optional-text' },
   render: {
     ...MEMORY_FLAG,
+    ...TIMELINE_FLAG,
     '--png': 'text',
     '--svg': 'text',
     '--view': 'text',
@@ -390,6 +405,7 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
   segments: { ...MEMORY_FLAG, '--device': 'device', '--moment': 'moment', '--bytes': 'switch' },
   top: {
     ...MEMORY_FLAG,
+    ...TIMELINE_FLAG,
     '--device': 'device',
     '--moment': 'moment',
     '--by': 'text',
@@ -402,6 +418,7 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
   },
   steps: {
     ...MEMORY_FLAG,
+    ...TIMELINE_FLAG,
     '--device': 'device',
     '--by': 'text',
     '--rules': 'text',
@@ -412,6 +429,7 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
   serve: { '--port': 'integer', '--host': 'text' },
   html: {
     ...MEMORY_FLAG,
+    ...TIMELINE_FLAG,
     '--output': 'text',
     '-o': 'text',
     '--device': 'device',

@@ -121,7 +121,7 @@ describe('a recorded trace with its memory timeline beside it', () => {
     expect(() =>
       enrichWithMemoryTimeline(trace, other, 'leak.memory-timeline.raw.json.gz'),
     ).toThrow(
-      /^leak\.memory-timeline\.raw\.json\.gz is not a memory timeline of this trace's run: its times \(2026-.* do not overlap the trace's memory events/,
+      /^not a memory timeline of this trace's run: its times \(2026-.* do not overlap the trace's memory events/,
     );
   });
 
@@ -129,7 +129,7 @@ describe('a recorded trace with its memory timeline beside it', () => {
     const trace = await decode('clean.pt.trace.json.gz');
     const timeline = await decode('clean.memory-timeline.json');
     expect(() => enrichWithMemoryTimeline(timeline, trace, 'clean.pt.trace.json.gz')).toThrow(
-      'clean.pt.trace.json.gz is not a memory timeline',
+      'not a memory timeline (torch.profiler',
     );
     expect(() => enrichWithMemoryTimeline(timeline, timeline, 'x.json')).toThrow(
       'this file is not one',

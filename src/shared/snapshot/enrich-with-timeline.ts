@@ -23,7 +23,10 @@ export interface TimelineMatchCounts {
   timelineAllocations: number;
 }
 
-/** The trace with a `category` per allocation; a refusal when the timeline is not of its run. */
+/**
+ * The trace with a `category` per allocation; a refusal (not naming the timeline: the caller
+ * says which file it read) when the timeline is not of its run.
+ */
 export function enrichWithMemoryTimeline(
   trace: SnapshotModel,
   timeline: SnapshotModel,
@@ -31,7 +34,7 @@ export function enrichWithMemoryTimeline(
 ): { model: SnapshotModel; counts: TimelineMatchCounts } {
   if (timeline.source !== 'memory-timeline') {
     throw new SnapshotFormatError(
-      `${timelineName} is not a memory timeline (torch.profiler's export_memory_timeline .json or .raw.json.gz)`,
+      `not a memory timeline (torch.profiler's export_memory_timeline .json or .raw.json.gz) to give a trace's allocations their categories`,
     );
   }
   if (trace.source !== 'profiler-trace') {
@@ -40,13 +43,13 @@ export function enrichWithMemoryTimeline(
     );
   }
   const source = timeline.traces[0];
-  if (source === undefined) throw new SnapshotFormatError(`${timelineName} holds no memory`);
+  if (source === undefined) throw new SnapshotFormatError('the memory timeline holds no memory');
   const allocs = allocRows(source);
   const best = trace.traces
     .map((device) => ({ device, match: matchAllocations(device, source, allocs) }))
     .sort((a, b) => b.match.matched - a.match.matched)[0];
   if (best === undefined || best.match.matched === 0) {
-    throw notOfThisRun(trace, source, timelineName, allocs.length);
+    throw notOfThisRun(trace, source, allocs.length);
   }
   const strings = [...trace.strings];
   const ids = new Map<number, number>();
@@ -166,7 +169,6 @@ function firstAtOrAfter(rows: readonly number[], timeUs: Float64Array, time: num
 function notOfThisRun(
   trace: SnapshotModel,
   timeline: DeviceTrace,
-  timelineName: string,
   allocations: number,
 ): SnapshotFormatError {
   const span = (device: DeviceTrace): [number, number] => {
@@ -188,11 +190,11 @@ function notOfThisRun(
     Number.isFinite(a) && Number.isFinite(b) ? `${clock(a)} to ${clock(b)}` : 'no times';
   if (!(first <= traceLast && traceFirst <= last)) {
     return new SnapshotFormatError(
-      `${timelineName} is not a memory timeline of this trace's run: its times (${when(first, last)}) do not overlap the trace's memory events (${when(traceFirst, traceLast)})`,
+      `not a memory timeline of this trace's run: its times (${when(first, last)}) do not overlap the trace's memory events (${when(traceFirst, traceLast)})`,
     );
   }
   return new SnapshotFormatError(
-    `${timelineName} is not a memory timeline of this trace's run: none of its ${countOf(allocations, 'allocation')} has the bytes of one of the trace's at the same time (within ${MATCH_WINDOW_US} µs)`,
+    `not a memory timeline of this trace's run: none of its ${countOf(allocations, 'allocation')} has the bytes of one of the trace's at the same time (within ${MATCH_WINDOW_US} µs)`,
   );
 }
 
