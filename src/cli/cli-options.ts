@@ -32,12 +32,19 @@ usage:
   allocscope serve FILE|DIR... [--port P] [--host H]
   allocscope html FILE -o OUT.html [--moment EVENT] [--view VIEW] [--device N]
   allocscope mcp
-  every command but serve and mcp also takes --max-memory SIZE
+  every command but serve and mcp also takes --max-memory SIZE; summary, report, render,
+  top, steps and html also --memory-timeline TIMELINE
 
   FILE        a snapshot from torch.cuda.memory._dump_snapshot(): .pickle / .pkl, its
               JSON form (.json), - for standard input, gzip-compressed (.gz), or the
               HTML page of torch.cuda._memory_viz trace_plot; or a PyTorch profiler
-              trace (export_chrome_trace, *.pt.trace.json[.gz], profile_memory=True)
+              trace (export_chrome_trace, *.pt.trace.json[.gz], profile_memory=True),
+              or its memory timeline (export_memory_timeline's .json or .raw.json.gz:
+              PyTorch's categories' bytes over time)
+  --memory-timeline TIMELINE  the same run's export_memory_timeline beside a profiler
+              trace FILE: each allocation takes the category PyTorch gave it (the
+              timeline's allocation of the same bytes within 1 us), for top --by
+              category, steps --by category and the summary's bytes by category
   --device N  only device N, host for pinned host memory, or cpu for a profiler
               trace's CPU memory (render: default the first device with an OOM, else
               the one with the largest active peak)
