@@ -75,7 +75,11 @@ export async function decodeSnapshot(
     packedBytes: totalBytes,
     isize: options.gzipIsize ?? null,
   });
-  const { chunks, compressed, json, profilerTrace, memoryTimeline, end } = await pickleChunksOf(counted, 0, budget);
+  const { chunks, compressed, json, profilerTrace, memoryTimeline, end } = await pickleChunksOf(
+    counted,
+    0,
+    budget,
+  );
   try {
     if (json) {
       const model = await (memoryTimeline === true
