@@ -81,6 +81,42 @@ export function buildMemoryTimelineModel(events: MemoryTimelineEvents): Snapshot
 interface Live {
   addr: number;
   bytes: number;
+  /** False once freed: the lists below drop freed ones lazily, when they reach them. */
+  alive: boolean;
+}
+
+/** One category's live allocations: in the order made, and by size (each newest last). */
+class CategoryHeld {
+  private readonly ordered: Live[] = [];
+  private readonly bySize = new Map<number, Live[]>();
+
+  add(live: Live): void {
+    this.ordered.push(live);
+    let same = this.bySize.get(live.bytes);
+    if (same === undefined) this.bySize.set(live.bytes, (same = []));
+    same.push(live);
+  }
+
+  /** The newest live allocation of exactly `bytes`, taken out; null when none. */
+  takeExact(bytes: number): Live | null {
+    return takeNewest(this.bySize.get(bytes));
+  }
+
+  /** The newest live allocation, taken out; null when none. */
+  takeNewest(): Live | null {
+    return takeNewest(this.ordered);
+  }
+}
+
+function takeNewest(list: Live[] | undefined): Live | null {
+  if (list === undefined) return null;
+  while (list.length > 0) {
+    const live = list.pop()!;
+    if (!live.alive) continue;
+    live.alive = false;
+    return live;
+  }
+  return null;
 }
 
 function deviceTraceOf(events: MemoryTimelineEvents): DeviceTrace {
@@ -89,7 +125,7 @@ function deviceTraceOf(events: MemoryTimelineEvents): DeviceTrace {
   const sizeBytes: number[] = [];
   const timeUs: number[] = [];
   const categoryId: number[] = [];
-  const live: Live[][] = TIMELINE_CATEGORIES.map(() => []);
+  const held = TIMELINE_CATEGORIES.map(() => new CategoryHeld());
   let nextAddress = ADDRESS_STEP;
   const entry = (code: number, at: number, bytes: number, time: number, category: number): void => {
     action.push(code);
@@ -101,7 +137,7 @@ function deviceTraceOf(events: MemoryTimelineEvents): DeviceTrace {
   const make = (bytes: number, time: number, category: number): void => {
     const at = nextAddress;
     nextAddress += Math.ceil(bytes / ADDRESS_STEP) * ADDRESS_STEP + ADDRESS_STEP;
-    live[category]!.push({ addr: at, bytes });
+    held[category]!.add({ addr: at, bytes, alive: true });
     entry(ActionCode.alloc, at, bytes, time, category);
   };
   for (let i = 0; i < events.count; i++) {
@@ -112,17 +148,16 @@ function deviceTraceOf(events: MemoryTimelineEvents): DeviceTrace {
       make(delta, time, category);
       continue;
     }
-    const held = live[category]!;
+    const live = held[category]!;
     let owed = -delta;
-    const exact = findLastIndex(held, (a) => a.bytes === owed);
-    if (exact >= 0) {
-      const [freed] = held.splice(exact, 1);
-      entry(ActionCode.free_completed, freed!.addr, freed!.bytes, time, category);
+    const exact = live.takeExact(owed);
+    if (exact !== null) {
+      entry(ActionCode.free_completed, exact.addr, exact.bytes, time, category);
       continue;
     }
     while (owed > 0) {
-      const freed = held.pop();
-      if (freed === undefined) {
+      const freed = live.takeNewest();
+      if (freed === null) {
         throw new SnapshotFormatError(
           `not a PyTorch memory timeline of a known shape: ${TIMELINE_CATEGORIES[category]} falls below 0 bytes at change ${i} (${formatBytes(owed)} destroyed that it never held)`,
         );
@@ -149,9 +184,4 @@ function deviceTraceOf(events: MemoryTimelineEvents): DeviceTrace {
     activeBaselineBytes: 0,
     recordedReservedBytes: null,
   };
-}
-
-function findLastIndex<T>(items: readonly T[], test: (item: T) => boolean): number {
-  for (let i = items.length - 1; i >= 0; i--) if (test(items[i]!)) return i;
-  return -1;
 }

@@ -155,6 +155,11 @@ class TimelineConsumer implements JsonVisitor {
 
   private closeTopItem(offset: number): void {
     if (this.topItem === 0) return;
+    // `[[], []]`: what PyTorch writes for a device it saw no memory of.
+    if (this.topItem === 1 && this.first.length === 0 && this.row.length === 0) {
+      this.form = 'levels';
+      return;
+    }
     if (this.topItem === 1 && this.form === 'raw' && this.rawBytes.length === 0) {
       // The second item was a tuple too: the first one was the raw file's first tuple.
       this.pushRaw(this.first, offset, 0);
@@ -274,7 +279,11 @@ class TimelineConsumer implements JsonVisitor {
         deltaBytes.push(delta);
       }
     }
-    if (times.length === 0) throw new SnapshotFormatError(`${NOT_A_TIMELINE}: it holds no times`);
+    if (times.length === 0) {
+      throw new SnapshotFormatError(
+        'an empty memory timeline: PyTorch recorded no memory on the device it was exported for (export_memory_timeline(path, device))',
+      );
+    }
     // Within one time, what shrinks first: the level after the time is the same, and no
     // category's allocations are split for memory that another's growth took.
     return changesInOrder('levels', timeUs, category, deltaBytes, new Uint8Array(timeUs.length));
