@@ -33,7 +33,7 @@ usage:
   allocscope html FILE -o OUT.html [--moment EVENT] [--view VIEW] [--device N]
   allocscope mcp
   every command but serve and mcp also takes --max-memory SIZE; summary, report, render,
-  top, steps and html also --memory-timeline TIMELINE
+  top and steps also --memory-timeline TIMELINE
 
   FILE        a snapshot from torch.cuda.memory._dump_snapshot(): .pickle / .pkl, its
               JSON form (.json), - for standard input, gzip-compressed (.gz), or the
@@ -309,7 +309,6 @@ export const HTML_VIEWS = ['allocations', ...RENDER_VIEWS] as const;
 const htmlOptionsSchema = z.object({
   command: z.literal('html'),
   maxMemory: maxMemorySchema,
-  memoryTimeline: memoryTimelineSchema,
   file: z.string().min(1),
   output: z.string().min(1, 'html needs -o OUT.html'),
   device: deviceSchema,
@@ -436,7 +435,6 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
   serve: { '--port': 'integer', '--host': 'text' },
   html: {
     ...MEMORY_FLAG,
-    ...TIMELINE_FLAG,
     '--output': 'text',
     '-o': 'text',
     '--device': 'device',
