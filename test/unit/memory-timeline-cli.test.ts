@@ -98,6 +98,27 @@ describe('allocscope on a memory timeline', () => {
     expect(document.groups.find((group) => group.key === 'unknown')?.bytes).toBe(6 * 1_048_576);
   });
 
+  it("steps --by category on the leak's trace given its timeline: the suspect is PyTorch's unknown, 1 MiB a step", () => {
+    const run = runCli([
+      'steps',
+      at('leak.pt.trace.json.gz'),
+      '--memory-timeline',
+      at('leak.memory-timeline.raw.json.gz'),
+      '--by',
+      'category',
+      '--json',
+    ]);
+    expect(run.status).toBe(0);
+    const document = JSON.parse(run.stdout) as {
+      suspects: { key: string; bytes_per_step: number; steps_grown: number }[];
+    };
+    expect(document.suspects[0]).toMatchObject({
+      key: 'unknown',
+      bytes_per_step: 1_048_576,
+      steps_grown: 6,
+    });
+  });
+
   it('summary of a trace given its timeline: every byte at the peak has a category', () => {
     const document = summaryOf([
       at('clean.pt.trace.json.gz'),
