@@ -6,6 +6,15 @@
 import type { JSX } from 'react';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { formatBytes, formatExactBytes } from '@shared/format/units';
+import { CATEGORY_NAMES, categoryOfFileText } from '@shared/holders/categories';
+
+/** Where the row is in allocscope's own categories (the timeline's colours, Who holds it). */
+function oursOf(category: string): string {
+  const ours = categoryOfFileText(category);
+  return ours === null
+    ? "not one of allocscope's categories"
+    : `"${CATEGORY_NAMES[ours]}" in the timeline's colours and Who holds it`;
+}
 
 export function CategoriesAtPeak({ device }: { device: AnalyzedDevice }): JSX.Element | null {
   const rows = device.figures.categoriesAtPeak;
@@ -26,6 +35,7 @@ export function CategoriesAtPeak({ device }: { device: AnalyzedDevice }): JSX.El
             className="categories-at-peak-item"
             data-category={row.category}
             data-bytes={String(row.bytes)}
+            title={`${row.category}: ${formatExactBytes(row.bytes)} bytes in ${row.allocations} allocations; ${oursOf(row.category)}`}
           >
             <strong>{row.category}</strong> {formatBytes(row.bytes)}{' '}
             <span className="categories-at-peak-exact">({formatExactBytes(row.bytes)} B)</span>
