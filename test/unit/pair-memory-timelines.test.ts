@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pairMemoryTimelines } from './pair-memory-timelines';
+import { pairMemoryTimelines } from '../../src/renderer/api/pair-memory-timelines';
 
-const DIR = resolve(import.meta.dirname, '../../../test/fixtures/profiler');
+const DIR = resolve(import.meta.dirname, '../fixtures/profiler');
 const fileOf = (name: string, as = name): File => new File([readFileSync(resolve(DIR, name))], as);
 
 const names = (pairs: Awaited<ReturnType<typeof pairMemoryTimelines>>) =>
