@@ -68,6 +68,7 @@ export default defineConfig({
         'serve.spec.ts',
         'html-report.spec.ts',
         'profiler-trace.spec.ts',
+        'memory-timeline.spec.ts',
       ],
       grepInvert: ALONE_TAG,
       use: browser,

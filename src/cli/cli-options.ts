@@ -32,12 +32,19 @@ usage:
   allocscope serve FILE|DIR... [--port P] [--host H]
   allocscope html FILE -o OUT.html [--moment EVENT] [--view VIEW] [--device N]
   allocscope mcp
-  every command but serve and mcp also takes --max-memory SIZE
+  every command but serve and mcp also takes --max-memory SIZE; summary, report, render,
+  top and steps also --memory-timeline TIMELINE
 
   FILE        a snapshot from torch.cuda.memory._dump_snapshot(): .pickle / .pkl, its
               JSON form (.json), - for standard input, gzip-compressed (.gz), or the
               HTML page of torch.cuda._memory_viz trace_plot; or a PyTorch profiler
-              trace (export_chrome_trace, *.pt.trace.json[.gz], profile_memory=True)
+              trace (export_chrome_trace, *.pt.trace.json[.gz], profile_memory=True),
+              or its memory timeline (export_memory_timeline's .json or .raw.json.gz:
+              PyTorch's categories' bytes over time)
+  --memory-timeline TIMELINE  the same run's export_memory_timeline beside a profiler
+              trace FILE: each allocation takes the category PyTorch gave it (the
+              timeline's allocation of the same bytes within 1 us), for top --by
+              category, steps --by category and the summary's bytes by category
   --device N  only device N, host for pinned host memory, or cpu for a profiler
               trace's CPU memory (render: default the first device with an OOM, else
               the one with the largest active peak)
@@ -142,9 +149,14 @@ const deviceSchema = z.number().int().min(-2).nullable();
 // machine's memory. Optional for callers that build options in code (tests).
 const maxMemorySchema = z.number().int().positive().nullable().optional();
 
+// --memory-timeline FILE: the same run's export_memory_timeline beside a profiler trace (its
+// allocations take PyTorch's categories); null or absent: none.
+const memoryTimelineSchema = z.string().min(1).nullable().optional();
+
 const summaryOptionsSchema = z.object({
   command: z.literal('summary'),
   maxMemory: maxMemorySchema,
+  memoryTimeline: memoryTimelineSchema,
   file: z.string().min(1),
   device: deviceSchema,
   json: z.boolean(),
@@ -179,6 +191,7 @@ const renderOptionsSchema = z
   .object({
     command: z.literal('render'),
     maxMemory: maxMemorySchema,
+    memoryTimeline: memoryTimelineSchema,
     file: z.string().min(1),
     png: z.string().min(1).nullable(),
     svg: z.string().min(1).nullable(),
@@ -230,6 +243,7 @@ const segmentsOptionsSchema = z.object({
 const topOptionsSchema = z.object({
   command: z.literal('top'),
   maxMemory: maxMemorySchema,
+  memoryTimeline: memoryTimelineSchema,
   file: z.string().min(1),
   device: deviceSchema,
   moment: momentSchema.nullable(),
@@ -254,6 +268,7 @@ const topOptionsSchema = z.object({
 const stepsOptionsSchema = z.object({
   command: z.literal('steps'),
   maxMemory: maxMemorySchema,
+  memoryTimeline: memoryTimelineSchema,
   file: z.string().min(1),
   device: deviceSchema,
   by: z.enum(GROWTH_BYS),
@@ -304,6 +319,7 @@ const htmlOptionsSchema = z.object({
 const reportOptionsSchema = z.object({
   command: z.literal('report'),
   maxMemory: maxMemorySchema,
+  memoryTimeline: memoryTimelineSchema,
   file: z.string().min(1),
   device: deviceSchema,
   /** '-' for stdout; null for the human-readable text. */
@@ -362,19 +378,24 @@ type FlagKind =
 /** Every command reads snapshots, and may be told how much memory decoding one may take. */
 const MEMORY_FLAG = { '--max-memory': 'size' } as const;
 
+/** The commands that read one profiler trace may be given its memory timeline beside it. */
+const TIMELINE_FLAG = { '--memory-timeline': 'text' } as const;
+
 /** The flags each command takes, and what their values are. */
 const FLAGS: Record<Command, Record<string, FlagKind>> = {
   summary: {
     ...MEMORY_FLAG,
+    ...TIMELINE_FLAG,
     '--device': 'device',
     '--json': 'switch',
     '--top': 'integer',
     '--bytes': 'switch',
     '--timings': 'switch',
   },
-  report: { ...MEMORY_FLAG, '--device': 'device', '--json': 'optional-text' },
+  report: { ...MEMORY_FLAG, ...TIMELINE_FLAG, '--device': 'device', '--json': 'optional-text' },
   render: {
     ...MEMORY_FLAG,
+    ...TIMELINE_FLAG,
     '--png': 'text',
     '--svg': 'text',
     '--view': 'text',
@@ -390,6 +411,7 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
   segments: { ...MEMORY_FLAG, '--device': 'device', '--moment': 'moment', '--bytes': 'switch' },
   top: {
     ...MEMORY_FLAG,
+    ...TIMELINE_FLAG,
     '--device': 'device',
     '--moment': 'moment',
     '--by': 'text',
@@ -402,6 +424,7 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
   },
   steps: {
     ...MEMORY_FLAG,
+    ...TIMELINE_FLAG,
     '--device': 'device',
     '--by': 'text',
     '--rules': 'text',

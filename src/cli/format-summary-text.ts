@@ -10,6 +10,7 @@ import { alignColumns } from './align-columns';
 import { cliDeviceName } from './load-analyzed-snapshot';
 import { joinLines } from './text-lines';
 import { NO_DEVICES_TEXT } from './no-devices';
+import { categoriesAtPeakLines } from './format-categories-at-peak';
 
 export interface TextOptions {
   /** Exact byte counts beside human units. */
@@ -27,6 +28,11 @@ const PROFILER_COMPARE = {
   active: "the [memory] events' Bytes, from their Total Allocated",
   allocated: 'Total Allocated at the last event',
 };
+const TIMELINE_COMPARE = {
+  reserved: 'not recorded by a memory timeline',
+  active: "the categories' bytes summed: the top of PyTorch's memory timeline plot",
+  allocated: 'the same, at the last time',
+};
 
 /** Why a trace's device has no reserved figures (a CPU trace: Total Reserved is 0 throughout). */
 const RESERVED_NOT_RECORDED = "the [memory] events' Total Reserved is 0 throughout";
@@ -42,15 +48,18 @@ export function formatSummaryText(figures: SnapshotFigures, options: TextOptions
   );
   for (const warning of figures.warnings) lines.push(`warning: ${warning}`);
   if (figures.devices.length === 0) lines.push('', NO_DEVICES_TEXT);
+  const timeline = figures.source === 'memory-timeline';
   const trace = figures.source === 'profiler-trace';
-  const compare = trace ? PROFILER_COMPARE : SNAPSHOT_COMPARE;
+  const compare = timeline ? TIMELINE_COMPARE : trace ? PROFILER_COMPARE : SNAPSHOT_COMPARE;
   for (const device of figures.devices) {
     const { active, reserved } = device;
     lines.push('');
     lines.push(
-      trace
-        ? `${cliDeviceName(device.device)}: ${device.traceEntries} trace entries (memory events); ${NO_SEGMENTS_IN_TRACE}`
-        : `${cliDeviceName(device.device)}: ${device.traceEntries} trace entries, ${device.segments} segments, ${device.blocks} blocks`,
+      timeline
+        ? `${cliDeviceName(device.device)}: ${device.traceEntries} trace entries (changes of a category's bytes)`
+        : trace
+          ? `${cliDeviceName(device.device)}: ${device.traceEntries} trace entries (memory events); ${NO_SEGMENTS_IN_TRACE}`
+          : `${cliDeviceName(device.device)}: ${device.traceEntries} trace entries, ${device.segments} segments, ${device.blocks} blocks`,
     );
     const rows: string[][] = [
       ['', 'final', 'peak', FIGURE.baseline, 'compare with'],
@@ -83,7 +92,9 @@ export function formatSummaryText(figures: SnapshotFigures, options: TextOptions
         `  OOM at event ${oom.eventIndex}: requested ${size(oom.requestedBytes)}, device free ${free}`,
       );
     }
-    const live = device.largestAtPeak;
+    lines.push(...categoriesAtPeakLines(device, size));
+    // A memory timeline's allocations are its categories' bytes laid out: no addresses or stacks.
+    const live = figures.source === 'memory-timeline' ? [] : device.largestAtPeak;
     if (live.length > 0) {
       lines.push(`  largest allocations alive at the ${FIGURE.activePeak} (requested bytes):`);
       const table = live.map((allocation) => [

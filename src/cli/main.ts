@@ -102,6 +102,7 @@ async function main(argv: readonly string[]): Promise<number> {
           device: options.device,
           jsonPath: options.json,
           maxMemory: options.maxMemory,
+          memoryTimeline: options.memoryTimeline ?? null,
         });
         break;
       case 'render':

@@ -13,6 +13,7 @@ import { decodeSnapshot } from '@shared/snapshot/decode-snapshot';
 import type { SnapshotModel } from '@shared/snapshot/model';
 import { gzipIsizeOf } from './gzip-isize';
 import { cliMemoryLimit } from './memory-limit';
+import { withMemoryTimeline } from './read-memory-timeline';
 
 const READ_CHUNK_BYTES = 1 << 20;
 
@@ -36,9 +37,19 @@ export interface OpenedSnapshotFile {
 export interface ReadSnapshotOptions {
   /** --max-memory in bytes; null: this machine's memory (./memory-limit.ts). */
   readonly maxMemory?: number | null;
+  /** --memory-timeline: the run's export_memory_timeline, to give a trace's allocations categories. */
+  readonly memoryTimeline?: string | null;
 }
 
+/** The file, and with --memory-timeline its run's timeline read into it (./read-memory-timeline.ts). */
 export async function readSnapshotFile(
+  path: string,
+  options: ReadSnapshotOptions = {},
+): Promise<SnapshotFile> {
+  return withMemoryTimeline(await readOneSnapshotFile(path, options), options);
+}
+
+export async function readOneSnapshotFile(
   path: string,
   options: ReadSnapshotOptions = {},
 ): Promise<SnapshotFile> {

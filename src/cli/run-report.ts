@@ -26,6 +26,8 @@ export interface ReportRunOptions {
   jsonPath: string | null;
   /** --max-memory in bytes; null: this machine's memory. */
   maxMemory?: number | null;
+  /** --memory-timeline: the trace's run's memory timeline. */
+  memoryTimeline?: string | null;
 }
 
 export async function runReport(options: ReportRunOptions): Promise<void> {

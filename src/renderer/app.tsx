@@ -9,6 +9,7 @@ import {
   useState,
 } from 'react';
 import { flushSync } from 'react-dom';
+import { pairMemoryTimelines } from './api/pair-memory-timelines';
 import type { DecodeEvent, MenuCommand, RecentFile, SnapshotClient } from './api/snapshot-client';
 import {
   appReducer,
@@ -148,10 +149,17 @@ export function App({ client }: AppProps) {
 
   const openFiles = useCallback(
     (files: Iterable<File>, compareWithTabId: string | null = null) => {
-      for (const file of files) {
+      const open = (file: File, memoryTimeline?: File): void => {
         if (compareWithTabId !== null) compareByName.current.set(file.name, compareWithTabId);
-        client.openFile(file);
-      }
+        client.openFile(file, memoryTimeline === undefined ? {} : { memoryTimeline });
+      };
+      const all = [...files];
+      // One file opens at once; several are first sniffed for a trace and its memory timeline.
+      if (all.length < 2) all.forEach((file) => open(file));
+      else
+        void pairMemoryTimelines(all).then((pairs) => {
+          for (const pair of pairs) open(pair.file, pair.memoryTimeline);
+        });
     },
     [client],
   );

@@ -238,13 +238,6 @@ const badTraces: [string, string, string | RegExp][] = [
     file('nothing.json', traceText([opSpan('aten::mm', 0, 10)])),
     'allocscope: nothing.json: a PyTorch profiler trace without [memory] events: profile_memory=True was on, but no tensor memory was allocated or freed while it recorded',
   ],
-  ...['leak.memory-timeline.json', 'leak.memory-timeline.raw.json.gz'].map(
-    (name): [string, string, string] => [
-      `a memory timeline (${name})`,
-      join(FIXTURES, name),
-      `allocscope: ${name}: this is a memory timeline (torch.profiler's export_memory_timeline), which allocscope does not read; open the same run's profiler trace (prof.export_chrome_trace, recorded with profile_memory=True)`,
-    ],
-  ),
   [
     'nested past the JSON bounds',
     file(

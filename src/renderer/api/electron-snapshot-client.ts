@@ -30,6 +30,9 @@ export function createElectronSnapshotClient(
       // A folder's files (read by the page from a dropped folder) decode here as Files: main
       // would hand them over one by one, not as ranks.
       if (options.rankGroup != null) decoder.decode({ kind: 'file', file }, { rankGroup: 'job' });
+      // With its memory timeline: both Files decode in the page's worker, together.
+      else if (options.memoryTimeline != null)
+        decoder.decode({ kind: 'file', file, memoryTimeline: options.memoryTimeline });
       else if (!bridge.openDroppedFile(file)) decoder.decode({ kind: 'file', file });
     },
     openDemo: () => bridge.openDemoSnapshot(),

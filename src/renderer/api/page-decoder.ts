@@ -246,6 +246,9 @@ export function createPageDecoder(
             kind: 'file',
             file: source.file,
             ...(source.originalBytes === undefined ? {} : { originalBytes: source.originalBytes }),
+            ...(source.memoryTimeline === undefined
+              ? {}
+              : { memoryTimeline: source.memoryTimeline }),
           }
         : { kind: 'url', url: source.url, fileName: source.fileName };
     worker.postMessage(request);

@@ -73,8 +73,11 @@ export interface SnapshotClient {
   readonly showOpenDialog: (() => Promise<void>) | null;
   /** The host's own folder dialog (Electron); null where the page offers a folder input. */
   readonly showOpenFolderDialog: (() => Promise<void>) | null;
-  /** A File the user chose or dropped; `rankGroup` names the folder of ranks it came in. */
-  openFile(file: File, options?: { rankGroup?: string | null }): void;
+  /**
+   * A File the user chose or dropped; `rankGroup` names the folder of ranks it came in;
+   * `memoryTimeline` is its run's memory timeline, chosen or dropped with it.
+   */
+  openFile(file: File, options?: { rankGroup?: string | null; memoryTimeline?: File | null }): void;
   openDemo(): void;
   cancel(jobId: string): void;
   /**

@@ -54,7 +54,12 @@ export function createWebSnapshotClient(
     showOpenDialog: null,
     showOpenFolderDialog: null,
     openFile: (file, options = {}) =>
-      decoder.decode({ kind: 'file', file }, { rankGroup: options.rankGroup ?? null }),
+      decoder.decode(
+        options.memoryTimeline == null
+          ? { kind: 'file', file }
+          : { kind: 'file', file, memoryTimeline: options.memoryTimeline },
+        { rankGroup: options.rankGroup ?? null },
+      ),
     openDemo() {
       if (location.protocol === 'file:') {
         // Browsers let a page from disk read only the files the user hands it.

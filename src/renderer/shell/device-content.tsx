@@ -141,7 +141,7 @@ export function DeviceContent(props: {
           {/* Each view its own boundary: another view, picked in the bar, draws again. */}
           <ViewBoundary key={lowerView.id} name={`${lowerView.id} view`}>
             {segmentsMissing ? (
-              <SegmentsNotRecorded />
+              <SegmentsNotRecorded snapshot={snapshot} />
             ) : (
               <LowerView
                 snapshot={snapshot}

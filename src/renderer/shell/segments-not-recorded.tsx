@@ -5,7 +5,7 @@
 import type { JSX } from 'react';
 import type { AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { recordsSegments } from '@shared/analyzed/records-segments';
-import { capitalized, NO_SEGMENTS_IN_TRACE } from '@shared/format/words';
+import { capitalized, NO_SEGMENTS_IN_TIMELINE, NO_SEGMENTS_IN_TRACE } from '@shared/format/words';
 import type { LowerViewEntry } from '../export/lower-view-entry';
 
 /** True when the view cannot draw this file: it needs segments, and the file has none. */
@@ -20,10 +20,14 @@ export function entryFor(entry: LowerViewEntry, snapshot: AnalyzedSnapshot): Low
     : entry;
 }
 
-export function SegmentsNotRecorded(): JSX.Element {
+export function SegmentsNotRecorded(props: {
+  snapshot?: Pick<AnalyzedSnapshot, 'source'>;
+}): JSX.Element {
+  const words =
+    props.snapshot?.source === 'memory-timeline' ? NO_SEGMENTS_IN_TIMELINE : NO_SEGMENTS_IN_TRACE;
   return (
     <p className="lower-pending" data-testid="segments-not-recorded">
-      {capitalized(NO_SEGMENTS_IN_TRACE)}.
+      {capitalized(words)}.
     </p>
   );
 }

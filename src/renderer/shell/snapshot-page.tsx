@@ -9,6 +9,7 @@ import { oomNoticeDevice } from '../oom/oom-notice-text';
 import './snapshot-page.css';
 import { SnapshotStatusBar } from './snapshot-status-bar';
 import { SummaryStrip } from './summary-strip';
+import { CategoriesAtPeak } from './categories-at-peak';
 import { XModeToggle } from '../timeline/x-mode-toggle';
 
 export interface SnapshotPageProps {
@@ -88,6 +89,7 @@ function SnapshotPageContent({ tab, openSnapshots }: SnapshotPageProps) {
           />
         )}
       </div>
+      {device && <CategoriesAtPeak device={device} />}
       {device ? (
         <DeviceContent tab={tab} device={device} openSnapshots={openSnapshots} />
       ) : (

@@ -164,6 +164,9 @@ export function initialTabState(
   const deviceIndex = snapshot.devices.length === 0 ? null : defaultDeviceIndex(snapshot.devices);
   const first = deviceIndex === null ? null : snapshot.devices[deviceIndex]!;
   const colorBy = readPreference(storage, PREFERENCE_KEYS.colorBy);
+  // A memory timeline records categories and nothing else: its page opens on them (the timeline
+  // coloured by category, Who holds it by category with the categories over time).
+  const timeline = snapshot.source === 'memory-timeline';
   const paneLayouts: Record<string, string> = {};
   for (const key of REMEMBERED_PANE_LAYOUTS) {
     const layout = readPreference(storage, key);
@@ -174,18 +177,18 @@ export function initialTabState(
     xMode: first !== null && deviceTimesUsable(first) ? 'time' : 'event',
     selectedRow: null,
     moment: null,
-    lowerView: null,
+    lowerView: timeline ? 'holders' : null,
     warningsDismissed: false,
     compareWith: null,
     timelineWindow: null,
-    colorBy: COLOR_BYS.find((option) => option === colorBy) ?? 'stack',
+    colorBy: timeline ? 'category' : (COLOR_BYS.find((option) => option === colorBy) ?? 'stack'),
     holderQuery: '',
     holderRegex: false,
     flameZoomPath: [],
     showFramework: false,
     picked: null,
-    holdersGroupBy: 'frame',
-    holdersOverTime: false,
+    holdersGroupBy: timeline ? 'category' : 'frame',
+    holdersOverTime: timeline,
     segmentsScale: DEFAULT_SEGMENTS_SCALE,
     fullPage: readPreference(storage, PREFERENCE_KEYS.fullPage) === 'true',
     paneLayouts,

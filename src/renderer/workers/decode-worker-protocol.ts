@@ -15,6 +15,8 @@ export type DecodeWorkerRequest =
        * snapshot `allocscope html` gzipped into the page): the size the page shows, as the CLI.
        */
       readonly originalBytes?: number;
+      /** The same run's memory timeline, opened with this trace: its categories are given to it. */
+      readonly memoryTimeline?: File;
     }
   /**
    * A URL the worker fetches and reads the body of as it arrives: in Electron, a file main hands

@@ -12,6 +12,7 @@ import { classifyDecodeError } from '@shared/snapshot/describe-decode-error';
 import type { DecodeWorkerReply, DecodeWorkerRequest } from './decode-worker-protocol';
 import { pageMemoryLimit } from './page-memory-limit';
 import { openSnapshotSource, ReportedBug } from './snapshot-source';
+import { withMemoryTimeline } from './with-memory-timeline';
 
 // Each progress message re-renders the page, on the cores the decoder needs: ten a second is
 // enough for a progress bar.
@@ -34,7 +35,7 @@ async function decode(request: DecodeWorkerRequest): Promise<void> {
   let bytesRead = 0;
   let lastPostedAt = -Infinity;
   let lastStage = '';
-  const model = await decodeSnapshot(chunks, {
+  const decoded = await decodeSnapshot(chunks, {
     ...(totalBytes === null ? {} : { totalBytes }),
     memoryLimit: pageMemoryLimit(),
     gzipIsize,
@@ -47,6 +48,10 @@ async function decode(request: DecodeWorkerRequest): Promise<void> {
       post({ type: 'progress', stage: progress.phase, bytesRead, totalBytes });
     },
   });
+  const model =
+    request.kind === 'file' && request.memoryTimeline !== undefined
+      ? await withMemoryTimeline(decoded, request.memoryTimeline, pageMemoryLimit())
+      : decoded;
   const fileBytes =
     (request.kind === 'file' ? request.originalBytes : undefined) ?? totalBytes ?? bytesRead;
   post({ type: 'progress', stage: 'analyzing', bytesRead: fileBytes, totalBytes: fileBytes });

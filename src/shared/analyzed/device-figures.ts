@@ -4,6 +4,7 @@
 
 import { liveAllocationsAt } from '../analysis/live-allocations';
 import type { DeviceAnalysis, OomEvent, SnapshotAnalysis } from '../analysis/snapshot-analysis';
+import { categoriesAtPeak, type CategoryAtPeak } from './categories-at-peak';
 import type { FrameTable, SnapshotModel, SnapshotSource, StackTable } from '../snapshot/model';
 
 /** How many of the largest allocations alive at the active peak the app and exports list. */
@@ -49,6 +50,11 @@ export interface DeviceFigures {
   unmatchedFrees: number;
   ooms: readonly OomEvent[];
   largestAtPeak: PeakAllocation[];
+  /**
+   * Bytes alive at the active peak by the file's own category per allocation (a memory
+   * timeline's, or a trace's given one beside it: ./categories-at-peak.ts); absent when none.
+   */
+  categoriesAtPeak?: CategoryAtPeak[];
 }
 
 /** The figures of a whole file: enough for the summary and its text, without the columns. */
@@ -100,6 +106,11 @@ export function deviceFiguresOf(
     .map((name, code) => [name, analysis.actionCounts[code]!] as const)
     .filter(([, count]) => count > 0);
   const live = liveAllocationsAt(model, trace, match, finalState, active.peakEventIndex);
+  // A snapshot's own `category` field is the holders' to read (Who holds it by category).
+  const byCategory =
+    model.source === 'memory-timeline' || model.source === 'profiler-trace'
+      ? categoriesAtPeak(trace, model.strings ?? [], live)
+      : null;
   return {
     device: analysis.device,
     traceEntries: trace?.length ?? 0,
@@ -131,5 +142,6 @@ export function deviceFiguresOf(
       allocEventIndex: allocation.allocEventIndex,
       stackId: allocation.stackId,
     })),
+    ...(byCategory === null ? {} : { categoriesAtPeak: byCategory }),
   };
 }

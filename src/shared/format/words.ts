@@ -346,6 +346,10 @@ export function deviceLabel(device: number): string {
 export const NO_SEGMENTS_IN_TRACE =
   'a PyTorch profiler trace does not record segments (the allocator state, fragmentation and OOM explanations need a memory snapshot: torch.cuda.memory._dump_snapshot)';
 
+/** The same, of a memory timeline (export_memory_timeline): it records categories' bytes only. */
+export const NO_SEGMENTS_IN_TIMELINE =
+  'a PyTorch memory timeline does not record segments (the allocator state, fragmentation and OOM explanations need a memory snapshot: torch.cuda.memory._dump_snapshot)';
+
 /**
  * "pickle protocol 4", "JSON form" for a snapshot read from JSON (no pickle protocol: null), or
  * "PyTorch profiler trace" (SnapshotModel.source, repeated here because this layer imports
@@ -353,9 +357,10 @@ export const NO_SEGMENTS_IN_TRACE =
  */
 export function snapshotFormName(
   pickleProtocol: number | null,
-  source?: 'memory-snapshot' | 'profiler-trace',
+  source?: 'memory-snapshot' | 'profiler-trace' | 'memory-timeline',
 ): string {
   if (source === 'profiler-trace') return 'PyTorch profiler trace';
+  if (source === 'memory-timeline') return 'PyTorch memory timeline';
   return pickleProtocol === null ? 'JSON form' : `pickle protocol ${pickleProtocol}`;
 }
 

@@ -45,8 +45,8 @@ export const CATEGORY_NAMES: Readonly<Record<Category, string>> = {
 };
 
 /**
- * A category as a file writes it ("PARAMETER", "optimizer state", "Category.GRADIENT"), or null
- * when it is none of ours. INPUT and AUTOGRAD_DETAIL are "autograd / other".
+ * A category as a file writes it ("PARAMETER", "optimizer state", "Category.GRADIENT", "unknown"),
+ * or null when it is none of ours. INPUT and AUTOGRAD_DETAIL are "autograd / other".
  */
 export function categoryOfFileText(text: string): Category | null {
   const word = text
@@ -73,6 +73,10 @@ export function categoryOfFileText(text: string): Category | null {
     case 'input':
     case 'autograd_other':
       return 'autograd_other';
+    // PyTorch's memory timeline writes None as "unknown": its verdict that the tensor is none of
+    // the others, which no rule overrules (a rule would guess from a lifetime PyTorch has seen).
+    case 'unknown':
+      return 'unknown';
     default:
       return null;
   }

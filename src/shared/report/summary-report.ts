@@ -51,6 +51,10 @@ export const deviceSummarySchema = z.object({
     }),
   ),
   largest_allocations_at_peak: z.array(summaryAllocationSchema),
+  /** A memory timeline's, or a trace's given one: bytes alive at the active peak by PyTorch's category. */
+  categories_at_peak: z
+    .array(z.object({ category: z.string(), bytes, allocations: z.number().int().nonnegative() }))
+    .optional(),
 });
 
 export const summaryDocumentSchema = z.object({
@@ -60,7 +64,7 @@ export const summaryDocumentSchema = z.object({
   /** 2..5 from the PROTO opcode; null for the JSON form (no pickle). */
   pickle_protocol: z.number().int().min(2).max(5).nullable(),
   /** Only for a PyTorch profiler trace (absent for a memory snapshot): it records no segments. */
-  source: z.literal('profiler_trace').optional(),
+  source: z.enum(['profiler_trace', 'memory_timeline']).optional(),
   warnings: z.array(z.string()),
   devices: z.array(deviceSummarySchema),
 });
@@ -85,6 +89,7 @@ export function summaryDocumentOf(figures: SnapshotFigures): SummaryDocument {
     bytes: figures.fileBytes,
     pickle_protocol: figures.pickleProtocol,
     ...(figures.source === 'profiler-trace' ? { source: 'profiler_trace' as const } : {}),
+    ...(figures.source === 'memory-timeline' ? { source: 'memory_timeline' as const } : {}),
     warnings: [...figures.warnings],
     devices: figures.devices.map((device) => deviceSummaryOf(figures, device)),
   };
@@ -127,5 +132,14 @@ function deviceSummaryOf(source: StackSource, figures: DeviceFigures): DeviceSum
       top_frame: topFrameOfStack(source, allocation.stackId),
       frames: framesOfStack(source, allocation.stackId),
     })),
+    ...(figures.categoriesAtPeak === undefined
+      ? {}
+      : {
+          categories_at_peak: figures.categoriesAtPeak.map((row) => ({
+            category: row.category,
+            bytes: row.bytes,
+            allocations: row.allocations,
+          })),
+        }),
   };
 }

@@ -9,7 +9,8 @@ import { unpackGzip } from './gzip-stream';
 import { pickleFromHtml } from './html-payload';
 import { decodeJsonSnapshot } from './json-snapshot';
 import { decodeProfilerTrace } from './decode-profiler-trace';
-import { jsonInputKind, MEMORY_TIMELINE_NOT_READ } from './profiler-trace-sniff';
+import { jsonInputKind } from './profiler-trace-sniff';
+import { decodeMemoryTimeline } from './decode-memory-timeline';
 import type { SnapshotModel } from './model';
 import { buildSnapshotModel } from './snapshot-builder';
 import { SnapshotFormatError } from './snapshot-error';
@@ -74,12 +75,18 @@ export async function decodeSnapshot(
     packedBytes: totalBytes,
     isize: options.gzipIsize ?? null,
   });
-  const { chunks, compressed, json, profilerTrace, end } = await pickleChunksOf(counted, 0, budget);
+  const { chunks, compressed, json, profilerTrace, memoryTimeline, end } = await pickleChunksOf(
+    counted,
+    0,
+    budget,
+  );
   try {
     if (json) {
-      const model = await (profilerTrace
-        ? decodeProfilerTrace(chunks)
-        : decodeJsonSnapshot(chunks));
+      const model = await (memoryTimeline === true
+        ? decodeMemoryTimeline(chunks)
+        : profilerTrace
+          ? decodeProfilerTrace(chunks)
+          : decodeJsonSnapshot(chunks));
       await end.finish();
       options.onProgress?.({ phase: 'building', bytesRead, totalBytes });
       return model;
@@ -138,6 +145,8 @@ interface PickleChunks {
   json: boolean;
   /** JSON that is a PyTorch profiler trace (a dict with `traceEvents`), not a snapshot. */
   profilerTrace: boolean;
+  /** JSON that is torch.profiler's export_memory_timeline (a list of lists of numbers). */
+  memoryTimeline?: boolean;
   end: ContainerEnd;
 }
 
@@ -162,11 +171,8 @@ async function pickleChunksOf(
     case 'json': {
       budget.holds('json');
       const kind = jsonInputKind(head);
-      if (kind === 'memory-timeline') {
-        await iterator.return?.();
-        throw new SnapshotFormatError(MEMORY_TIMELINE_NOT_READ);
-      }
       return {
+        memoryTimeline: kind === 'memory-timeline',
         chunks: all,
         compressed: depth > 0,
         json: true,

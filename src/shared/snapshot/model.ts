@@ -51,8 +51,11 @@ export const HOST_DEVICE = -1;
  */
 export const CPU_DEVICE = -2;
 
-/** What a model was decoded from: a memory snapshot (`_dump_snapshot`), or a profiler trace. */
-export type SnapshotSource = 'memory-snapshot' | 'profiler-trace';
+/**
+ * What a model was decoded from: a memory snapshot (`_dump_snapshot`), a profiler trace, or a
+ * profiler's memory timeline (`export_memory_timeline`: bytes per category over time only).
+ */
+export type SnapshotSource = 'memory-snapshot' | 'profiler-trace' | 'memory-timeline';
 
 /** No stack recorded (the `frames` key is absent, or the list is empty). */
 export const NO_STACK = -1;

@@ -86,7 +86,3 @@ export function jsonInputKind(head: Uint8Array): JsonInputKind {
   }
   return 'snapshot';
 }
-
-/** The refusal of a memory timeline (not read yet): what to open instead. */
-export const MEMORY_TIMELINE_NOT_READ =
-  "this is a memory timeline (torch.profiler's export_memory_timeline), which allocscope does not read; open the same run's profiler trace (prof.export_chrome_trace, recorded with profile_memory=True)";

@@ -1,0 +1,32 @@
+// --memory-timeline FILE: the same run's export_memory_timeline read beside a profiler trace and
+// its categories given to the trace's allocations (shared/snapshot/enrich-with-timeline.ts).
+// Whatever is wrong with it (unreadable, not a timeline, another run's) is said of that file.
+
+import { basename } from 'node:path';
+import { enrichWithMemoryTimeline } from '@shared/snapshot/enrich-with-timeline';
+import { snapshotFormName } from '@shared/format/words';
+import { UsageError } from './cli-options';
+import { forFile } from './file-failure';
+import {
+  readOneSnapshotFile,
+  type ReadSnapshotOptions,
+  type SnapshotFile,
+} from './read-snapshot-file';
+
+export async function withMemoryTimeline(
+  read: SnapshotFile,
+  options: ReadSnapshotOptions,
+): Promise<SnapshotFile> {
+  const path = options.memoryTimeline ?? null;
+  if (path === null) return read;
+  if (read.model.source !== 'profiler-trace') {
+    throw new UsageError(
+      `--memory-timeline gives the allocations of a PyTorch profiler trace their categories; ${read.fileName} is a ${snapshotFormName(read.model.pickleProtocol, read.model.source)}, not a trace`,
+    );
+  }
+  return forFile(path, async () => {
+    const timeline = await readOneSnapshotFile(path, { maxMemory: options.maxMemory ?? null });
+    const { model } = enrichWithMemoryTimeline(read.model, timeline.model, basename(path));
+    return { ...read, model };
+  });
+}
