@@ -35,7 +35,10 @@ const TIMELINE_COMPARE = {
 };
 
 /** Why a trace's device has no reserved figures (a CPU trace: Total Reserved is 0 throughout). */
-const RESERVED_NOT_RECORDED = "the [memory] events' Total Reserved is 0 throughout";
+const RESERVED_NOT_RECORDED = {
+  trace: "the [memory] events' Total Reserved is 0 throughout",
+  timeline: 'a memory timeline records no reserved bytes',
+};
 
 export function formatSummaryText(figures: SnapshotFigures, options: TextOptions): string {
   const size = (bytes: number): string =>
@@ -71,7 +74,13 @@ export function formatSummaryText(figures: SnapshotFigures, options: TextOptions
             size(reserved.baselineBytes),
             compare.reserved,
           ]
-        : [FIGURE.reserved, 'not recorded', '', '', RESERVED_NOT_RECORDED],
+        : [
+            FIGURE.reserved,
+            'not recorded',
+            '',
+            '',
+            timeline ? RESERVED_NOT_RECORDED.timeline : RESERVED_NOT_RECORDED.trace,
+          ],
       [
         FIGURE.active,
         size(active.finalBytes),

@@ -122,8 +122,12 @@ export function deviceFiguresOf(
       peakBytes: reserved.peakBytes,
       baselineBytes: reserved.baselineBytes,
     },
+    // A snapshot's reserved bytes are its segments; a profiler trace's are its Total Reserved
+    // when above 0; a memory timeline records none.
     reservedRecorded:
-      model.source !== 'profiler-trace' || (trace?.recordedReservedBytes ?? null) !== null,
+      model.source === undefined ||
+      model.source === 'memory-snapshot' ||
+      (trace?.recordedReservedBytes ?? null) !== null,
     active: {
       finalBytes: active.finalBytes,
       peakBytes: active.peakBytes,
