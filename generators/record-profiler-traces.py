@@ -9,6 +9,9 @@ record_shapes=True, schedule=...)`` with ``prof.step()`` after each step:
   leak        the same loop, which also keeps LEAK_BYTES_PER_STEP bytes a step in a Python list
   dataloader  a DataLoader over a TensorDataset feeds the loop (num_workers=0: the batches are
               collated on the profiled thread)
+  cuda_leak   only where torch.cuda.is_available(): the leak run on cuda:0, profiled with the
+              CPU and CUDA activities (memory timeline of cuda:0); skipped, with a line saying so,
+              elsewhere (the committed fixtures were recorded on a CPU-only machine)
 
 Each run writes its Chrome trace (``export_chrome_trace``) as ``<run>.pt.trace.json.gz``, and
 its memory timeline (``export_memory_timeline``) as ``<run>.memory-timeline.json`` and
@@ -109,6 +112,21 @@ def dataloader_run(prof):
         prof.step()
 
 
+def cuda_leak_run(prof):
+    # The leak run on the GPU: its [memory] events are Device Type 1 (cuda:0) with the caching
+    # allocator's Total Reserved, beside the CPU ones of the batches made on the host.
+    device = torch.device("cuda")
+    model, optimizer = make_model()
+    model.to(device)  # in place: the optimizer keeps the same parameters
+    kept = []
+    for _ in range(WAIT_STEPS + WARMUP_STEPS + ACTIVE_STEPS):
+        inputs, targets = random_batch()
+        train_step(model, optimizer, inputs.to(device), targets.to(device))
+        kept.append(torch.empty(LEAK_BYTES_PER_STEP, dtype=torch.uint8, device=device))
+        prof.step()
+    torch.cuda.synchronize()
+
+
 RUNS = {
     "clean": (clean_run, "an MLP (64-128-10) trained with SGD on random batches; nothing outlives its step"),
     "leak": (
@@ -122,9 +140,21 @@ RUNS = {
 }
 
 
+# Only where a GPU is (not on the machines that recorded the committed fixtures): the same leak,
+# profiled with CUDA too.
+if torch.cuda.is_available():
+    RUNS["cuda_leak"] = (
+        cuda_leak_run,
+        f"the leak run on cuda:0 (model, batches and the kept torch.empty({LEAK_BYTES_PER_STEP}, dtype=uint8) per step on the GPU), profiled with CPU and CUDA activities",
+    )
+
+LEAKING_RUNS = {"leak", "cuda_leak"}
+
+
 def record(name, run):
+    cuda = name.startswith("cuda")
     with profile(
-        activities=[ProfilerActivity.CPU],
+        activities=[ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else []),
         profile_memory=True,
         with_stack=True,
         record_shapes=True,
@@ -141,7 +171,9 @@ def record(name, run):
         warnings.simplefilter("ignore", FutureWarning)  # deprecated, still written by 2.13
         for suffix in ("memory-timeline.json", "memory-timeline.raw.json.gz"):
             try:
-                prof.export_memory_timeline(os.path.join(OUT_DIR, f"{name}.{suffix}"), device="cpu")
+                prof.export_memory_timeline(
+                    os.path.join(OUT_DIR, f"{name}.{suffix}"), device="cuda:0" if cuda else "cpu"
+                )
                 outputs.append(f"{name}.{suffix}")
             except Exception as error:  # noqa: BLE001 - say which export failed, keep the rest
                 print(f"{name}: export_memory_timeline {suffix} failed: {error!r}", file=sys.stderr)
@@ -161,6 +193,8 @@ def main():
     if not os.path.exists(SCRIPT):
         sys.exit(f"record-profiler-traces: run it from the repository root (no {SCRIPT} here)")
     os.makedirs(OUT_DIR, exist_ok=True)
+    if "cuda_leak" not in RUNS:
+        print("record-profiler-traces: no CUDA device here: the cuda_leak run is skipped", file=sys.stderr)
     manifest = {
         "torch": torch.__version__,
         "recorded_by": SCRIPT,
@@ -178,7 +212,7 @@ def main():
         manifest["runs"][name] = {
             "what": what,
             "files": outputs,
-            "leak_bytes_per_step": LEAK_BYTES_PER_STEP if name == "leak" else 0,
+            "leak_bytes_per_step": LEAK_BYTES_PER_STEP if name in LEAKING_RUNS else 0,
         }
         print(f"{name}: {', '.join(outputs)}")
     with open(os.path.join(OUT_DIR, "manifest.json"), "w") as out:
