@@ -881,7 +881,10 @@ function dictKeyOf(key: unknown, offset: number): string {
   if (typeof key === 'number' || typeof key === 'bigint' || typeof key === 'boolean')
     return String(key);
   if (key === null) return 'None';
-  if (Array.isArray(key) && key.every(isScalarKey)) {
+  // Only a tuple (frozen here) is hashable: a list of numbers is no key either (fuzz campaign
+  // seed 20261130, case 17047: an empty list as a key passed here, while the fast path, holding
+  // it as a frames list, refused it).
+  if (Array.isArray(key) && Object.isFrozen(key) && key.every(isScalarKey)) {
     return `(${key.map((item) => (typeof item === 'string' ? JSON.stringify(item) : item === null ? 'None' : String(item))).join(', ')})`;
   }
   // One wording for every container: a frames list may stand here as a list or as the decoder's

@@ -7,6 +7,8 @@ import { realSnapshotPath, realSnapshotPaths } from '../../../test/support/real-
 import { decodeSnapshot, type DecodeOptions } from './decode-snapshot';
 import { tinySnapshot } from '../../../test/support/hostile-files';
 import { ActionCode, BlockStateCode } from './model';
+import { describeFound } from './raw-schema';
+import { StackRef, StringListRef } from './stack-interner';
 
 function decode(bytes: Uint8Array, options: DecodeOptions = {}, chunkSize = 1 << 20) {
   return decodeSnapshot(chunksOf(bytes, chunkSize), { totalBytes: bytes.length, ...options });
@@ -153,5 +155,25 @@ describe('an aside entry with frames', () => {
     const fast = await decode(bytes);
     expect(fast.stacks.offsets.length).toBeGreaterThan(1);
     expect(await decode(bytes, { fastTraceEntries: false })).toEqual(fast);
+  });
+});
+
+describe('fuzz seed 20261130 case 17047', () => {
+  // allocator_settings was a memo reference to an entry's forward_frames list: the fast path holds
+  // that list as a StringListRef and named it "a trace entry", the generic path "a list".
+  it("names the fast path's stand-ins for lists as lists", () => {
+    expect(describeFound(new StringListRef(0, 1))).toBe('a list');
+    expect(describeFound(new StackRef(0))).toBe('a list');
+  });
+  // Minimized, the case became another difference (kept as a fixture): an empty list as a dict
+  // key was taken for an empty tuple on the generic path and refused on the fast path, which
+  // holds it as a frames list. A list is never a Python key: both refuse it, in the same words.
+  it('refuses a list as a dict key on both decode paths, in the same words', async () => {
+    const bytes = new Uint8Array(
+      readFileSync('test/fixtures/fuzz/list-as-dict-key-seed20261130-case17047.pickle'),
+    );
+    const message = 'a dict key that is a list, a dict or a tuple of containers';
+    await expect(decode(bytes)).rejects.toThrow(message);
+    await expect(decode(bytes, { fastTraceEntries: false })).rejects.toThrow(message);
   });
 });

@@ -9,7 +9,7 @@
 
 import { z } from 'zod';
 import { groupDigits } from '../errors/unreadable-input';
-import { StackRef } from './stack-interner';
+import { StackRef, StringListRef } from './stack-interner';
 
 /** What a value is, for "expected …, found …". */
 export function describeFound(value: unknown): string {
@@ -25,7 +25,11 @@ export function describeFound(value: unknown): string {
     return digits > 24 ? `an integer of ${digits} digits` : `${groupDigits(value)} (beyond 2^53)`;
   }
   if (typeof value === 'boolean') return value ? 'True' : 'False';
-  if (Array.isArray(value) || value instanceof StackRef) return 'a list';
+  // The fast path's stand-ins for a frames list and a forward_frames list are lists, as the
+  // generic path holds them (fuzz campaign seed 20261130, case 17047: a forward_frames list
+  // named as allocator_settings read "a trace entry").
+  if (Array.isArray(value) || value instanceof StackRef || value instanceof StringListRef)
+    return 'a list';
   if (value instanceof Uint8Array) return 'bytes';
   if (typeof value === 'object' && !Object.isExtensible(value)) return 'a trace entry';
   return 'a dict';

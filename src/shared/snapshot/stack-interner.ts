@@ -201,7 +201,9 @@ export class StackInterner {
 }
 
 function describeFrameItem(value: unknown): string {
-  if (Array.isArray(value) || value instanceof StackRef) return 'a list';
+  // The fast path's stand-ins for lists read as the lists the generic path holds.
+  if (Array.isArray(value) || value instanceof StackRef || value instanceof StringListRef)
+    return 'a list';
   if (value === null || value === undefined) return 'None';
   if (value instanceof Uint8Array) return 'bytes';
   if (typeof value === 'object') return Object.isExtensible(value) ? 'an object' : 'a trace entry';
