@@ -7,6 +7,7 @@
 
 import { sniffInputFormat } from '@shared/snapshot/input-format';
 import { jsonInputKind } from '@shared/snapshot/profiler-trace-sniff';
+import { concatBytes } from '@shared/snapshot/concat-bytes';
 
 /** What is sniffed: as many bytes as the decoder reads to tell a file's kind. */
 const HEAD_BYTES = 64 << 10;
@@ -77,13 +78,7 @@ async function gunzippedHead(file: File): Promise<Uint8Array> {
   } finally {
     void reader.cancel().catch(() => {});
   }
-  const head = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    head.set(part, at);
-    at += part.length;
-  }
-  return head;
+  return concatBytes(parts, length);
 }
 
 function commonStart(a: string, b: string): number {

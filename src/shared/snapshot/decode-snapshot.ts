@@ -17,6 +17,7 @@ import { SnapshotFormatError } from './snapshot-error';
 import { StackInterner } from './stack-interner';
 import { TraceTableBuilder } from './trace-table-builder';
 import { NO_MEMORY_LIMIT, UnpackedBudget, type MemoryLimit } from './unpacked-budget';
+import { concatBytes } from './concat-bytes';
 
 export type DecodePhase = 'reading' | 'building';
 
@@ -224,14 +225,7 @@ async function readHead(iterator: AsyncIterator<Uint8Array>, bytes: number): Pro
     parts.push(next.value);
     length += next.value.length;
   }
-  if (parts.length === 1) return parts[0]!;
-  const head = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    head.set(part, at);
-    at += part.length;
-  }
-  return head;
+  return parts.length === 1 ? parts[0]! : concatBytes(parts, length);
 }
 
 async function* prepend(

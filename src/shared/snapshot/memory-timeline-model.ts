@@ -18,6 +18,7 @@ import {
   type SnapshotModel,
 } from './model';
 import { TIMELINE_CATEGORIES, type MemoryTimelineEvents } from './memory-timeline-reader';
+import { emptyBlocks, emptySegments } from './no-allocator-state';
 import { SnapshotFormatError } from './snapshot-error';
 
 /** Said wherever a timeline's missing stacks, ops or segments would be looked for. */
@@ -49,29 +50,8 @@ export function buildMemoryTimelineModel(events: MemoryTimelineEvents): Snapshot
     pools: ['0,0'],
     strings: [...TIMELINE_CATEGORIES],
     traces: [trace],
-    segments: {
-      count: 0,
-      device: new Int32Array(0),
-      address: new Float64Array(0),
-      totalSizeBytes: new Float64Array(0),
-      allocatedSizeBytes: new Float64Array(0),
-      activeSizeBytes: new Float64Array(0),
-      requestedSizeBytes: new Float64Array(0),
-      streamId: new Uint32Array(0),
-      segmentType: new Uint8Array(0),
-      poolId: new Uint32Array(0),
-      isExpandable: new Uint8Array(0),
-      stackId: new Int32Array(0),
-      blockOffsets: new Uint32Array(1),
-    },
-    blocks: {
-      count: 0,
-      address: new Float64Array(0),
-      sizeBytes: new Float64Array(0),
-      requestedSizeBytes: new Float64Array(0),
-      state: new Uint8Array(0),
-      stackId: new Int32Array(0),
-    },
+    segments: emptySegments(),
+    blocks: emptyBlocks(),
     allocatorSettings: null,
     externalAnnotations: [],
     warnings,

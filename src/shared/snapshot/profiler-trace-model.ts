@@ -22,6 +22,7 @@ import {
 import { sortRun } from './event-order';
 import { attributeMemoryEvents, MAX_STACK_FRAMES } from './profiler-attribution';
 import type { ProfilerTraceEvents } from './profiler-trace-reader';
+import { emptyBlocks, emptySegments } from './no-allocator-state';
 import { SnapshotFormatError } from './snapshot-error';
 import { StackInterner } from './stack-interner';
 
@@ -69,14 +70,7 @@ export function buildProfilerTraceModel(events: ProfilerTraceEvents): SnapshotMo
     strings,
     traces,
     segments: emptySegments(),
-    blocks: {
-      count: 0,
-      address: new Float64Array(0),
-      sizeBytes: new Float64Array(0),
-      requestedSizeBytes: new Float64Array(0),
-      state: new Uint8Array(0),
-      stackId: new Int32Array(0),
-    },
+    blocks: emptyBlocks(),
     allocatorSettings: null,
     externalAnnotations: annotationsOf(
       events,
@@ -274,22 +268,4 @@ function annotationsOf(
     }
   }
   return annotations;
-}
-
-function emptySegments(): SnapshotModel['segments'] {
-  return {
-    count: 0,
-    device: new Int32Array(0),
-    address: new Float64Array(0),
-    totalSizeBytes: new Float64Array(0),
-    allocatedSizeBytes: new Float64Array(0),
-    activeSizeBytes: new Float64Array(0),
-    requestedSizeBytes: new Float64Array(0),
-    streamId: new Uint32Array(0),
-    segmentType: new Uint8Array(0),
-    poolId: new Uint32Array(0),
-    isExpandable: new Uint8Array(0),
-    stackId: new Int32Array(0),
-    blockOffsets: new Uint32Array(1),
-  };
 }
