@@ -78,4 +78,10 @@ describe('moment', () => {
     expect(describeMoment(device, 2)).toBe('event 2 · 1.00 ms · active 3.5 KiB · reserved 8.0 KiB');
     expect(describeMoment(device, -1)).toBe('before the trace · active 1000 B · reserved 4.0 KiB');
   });
+
+  it('says nothing of reserved where the file records none (a CPU profiler trace)', () => {
+    const device = testDevice();
+    const cpu = { ...device, figures: { ...device.figures, reservedRecorded: false } };
+    expect(describeMoment(cpu, 2)).toBe('event 2 · 1.00 ms · active 3.5 KiB');
+  });
 });

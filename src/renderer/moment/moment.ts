@@ -78,9 +78,9 @@ export function describeMoment(device: AnalyzedDevice, moment: number): string {
 
 /** The readout's parts, most important first: a narrow bar shows the first ones only. */
 export function describeMomentParts(device: AnalyzedDevice, moment: number): string[] {
-  return [
-    describeEvent(device, moment),
-    `active ${formatBytes(activeAt(device, moment))}`,
-    `reserved ${formatBytes(reservedAt(device, moment))}`,
-  ];
+  const parts = [describeEvent(device, moment), `active ${formatBytes(activeAt(device, moment))}`];
+  // A CPU profiler trace records no reserved bytes: no "reserved 0 B" that reads as measured.
+  if (device.figures.reservedRecorded)
+    parts.push(`reserved ${formatBytes(reservedAt(device, moment))}`);
+  return parts;
 }
