@@ -177,3 +177,22 @@ describe('fuzz seed 20261130 case 17047', () => {
     await expect(decode(bytes, { fastTraceEntries: false })).rejects.toThrow(message);
   });
 });
+
+describe('fuzz seed 20261131 case 3000', () => {
+  // A byte flip renamed host_traces[26]'s `stream` to `forward_frames`, so the entry reads
+  // `forward_frames: 0`. The fast path took values[] for it, which still held the device trace's
+  // last list (the reader reuses its slots across dicts), and gave the free a forward_frames list;
+  // the generic path none (a number is not a list). No host entry has a list (pickle.load says so).
+  it('gives a number as forward_frames no list, on both decode paths', async () => {
+    const bytes = new Uint8Array(
+      readFileSync('test/fixtures/fuzz/forward-frames-number-seed20261131-case3000.pickle'),
+    );
+    const fast = await decode(bytes);
+    expect(await decode(bytes, { fastTraceEntries: false })).toEqual(fast);
+    const withLists = fast.traces.filter((trace) => trace.forwardFramesId?.some((id) => id >= 0));
+    expect(withLists.length).toBeGreaterThan(0);
+    const hostTrace = fast.traces.at(-1)!;
+    expect(hostTrace.forwardFramesId?.[26]).toBe(-1);
+    expect(hostTrace.forwardFramesId?.every((id) => id === -1)).toBe(true);
+  });
+});

@@ -532,7 +532,9 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
       if (handle < STRING_LIST_HANDLE_BASE) return NO_LIST;
       return this.internStringList(this.materializeHandle(handle));
     }
-    return this.internStringList(values[FORWARD_FRAMES]);
+    // Through slotValue: a number in the slot leaves values[] holding an earlier entry's list
+    // (fuzz campaign seed 20261131, case 3000: `forward_frames: 0` took the list before it).
+    return this.internStringList(this.slotValue(FORWARD_FRAMES, numbers, values, kinds));
   }
 
   private internStringIds(ids: readonly number[]): number {
