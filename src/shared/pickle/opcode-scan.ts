@@ -1,0 +1,130 @@
+// Steps through pickle opcodes without decoding them: only each opcode's length is read. A
+// parallel decode needs two things from the bytes before any worker decodes them: where a part
+// may begin (trace-split-plan.ts), and how many memo entries the parts before it create (the
+// memo is numbered in file order, so a part's first MEMOIZE is the sum of the earlier parts'
+// counts). Both are read here, at a fraction of the cost of decoding.
+//
+// Any opcode a snapshot never holds (code loading, sets, text protocols), or a declared length
+// the bytes cannot hold, stops the scan: the caller then decodes on one worker, and the serial
+// decoder says what is wrong with the file in its usual words.
+
+import { Op } from './opcodes';
+
+/** Returned by opcodeEnd() for an opcode the scan does not step over (or one cut by the end). */
+export const NOT_SCANNED = -1;
+
+// Length of the argument of each fixed-size opcode (index: the opcode byte); -1: not fixed-size.
+const FIXED_ARGUMENT = new Int8Array(256).fill(-1);
+for (const op of [
+  Op.MARK,
+  Op.STOP,
+  Op.POP,
+  Op.POP_MARK,
+  Op.DUP,
+  Op.NONE,
+  Op.APPEND,
+  Op.APPENDS,
+  Op.DICT,
+  Op.EMPTY_DICT,
+  Op.LIST,
+  Op.EMPTY_LIST,
+  Op.SETITEM,
+  Op.SETITEMS,
+  Op.TUPLE,
+  Op.EMPTY_TUPLE,
+  Op.TUPLE1,
+  Op.TUPLE2,
+  Op.TUPLE3,
+  Op.NEWTRUE,
+  Op.NEWFALSE,
+  Op.MEMOIZE,
+]) {
+  FIXED_ARGUMENT[op] = 0;
+}
+FIXED_ARGUMENT[Op.BININT1] = 1;
+FIXED_ARGUMENT[Op.BINGET] = 1;
+FIXED_ARGUMENT[Op.BINPUT] = 1;
+FIXED_ARGUMENT[Op.PROTO] = 1;
+FIXED_ARGUMENT[Op.BININT2] = 2;
+FIXED_ARGUMENT[Op.BININT] = 4;
+FIXED_ARGUMENT[Op.LONG_BINGET] = 4;
+FIXED_ARGUMENT[Op.LONG_BINPUT] = 4;
+FIXED_ARGUMENT[Op.BINFLOAT] = 8;
+FIXED_ARGUMENT[Op.FRAME] = 8;
+
+/** The position after the opcode at `pos`, or NOT_SCANNED (unknown opcode, or cut at `end`). */
+export function opcodeEnd(bytes: Uint8Array, view: DataView, pos: number, end: number): number {
+  const op = bytes[pos]!;
+  const fixed = FIXED_ARGUMENT[op]!;
+  let after: number;
+  if (fixed >= 0) {
+    after = pos + 1 + fixed;
+  } else {
+    switch (op) {
+      case Op.SHORT_BINUNICODE:
+      case Op.SHORT_BINBYTES:
+      case Op.LONG1:
+        if (pos + 2 > end) return NOT_SCANNED;
+        after = pos + 2 + bytes[pos + 1]!;
+        break;
+      case Op.BINUNICODE:
+      case Op.BINBYTES:
+      case Op.LONG4:
+        if (pos + 5 > end) return NOT_SCANNED;
+        after = pos + 5 + view.getUint32(pos + 1, true);
+        break;
+      case Op.BINUNICODE8:
+      case Op.BINBYTES8:
+      case Op.BYTEARRAY8: {
+        if (pos + 9 > end) return NOT_SCANNED;
+        const high = view.getUint32(pos + 5, true);
+        if (high !== 0) return NOT_SCANNED;
+        after = pos + 9 + view.getUint32(pos + 1, true);
+        break;
+      }
+      default:
+        return NOT_SCANNED;
+    }
+  }
+  return after <= end ? after : NOT_SCANNED;
+}
+
+export interface MemoCount {
+  /** MEMOIZE opcodes in the range. */
+  memoized: number;
+  /** Where the scan stopped: `to` when every opcode was stepped over and the last one ends there. */
+  stoppedAt: number;
+  /** Whether a STOP opcode was stepped over (the pickle ends inside the range). */
+  sawStop: boolean;
+}
+
+/**
+ * Counts the MEMOIZE opcodes of bytes[from..to), `from` being an opcode boundary. The scan stops
+ * early (stoppedAt < to) at an opcode it does not step over, at BINPUT / LONG_BINPUT (protocol
+ * 2-3 numbering: no count from the bytes alone can be trusted to match), and after STOP.
+ */
+export function countMemoized(bytes: Uint8Array, from: number, to: number): MemoCount {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const end = Math.min(to, bytes.length);
+  let pos = from;
+  let memoized = 0;
+  while (pos < end) {
+    const op = bytes[pos]!;
+    // The opcodes of a trace entry, inline: this loop runs once per opcode of the file.
+    if (op === Op.MEMOIZE) {
+      memoized++;
+      pos += 1;
+      continue;
+    }
+    if (op === Op.BINGET && pos + 2 <= end) {
+      pos += 2;
+      continue;
+    }
+    if (op === Op.STOP) return { memoized, stoppedAt: pos + 1, sawStop: true };
+    if (op === Op.BINPUT || op === Op.LONG_BINPUT) break;
+    const after = opcodeEnd(bytes, view, pos, end);
+    if (after === NOT_SCANNED) break;
+    pos = after;
+  }
+  return { memoized, stoppedAt: Math.min(pos, end), sawStop: false };
+}
