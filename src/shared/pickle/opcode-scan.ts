@@ -92,7 +92,10 @@ export function opcodeEnd(bytes: Uint8Array, view: DataView, pos: number, end: n
 export interface MemoCount {
   /** MEMOIZE opcodes in the range. */
   memoized: number;
-  /** Where the scan stopped: `to` when every opcode was stepped over and the last one ends there. */
+  /**
+   * Where the scan stopped: `to` when every opcode was stepped over and the last one ends there;
+   * else the start of the opcode it could not step over (or that `to` cuts).
+   */
   stoppedAt: number;
   /** Whether a STOP opcode was stepped over (the pickle ends inside the range). */
   sawStop: boolean;
@@ -108,23 +111,60 @@ export function countMemoized(bytes: Uint8Array, from: number, to: number): Memo
   const end = Math.min(to, bytes.length);
   let pos = from;
   let memoized = 0;
+  let opStart = pos;
   while (pos < end) {
+    opStart = pos;
     const op = bytes[pos]!;
-    // The opcodes of a trace entry, inline: this loop runs once per opcode of the file.
-    if (op === Op.MEMOIZE) {
-      memoized++;
-      pos += 1;
-      continue;
+    // The opcodes of a trace entry, inline (this loop runs once per opcode of the file); every
+    // step that may pass `end` is checked by the final comparison, which stops the scan.
+    switch (op) {
+      case Op.MEMOIZE:
+        memoized++;
+        pos += 1;
+        continue;
+      case Op.MARK:
+      case Op.EMPTY_DICT:
+      case Op.EMPTY_LIST:
+      case Op.SETITEMS:
+      case Op.APPENDS:
+      case Op.APPEND:
+      case Op.TUPLE2:
+      case Op.NEWTRUE:
+      case Op.NEWFALSE:
+      case Op.NONE:
+        pos += 1;
+        continue;
+      case Op.BINGET:
+      case Op.BININT1:
+        pos += 2;
+        continue;
+      case Op.BININT2:
+        pos += 3;
+        continue;
+      case Op.LONG_BINGET:
+      case Op.BININT:
+        pos += 5;
+        continue;
+      case Op.LONG1:
+      case Op.SHORT_BINUNICODE:
+        if (pos + 1 >= end) break;
+        pos += 2 + bytes[pos + 1]!;
+        continue;
+      case Op.STOP:
+        return { memoized, stoppedAt: pos + 1, sawStop: true };
+      case Op.BINPUT:
+      case Op.LONG_BINPUT:
+        return { memoized, stoppedAt: pos, sawStop: false };
+      default: {
+        const after = opcodeEnd(bytes, view, pos, end);
+        if (after === NOT_SCANNED) return { memoized, stoppedAt: pos, sawStop: false };
+        pos = after;
+        continue;
+      }
     }
-    if (op === Op.BINGET && pos + 2 <= end) {
-      pos += 2;
-      continue;
-    }
-    if (op === Op.STOP) return { memoized, stoppedAt: pos + 1, sawStop: true };
-    if (op === Op.BINPUT || op === Op.LONG_BINPUT) break;
-    const after = opcodeEnd(bytes, view, pos, end);
-    if (after === NOT_SCANNED) break;
-    pos = after;
+    // An opcode cut by `end`.
+    return { memoized, stoppedAt: pos, sawStop: false };
   }
-  return { memoized, stoppedAt: Math.min(pos, end), sawStop: false };
+  // Past `end`: the last opcode is cut by it, and the scan stopped where that opcode starts.
+  return { memoized, stoppedAt: pos > end ? opStart : pos, sawStop: false };
 }
