@@ -168,3 +168,120 @@ export function countMemoized(bytes: Uint8Array, from: number, to: number): Memo
   // Past `end`: the last opcode is cut by it, and the scan stopped where that opcode starts.
   return { memoized, stoppedAt: pos > end ? opStart : pos, sawStop: false };
 }
+
+/** In MemoObjects.starts: a memo entry whose object cannot be read again from its bytes alone. */
+export const NO_START = 0xffffffff;
+
+export interface MemoObjects extends MemoCount {
+  /**
+   * Per MEMOIZE of the range, in order: where the memoized object's first opcode is, relative to
+   * `from` (NO_START when it is not a string, bytes, dict, list or small tuple of scalars).
+   */
+  starts: Uint32Array;
+}
+
+// Opcodes that push one plain value and take nothing: the items of a tuple read again by itself.
+const SCALAR = new Uint8Array(256);
+for (const op of [
+  Op.BININT,
+  Op.BININT1,
+  Op.BININT2,
+  Op.LONG1,
+  Op.LONG4,
+  Op.BINFLOAT,
+  Op.NONE,
+  Op.NEWTRUE,
+  Op.NEWFALSE,
+  Op.SHORT_BINUNICODE,
+  Op.BINUNICODE,
+  Op.BINUNICODE8,
+  Op.BINGET,
+  Op.LONG_BINGET,
+]) {
+  SCALAR[op] = 1;
+}
+
+// Opcodes whose value MEMOIZE stores is made by that opcode alone.
+const SELF_MADE = new Uint8Array(256);
+for (const op of [
+  Op.EMPTY_DICT,
+  Op.EMPTY_LIST,
+  Op.EMPTY_TUPLE,
+  Op.SHORT_BINUNICODE,
+  Op.BINUNICODE,
+  Op.BINUNICODE8,
+  Op.SHORT_BINBYTES,
+  Op.BINBYTES,
+  Op.BINBYTES8,
+  Op.BYTEARRAY8,
+]) {
+  SELF_MADE[op] = 1;
+}
+
+/**
+ * As countMemoized, and where each memoized object starts: a part of a parallel decode reads an
+ * object that an earlier part memoized (a frame dict, a frames list, a string) again from the
+ * bytes (see foreign-memo.ts), knowing only its memo index. Parts are < 4 GiB (Uint32 offsets).
+ */
+export function scanMemoObjects(bytes: Uint8Array, from: number, to: number): MemoObjects {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const end = Math.min(to, bytes.length);
+  let starts = new Uint32Array(1 << 12);
+  let memoized = 0;
+  // Starts and opcodes of the last four opcodes (a TUPLE3's items and the tuple itself).
+  let start1 = -1;
+  let start2 = -1;
+  let start3 = -1;
+  let start4 = -1;
+  let op1 = -1;
+  let op2 = -1;
+  let op3 = -1;
+  let op4 = -1;
+  let pos = from;
+  let stoppedAt = -1;
+  let sawStop = false;
+  while (pos < end) {
+    const op = bytes[pos]!;
+    if (op === Op.MEMOIZE) {
+      let start = NO_START;
+      if (SELF_MADE[op1] === 1) start = start1 - from;
+      else if (op1 === Op.TUPLE1 && SCALAR[op2] === 1) start = start2 - from;
+      else if (op1 === Op.TUPLE2 && SCALAR[op2] === 1 && SCALAR[op3] === 1) start = start3 - from;
+      else if (op1 === Op.TUPLE3 && SCALAR[op2] === 1 && SCALAR[op3] === 1 && SCALAR[op4] === 1)
+        start = start4 - from;
+      if (memoized === starts.length) {
+        const grown = new Uint32Array(starts.length * 2);
+        grown.set(starts);
+        starts = grown;
+      }
+      starts[memoized++] = start;
+    } else if (op === Op.STOP) {
+      stoppedAt = pos + 1;
+      sawStop = true;
+      break;
+    } else if (op === Op.BINPUT || op === Op.LONG_BINPUT) {
+      stoppedAt = pos;
+      break;
+    }
+    const after = opcodeEnd(bytes, view, pos, end);
+    if (after === NOT_SCANNED) {
+      stoppedAt = pos;
+      break;
+    }
+    start4 = start3;
+    start3 = start2;
+    start2 = start1;
+    start1 = pos;
+    op4 = op3;
+    op3 = op2;
+    op2 = op1;
+    op1 = op;
+    pos = after;
+  }
+  return {
+    memoized,
+    starts: starts.slice(0, memoized),
+    stoppedAt: stoppedAt >= 0 ? stoppedAt : pos,
+    sawStop,
+  };
+}
