@@ -10,7 +10,8 @@ import { indexFrames } from '../src/shared/pickle/frame-index';
 import { countMemoized } from '../src/shared/pickle/opcode-scan';
 import { planTraceSplit } from '../src/shared/snapshot/trace-split-plan';
 import { Op } from '../src/shared/pickle/opcodes';
-import { opcodeEnd } from '../src/shared/pickle/opcode-scan';
+import { opcodeEnd, scanMemoObjects } from '../src/shared/pickle/opcode-scan';
+import { ForeignMemo, type MemoPart } from '../src/shared/pickle/foreign-memo';
 
 /**
  * References of bytes[from..to) to memo entries below `base` (made by earlier parts), split by
@@ -77,6 +78,7 @@ function foreignReferences(
   return {
     prefix,
     other,
+    otherIndexes: otherDistinct,
     otherDistinct: otherDistinct.size,
     kinds: [...kinds].map(([k, n]) => `${n} ${k}`).join(', '),
   };
@@ -133,6 +135,17 @@ for (let run = 0; run < runs; run++) {
     bases.push(memo);
     memo += counted.memoized;
   }
+  const memoParts: MemoPart[] = [];
+  let scannedBase = 0;
+  for (let part = 0; part < starts.length; part++) {
+    const from = starts[part]!;
+    const [scanSeconds, scanned] = await timed(() =>
+      scanMemoObjects(bytes, from, starts[part + 1] ?? bytes.length),
+    );
+    note(`scan memo objects, part ${part}`, scanSeconds);
+    memoParts.push({ base: scannedBase, from, starts: scanned.starts });
+    scannedBase += scanned.memoized;
+  }
   if (run === 0) {
     const prefixMemo = countMemoized(bytes, 0, split.plan.firstActionKey).memoized;
     for (let part = 1; part < starts.length; part++) {
@@ -142,6 +155,15 @@ for (let run = 0; run < runs; run++) {
         starts[part + 1] ?? bytes.length,
         bases[part]!,
         prefixMemo,
+      );
+      const foreign = new ForeignMemo(bytes, memoParts);
+      const [readSeconds, unread] = await timed(() => {
+        let missing = 0;
+        for (const index of refs.otherIndexes) if (foreign.get(index) === undefined) missing++;
+        return missing;
+      });
+      console.log(
+        `part ${part}: read its ${refs.otherDistinct} objects of other parts again in ${(readSeconds * 1000).toFixed(1)} ms (${unread} unreadable)`,
       );
       console.log(
         `part ${part}: memo base ${bases[part]}, references to the prefix memo (${prefixMemo} entries) ${refs.prefix}, ` +

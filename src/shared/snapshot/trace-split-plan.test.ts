@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateLargeSnapshot } from '../../../generators/snapshot/generate-large-snapshot';
 import { pythonPickle } from '../../../test/support/python';
@@ -12,6 +12,10 @@ import { CONSUMED_DICT, Unpickler } from '../pickle/unpickler';
 import { StackInterner } from './stack-interner';
 import { TraceTableBuilder } from './trace-table-builder';
 import { planTraceSplit } from './trace-split-plan';
+
+const CUDA_SNAPSHOTS = ['expandable', 'leak', 'oom'].map((name) =>
+  resolve(import.meta.dirname, `../../../test/fixtures/cuda-h200/${name}.pickle`),
+);
 
 /** The serial decoder's state after the opcodes before `offset` (the private fields, read here only). */
 function serialStateAt(bytes: Uint8Array, offset: number) {
@@ -75,29 +79,28 @@ describe('planTraceSplit', () => {
   const dir = mkdtempSync(join(tmpdir(), 'allocscope-split-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it.each(realSnapshotPaths().map((path) => [path.split('/').pop()!, path]))(
-    'splits %s only at trace entries the serial decoder agrees on',
-    (_name, path) => {
-      const bytes = new Uint8Array(readFileSync(path));
-      const frames = indexFrames(bytes);
-      if (!('payloadStarts' in frames)) throw new Error(frames.reason);
-      for (const parts of [1, 2, 3, 7]) {
-        const split = planTraceSplit(bytes, parts);
-        if (!('plan' in split)) {
-          // Small files whose segments outweigh their trace (or that have none) stay on one worker.
-          expect(split.reason).toBe('no trace entry in the first half of the file');
-          expect(frames.payloadStarts.length).toBeLessThan(8);
-          continue;
-        }
-        expect(split.plan.starts.length).toBeLessThanOrEqual(parts);
-        // Files of several frames are cut as asked (a frame is 64 KiB; a part needs one).
-        if (frames.payloadStarts.length > 2 * parts) {
-          expect(split.plan.starts.length).toBe(parts);
-        }
-        expectSplitsHold(bytes, split.plan.starts);
+  it.each(
+    [...realSnapshotPaths(), ...CUDA_SNAPSHOTS].map((path) => [path.split('/').pop()!, path]),
+  )('splits %s only at trace entries the serial decoder agrees on', (_name, path) => {
+    const bytes = new Uint8Array(readFileSync(path));
+    const frames = indexFrames(bytes);
+    if (!('payloadStarts' in frames)) throw new Error(frames.reason);
+    for (const parts of [1, 2, 3, 7]) {
+      const split = planTraceSplit(bytes, parts);
+      if (!('plan' in split)) {
+        // Small files whose segments outweigh their trace (or that have none) stay on one worker.
+        expect(split.reason).toBe('no trace entry in the first half of the file');
+        expect(frames.payloadStarts.length).toBeLessThan(8);
+        continue;
       }
-    },
-  );
+      expect(split.plan.starts.length).toBeLessThanOrEqual(parts);
+      // Files of several frames are cut as asked (a frame is 64 KiB; a part needs one).
+      if (frames.payloadStarts.length > 2 * parts) {
+        expect(split.plan.starts.length).toBe(parts);
+      }
+      expectSplitsHold(bytes, split.plan.starts);
+    }
+  });
 
   it.each([4, 5])('splits a CPython pickle of protocol %i at 1, 2, 3 and 7 parts', (protocol) => {
     const bytes = pythonPickle(PYTHON_SNAPSHOT, protocol);
