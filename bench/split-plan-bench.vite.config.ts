@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { builtinModules } from 'node:module';
 import { defineConfig } from 'vite';
 
-// Builds bench/split-plan-bench.ts alone (issue 25's measurements of the split plan).
+// Builds issue 25's measurements alone: bench/split-plan-bench.ts, bench/parallel-decode-bench.ts.
 export default defineConfig({
   resolve: { alias: { '@shared': resolve(import.meta.dirname, '../src/shared') } },
   build: {
@@ -12,7 +12,10 @@ export default defineConfig({
     target: 'node20',
     minify: false,
     rollupOptions: {
-      input: { 'split-plan-bench': resolve(import.meta.dirname, 'split-plan-bench.ts') },
+      input: {
+        'split-plan-bench': resolve(import.meta.dirname, 'split-plan-bench.ts'),
+        'parallel-decode-bench': resolve(import.meta.dirname, 'parallel-decode-bench.ts'),
+      },
       external: [...builtinModules, ...builtinModules.map((name) => `node:${name}`)],
       output: { format: 'es', entryFileNames: '[name].js' },
     },

@@ -8,12 +8,22 @@ import { Memo, MemoCode, type MemoOptions } from './memo';
 // Codes of foreign objects: below every code of the part's own objects (a part makes far fewer
 // than 2^30 objects), so objectOf() tells them apart by range.
 const FIRST_FOREIGN = -(2 ** 30);
+const PAGE_BITS = 16;
+const PAGE_SIZE = 1 << PAGE_BITS;
+const PAGE_MASK = PAGE_SIZE - 1;
 
 export class PartMemo extends Memo {
   private readonly base: number;
   private readonly foreign: ForeignMemo;
   private readonly foreignObjects: unknown[] = [];
-  private readonly foreignCodes = new Map<number, number>();
+  /** The memo index of each of foreignObjects. */
+  private readonly foreignIndexes: number[] = [];
+  /**
+   * Codes of the foreign entries looked up so far, in pages made on first use (0: not looked up
+   * yet; foreign codes are never >= 0). Parts name the same few thousand foreign entries millions
+   * of times (keys, action names), so this is on the decoder's hot path: no Map.
+   */
+  private readonly foreignCodePages: (Int32Array | undefined)[] = [];
   private readonly consumed: unknown;
   private readonly materialize: (handle: number) => unknown;
 
@@ -36,17 +46,17 @@ export class PartMemo extends Memo {
   override code(index: number): number {
     if (index >= this.base) return super.code(index - this.base);
     if (!(index >= 0)) return MemoCode.empty;
-    let code = this.foreignCodes.get(index);
-    if (code === undefined) {
-      const value = this.foreign.get(index);
-      if (value === undefined) {
-        code = MemoCode.empty;
-      } else {
-        code = FIRST_FOREIGN - this.foreignObjects.length;
-        this.foreignObjects.push(value);
-      }
-      this.foreignCodes.set(index, code);
+    const page = (this.foreignCodePages[index >>> PAGE_BITS] ??= new Int32Array(PAGE_SIZE));
+    const known = page[index & PAGE_MASK]!;
+    if (known !== 0) return known;
+    const value = this.foreign.get(index);
+    let code: number = MemoCode.empty;
+    if (value !== undefined) {
+      code = FIRST_FOREIGN - this.foreignObjects.length;
+      this.foreignObjects.push(value);
+      this.foreignIndexes.push(index);
     }
+    page[index & PAGE_MASK] = code;
     return code;
   }
 
@@ -82,10 +92,6 @@ export class PartMemo extends Memo {
 
   /** The foreign objects the part read (the merge checks them against their owners'). */
   foreignRead(): ReadonlyMap<number, unknown> {
-    const read = new Map<number, unknown>();
-    for (const [index, code] of this.foreignCodes) {
-      if (code !== MemoCode.empty) read.set(index, this.objectOf(code));
-    }
-    return read;
+    return new Map(this.foreignIndexes.map((index, i) => [index, this.foreignObjects[i]]));
   }
 }

@@ -41,6 +41,11 @@ export interface TraceSplitOptions {
    * A trace entry is a few hundred bytes to a few KiB; a frame is 64 KiB.
    */
   searchBytes?: number;
+  /**
+   * Where parts should begin, as fractions of the file (ascending; default k / parts): the first
+   * part may take more when the later ones first scan it (docs/parallel-decode.md).
+   */
+  fractions?: readonly number[];
 }
 
 const DEFAULT_SEARCH_BYTES = 1 << 20;
@@ -64,7 +69,8 @@ export function planTraceSplit(
   const starts = [0];
   for (let part = 1; part < parts; part++) {
     const previous = starts[starts.length - 1]!;
-    const target = Math.max(Math.floor((bytes.length * part) / parts), key.at, previous + 1);
+    const fraction = options.fractions?.[part - 1] ?? part / parts;
+    const target = Math.max(Math.floor(bytes.length * fraction), key.at, previous + 1);
     const frame = firstAtOrAfter(payloadStarts, target);
     if (frame === payloadStarts.length) break;
     const from = payloadStarts[frame]!;
