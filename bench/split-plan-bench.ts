@@ -9,6 +9,21 @@ import { decodeSnapshot } from '../src/shared/snapshot/decode-snapshot';
 import { indexFrames } from '../src/shared/pickle/frame-index';
 import { countMemoized } from '../src/shared/pickle/opcode-scan';
 import { planTraceSplit } from '../src/shared/snapshot/trace-split-plan';
+import { decodeTracePart } from '../src/shared/snapshot/decode-trace-part';
+import { Unpickler } from '../src/shared/pickle/unpickler';
+import { StackInterner } from '../src/shared/snapshot/stack-interner';
+import { TraceTableBuilder } from '../src/shared/snapshot/trace-table-builder';
+
+/** The serial decoder over bytes[0..end) (no model built): rows. */
+function decodeSerialUpTo(bytes: Uint8Array, end: number): number {
+  const traceTable = new TraceTableBuilder(new StackInterner(), end / 24);
+  const unpickler = new Unpickler({ interceptor: traceTable, flatDictConsumer: traceTable });
+  for (let at = 0; at < end; at += 1 << 20) {
+    unpickler.feed(bytes.subarray(at, Math.min(end, at + (1 << 20))));
+    if (unpickler.done) break;
+  }
+  return traceTable.rows;
+}
 import { Op } from '../src/shared/pickle/opcodes';
 import { opcodeEnd, scanMemoObjects } from '../src/shared/pickle/opcode-scan';
 import { ForeignMemo, type MemoPart } from '../src/shared/pickle/foreign-memo';
@@ -171,6 +186,24 @@ for (let run = 0; run < runs; run++) {
       );
     }
   }
+  // The last part on its own, against the serial decoder's time for the same bytes (the whole
+  // file less the bytes before the part), one after the other on this thread.
+  const lastStart = starts[starts.length - 1]!;
+  const [partSeconds] = await timed(() =>
+    decodeTracePart(
+      bytes,
+      lastStart,
+      bytes.length,
+      bases[bases.length - 1]!,
+      new ForeignMemo(bytes, memoParts),
+    ),
+  );
+  note('last part alone', partSeconds);
+  const [beforeSeconds] = await timed(() => decodeSerialUpTo(bytes, lastStart));
+  note('serial up to last part', beforeSeconds);
+  const [wholeSeconds] = await timed(() => decodeSerialUpTo(bytes, bytes.length));
+  note('serial, no model', wholeSeconds);
+  note('serial for last part', wholeSeconds - beforeSeconds);
   const [decodeSeconds, model] = await timed(() =>
     decodeSnapshot(chunksOf(bytes, 1 << 20), { totalBytes: bytes.length }),
   );
