@@ -64,6 +64,12 @@ export interface UnpicklerOptions {
   limits?: { maxStackValues?: number; minItemBudget?: number };
   /** Reads flat dicts (trace entries) straight from the bytes; see flat-dict-reader.ts. */
   flatDictConsumer?: FlatDictConsumer;
+  /**
+   * Decodes one part of a parallel decode (docs/parallel-decode.md): the bytes fed start at
+   * `startOffset` of the file, inside an open batch of a trace list (the stack holds a list
+   * below a MARK), with `memo` numbered from the part's base (a PartMemo). Never set otherwise.
+   */
+  part?: { memo: Memo; startOffset: number };
 }
 
 // Enough for any opcode but long strings and bytes.
@@ -130,10 +136,17 @@ export class Unpickler {
     const materializeHandle = options.flatDictConsumer?.materializeHandle.bind(
       options.flatDictConsumer,
     );
-    this.memo = new Memo({
-      consumedValue: CONSUMED_DICT,
-      ...(materializeHandle === undefined ? {} : { materializeHandle }),
-    });
+    this.memo =
+      options.part?.memo ??
+      new Memo({
+        consumedValue: CONSUMED_DICT,
+        ...(materializeHandle === undefined ? {} : { materializeHandle }),
+      });
+    if (options.part !== undefined) {
+      this.pendingOffset = options.part.startOffset;
+      this.stack = [[]];
+      this.marks = [1];
+    }
     this.flatDicts =
       options.flatDictConsumer === undefined
         ? null

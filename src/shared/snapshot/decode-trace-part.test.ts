@@ -1,0 +1,122 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generateLargeSnapshot } from '../../../generators/snapshot/generate-large-snapshot';
+import { realSnapshotPath } from '../../../test/support/real-snapshots';
+import { ForeignMemo, type MemoPart } from '../pickle/foreign-memo';
+import { scanMemoObjects } from '../pickle/opcode-scan';
+import { Unpickler } from '../pickle/unpickler';
+import { decodeTracePart } from './decode-trace-part';
+import { StackInterner } from './stack-interner';
+import { TraceTableBuilder } from './trace-table-builder';
+import { planTraceSplit } from './trace-split-plan';
+
+/** A serial decode's trace table and stacks after the bytes before `end` (the whole file: its length). */
+function serialTable(bytes: Uint8Array, end: number) {
+  const stacks = new StackInterner();
+  const traceTable = new TraceTableBuilder(stacks);
+  const unpickler = new Unpickler({ interceptor: traceTable, flatDictConsumer: traceTable });
+  unpickler.feed(bytes.subarray(0, end));
+  return { traceTable, stacks };
+}
+
+/** Row `row` of a table in words no id depends on: what a merged model must say of it. */
+function describeRow({ traceTable, stacks }: ReturnType<typeof serialTable>, row: number): string {
+  const table = stacks.table();
+  const stack = traceTable.stackId[row]!;
+  const frames: string[] = [];
+  if (stack >= 0) {
+    for (let i = table.offsets[stack]!; i < table.offsets[stack + 1]!; i++) {
+      const frame = table.frameIds[i]!;
+      frames.push(
+        `${stacks.frames.filename[frame]}:${stacks.frames.line[frame]}:${stacks.frames.name[frame]}`,
+      );
+    }
+  }
+  return [
+    traceTable.actionNames[traceTable.action[row]!],
+    traceTable.addr[row],
+    traceTable.sizeBytes[row],
+    traceTable.streams[traceTable.streamId[row]!],
+    traceTable.timeUs[row],
+    frames.join(' < '),
+  ].join(' | ');
+}
+
+/** The rows at which the serial decode's trace lists end. */
+function listEnds(traceTable: TraceTableBuilder): number[] {
+  return [...traceTable.ranges.values()].map((range) => range.first + range.count);
+}
+
+/**
+ * Decodes every later part of a plan of `parts` on its own and compares its rows with the serial
+ * decode's rows from the part's first entry on.
+ */
+function expectPartsMatchSerial(bytes: Uint8Array, parts: number): number {
+  const split = planTraceSplit(bytes, parts);
+  if (!('plan' in split)) throw new Error(split.reason);
+  const starts = split.plan.starts;
+  const memoParts: MemoPart[] = [];
+  let base = 0;
+  for (let part = 0; part < starts.length; part++) {
+    const scanned = scanMemoObjects(bytes, starts[part]!, starts[part + 1] ?? bytes.length);
+    memoParts.push({ base, from: starts[part]!, starts: scanned.starts });
+    base += scanned.memoized;
+  }
+  const serial = serialTable(bytes, bytes.length);
+  let compared = 0;
+  for (let part = 1; part < starts.length; part++) {
+    const start = starts[part]!;
+    const end = starts[part + 1] ?? bytes.length;
+    const firstRow = serialTable(bytes, start).traceTable.rows;
+    const lastRow =
+      part + 1 < starts.length ? serialTable(bytes, end).traceTable.rows : serial.traceTable.rows;
+    const decoded = decodeTracePart(
+      bytes,
+      start,
+      end,
+      memoParts[part]!.base,
+      new ForeignMemo(bytes, memoParts),
+    );
+    const rows = decoded.traceTable.rows;
+    if (decoded.ended === null) {
+      expect(decoded.stoppedAt).toBe(end);
+      expect(rows).toBe(lastRow - firstRow);
+    } else {
+      // Its trace list ended (the opcodes go on with the lists around it, which the part does
+      // not hold): the spine decodes the rest. It stops at the end of a trace list, never inside.
+      // (The outer list's APPENDS, or its APPEND when the file has one device's trace.)
+      expect(decoded.ended.message).toMatch(/^(no MARK on the stack|APPEND needs a list)/);
+      expect(decoded.stoppedAt).toBeLessThan(end);
+      expect(listEnds(serial.traceTable)).toContain(firstRow + rows);
+    }
+    expect(rows).toBeGreaterThan(0);
+    for (let row = 0; row < rows; row++) {
+      expect(describeRow(decoded, row)).toBe(describeRow(serial, firstRow + row));
+    }
+    compared += rows;
+  }
+  return compared;
+}
+
+describe('decodeTracePart', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'allocscope-part-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each(['Constructor-Sun', 'LINYUN', 'kkaitlyn111'])(
+    'decodes each part of %s as the serial decoder decodes those entries',
+    (prefix) => {
+      const bytes = new Uint8Array(readFileSync(realSnapshotPath(prefix)));
+      for (const parts of [2, 3, 7])
+        expect(expectPartsMatchSerial(bytes, parts)).toBeGreaterThan(0);
+    },
+  );
+
+  it('decodes each part of a generated snapshot of two devices', () => {
+    const path = join(dir, 'generated.pickle');
+    generateLargeSnapshot(path, 2_000_000, { seed: 11 });
+    const bytes = new Uint8Array(readFileSync(path));
+    for (const parts of [2, 3, 7]) expect(expectPartsMatchSerial(bytes, parts)).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,192 @@
+// Where a snapshot pickle can be cut into parts that decode on separate workers (issue 25). Nearly
+// all of a big snapshot's bytes are trace entries, pickled one after another inside a device's
+// trace list:
+//   ... MARK (EMPTY_DICT MEMOIZE MARK <'action'> <value> ... SETITEMS)* APPENDS ...
+// so a part starts at the EMPTY_DICT of a trace entry whose previous sibling in the same APPENDS
+// batch ended just before it (the opcode before is SETITEMS). There, a decoder needs no state
+// but "a trace list with an open batch" (and the memo, see below) to go on.
+//
+// Finding such a place without decoding: hop the FRAME headers to the frame nearest the wanted
+// offset (every frame starts on an opcode boundary, see frame-index.ts), then step opcodes (their
+// lengths only) until the pattern above, its key being a reference to the memoized 'action'
+// string. Which memo index that string has is read once, by stepping the opcodes from the start
+// of the file to the first trace entry (the segments come first; a few percent of the bytes).
+//
+// The plan is a guess from the bytes, not a proof: a hostile file can hold the pattern elsewhere.
+// Whoever decodes the part before a split checks, when it reaches the split, that its state is
+// the one the plan assumed (a trace list on the stack below an open MARK, trace entries only
+// above it); when it is not, the file is decoded on one worker. Each part's first memo index is
+// the sum of the MEMOIZE opcodes of the parts before it (countMemoized in ../pickle/opcode-scan.ts).
+
+import { indexFrames } from '../pickle/frame-index';
+import { NOT_SCANNED, opcodeEnd } from '../pickle/opcode-scan';
+import { Op } from '../pickle/opcodes';
+
+export interface TraceSplitPlan {
+  /** Offset where each part begins, ascending: 0, then the EMPTY_DICT of a trace entry per part. */
+  starts: number[];
+  /** Memo index of the 'action' key string that every trace entry names first. */
+  actionKeyMemoIndex: number;
+  /** Where the 'action' string is first written (the first trace entry is just before it). */
+  firstActionKey: number;
+  /** How many frames the plan hopped through. */
+  frames: number;
+}
+
+export type TraceSplit = { plan: TraceSplitPlan } | { reason: string };
+
+export interface TraceSplitOptions {
+  /**
+   * How far past the frame nearest a wanted split the search for a trace entry goes, in bytes.
+   * A trace entry is a few hundred bytes to a few KiB; a frame is 64 KiB.
+   */
+  searchBytes?: number;
+  /**
+   * Where parts should begin, as fractions of the file (ascending; default k / parts): the first
+   * part may take more when the later ones first scan it (docs/parallel-decode.md).
+   */
+  fractions?: readonly number[];
+}
+
+const DEFAULT_SEARCH_BYTES = 1 << 20;
+const ACTION = new TextEncoder().encode('action');
+
+/**
+ * Up to `parts` parts for `bytes`, a whole snapshot pickle in memory; fewer where the file has
+ * too few frames or trace entries to cut it (one part: decode it as today).
+ */
+export function planTraceSplit(
+  bytes: Uint8Array,
+  parts: number,
+  options: TraceSplitOptions = {},
+): TraceSplit {
+  const frames = indexFrames(bytes);
+  if ('reason' in frames) return { reason: frames.reason };
+  const key = findActionKey(bytes, bytes.length / 2);
+  if ('reason' in key) return key;
+  const searchBytes = options.searchBytes ?? DEFAULT_SEARCH_BYTES;
+  const payloadStarts = frames.payloadStarts;
+  const starts = [0];
+  for (let part = 1; part < parts; part++) {
+    const previous = starts[starts.length - 1]!;
+    const fraction = options.fractions?.[part - 1] ?? part / parts;
+    const target = Math.max(Math.floor(bytes.length * fraction), key.at, previous + 1);
+    const frame = firstAtOrAfter(payloadStarts, target);
+    if (frame === payloadStarts.length) break;
+    const from = payloadStarts[frame]!;
+    const entry = findTraceEntry(
+      bytes,
+      from,
+      Math.min(frames.end, from + searchBytes),
+      key.memoIndex,
+    );
+    if (entry < 0) continue;
+    if (entry > previous) starts.push(entry);
+  }
+  return {
+    plan: {
+      starts,
+      actionKeyMemoIndex: key.memoIndex,
+      firstActionKey: key.at,
+      frames: payloadStarts.length,
+    },
+  };
+}
+
+/**
+ * The memo index of the first memoized 'action' string, stepping opcodes from the start; `at`: its
+ * offset. Stops at `limit` bytes: a trace that starts past it leaves little to share.
+ */
+function findActionKey(
+  bytes: Uint8Array,
+  limit: number,
+): { memoIndex: number; at: number } | { reason: string } {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const end = bytes.length;
+  let memoized = 0;
+  let pos = 2;
+  while (pos < limit) {
+    const op = bytes[pos]!;
+    if (op === Op.MEMOIZE) {
+      memoized++;
+      pos++;
+      continue;
+    }
+    if (op === Op.BINPUT || op === Op.LONG_BINPUT) {
+      return { reason: 'memo entries numbered by BINPUT (not written by CPython 3.8+)' };
+    }
+    const after = opcodeEnd(bytes, view, pos, end);
+    if (after === NOT_SCANNED || op === Op.STOP) break;
+    if (
+      op === Op.SHORT_BINUNICODE &&
+      bytes[pos + 1] === ACTION.length &&
+      sameBytes(bytes, pos + 2, ACTION) &&
+      bytes[after] === Op.MEMOIZE
+    ) {
+      return { memoIndex: memoized, at: pos };
+    }
+    pos = after;
+  }
+  return { reason: 'no trace entry in the first half of the file' };
+}
+
+/**
+ * The offset of the first trace entry in bytes[from..to) that starts right after its sibling's
+ * SETITEMS (see the header), `from` being an opcode boundary; -1 when there is none.
+ */
+export function findTraceEntry(
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  actionKeyMemoIndex: number,
+): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const end = bytes.length;
+  let previousOp = -1;
+  let pos = from;
+  while (pos < to) {
+    const op = bytes[pos]!;
+    if (
+      op === Op.EMPTY_DICT &&
+      previousOp === Op.SETITEMS &&
+      bytes[pos + 1] === Op.MEMOIZE &&
+      bytes[pos + 2] === Op.MARK &&
+      namesMemoIndex(bytes, view, pos + 3, actionKeyMemoIndex)
+    ) {
+      return pos;
+    }
+    const after = opcodeEnd(bytes, view, pos, end);
+    if (after === NOT_SCANNED || op === Op.STOP) return -1;
+    previousOp = op;
+    pos = after;
+  }
+  return -1;
+}
+
+/** Whether a BINGET / LONG_BINGET at `pos` names memo entry `index`. */
+function namesMemoIndex(bytes: Uint8Array, view: DataView, pos: number, index: number): boolean {
+  const op = bytes[pos];
+  if (op === Op.BINGET) return pos + 2 <= bytes.length && bytes[pos + 1] === index;
+  if (op === Op.LONG_BINGET) {
+    return pos + 5 <= bytes.length && view.getUint32(pos + 1, true) === index;
+  }
+  return false;
+}
+
+function sameBytes(bytes: Uint8Array, at: number, expected: Uint8Array): boolean {
+  if (at + expected.length > bytes.length) return false;
+  for (let i = 0; i < expected.length; i++) if (bytes[at + i] !== expected[i]) return false;
+  return true;
+}
+
+/** Index of the first value >= target in an ascending array (its length when none). */
+function firstAtOrAfter(sorted: readonly number[], target: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < target) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
