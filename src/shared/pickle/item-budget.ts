@@ -32,6 +32,11 @@ export class ItemBudget {
     this.limit = floor;
   }
 
+  /** Items made so far. */
+  get made(): number {
+    return this.count;
+  }
+
   /** `items` more were made by the opcode that ends at `bytesRead`. */
   add(items: number, bytesRead: number): void {
     if (this.count + items > this.limit) this.check(items, bytesRead);

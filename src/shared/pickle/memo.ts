@@ -123,6 +123,21 @@ export class Memo {
     return -1;
   }
 
+  /**
+   * Appends the slots `source` made itself (a part of a parallel decode: slots from its base on),
+   * objects as they are and handles through `remapHandle` (the part's ids to the whole file's).
+   */
+  appendSlotsOf(source: Memo, remapHandle: (handle: number) => number): void {
+    for (let index = 0; index < source.count; index++) {
+      const code = source.pages[index >>> PAGE_BITS]![index & PAGE_MASK]!;
+      if (code <= MemoCode.firstObject) {
+        this.pushCode(this.objectCode(source.objects[MemoCode.firstObject - code]));
+      } else {
+        this.pushCode(code >= 0 ? remapHandle(code) : code);
+      }
+    }
+  }
+
   clear(): void {
     this.pages.length = 0;
     this.objects = [];

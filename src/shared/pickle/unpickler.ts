@@ -33,6 +33,20 @@ export interface PickleDict {
 }
 
 /** Stands on the stack (and in the memo) for a dict that an interceptor consumed. */
+/** Where a part of a parallel decode stopped (Unpickler.partState). */
+export interface PartState {
+  /** The stack above the part's trace list (consumed entries of an open batch, later lists). */
+  above: unknown[];
+  /** Marks, as stack depths counted from the part's list at 0. */
+  marks: number[];
+  /** The part's list ended before the part's end (the spine decodes what follows). */
+  listEnded: boolean;
+  items: number;
+  containers: number;
+  /** The part's stand-in for the spine's trace list (its columns' ranges name it). */
+  list: unknown[];
+}
+
 export const CONSUMED_DICT: Readonly<{ consumedDict: true }> = Object.freeze({
   consumedDict: true,
 });
@@ -124,6 +138,15 @@ export class Unpickler {
   private protocolVersion = -1;
 
   private readonly flatDicts: FlatDictReader | null;
+  /** A part of a parallel decode: the trace list its entries go to (stack[0]); null otherwise. */
+  private partList: unknown[] | null = null;
+  /**
+   * The part's list is between two batches (no MARK, nothing above it): the next opcode but FRAME
+   * is another batch (MARK, or EMPTY_DICT for a batch of one), or the list has ended there.
+   */
+  private partListMayEnd = false;
+  /** The part stopped where its trace list ended (see partState). */
+  private partEnded = false;
   /** Items put into lists, dicts and tuples (see item-budget.ts). */
   private readonly items: ItemBudget;
 
@@ -144,7 +167,8 @@ export class Unpickler {
       });
     if (options.part !== undefined) {
       this.pendingOffset = options.part.startOffset;
-      this.stack = [[]];
+      this.partList = [];
+      this.stack = [this.partList];
       this.marks = [1];
     }
     this.flatDicts =
@@ -159,7 +183,7 @@ export class Unpickler {
   }
 
   get done(): boolean {
-    return this.finished;
+    return this.finished || this.partEnded;
   }
 
   /** Bytes fully decoded so far (excludes an opcode waiting for the next chunk). */
@@ -168,7 +192,7 @@ export class Unpickler {
   }
 
   feed(chunk: Uint8Array): void {
-    if (this.finished || chunk.length === 0) return;
+    if (this.finished || this.partEnded || chunk.length === 0) return;
     if (
       this.pendingOffset === 0 &&
       this.pending === null &&
@@ -220,6 +244,7 @@ export class Unpickler {
     const stoppedAt = this.run(rest, rest.length);
     if (this.finished) return this.release();
     this.pendingOffset += stoppedAt;
+    if (this.partEnded) return;
     if (stoppedAt < rest.length) this.keepPending(rest.subarray(stoppedAt));
   }
 
@@ -299,6 +324,13 @@ export class Unpickler {
     while (pos < limit) {
       const opStart = pos;
       const op = buffer[pos++]!;
+      if (this.partListMayEnd && op !== Op.FRAME) {
+        if (op !== Op.MARK && op !== Op.EMPTY_DICT) {
+          this.partEnded = true;
+          return opStart;
+        }
+        this.partListMayEnd = false;
+      }
       if (stack.length >= this.nextStackCheck) this.checkStack(base + opStart);
       switch (op) {
         case Op.BINGET: {
@@ -379,6 +411,7 @@ export class Unpickler {
           break;
         case Op.APPENDS:
           this.appends(base + opStart);
+          if (this.partList !== null) this.notePartBatchEnd();
           break;
         case Op.SETITEM: {
           const from = stack.length - 2;
@@ -399,6 +432,7 @@ export class Unpickler {
           }
           this.fillList(from, stack.length, base + opStart);
           stack.length = from;
+          if (this.partList !== null) this.notePartBatchEnd();
           break;
         }
         case Op.TUPLE2: {
@@ -720,6 +754,96 @@ export class Unpickler {
       throw new PickleError('the stack is empty where a value was expected', offset);
     }
     return this.stack[this.stack.length - 1];
+  }
+
+  private notePartBatchEnd(): void {
+    this.partListMayEnd =
+      this.marks.length === 0 && this.stack.length === 1 && this.stack[0] === this.partList;
+  }
+
+  /**
+   * Where a part stopped (docs/parallel-decode.md): what is above its trace list and the marks
+   * above it, what it counted against the budgets, and whether its list ended. Null when the
+   * bytes did not keep to the plan (its list left the stack, an opcode waits for more bytes).
+   */
+  partState(): PartState | null {
+    const list = this.partList;
+    if (list === null || this.stack[0] !== list) return null;
+    if (this.pending !== null || this.gather !== null || this.finished) return null;
+    return {
+      above: this.stack.slice(1),
+      marks: [...this.marks],
+      listEnded: this.partEnded,
+      items: this.items.made,
+      containers: this.containers,
+      list,
+    };
+  }
+
+  /**
+   * The spine of a parallel decode, at a part's start: the stack depth of the open batch's MARK
+   * when the stack holds a trace list below it and only consumed trace entries above it (the
+   * state every part assumes), else -1. Never between two chunks' bytes.
+   */
+  partStartDepth(): number {
+    if (this.pending !== null || this.gather !== null || this.finished) return -1;
+    const mark = this.marks.length === 0 ? -1 : this.marks[this.marks.length - 1]!;
+    if (mark < 1 || mark >= this.stack.length) return -1;
+    const list = this.stack[mark - 1];
+    if (!Array.isArray(list) || Object.isFrozen(list)) return -1;
+    for (let i = mark; i < this.stack.length; i++) if (this.stack[i] !== CONSUMED_DICT) return -1;
+    return mark;
+  }
+
+  /**
+   * The spine of a parallel decode at a part's start (`mark`: partStartDepth()): the entries of
+   * the open batch so far go to their list now, so that the part's rows, merged next, follow them.
+   */
+  endBatchForPart(mark: number, offset: number): PickleValue[] {
+    const list = this.stack[mark - 1] as PickleValue[];
+    this.fillList(mark, this.stack.length, offset);
+    this.stack.length = mark;
+    this.marks.pop();
+    this.dropOpenDictsFrom(mark);
+    return list;
+  }
+
+  /** The memo's code at `index` (MemoCode). */
+  memoCode(index: number): number {
+    return this.memo.code(index);
+  }
+
+  /** The memo's value at `index` as a reference to it reads (a parallel decode checks parts' reads). */
+  memoValue(index: number): unknown {
+    return this.memo.get(index);
+  }
+
+  /** Slots in the memo (a parallel decode checks each part's base). */
+  get memoLength(): number {
+    return this.memo.length;
+  }
+
+  /**
+   * Then takes the part's effects instead of its bytes (its columns were merged by the caller):
+   * its memo slots (handles remapped), the stack and marks above the list, its counts against
+   * the budgets; decoding goes on at `stoppedAt`.
+   */
+  takePart(
+    state: PartState,
+    mark: number,
+    stoppedAt: number,
+    partMemo: Memo,
+    remapHandle: (handle: number) => number,
+  ): void {
+    this.memo.appendSlotsOf(partMemo, remapHandle);
+    this.lastEmptyDict = null;
+    this.lastMemoEnd = -1;
+    for (const value of state.above) this.stack.push(value);
+    for (const partMark of state.marks) this.marks.push(partMark + mark - 1);
+    this.containers += state.containers;
+    if (this.containers > this.containerBudget) this.checkContainers(stoppedAt);
+    this.items.add(state.items, stoppedAt);
+    this.pendingOffset = stoppedAt;
   }
 
   private lastMark(): number {

@@ -6,26 +6,23 @@
 
 import type { ForeignMemo } from '../pickle/foreign-memo';
 import { PartMemo } from '../pickle/part-memo';
-import { CONSUMED_DICT, Unpickler } from '../pickle/unpickler';
+import { CONSUMED_DICT, Unpickler, type PartState } from '../pickle/unpickler';
 import { StackInterner } from './stack-interner';
 import { TraceTableBuilder } from './trace-table-builder';
 
 export interface TracePart {
   traceTable: TraceTableBuilder;
   stacks: StackInterner;
-  /** Where decoding stopped: `end`, or earlier where the part's trace list ended (see `ended`). */
+  memo: PartMemo;
+  /** Where decoding stopped: `end`, or earlier where the part's trace list ended. */
   stoppedAt: number;
-  /**
-   * Why it stopped before `end`: an opcode needed more than the part holds (its trace list ended
-   * and the bytes go on with the file's structure: the spine decodes from `stoppedAt`), or the
-   * bytes are not what the plan assumed. Null when it reached `end`.
-   */
-  ended: Error | null;
-  /** Objects of earlier parts the part read again, by memo index (the merge checks them). */
+  /** Its state there (Unpickler.partState): null when the bytes did not keep to the plan. */
+  state: PartState | null;
+  /** The error that stopped it (the bytes are not what the plan assumed), or null. */
+  error: Error | null;
+  /** Objects of earlier parts the part read again, by memo index (the spine checks them). */
   foreignRead: ReadonlyMap<number, unknown>;
 }
-
-const CHUNK_BYTES = 1 << 20;
 
 export function decodeTracePart(
   bytes: Uint8Array,
@@ -45,19 +42,21 @@ export function decodeTracePart(
     flatDictConsumer: traceTable,
     part: { memo, startOffset: start },
   });
-  let ended: Error | null = null;
+  let error: Error | null = null;
   try {
-    for (let at = start; at < end; at += CHUNK_BYTES) {
-      unpickler.feed(bytes.subarray(at, Math.min(end, at + CHUNK_BYTES)));
-    }
-  } catch (error) {
-    ended = error instanceof Error ? error : new Error(String(error));
+    // One chunk: the part's bytes are in memory, and it stops at an opcode boundary (the next
+    // part's start, or where its trace list ended).
+    unpickler.feed(bytes.subarray(start, end));
+  } catch (caught) {
+    error = caught instanceof Error ? caught : new Error(String(caught));
   }
   return {
     traceTable,
     stacks,
+    memo,
     stoppedAt: unpickler.bytesDecoded,
-    ended,
+    state: error === null ? unpickler.partState() : null,
+    error,
     foreignRead: memo.foreignRead(),
   };
 }

@@ -25,15 +25,16 @@ export class StringListRef {
 const FX_KEYS = ['fx_node_op', 'fx_node_name', 'fx_node_target', 'fx_original_trace'] as const;
 
 // Ids kept on the objects themselves: a property read is much cheaper than a Map lookup by object.
-const FRAME_ID = Symbol('allocscope.frameId');
-const STACK_ID = Symbol('allocscope.stackId');
-
-type TaggedFrame = Record<string, unknown> & { [FRAME_ID]?: number };
-type TaggedFrames = unknown[] & { [STACK_ID]?: number };
+// The keys are each interner's own: a part of a parallel decode tags the dicts it reads with its
+// ids, and the whole file's interner must not take those for its own when the part's memo joins.
+type TaggedFrame = Record<string | symbol, unknown>;
+type TaggedFrames = unknown[] & Record<symbol, number | undefined>;
 
 const INITIAL_FRAME_ID_CAPACITY = 1 << 16;
 
 export class StackInterner {
+  private readonly frameIdKey = Symbol('allocscope.frameId');
+  private readonly stackIdKey = Symbol('allocscope.stackId');
   readonly frames: FrameTable = { filename: [], name: [], line: [] };
   private readonly frameByContent = new Map<string, number>();
   /** Stack s is stackFrameIds[stackOffsets[s] .. stackOffsets[s + 1]). */
@@ -55,7 +56,7 @@ export class StackInterner {
     if (!Array.isArray(frames)) {
       throw new SnapshotFormatError(`'frames' is not a list`, offset);
     }
-    const tagged = (frames as TaggedFrames)[STACK_ID];
+    const tagged = (frames as TaggedFrames)[this.stackIdKey];
     if (tagged !== undefined) return tagged;
     const id = this.internFrameList(frames, frames.length, offset);
     if (id === undefined) {
@@ -66,7 +67,7 @@ export class StackInterner {
       );
     }
     // A tuple (frozen) cannot be tagged; it is interned again if named again.
-    if (Object.isExtensible(frames)) (frames as TaggedFrames)[STACK_ID] = id;
+    if (Object.isExtensible(frames)) (frames as TaggedFrames)[this.stackIdKey] = id;
     return id;
   }
 
@@ -99,7 +100,7 @@ export class StackInterner {
   frameIdOf(frame: unknown): number {
     if (typeof frame !== 'object' || frame === null) return -1;
     const record = frame as TaggedFrame;
-    const known = record[FRAME_ID];
+    const known = record[this.frameIdKey] as number | undefined;
     if (known !== undefined) return known;
     // Only a dict the unpickler made is a frame: not a list (nor a StackRef standing for one),
     // bytes, or the frozen stand-in for a consumed trace entry. The same test on both decode
@@ -126,8 +127,42 @@ export class StackInterner {
       if (fx !== null || this.frames.fx !== undefined) this.addFx(id, fx);
       this.frameByContent.set(contentKey, id);
     }
-    record[FRAME_ID] = id;
+    record[this.frameIdKey] = id;
     return id;
+  }
+
+  /**
+   * Interns the frames and stacks of `part` (a part of a parallel decode) in its order, which is
+   * the order a serial decode meets them in; returns the id here of each of its stacks.
+   */
+  absorb(part: StackInterner): Int32Array {
+    const { filename, name, line, fx } = part.frames;
+    const frameIds = new Uint32Array(filename.length);
+    for (let frame = 0; frame < filename.length; frame++) {
+      // A frame dict as the part read it: interned by the same content key.
+      const record: Record<string, unknown> = {
+        filename: filename[frame],
+        name: name[frame],
+        line: line[frame],
+      };
+      if (fx !== undefined) {
+        const values = [fx.nodeOp, fx.nodeName, fx.nodeTarget, fx.originalTrace];
+        FX_KEYS.forEach((key, i) => {
+          const value = values[i]![frame];
+          if (value !== null && value !== undefined) record[key] = value;
+        });
+      }
+      frameIds[frame] = this.frameIdOf(record);
+    }
+    const stackIds = new Int32Array(part.stackOffsets.length - 1);
+    for (let stack = 0; stack < stackIds.length; stack++) {
+      const start = part.stackOffsets[stack]!;
+      const count = part.stackOffsets[stack + 1]! - start;
+      const ids = this.frameIdScratch(count);
+      for (let i = 0; i < count; i++) ids[i] = frameIds[part.stackFrameIds[start + i]!]!;
+      stackIds[stack] = this.internFrameIds(ids, count);
+    }
+    return stackIds;
   }
 
   private readonly stringIds = new Map<string, number>();

@@ -537,7 +537,7 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
     return this.internStringList(this.slotValue(FORWARD_FRAMES, numbers, values, kinds));
   }
 
-  private internStringIds(ids: readonly number[]): number {
+  internStringIds(ids: readonly number[]): number {
     const count = ids.length;
     let hash = 0x811c9dc5 ^ count;
     for (const id of ids) hash = Math.imul(hash ^ id, 0x01000193);
@@ -659,6 +659,143 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
     } else {
       throw new SnapshotFormatError('a trace list is interleaved with another one', offset);
     }
+  }
+
+  /**
+   * Appends the rows of `part`, a part of a parallel decode whose entries follow every entry here
+   * (docs/parallel-decode.md): its tables interned here in its order (the order a serial decode
+   * meets them in), its id columns remapped, its trace lists' ranges joined to theirs here (the
+   * part's stand-in `partList` is `list`). `stackIds`: StackInterner.absorb's map. Returns the map
+   * of its memo handles (frames lists, forward_frames lists) to handles here.
+   */
+  absorb(
+    part: TraceTableBuilder,
+    stackIds: Int32Array,
+    partList: unknown,
+    list: PickleValue[],
+  ): (handle: number) => number {
+    const actions = part.actionNames.map((name) => this.actionCode(name, this.rows, 0));
+    const streams = part.streams.map((stream) => this.internStream(stream));
+    const strings = part.strings.map((text) => this.internString(text));
+    const pools = part.pools.map((pool) => this.internPool(pool));
+    const lists: number[] = [];
+    for (let listId = 0; listId + 1 < part.stringListOffsets.length; listId++) {
+      const ids = part.stringListIds
+        .slice(part.stringListOffsets[listId], part.stringListOffsets[listId + 1])
+        .map((id) => strings[id]!);
+      lists.push(this.internStringIds(ids));
+    }
+    const stackOf = (stack: number): number => (stack < 0 ? stack : stackIds[stack]!);
+    const stringOf = (id: number): number => (id < 0 ? id : strings[id]!);
+    const first = this.rows;
+    const count = part.rows;
+    while (this.capacity < first + count) this.grow();
+    for (let row = 0; row < count; row++) {
+      this.action[first + row] = actions[part.action[row]!]!;
+      this.streamId[first + row] = streams[part.streamId[row]!]!;
+      this.stackId[first + row] = stackOf(part.stackId[row]!);
+    }
+    this.addr.set(part.addr.subarray(0, count), first);
+    this.sizeBytes.set(part.sizeBytes.subarray(0, count), first);
+    this.timeUs.set(part.timeUs.subarray(0, count), first);
+    this.compileContextId = this.absorbColumn(
+      this.compileContextId,
+      part.compileContextId,
+      strings,
+      first,
+      count,
+    );
+    this.userMetadataId = this.absorbColumn(
+      this.userMetadataId,
+      part.userMetadataId,
+      strings,
+      first,
+      count,
+    );
+    this.internalMetadataId = this.absorbColumn(
+      this.internalMetadataId,
+      part.internalMetadataId,
+      strings,
+      first,
+      count,
+    );
+    this.categoryId = this.absorbColumn(this.categoryId, part.categoryId, strings, first, count);
+    this.poolIndex = this.absorbColumn(this.poolIndex, part.poolIndex, pools, first, count);
+    this.forwardFramesId = this.absorbColumn(
+      this.forwardFramesId,
+      part.forwardFramesId,
+      lists,
+      first,
+      count,
+    );
+    for (const [row, bytes] of part.deviceFreeBytes) this.deviceFreeBytes.set(first + row, bytes);
+    const consumedFirst = this.consumed;
+    for (const annotation of part.annotations) {
+      this.annotations.push({
+        ...annotation,
+        consumed: consumedFirst + annotation.consumed,
+        afterRow: first + annotation.afterRow,
+        textId: stringOf(annotation.textId),
+        stackId: stackOf(annotation.stackId),
+      });
+    }
+    for (const entry of part.userDefined) {
+      this.userDefined.push({ ...entry, consumed: consumedFirst + entry.consumed });
+    }
+    for (const [name, n] of part.unknownActionCounts) {
+      this.unknownActionCounts.set(name, (this.unknownActionCounts.get(name) ?? 0) + n);
+    }
+    for (const key of part.unknownKeys) this.unknownKeys.add(key);
+    for (const consumed of part.asideConsumed) this.asideConsumed.push(consumedFirst + consumed);
+    for (const [partListOrLater, range] of part.ranges) {
+      const target = partListOrLater === partList ? list : partListOrLater;
+      const shifted = {
+        first: first + range.first,
+        count: range.count,
+        consumedFirst: consumedFirst + range.consumedFirst,
+        consumedCount: range.consumedCount,
+      };
+      const known = this.ranges.get(target);
+      if (known === undefined) this.ranges.set(target, shifted);
+      else if (
+        known.first + known.count === shifted.first &&
+        known.consumedFirst + known.consumedCount === shifted.consumedFirst
+      ) {
+        known.count += shifted.count;
+        known.consumedCount += shifted.consumedCount;
+      } else {
+        throw new SnapshotFormatError('a trace list is interleaved with another one', 0);
+      }
+    }
+    this.rows += count;
+    this.consumed += part.consumed;
+    return (handle) => {
+      if (handle === EMPTY_STRING_LIST_HANDLE) return handle;
+      if (handle >= STRING_LIST_HANDLE_BASE) {
+        return STRING_LIST_HANDLE_BASE + lists[handle - STRING_LIST_HANDLE_BASE]!;
+      }
+      return handleOfStack(stackOf(stackOfHandle(handle)));
+    };
+  }
+
+  /** An optional id column after a part's rows joined (absorb): written once either side has it. */
+  private absorbColumn(
+    column: Int32Array | null,
+    partColumn: Int32Array | null,
+    ids: readonly number[],
+    first: number,
+    count: number,
+  ): Int32Array | null {
+    if (partColumn === null) {
+      column?.fill(NO_STRING, first, first + count);
+      return column;
+    }
+    const joined = column ?? this.optionalColumn(first);
+    for (let row = 0; row < count; row++) {
+      const id = partColumn[row]!;
+      joined[first + row] = id < 0 ? id : ids[id]!;
+    }
+    return joined;
   }
 
   /** A numeric field as a number: NaN when absent; the file is refused when it is not a number of its kind. */

@@ -1,0 +1,96 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generateLargeSnapshot } from '../../../generators/snapshot/generate-large-snapshot';
+import { decodeBytes } from '../../../test/support/analyzed';
+import { realSnapshotPaths } from '../../../test/support/real-snapshots';
+import { decodeInParts, layOutParts } from './decode-in-parts';
+
+const CUDA_FIXTURES = ['expandable.pickle', 'leak.pickle', 'oom.pickle'].map((name) =>
+  join('test/fixtures/cuda-h200', name),
+);
+
+/** Decodes in 2, 3 and 7 parts; each model must equal the serial one. Returns how many split. */
+async function expectSameModelInParts(bytes: Uint8Array): Promise<number> {
+  const serial = await decodeBytes(bytes);
+  let split = 0;
+  for (const parts of [2, 3, 7]) {
+    if (layOutParts(bytes, parts) === null) continue;
+    const model = decodeInParts(bytes, parts);
+    expect(model, `${parts} parts fell back`).not.toBeNull();
+    expect(model).toEqual(serial);
+    split++;
+  }
+  return split;
+}
+
+describe('a pickle decoded in parts', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'allocscope-parts-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('gives the serial model for every real snapshot that can be cut', async () => {
+    const split: string[] = [];
+    for (const path of [...realSnapshotPaths(), ...CUDA_FIXTURES]) {
+      const bytes = new Uint8Array(readFileSync(path));
+      if ((await expectSameModelInParts(bytes)) > 0) split.push(basename(path));
+    }
+    // Files of one frame (the CUDA ones), and those whose trace starts past the middle of the
+    // file, stay on one worker.
+    expect(split.map((name) => name.split('_')[0])).toEqual([
+      'Constructor-Sun',
+      'LINYUNLinYun',
+      'Maphsge4',
+      'cherryni2022',
+      'kkaitlyn111',
+      'silmont2000',
+    ]);
+  });
+
+  it('gives the serial model for a generated snapshot of two devices (parts cross a list end)', async () => {
+    const path = join(dir, 'generated.pickle');
+    generateLargeSnapshot(path, 2_000_000, { seed: 11 });
+    const bytes = new Uint8Array(readFileSync(path));
+    expect(await expectSameModelInParts(bytes)).toBe(3);
+  });
+});
+
+describe('a damaged pickle decoded in parts', () => {
+  // Byte flips inside the later parts (where a part decodes on its own): in parts, the file
+  // either decodes to the serial model or falls back (null) to the serial decoder, whose error or
+  // model is then the answer. Never a model where the serial decoder refuses, never another one.
+  it.each(['Constructor-Sun', 'kkaitlyn111'])(
+    'never gives a model the serial decoder would not (%s)',
+    async (prefix) => {
+      const path = realSnapshotPaths().find((file) => basename(file).startsWith(prefix))!;
+      const original = new Uint8Array(readFileSync(path));
+      const layout = layOutParts(original, 3)!;
+      let seed = 20261129;
+      const random = (n: number): number => {
+        seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+        return seed % n;
+      };
+      const outcomes = { same: 0, fellBack: 0, refusedBoth: 0 };
+      for (let trial = 0; trial < 40; trial++) {
+        const bytes = original.slice();
+        const from = layout.starts[1]!;
+        for (let flips = 1 + random(3); flips > 0; flips--) {
+          bytes[from + random(bytes.length - from)] = random(256);
+        }
+        const serial = await decodeBytes(bytes).catch((error: unknown) => error as Error);
+        const inParts = decodeInParts(bytes, 3);
+        if (inParts === null) {
+          outcomes[serial instanceof Error ? 'refusedBoth' : 'fellBack']++;
+          continue;
+        }
+        expect(serial).not.toBeInstanceOf(Error);
+        expect(inParts).toEqual(serial);
+        outcomes.same++;
+      }
+      // Most flips break an opcode (both refuse); those in strings and numbers still decode, and
+      // there both paths must agree.
+      expect(outcomes.same).toBeGreaterThanOrEqual(2);
+      expect(outcomes.refusedBoth).toBeGreaterThanOrEqual(10);
+    },
+  );
+});

@@ -1,0 +1,136 @@
+// A pickle decoded in parts (issue 25; docs/parallel-decode.md): the trace entries, nearly all of
+// the bytes, are cut into parts at trace entries (trace-split-plan.ts); each later part decodes
+// on its own (decode-trace-part.ts) with its memo numbered from the MEMOIZE opcodes before it;
+// the spine, a serial decoder, decodes the first part and everything outside the parts, and at
+// each later part's start takes the part's effects instead of its bytes: its rows, merged into
+// its columns (their tables interned in the order a serial decode meets them), its memo slots,
+// its stack. The model equals the serial decoder's, id for id. Anything unplanned (an error in
+// any part, a state the plan did not assume) answers null: the caller decodes on one worker, so
+// that neither a model nor an error message ever depends on the split.
+
+import { ForeignMemo, type MemoPart } from '../pickle/foreign-memo';
+import { MemoCode } from '../pickle/memo';
+import { scanMemoObjects } from '../pickle/opcode-scan';
+import { Unpickler } from '../pickle/unpickler';
+import { decodeTracePart, type TracePart } from './decode-trace-part';
+import type { SnapshotModel } from './model';
+import { buildSnapshotModel } from './snapshot-builder';
+import { StackInterner } from './stack-interner';
+import { TraceTableBuilder } from './trace-table-builder';
+import { planTraceSplit } from './trace-split-plan';
+
+const CHUNK_BYTES = 1 << 20;
+const MIN_BYTES_PER_TRACE_ENTRY = 24;
+
+/** Where each part begins and the memo index its own slots start at. */
+export interface PartLayout {
+  starts: number[];
+  memoBases: number[];
+  /** Each part's memoized objects' starts, for ForeignMemo (all but the last part). */
+  memoParts: MemoPart[];
+}
+
+/**
+ * The parts of `bytes` (a whole pickle in memory) for `parts` workers, or null where the file
+ * cannot be cut (one frame, protocol 2-3, PUT opcodes, too few trace entries).
+ */
+export function layOutParts(bytes: Uint8Array, parts: number): PartLayout | null {
+  if (parts < 2) return null;
+  const split = planTraceSplit(bytes, parts);
+  if (!('plan' in split) || split.plan.starts.length < 2) return null;
+  const starts = split.plan.starts;
+  const memoBases: number[] = [];
+  const memoParts: MemoPart[] = [];
+  let base = 0;
+  for (let part = 0; part < starts.length; part++) {
+    memoBases.push(base);
+    if (part + 1 === starts.length) break;
+    const to = starts[part + 1]!;
+    const scanned = scanMemoObjects(bytes, starts[part]!, to);
+    if (scanned.stoppedAt !== to || scanned.sawStop) return null;
+    memoParts.push({ base, from: starts[part]!, starts: scanned.starts });
+    base += scanned.memoized;
+  }
+  return { starts, memoBases, memoParts };
+}
+
+/** Decodes part `part` (>= 1) of a layout on its own. */
+export function decodePart(bytes: Uint8Array, layout: PartLayout, part: number): TracePart {
+  return decodeTracePart(
+    bytes,
+    layout.starts[part]!,
+    layout.starts[part + 1] ?? bytes.length,
+    layout.memoBases[part]!,
+    new ForeignMemo(bytes, layout.memoParts),
+  );
+}
+
+/** The spine: the file decoded with the parts' effects taken in (see the header); null: unplanned. */
+export function joinParts(
+  bytes: Uint8Array,
+  layout: PartLayout,
+  parts: readonly TracePart[],
+): SnapshotModel | null {
+  const stacks = new StackInterner();
+  const traceTable = new TraceTableBuilder(stacks, bytes.length / MIN_BYTES_PER_TRACE_ENTRY);
+  const unpickler = new Unpickler({
+    interceptor: traceTable,
+    totalBytes: bytes.length,
+    flatDictConsumer: traceTable,
+  });
+  const feedTo = (end: number): void => {
+    for (let at = unpickler.bytesDecoded; at < end && !unpickler.done;) {
+      const to = Math.min(end, at + CHUNK_BYTES);
+      unpickler.feed(bytes.subarray(at, to));
+      at = to;
+    }
+  };
+  try {
+    for (let part = 1; part < layout.starts.length; part++) {
+      const start = layout.starts[part]!;
+      feedTo(start);
+      const decoded = parts[part - 1]!;
+      const state = decoded.state;
+      if (state === null || decoded.error !== null || unpickler.bytesDecoded !== start) return null;
+      if (unpickler.memoLength !== layout.memoBases[part]) return null;
+      const mark = unpickler.partStartDepth();
+      if (mark < 0 || !readsAsOwnerHolds(decoded, unpickler)) return null;
+      const list = unpickler.endBatchForPart(mark, start);
+      const stackIds = stacks.absorb(decoded.stacks);
+      const remap = traceTable.absorb(decoded.traceTable, stackIds, state.list, list);
+      unpickler.takePart(state, mark, decoded.stoppedAt, decoded.memo, remap);
+    }
+    feedTo(bytes.length);
+    const root = unpickler.finish();
+    return buildSnapshotModel({ root, pickleProtocol: unpickler.protocol, traceTable, stacks });
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether every object the part read again from the bytes is what its owner made of them: a
+ * string the same string; a trace entry (consumed) or a slot the owner never filled is not what
+ * a part may name (a serial decode refuses such a reference, so the whole file decodes on one
+ * worker and says so). Frames lists and frame dicts are re-read from the same bytes by the same
+ * rules and checked by the tests against the serial memo.
+ */
+function readsAsOwnerHolds(part: TracePart, spine: Unpickler): boolean {
+  for (const [index, value] of part.foreignRead) {
+    const code = spine.memoCode(index);
+    if (code === MemoCode.consumed || code === MemoCode.empty) return false;
+    if (typeof value === 'string' && spine.memoValue(index) !== value) return false;
+  }
+  return true;
+}
+
+/** Decodes `bytes` in `parts` parts, one after another on this thread (tests, and a fallback). */
+export function decodeInParts(bytes: Uint8Array, parts: number): SnapshotModel | null {
+  const layout = layOutParts(bytes, parts);
+  if (layout === null) return null;
+  const decoded: TracePart[] = [];
+  for (let part = 1; part < layout.starts.length; part++) {
+    decoded.push(decodePart(bytes, layout, part));
+  }
+  return joinParts(bytes, layout, decoded);
+}
