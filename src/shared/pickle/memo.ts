@@ -23,6 +23,12 @@ export interface MemoOptions {
   materializeHandle?: (handle: number) => unknown;
 }
 
+/** A memo's slots as plain data: codes as above, object codes indexing `objects`. */
+export interface MemoSlots {
+  codes: Int32Array;
+  objects: unknown[];
+}
+
 export class Memo {
   private readonly pages: Int32Array[] = [];
   private objects: unknown[] = [];
@@ -123,15 +129,29 @@ export class Memo {
     return -1;
   }
 
-  /**
-   * Appends the slots `source` made itself (a part of a parallel decode: slots from its base on),
-   * objects as they are and handles through `remapHandle` (the part's ids to the whole file's).
-   */
-  appendSlotsOf(source: Memo, remapHandle: (handle: number) => number): void {
-    for (let index = 0; index < source.count; index++) {
-      const code = source.pages[index >>> PAGE_BITS]![index & PAGE_MASK]!;
+  /** Its slots as plain data (a part of a parallel decode sends them to the spine). */
+  slots(): MemoSlots {
+    const codes = new Int32Array(this.count);
+    const objects: unknown[] = [];
+    for (let index = 0; index < this.count; index++) {
+      const code = this.pages[index >>> PAGE_BITS]![index & PAGE_MASK]!;
       if (code <= MemoCode.firstObject) {
-        this.pushCode(this.objectCode(source.objects[MemoCode.firstObject - code]));
+        objects.push(this.objects[MemoCode.firstObject - code]);
+        codes[index] = MemoCode.firstObject - (objects.length - 1);
+      } else {
+        codes[index] = code;
+      }
+    }
+    return { codes, objects };
+  }
+
+  /** Appends a part's slots (MemoSlots), its handles through `remapHandle` (its ids to ours). */
+  appendSlots(slots: MemoSlots, remapHandle: (handle: number) => number): void {
+    const { codes, objects } = slots;
+    for (let index = 0; index < codes.length; index++) {
+      const code = codes[index]!;
+      if (code <= MemoCode.firstObject) {
+        this.pushCode(this.objectCode(objects[MemoCode.firstObject - code]));
       } else {
         this.pushCode(code >= 0 ? remapHandle(code) : code);
       }

@@ -3,7 +3,7 @@
 // which earlier parts made, are read again from the bytes by a ForeignMemo when first named.
 
 import type { ForeignMemo } from './foreign-memo';
-import { Memo, MemoCode, type MemoOptions } from './memo';
+import { Memo, MemoCode, type MemoOptions, type MemoSlots } from './memo';
 
 // Codes of foreign objects: below every code of the part's own objects (a part makes far fewer
 // than 2^30 objects), so objectOf() tells them apart by range.
@@ -88,6 +88,11 @@ export class PartMemo extends Memo {
 
   override truncate(length: number): void {
     super.truncate(Math.max(0, length - this.base));
+  }
+
+  /** The slots the part made itself (from its base on). */
+  ownSlots(): MemoSlots {
+    return super.slots();
   }
 
   /** The foreign objects the part read (the merge checks them against their owners'). */

@@ -21,7 +21,7 @@ import { CodeLoadingRefusedError, PickleError } from './pickle-error';
 import { describeProtocol0Or1 } from './text-pickle';
 import { decodeLong } from './long-decoder';
 import { PickleStringDecoder } from './string-decoder';
-import { Memo } from './memo';
+import { Memo, type MemoSlots } from './memo';
 import { FlatDictReader, NOT_FLAT, type FlatDictConsumer } from './flat-dict-reader';
 import { ItemBudget } from './item-budget';
 
@@ -35,16 +35,14 @@ export interface PickleDict {
 /** Stands on the stack (and in the memo) for a dict that an interceptor consumed. */
 /** Where a part of a parallel decode stopped (Unpickler.partState). */
 export interface PartState {
-  /** The stack above the part's trace list (consumed entries of an open batch, later lists). */
-  above: unknown[];
+  /** Consumed trace entries above the part's list (its open batch), all that may be there. */
+  consumedAbove: number;
   /** Marks, as stack depths counted from the part's list at 0. */
   marks: number[];
   /** The part's list ended before the part's end (the spine decodes what follows). */
   listEnded: boolean;
   items: number;
   containers: number;
-  /** The part's stand-in for the spine's trace list (its columns' ranges name it). */
-  list: unknown[];
 }
 
 export const CONSUMED_DICT: Readonly<{ consumedDict: true }> = Object.freeze({
@@ -770,14 +768,19 @@ export class Unpickler {
     const list = this.partList;
     if (list === null || this.stack[0] !== list) return null;
     if (this.pending !== null || this.gather !== null || this.finished) return null;
+    for (let i = 1; i < this.stack.length; i++) if (this.stack[i] !== CONSUMED_DICT) return null;
     return {
-      above: this.stack.slice(1),
+      consumedAbove: this.stack.length - 1,
       marks: [...this.marks],
       listEnded: this.partEnded,
       items: this.items.made,
       containers: this.containers,
-      list,
     };
+  }
+
+  /** A part's stand-in for its trace list (the key of its rows' range); null otherwise. */
+  partListObject(): unknown {
+    return this.partList;
   }
 
   /**
@@ -832,13 +835,13 @@ export class Unpickler {
     state: PartState,
     mark: number,
     stoppedAt: number,
-    partMemo: Memo,
+    partMemo: MemoSlots,
     remapHandle: (handle: number) => number,
   ): void {
-    this.memo.appendSlotsOf(partMemo, remapHandle);
+    this.memo.appendSlots(partMemo, remapHandle);
     this.lastEmptyDict = null;
     this.lastMemoEnd = -1;
-    for (const value of state.above) this.stack.push(value);
+    for (let i = 0; i < state.consumedAbove; i++) this.stack.push(CONSUMED_DICT);
     for (const partMark of state.marks) this.marks.push(partMark + mark - 1);
     this.containers += state.containers;
     if (this.containers > this.containerBudget) this.checkContainers(stoppedAt);

@@ -71,7 +71,7 @@ describe('a damaged pickle decoded in parts', () => {
         return seed % n;
       };
       const outcomes = { same: 0, fellBack: 0, refusedBoth: 0 };
-      for (let trial = 0; trial < 40; trial++) {
+      for (let trial = 0; trial < 30; trial++) {
         const bytes = original.slice();
         const from = layout.starts[1]!;
         for (let flips = 1 + random(3); flips > 0; flips--) {
@@ -90,7 +90,7 @@ describe('a damaged pickle decoded in parts', () => {
       // Most flips break an opcode (both refuse); those in strings and numbers still decode, and
       // there both paths must agree.
       expect(outcomes.same).toBeGreaterThanOrEqual(2);
-      expect(outcomes.refusedBoth).toBeGreaterThanOrEqual(10);
+      expect(outcomes.refusedBoth).toBeGreaterThanOrEqual(8);
     },
   );
 });

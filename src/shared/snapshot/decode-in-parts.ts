@@ -97,7 +97,7 @@ export function joinParts(
       if (mark < 0 || !readsAsOwnerHolds(decoded, unpickler)) return null;
       const list = unpickler.endBatchForPart(mark, start);
       const stackIds = stacks.absorb(decoded.stacks);
-      const remap = traceTable.absorb(decoded.traceTable, stackIds, state.list, list);
+      const remap = traceTable.absorb(decoded.tables, stackIds, list);
       unpickler.takePart(state, mark, decoded.stoppedAt, decoded.memo, remap);
     }
     feedTo(bytes.length);
@@ -116,10 +116,10 @@ export function joinParts(
  * rules and checked by the tests against the serial memo.
  */
 function readsAsOwnerHolds(part: TracePart, spine: Unpickler): boolean {
-  for (const [index, value] of part.foreignRead) {
+  for (const [index, text] of part.foreignRead) {
     const code = spine.memoCode(index);
     if (code === MemoCode.consumed || code === MemoCode.empty) return false;
-    if (typeof value === 'string' && spine.memoValue(index) !== value) return false;
+    if (text !== null && spine.memoValue(index) !== text) return false;
   }
   return true;
 }

@@ -8,22 +8,30 @@ import { ForeignMemo, type MemoPart } from '../pickle/foreign-memo';
 import { scanMemoObjects } from '../pickle/opcode-scan';
 import { Unpickler } from '../pickle/unpickler';
 import { decodeTracePart } from './decode-trace-part';
-import { StackInterner } from './stack-interner';
-import { TraceTableBuilder } from './trace-table-builder';
+import { StackInterner, type PartStacks } from './stack-interner';
+import { TraceTableBuilder, type PartTables } from './trace-table-builder';
 import { planTraceSplit } from './trace-split-plan';
 
 /** A serial decode's trace table and stacks after the bytes before `end` (the whole file: its length). */
 function serialTable(bytes: Uint8Array, end: number) {
-  const stacks = new StackInterner();
-  const traceTable = new TraceTableBuilder(stacks);
+  const interner = new StackInterner();
+  const traceTable = new TraceTableBuilder(interner);
   const unpickler = new Unpickler({ interceptor: traceTable, flatDictConsumer: traceTable });
   unpickler.feed(bytes.subarray(0, end));
-  return { traceTable, stacks };
+  return { traceTable, stacks: { frames: interner.frames, stacks: interner.table() } };
 }
 
+type RowSource = Pick<
+  PartTables,
+  'action' | 'actionNames' | 'addr' | 'sizeBytes' | 'streams' | 'streamId' | 'timeUs' | 'stackId'
+>;
+
 /** Row `row` of a table in words no id depends on: what a merged model must say of it. */
-function describeRow({ traceTable, stacks }: ReturnType<typeof serialTable>, row: number): string {
-  const table = stacks.table();
+function describeRow(
+  { traceTable, stacks }: { traceTable: RowSource; stacks: PartStacks },
+  row: number,
+): string {
+  const table = stacks.stacks;
   const stack = traceTable.stackId[row]!;
   const frames: string[] = [];
   if (stack >= 0) {
@@ -79,7 +87,7 @@ function expectPartsMatchSerial(bytes: Uint8Array, parts: number): number {
       memoParts[part]!.base,
       new ForeignMemo(bytes, memoParts),
     );
-    const rows = decoded.traceTable.rows;
+    const rows = decoded.tables.rows;
     expect(decoded.error).toBeNull();
     if (!decoded.state!.listEnded) {
       expect(decoded.stoppedAt).toBe(end);
@@ -88,12 +96,14 @@ function expectPartsMatchSerial(bytes: Uint8Array, parts: number): number {
       // Its trace list ended (the opcodes go on with the lists around it, which the part does
       // not hold): the spine decodes the rest. It stops at the end of a trace list, never inside.
       expect(decoded.stoppedAt).toBeLessThan(end);
-      expect(decoded.state!.above).toEqual([]);
+      expect(decoded.state!.consumedAbove).toBe(0);
       expect(listEnds(serial.traceTable)).toContain(firstRow + rows);
     }
     expect(rows).toBeGreaterThan(0);
     for (let row = 0; row < rows; row++) {
-      expect(describeRow(decoded, row)).toBe(describeRow(serial, firstRow + row));
+      expect(describeRow({ traceTable: decoded.tables, stacks: decoded.stacks }, row)).toBe(
+        describeRow(serial, firstRow + row),
+      );
     }
     compared += rows;
   }

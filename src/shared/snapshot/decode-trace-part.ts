@@ -6,22 +6,25 @@
 
 import type { ForeignMemo } from '../pickle/foreign-memo';
 import { PartMemo } from '../pickle/part-memo';
+import type { MemoSlots } from '../pickle/memo';
 import { CONSUMED_DICT, Unpickler, type PartState } from '../pickle/unpickler';
-import { StackInterner } from './stack-interner';
-import { TraceTableBuilder } from './trace-table-builder';
+import { StackInterner, type PartStacks } from './stack-interner';
+import { TraceTableBuilder, type PartTables } from './trace-table-builder';
 
+/** A decoded part as plain data: what a worker sends to the spine (ids its own). */
 export interface TracePart {
-  traceTable: TraceTableBuilder;
-  stacks: StackInterner;
-  memo: PartMemo;
+  tables: PartTables;
+  stacks: PartStacks;
+  /** The memo slots the part made (from its base on). */
+  memo: MemoSlots;
   /** Where decoding stopped: `end`, or earlier where the part's trace list ended. */
   stoppedAt: number;
   /** Its state there (Unpickler.partState): null when the bytes did not keep to the plan. */
   state: PartState | null;
-  /** The error that stopped it (the bytes are not what the plan assumed), or null. */
-  error: Error | null;
-  /** Objects of earlier parts the part read again, by memo index (the spine checks them). */
-  foreignRead: ReadonlyMap<number, unknown>;
+  /** Why it failed (the bytes are not what the plan assumed: the file decodes on one worker). */
+  error: string | null;
+  /** Objects of earlier parts it read again: memo index, and the string (null: not a string). */
+  foreignRead: [number, string | null][];
 }
 
 export function decodeTracePart(
@@ -42,21 +45,27 @@ export function decodeTracePart(
     flatDictConsumer: traceTable,
     part: { memo, startOffset: start },
   });
-  let error: Error | null = null;
+  let error: string | null = null;
   try {
     // One chunk: the part's bytes are in memory, and it stops at an opcode boundary (the next
     // part's start, or where its trace list ended).
     unpickler.feed(bytes.subarray(start, end));
   } catch (caught) {
-    error = caught instanceof Error ? caught : new Error(String(caught));
+    error = caught instanceof Error ? caught.message : String(caught);
   }
+  const state = error === null ? unpickler.partState() : null;
+  const tables = traceTable.partTables(unpickler.partListObject());
+  if (error === null && (state === null || tables === null)) error = 'not as the plan assumed';
   return {
-    traceTable,
-    stacks,
-    memo,
+    tables: tables ?? traceTable.partTables(null)!,
+    stacks: { frames: stacks.frames, stacks: stacks.table() },
+    memo: memo.ownSlots(),
     stoppedAt: unpickler.bytesDecoded,
-    state: error === null ? unpickler.partState() : null,
+    state,
     error,
-    foreignRead: memo.foreignRead(),
+    foreignRead: [...memo.foreignRead()].map(([index, value]) => [
+      index,
+      typeof value === 'string' ? value : null,
+    ]),
   };
 }

@@ -21,6 +21,12 @@ export class StringListRef {
   ) {}
 }
 
+/** A part's frames and stacks as plain data (a part of a parallel decode sends them). */
+export interface PartStacks {
+  frames: FrameTable;
+  stacks: StackTable;
+}
+
 /** The FX keys a frame may carry (`_dump_snapshot(..., augment_with_fx_traces=True)`). */
 const FX_KEYS = ['fx_node_op', 'fx_node_name', 'fx_node_target', 'fx_original_trace'] as const;
 
@@ -135,8 +141,9 @@ export class StackInterner {
    * Interns the frames and stacks of `part` (a part of a parallel decode) in its order, which is
    * the order a serial decode meets them in; returns the id here of each of its stacks.
    */
-  absorb(part: StackInterner): Int32Array {
+  absorb(part: PartStacks): Int32Array {
     const { filename, name, line, fx } = part.frames;
+    const { offsets, frameIds: partFrameIds } = part.stacks;
     const frameIds = new Uint32Array(filename.length);
     for (let frame = 0; frame < filename.length; frame++) {
       // A frame dict as the part read it: interned by the same content key.
@@ -154,12 +161,12 @@ export class StackInterner {
       }
       frameIds[frame] = this.frameIdOf(record);
     }
-    const stackIds = new Int32Array(part.stackOffsets.length - 1);
+    const stackIds = new Int32Array(offsets.length - 1);
     for (let stack = 0; stack < stackIds.length; stack++) {
-      const start = part.stackOffsets[stack]!;
-      const count = part.stackOffsets[stack + 1]! - start;
+      const start = offsets[stack]!;
+      const count = offsets[stack + 1]! - start;
       const ids = this.frameIdScratch(count);
-      for (let i = 0; i < count; i++) ids[i] = frameIds[part.stackFrameIds[start + i]!]!;
+      for (let i = 0; i < count; i++) ids[i] = frameIds[partFrameIds[start + i]!]!;
       stackIds[stack] = this.internFrameIds(ids, count);
     }
     return stackIds;

@@ -33,6 +33,38 @@ export class TraceEntryFieldError extends SnapshotFormatError {
   }
 }
 
+/** A part's rows and tables as plain data (TraceTableBuilder.partTables), ids its own. */
+export interface PartTables {
+  rows: number;
+  consumed: number;
+  action: Uint8Array;
+  addr: Float64Array;
+  sizeBytes: Float64Array;
+  streamId: Uint32Array;
+  timeUs: Float64Array;
+  stackId: Int32Array;
+  compileContextId: Int32Array | null;
+  userMetadataId: Int32Array | null;
+  internalMetadataId: Int32Array | null;
+  categoryId: Int32Array | null;
+  poolIndex: Int32Array | null;
+  forwardFramesId: Int32Array | null;
+  actionNames: string[];
+  streams: number[];
+  strings: string[];
+  pools: string[];
+  stringListOffsets: number[];
+  stringListIds: number[];
+  deviceFreeBytes: [number, number][];
+  annotations: PendingAnnotation[];
+  userDefined: PendingUserDefined[];
+  unknownActionCounts: [string, number][];
+  unknownKeys: string[];
+  asideConsumed: number[];
+  /** The range of the part's trace list (the spine's open list), null when it has no entries. */
+  listRange: RowRange | null;
+}
+
 export interface RowRange {
   first: number;
   count: number;
@@ -662,18 +694,56 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
   }
 
   /**
+   * The rows and tables as plain data, for a part of a parallel decode to send to the spine;
+   * null when its entries went to another list than `partList` (the plan did not hold).
+   */
+  partTables(partList: unknown): PartTables | null {
+    let listRange: RowRange | null = null;
+    for (const [list, range] of this.ranges) {
+      if (list !== partList) return null;
+      listRange = { ...range };
+    }
+    const rows = this.rows;
+    const column = (ids: Int32Array | null): Int32Array | null => ids?.slice(0, rows) ?? null;
+    return {
+      rows,
+      consumed: this.consumed,
+      action: this.action.slice(0, rows),
+      addr: this.addr.slice(0, rows),
+      sizeBytes: this.sizeBytes.slice(0, rows),
+      streamId: this.streamId.slice(0, rows),
+      timeUs: this.timeUs.slice(0, rows),
+      stackId: this.stackId.slice(0, rows),
+      compileContextId: column(this.compileContextId),
+      userMetadataId: column(this.userMetadataId),
+      internalMetadataId: column(this.internalMetadataId),
+      categoryId: column(this.categoryId),
+      poolIndex: column(this.poolIndex),
+      forwardFramesId: column(this.forwardFramesId),
+      actionNames: [...this.actionNames],
+      streams: [...this.streams],
+      strings: [...this.strings],
+      pools: [...this.pools],
+      stringListOffsets: [...this.stringListOffsets],
+      stringListIds: [...this.stringListIds],
+      deviceFreeBytes: [...this.deviceFreeBytes],
+      annotations: [...this.annotations],
+      userDefined: [...this.userDefined],
+      unknownActionCounts: [...this.unknownActionCounts],
+      unknownKeys: [...this.unknownKeys],
+      asideConsumed: [...this.asideConsumed],
+      listRange,
+    };
+  }
+
+  /**
    * Appends the rows of `part`, a part of a parallel decode whose entries follow every entry here
    * (docs/parallel-decode.md): its tables interned here in its order (the order a serial decode
    * meets them in), its id columns remapped, its trace lists' ranges joined to theirs here (the
    * part's stand-in `partList` is `list`). `stackIds`: StackInterner.absorb's map. Returns the map
    * of its memo handles (frames lists, forward_frames lists) to handles here.
    */
-  absorb(
-    part: TraceTableBuilder,
-    stackIds: Int32Array,
-    partList: unknown,
-    list: PickleValue[],
-  ): (handle: number) => number {
+  absorb(part: PartTables, stackIds: Int32Array, list: PickleValue[]): (handle: number) => number {
     const actions = part.actionNames.map((name) => this.actionCode(name, this.rows, 0));
     const streams = part.streams.map((stream) => this.internStream(stream));
     const strings = part.strings.map((text) => this.internString(text));
@@ -747,16 +817,16 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
     }
     for (const key of part.unknownKeys) this.unknownKeys.add(key);
     for (const consumed of part.asideConsumed) this.asideConsumed.push(consumedFirst + consumed);
-    for (const [partListOrLater, range] of part.ranges) {
-      const target = partListOrLater === partList ? list : partListOrLater;
+    const range = part.listRange;
+    if (range !== null) {
       const shifted = {
         first: first + range.first,
         count: range.count,
         consumedFirst: consumedFirst + range.consumedFirst,
         consumedCount: range.consumedCount,
       };
-      const known = this.ranges.get(target);
-      if (known === undefined) this.ranges.set(target, shifted);
+      const known = this.ranges.get(list);
+      if (known === undefined) this.ranges.set(list, shifted);
       else if (
         known.first + known.count === shifted.first &&
         known.consumedFirst + known.consumedCount === shifted.consumedFirst
