@@ -22,6 +22,8 @@ export default defineConfig({
         allocscope: resolve(import.meta.dirname, 'src/cli/main.ts'),
         // `allocscope ranks` reads files in worker threads running this script.
         'rank-figures-worker': resolve(import.meta.dirname, 'src/cli/rank-figures-worker.ts'),
+        // A parallel decode's parts (--jobs) decode in worker threads running this script.
+        'decode-part-worker': resolve(import.meta.dirname, 'src/cli/decode-part-worker.ts'),
         ...(existsSync(benchEntry) ? { bench: benchEntry } : {}),
         'make-demo-snapshot': resolve(import.meta.dirname, 'scripts/make-demo-snapshot.ts'),
       },

@@ -32,8 +32,8 @@ usage:
   allocscope serve FILE|DIR... [--port P] [--host H]
   allocscope html FILE -o OUT.html [--moment EVENT] [--view VIEW] [--device N]
   allocscope mcp
-  every command but serve and mcp also takes --max-memory SIZE; summary, report, render,
-  top and steps also --memory-timeline TIMELINE
+  every command but serve and mcp also takes --max-memory SIZE, and all but ranks --jobs N;
+  summary, report, render, top and steps also --memory-timeline TIMELINE
 
   FILE        a snapshot from torch.cuda.memory._dump_snapshot(): .pickle / .pkl, its
               JSON form (.json), - for standard input, gzip-compressed (.gz), or the
@@ -56,6 +56,10 @@ usage:
               machine's memory): a gzip-compressed snapshot that would unpack to more is
               refused early; so is, unless --max-memory is given, one that would unpack
               to more than 64 times its size and 32 MiB (a gzip bomb)
+  --jobs N    threads that decode one snapshot (default: this machine's cores, as its free
+              memory allows; 1 for files under 32 MiB): an uncompressed pickle of
+              protocol 4-5 is cut into parts at trace entries; gzip, JSON and older
+              pickles decode on one thread. The result is the same for any N
   --timings   print decode/analysis timings, CPU time and peak memory to stderr (a refused
               file too)
   --png, --svg  render: write the chart as a PNG image and/or an SVG document
@@ -149,6 +153,10 @@ const deviceSchema = z.number().int().min(-2).nullable();
 // machine's memory. Optional for callers that build options in code (tests).
 const maxMemorySchema = z.number().int().positive().nullable().optional();
 
+// --jobs N: threads that decode one snapshot (1 to 64); null or absent: as the cores and the
+// memory allow (src/cli/decode-jobs.ts).
+const jobsSchema = z.number().int().min(1).max(64).nullable().optional();
+
 // --memory-timeline FILE: the same run's export_memory_timeline beside a profiler trace (its
 // allocations take PyTorch's categories); null or absent: none.
 const memoryTimelineSchema = z.string().min(1).nullable().optional();
@@ -156,6 +164,7 @@ const memoryTimelineSchema = z.string().min(1).nullable().optional();
 const summaryOptionsSchema = z.object({
   command: z.literal('summary'),
   maxMemory: maxMemorySchema,
+  jobs: jobsSchema,
   memoryTimeline: memoryTimelineSchema,
   file: z.string().min(1),
   device: deviceSchema,
@@ -191,6 +200,7 @@ const renderOptionsSchema = z
   .object({
     command: z.literal('render'),
     maxMemory: maxMemorySchema,
+    jobs: jobsSchema,
     memoryTimeline: memoryTimelineSchema,
     file: z.string().min(1),
     png: z.string().min(1).nullable(),
@@ -234,6 +244,7 @@ const renderOptionsSchema = z
 const segmentsOptionsSchema = z.object({
   command: z.literal('segments'),
   maxMemory: maxMemorySchema,
+  jobs: jobsSchema,
   file: z.string().min(1),
   device: deviceSchema,
   moment: momentSchema.nullable(),
@@ -243,6 +254,7 @@ const segmentsOptionsSchema = z.object({
 const topOptionsSchema = z.object({
   command: z.literal('top'),
   maxMemory: maxMemorySchema,
+  jobs: jobsSchema,
   memoryTimeline: memoryTimelineSchema,
   file: z.string().min(1),
   device: deviceSchema,
@@ -268,6 +280,7 @@ const topOptionsSchema = z.object({
 const stepsOptionsSchema = z.object({
   command: z.literal('steps'),
   maxMemory: maxMemorySchema,
+  jobs: jobsSchema,
   memoryTimeline: memoryTimelineSchema,
   file: z.string().min(1),
   device: deviceSchema,
@@ -280,6 +293,7 @@ const stepsOptionsSchema = z.object({
 const diffOptionsSchema = z.object({
   command: z.literal('diff'),
   maxMemory: maxMemorySchema,
+  jobs: jobsSchema,
   fileA: z.string().min(1),
   fileB: z.string().min(1),
   device: deviceSchema,
@@ -309,6 +323,7 @@ export const HTML_VIEWS = ['allocations', ...RENDER_VIEWS] as const;
 const htmlOptionsSchema = z.object({
   command: z.literal('html'),
   maxMemory: maxMemorySchema,
+  jobs: jobsSchema,
   file: z.string().min(1),
   output: z.string().min(1, 'html needs -o OUT.html'),
   device: deviceSchema,
@@ -319,6 +334,7 @@ const htmlOptionsSchema = z.object({
 const reportOptionsSchema = z.object({
   command: z.literal('report'),
   maxMemory: maxMemorySchema,
+  jobs: jobsSchema,
   memoryTimeline: memoryTimelineSchema,
   file: z.string().min(1),
   device: deviceSchema,
@@ -378,13 +394,16 @@ type FlagKind =
 /** Every command reads snapshots, and may be told how much memory decoding one may take. */
 const MEMORY_FLAG = { '--max-memory': 'size' } as const;
 
+/** The commands that read one snapshot (or two) may be told how many threads decode one. */
+const DECODE_FLAGS = { ...MEMORY_FLAG, '--jobs': 'integer' } as const;
+
 /** The commands that read one profiler trace may be given its memory timeline beside it. */
 const TIMELINE_FLAG = { '--memory-timeline': 'text' } as const;
 
 /** The flags each command takes, and what their values are. */
 const FLAGS: Record<Command, Record<string, FlagKind>> = {
   summary: {
-    ...MEMORY_FLAG,
+    ...DECODE_FLAGS,
     ...TIMELINE_FLAG,
     '--device': 'device',
     '--json': 'switch',
@@ -392,9 +411,9 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
     '--bytes': 'switch',
     '--timings': 'switch',
   },
-  report: { ...MEMORY_FLAG, ...TIMELINE_FLAG, '--device': 'device', '--json': 'optional-text' },
+  report: { ...DECODE_FLAGS, ...TIMELINE_FLAG, '--device': 'device', '--json': 'optional-text' },
   render: {
-    ...MEMORY_FLAG,
+    ...DECODE_FLAGS,
     ...TIMELINE_FLAG,
     '--png': 'text',
     '--svg': 'text',
@@ -408,9 +427,9 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
     '--color-by': 'text',
     '--rules': 'text',
   },
-  segments: { ...MEMORY_FLAG, '--device': 'device', '--moment': 'moment', '--bytes': 'switch' },
+  segments: { ...DECODE_FLAGS, '--device': 'device', '--moment': 'moment', '--bytes': 'switch' },
   top: {
-    ...MEMORY_FLAG,
+    ...DECODE_FLAGS,
     ...TIMELINE_FLAG,
     '--device': 'device',
     '--moment': 'moment',
@@ -423,7 +442,7 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
     '--bytes': 'switch',
   },
   steps: {
-    ...MEMORY_FLAG,
+    ...DECODE_FLAGS,
     ...TIMELINE_FLAG,
     '--device': 'device',
     '--by': 'text',
@@ -434,7 +453,7 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
   ranks: { ...MEMORY_FLAG, '--json': 'switch', '--bytes': 'switch' },
   serve: { '--port': 'integer', '--host': 'text' },
   html: {
-    ...MEMORY_FLAG,
+    ...DECODE_FLAGS,
     '--output': 'text',
     '-o': 'text',
     '--device': 'device',
@@ -442,7 +461,7 @@ const FLAGS: Record<Command, Record<string, FlagKind>> = {
     '--view': 'text',
   },
   diff: {
-    ...MEMORY_FLAG,
+    ...DECODE_FLAGS,
     '--device': 'device',
     '--device-b': 'device',
     '--moment': 'moment',

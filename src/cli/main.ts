@@ -43,6 +43,7 @@ async function runSummary(options: SummaryCliOptions): Promise<void> {
       max_rss_bytes: process.resourceUsage().maxRSS * 1024,
       cpu_ms: cpuMilliseconds(),
       input_bytes: fileBytes,
+      decode_threads: read.decodeThreads ?? 1,
     };
     printErr(`allocscope-timings ${jsonText(timings, 0)}\n`);
   }

@@ -14,6 +14,8 @@ import type { SnapshotModel } from '@shared/snapshot/model';
 import { gzipIsizeOf } from './gzip-isize';
 import { cliMemoryLimit } from './memory-limit';
 import { withMemoryTimeline } from './read-memory-timeline';
+import { decodeFileInParts } from './decode-in-workers';
+import { decodeJobs } from './decode-jobs';
 
 const READ_CHUNK_BYTES = 1 << 20;
 
@@ -23,6 +25,8 @@ export interface SnapshotFile {
   fileName: string;
   fileBytes: number;
   model: SnapshotModel;
+  /** Threads that decoded it, where more than one did (--jobs; ./decode-in-workers.ts). */
+  decodeThreads?: number;
 }
 
 /** A snapshot file opened for reading: its size when opened, and its bytes up to there. */
@@ -39,6 +43,8 @@ export interface ReadSnapshotOptions {
   readonly maxMemory?: number | null;
   /** --memory-timeline: the run's export_memory_timeline, to give a trace's allocations categories. */
   readonly memoryTimeline?: string | null;
+  /** --jobs: threads that decode one file (./decode-jobs.ts); null or absent: the default. */
+  readonly jobs?: number | null;
 }
 
 /** The file, and with --memory-timeline its run's timeline read into it (./read-memory-timeline.ts). */
@@ -65,9 +71,24 @@ export async function readOneSnapshotFile(
     const model = await decodeSnapshot(counted, { memoryLimit });
     return { fileName: 'standard input', fileBytes: bytes, model };
   }
+  const inParts = await decodeInParts(path, options.jobs ?? null);
+  if (inParts !== null) return inParts;
   const { size, gzipIsize, chunks } = await openSnapshotFile(path);
   const model = await decodeSnapshot(chunks, { totalBytes: size, memoryLimit, gzipIsize });
   return { fileName: basename(path), fileBytes: size, model };
+}
+
+/** The file decoded on several threads (./decode-in-workers.ts); null: decode it on one. */
+async function decodeInParts(path: string, requested: number | null): Promise<SnapshotFile | null> {
+  const info = await stat(path).catch(() => null);
+  if (info === null || !info.isFile()) return null;
+  const jobs = decodeJobs(requested, info.size);
+  if (jobs < 2) return null;
+  // Any failure here (the file changed, a worker died) leaves the answer to the serial decode.
+  const decoded = await decodeFileInParts(path, info.size, jobs).catch(() => null);
+  if (decoded === null) return null;
+  const { model, threads } = decoded;
+  return { fileName: basename(path), fileBytes: info.size, model, decodeThreads: threads };
 }
 
 export async function openSnapshotFile(path: string): Promise<OpenedSnapshotFile> {

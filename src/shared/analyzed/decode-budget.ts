@@ -64,3 +64,19 @@ export function mayStartDecode(
   const held = [...running, fileBytes].reduce<number>((sum, bytes) => sum + (bytes ?? 0), 0);
   return held * MEMORY_PER_FILE_BYTE <= resources.memoryBytes;
 }
+
+/** Files below this decode on one thread: starting workers costs more than they would share. */
+export const MIN_BYTES_FOR_PARTS = 32 << 20;
+/** More parts than this gain little: the spine's share and the merge do not shrink with them. */
+export const MAX_PARTS = 16;
+
+/**
+ * Threads for one file's decode in parts (issue 25): a core each, while the memory holds the file
+ * whole (the parts read it from memory) beside what its decode holds; one below
+ * MIN_BYTES_FOR_PARTS. `fileBytes`: the file's size (parts are never made of a .gz).
+ */
+export function partsForOneDecode(fileBytes: number, resources: DecodeResources): number {
+  if (fileBytes < MIN_BYTES_FOR_PARTS) return 1;
+  if (fileBytes * (MEMORY_PER_FILE_BYTE + 1) > resources.memoryBytes) return 1;
+  return Math.max(1, Math.min(MAX_PARTS, Math.floor(resources.cores)));
+}

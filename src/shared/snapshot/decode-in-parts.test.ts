@@ -17,7 +17,7 @@ async function expectSameModelInParts(bytes: Uint8Array): Promise<number> {
   let split = 0;
   for (const parts of [2, 3, 7]) {
     if (layOutParts(bytes, parts) === null) continue;
-    const model = decodeInParts(bytes, parts);
+    const model = await decodeInParts(bytes, parts);
     expect(model, `${parts} parts fell back`).not.toBeNull();
     expect(model).toEqual(serial);
     split++;
@@ -78,7 +78,7 @@ describe('a damaged pickle decoded in parts', () => {
           bytes[from + random(bytes.length - from)] = random(256);
         }
         const serial = await decodeBytes(bytes).catch((error: unknown) => error as Error);
-        const inParts = decodeInParts(bytes, 3);
+        const inParts = await decodeInParts(bytes, 3);
         if (inParts === null) {
           outcomes[serial instanceof Error ? 'refusedBoth' : 'fellBack']++;
           continue;

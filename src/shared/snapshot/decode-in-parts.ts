@@ -54,23 +54,60 @@ export function layOutParts(bytes: Uint8Array, parts: number): PartLayout | null
   return { starts, memoBases, memoParts };
 }
 
-/** Decodes part `part` (>= 1) of a layout on its own. */
-export function decodePart(bytes: Uint8Array, layout: PartLayout, part: number): TracePart {
-  return decodeTracePart(
-    bytes,
-    layout.starts[part]!,
-    layout.starts[part + 1] ?? bytes.length,
-    layout.memoBases[part]!,
-    new ForeignMemo(bytes, layout.memoParts),
-  );
+/** A part decoded, with the memo index its own slots start at; null: it could not be laid out. */
+export interface PartOutcome {
+  memoBase: number;
+  part: TracePart;
 }
 
-/** The spine: the file decoded with the parts' effects taken in (see the header); null: unplanned. */
-export function joinParts(
+/** Decodes part `part` (>= 1) of a layout on its own. */
+export function decodePart(bytes: Uint8Array, layout: PartLayout, part: number): PartOutcome {
+  return {
+    memoBase: layout.memoBases[part]!,
+    part: decodeTracePart(
+      bytes,
+      layout.starts[part]!,
+      layout.starts[part + 1] ?? bytes.length,
+      layout.memoBases[part]!,
+      new ForeignMemo(bytes, layout.memoParts),
+    ),
+  };
+}
+
+/**
+ * Part `part` (>= 1) of the parts beginning at `starts`, on its own: the memo of every part before
+ * it is scanned here (a worker does it while the spine decodes the first part), then it decodes.
+ * Null when a part before it cannot be scanned (the file then decodes on one worker).
+ */
+export function decodePartAt(
   bytes: Uint8Array,
-  layout: PartLayout,
-  parts: readonly TracePart[],
-): SnapshotModel | null {
+  starts: readonly number[],
+  part: number,
+): PartOutcome | null {
+  const memoParts: MemoPart[] = [];
+  let base = 0;
+  for (let earlier = 0; earlier < part; earlier++) {
+    const to = starts[earlier + 1]!;
+    const scanned = scanMemoObjects(bytes, starts[earlier]!, to);
+    if (scanned.stoppedAt !== to || scanned.sawStop) return null;
+    memoParts.push({ base, from: starts[earlier]!, starts: scanned.starts });
+    base += scanned.memoized;
+  }
+  const end = starts[part + 1] ?? bytes.length;
+  const foreign = new ForeignMemo(bytes, memoParts);
+  return { memoBase: base, part: decodeTracePart(bytes, starts[part]!, end, base, foreign) };
+}
+
+/**
+ * The spine: the file decoded with the parts' effects taken in (see the header), each part awaited
+ * where it begins, so that the spine decodes the first part while the others decode elsewhere.
+ * Null: something was not as planned.
+ */
+export async function joinParts(
+  bytes: Uint8Array,
+  starts: readonly number[],
+  parts: readonly (PartOutcome | null | Promise<PartOutcome | null>)[],
+): Promise<SnapshotModel | null> {
   const stacks = new StackInterner();
   const traceTable = new TraceTableBuilder(stacks, bytes.length / MIN_BYTES_PER_TRACE_ENTRY);
   const unpickler = new Unpickler({
@@ -86,13 +123,15 @@ export function joinParts(
     }
   };
   try {
-    for (let part = 1; part < layout.starts.length; part++) {
-      const start = layout.starts[part]!;
+    for (let part = 1; part < starts.length; part++) {
+      const start = starts[part]!;
       feedTo(start);
-      const decoded = parts[part - 1]!;
+      const outcome = await parts[part - 1]!;
+      if (outcome === null) return null;
+      const { part: decoded, memoBase } = outcome;
       const state = decoded.state;
       if (state === null || decoded.error !== null || unpickler.bytesDecoded !== start) return null;
-      if (unpickler.memoLength !== layout.memoBases[part]) return null;
+      if (unpickler.memoLength !== memoBase) return null;
       const mark = unpickler.partStartDepth();
       if (mark < 0 || !readsAsOwnerHolds(decoded, unpickler)) return null;
       const list = unpickler.endBatchForPart(mark, start);
@@ -125,12 +164,15 @@ function readsAsOwnerHolds(part: TracePart, spine: Unpickler): boolean {
 }
 
 /** Decodes `bytes` in `parts` parts, one after another on this thread (tests, and a fallback). */
-export function decodeInParts(bytes: Uint8Array, parts: number): SnapshotModel | null {
+export async function decodeInParts(
+  bytes: Uint8Array,
+  parts: number,
+): Promise<SnapshotModel | null> {
   const layout = layOutParts(bytes, parts);
   if (layout === null) return null;
-  const decoded: TracePart[] = [];
+  const decoded: PartOutcome[] = [];
   for (let part = 1; part < layout.starts.length; part++) {
     decoded.push(decodePart(bytes, layout, part));
   }
-  return joinParts(bytes, layout, decoded);
+  return joinParts(bytes, layout.starts, decoded);
 }
