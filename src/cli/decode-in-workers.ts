@@ -13,6 +13,18 @@ import { joinParts, type PartOutcome } from '@shared/snapshot/decode-in-parts';
 import { unpackPart } from '@shared/snapshot/part-wire';
 import type { SnapshotModel } from '@shared/snapshot/model';
 import { planTraceSplit } from '@shared/snapshot/trace-split-plan';
+import { threadCpuSeconds } from './thread-cpu';
+
+/** A part's worker's answer: the part, and the CPU seconds its thread took (--timings). */
+export interface PartReply extends PartOutcome {
+  cpuSeconds: number;
+}
+
+/** A file decoded in parts: the model, and the CPU seconds of each thread, the spine's first. */
+export interface DecodedInParts {
+  model: SnapshotModel;
+  threadCpuSeconds: number[];
+}
 
 /** What a part's worker is given. */
 export interface PartJob {
@@ -29,7 +41,8 @@ export async function decodeFileInParts(
   path: string,
   size: number,
   jobs: number,
-): Promise<{ model: SnapshotModel; threads: number } | null> {
+): Promise<DecodedInParts | null> {
+  const spineCpuBefore = threadCpuSeconds();
   const script = workerScript();
   if (script === null || jobs < 2) return null;
   const buffer = new SharedArrayBuffer(size);
@@ -41,25 +54,29 @@ export async function decodeFileInParts(
   if (!('plan' in split) || split.plan.starts.length < 2) return null;
   const starts = split.plan.starts;
   const workers: Worker[] = [];
+  const workerCpu: number[] = [];
   try {
     const parts = starts.slice(1).map((_, index) => {
       const worker = new Worker(script, { workerData: { buffer, starts, part: index + 1 } });
       workers.push(worker);
-      return partOf(worker);
+      return partOf(worker, (seconds) => (workerCpu[index] = seconds));
     });
     const model = await joinParts(bytes, starts, parts);
-    return model === null ? null : { model, threads: starts.length };
+    if (model === null) return null;
+    return { model, threadCpuSeconds: [threadCpuSeconds() - spineCpuBefore, ...workerCpu] };
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
 }
 
 /** The worker's part; null when it failed in any way (the file then decodes on one thread). */
-function partOf(worker: Worker): Promise<PartOutcome | null> {
+function partOf(worker: Worker, cpu: (seconds: number) => void): Promise<PartOutcome | null> {
   return new Promise((settle) => {
-    worker.once('message', (outcome: PartOutcome | null) =>
-      settle(outcome === null ? null : { ...outcome, part: unpackPart(outcome.part) }),
-    );
+    worker.once('message', (reply: PartReply | null) => {
+      if (reply === null) return settle(null);
+      cpu(reply.cpuSeconds);
+      settle({ memoBase: reply.memoBase, part: unpackPart(reply.part) });
+    });
     worker.once('error', () => settle(null));
     worker.once('exit', () => settle(null));
   });

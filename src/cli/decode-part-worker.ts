@@ -5,7 +5,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { decodePartAt } from '@shared/snapshot/decode-in-parts';
 import { packPart } from '@shared/snapshot/part-wire';
-import type { PartJob } from './decode-in-workers';
+import type { PartJob, PartReply } from './decode-in-workers';
+import { threadCpuSeconds } from './thread-cpu';
 
 const job = workerData as PartJob;
 const outcome = decodePartAt(new Uint8Array(job.buffer), job.starts, job.part);
@@ -13,5 +14,6 @@ if (outcome === null) {
   parentPort?.postMessage(null);
 } else {
   const { part, transfer } = packPart(outcome.part);
-  parentPort?.postMessage({ memoBase: outcome.memoBase, part }, transfer);
+  const reply: PartReply = { memoBase: outcome.memoBase, part, cpuSeconds: threadCpuSeconds() };
+  parentPort?.postMessage(reply, transfer);
 }

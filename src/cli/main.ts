@@ -43,7 +43,15 @@ async function runSummary(options: SummaryCliOptions): Promise<void> {
       max_rss_bytes: process.resourceUsage().maxRSS * 1024,
       cpu_ms: cpuMilliseconds(),
       input_bytes: fileBytes,
-      decode_threads: read.decodeThreads ?? 1,
+      decode_threads: read.decodeThreadCpuSeconds?.length ?? 1,
+      // Each decoding thread's CPU, the main thread first (a decode in parts only).
+      ...(read.decodeThreadCpuSeconds === undefined
+        ? {}
+        : {
+            decode_thread_cpu_ms: read.decodeThreadCpuSeconds.map((seconds) =>
+              Math.round(seconds * 1000),
+            ),
+          }),
     };
     printErr(`allocscope-timings ${jsonText(timings, 0)}\n`);
   }

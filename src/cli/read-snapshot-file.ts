@@ -25,8 +25,8 @@ export interface SnapshotFile {
   fileName: string;
   fileBytes: number;
   model: SnapshotModel;
-  /** Threads that decoded it, where more than one did (--jobs; ./decode-in-workers.ts). */
-  decodeThreads?: number;
+  /** Each thread's CPU seconds, where more than one decoded it (--jobs; ./decode-in-workers.ts). */
+  decodeThreadCpuSeconds?: number[];
 }
 
 /** A snapshot file opened for reading: its size when opened, and its bytes up to there. */
@@ -87,8 +87,13 @@ async function decodeInParts(path: string, requested: number | null): Promise<Sn
   // Any failure here (the file changed, a worker died) leaves the answer to the serial decode.
   const decoded = await decodeFileInParts(path, info.size, jobs).catch(() => null);
   if (decoded === null) return null;
-  const { model, threads } = decoded;
-  return { fileName: basename(path), fileBytes: info.size, model, decodeThreads: threads };
+  const { model, threadCpuSeconds } = decoded;
+  return {
+    fileName: basename(path),
+    fileBytes: info.size,
+    model,
+    decodeThreadCpuSeconds: threadCpuSeconds,
+  };
 }
 
 export async function openSnapshotFile(path: string): Promise<OpenedSnapshotFile> {
