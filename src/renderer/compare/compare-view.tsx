@@ -28,6 +28,7 @@ import { currentThemeName, onThemeNameChange } from '../canvas/color-scheme';
 import { useCategoryRules } from '../holders/category-rules-setting';
 import './compare.css';
 import { BytesCell } from '../ui/bytes-cell';
+import { FrameKeyText } from '../ui/frame-key-text';
 import type { ViewPicture } from '../export/export-files';
 
 /** A device that can be compared with: of this snapshot or of another open tab. */
@@ -287,7 +288,7 @@ function CompareBody(props: {
                         {formatSignedBytes(group.deltaBytes)}
                       </td>
                       <td className="holders-key" title={`${group.title} (${group.category})`}>
-                        {group.title}
+                        <FrameKeyText text={group.title} />
                       </td>
                     </tr>
                   ))}

@@ -19,6 +19,7 @@ import './steps.css';
 import { BytesCell } from '../ui/bytes-cell';
 import { phasesOf } from '@shared/steps/phases';
 import { PhasesTable } from './phases-table';
+import { FrameKeyText } from '../ui/frame-key-text';
 
 export interface StepsViewProps {
   snapshot: AnalyzedSnapshot;
@@ -213,7 +214,7 @@ function SuspectsTable(props: {
                   className="holders-key"
                   title={`${suspect.key}\nlargest stack: ${suspect.topFrame}`}
                 >
-                  {suspect.key}
+                  <FrameKeyText text={suspect.key} />
                 </td>
               </tr>
             ))}
