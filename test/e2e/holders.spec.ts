@@ -317,7 +317,7 @@ test('a frame cut to fit keeps its file and line number in sight; the title has 
           lineBox.right <= box.right - parseFloat(style.paddingRight) + 0.5,
         lineCut: line !== null && line.scrollWidth > line.clientWidth + 1,
         // Whether any part of the key is cut (the cell is too narrow for the whole key).
-        cut: [...cell.querySelectorAll('.frame-key > span')].some(
+        cut: Array.from(cell.querySelectorAll('.frame-key > span')).some(
           (part) => part.scrollWidth > part.clientWidth + 1,
         ),
       };
