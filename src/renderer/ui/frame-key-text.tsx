@@ -1,6 +1,6 @@
 // A group's key in a narrow table cell: a frame keeps its file and line number in sight and gives
-// up its folders first, then its function's name (shared/format/frame-key-parts.ts); the cell's
-// title holds the whole key. Any other key is cut at its end, as before.
+// up its folders first, then its function's name, then the start of its file's name
+// (shared/format/frame-key-parts.ts); the cell's title holds the whole key. Any other key is cut at its end, as before.
 
 import type { JSX } from 'react';
 import { frameKeyParts } from '@shared/format/frame-key-parts';
@@ -19,7 +19,10 @@ export function FrameKeyText(props: { text: string }): JSX.Element {
           <bdi dir="ltr">{parts.head}</bdi>
         </span>
       )}
-      <span className="frame-key-line">{parts.fileLine}</span>
+      {/* Cut last, and from its start, so that the line number is the last thing to go. */}
+      <span className="frame-key-line" dir="rtl">
+        <bdi dir="ltr">{parts.fileLine}</bdi>
+      </span>
       {parts.rest !== '' && <span className="frame-key-rest">{parts.rest}</span>}
     </span>
   );
