@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { decodedBytesOf, parallelDecodes } from '@shared/analyzed/decode-budget';
 import { isRankFileName, orderRanks, ranksFinding, type RanksFinding } from '@shared/compare/ranks';
 import { deviceLabel } from '@shared/format/words';
+import { RESERVED_NOT_RECORDED } from '@shared/analyzed/reserved-recorded';
 import { formatBytes, formatExactBytes, formatSignedBytes } from '@shared/format/units';
 import { describeDecodeError } from '@shared/snapshot/describe-decode-error';
 import { folderEntryProblem, type EntryStat } from '@shared/snapshot/folder-entry';
@@ -239,7 +240,9 @@ export function formatRanksText(ranks: RanksText, exact: boolean): string {
         ...entries.map(({ rank, file, figures, detail }) => [
           String(rank),
           bytes(figures.peakActiveBytes),
-          bytes(figures.peakReservedBytes),
+          figures.peakReservedBytes === null
+            ? RESERVED_NOT_RECORDED
+            : bytes(figures.peakReservedBytes),
           bytes(detail.cachedFreeAtPeakBytes),
           bytes(detail.largestFreeAtPeakBytes),
           figures.oomEvent === null ? '—' : `event ${figures.oomEvent}`,

@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { generateLargeSnapshot } from '../../generators/snapshot/generate-large-snapshot';
 import { expect, test, type Page } from '@playwright/test';
 import { compareMoments } from '../../src/shared/compare/compare-moments';
@@ -19,6 +19,7 @@ import { defaultDeviceIndex } from '../../src/shared/analyzed/moments';
 import { escapeXml } from '../../src/shared/render/svg-markup';
 import { compareTitle } from '../../src/shared/render/compare-svg';
 import { deviceLabel } from '../../src/shared/format/words';
+import { formatBytes } from '../../src/shared/format/units';
 import { realSnapshotPath } from '../support/real-snapshots';
 import { watchPageProblems } from './page-problems';
 import { decodeFile, openSnapshot } from './snapshot-pages';
@@ -59,6 +60,13 @@ test('two open snapshots on one axis, their figures and what changed', async ({ 
   ).toHaveAttribute(
     'data-delta',
     String(deviceB.figures.active.peakBytes - deviceA.figures.active.peakBytes),
+  );
+  // Both record reserved bytes: their peaks and the difference (a CPU trace's are not recorded).
+  await expect(
+    page.getByTestId('compare-figures').locator('tr[data-figure="peak reserved"]'),
+  ).toHaveAttribute(
+    'data-delta',
+    String(deviceB.figures.reserved.peakBytes - deviceA.figures.reserved.peakBytes),
   );
   // The table: the changes of the shared comparison at matched phases, largest first.
   const sideA = { snapshot: a, device: deviceA };
@@ -229,4 +237,65 @@ test('a file dropped on a tab opens and is compared with it', async ({ page }) =
   await expect(page.getByTestId('compare-with').locator('option:checked')).toContainText(
     basename(dropped),
   );
+});
+
+test('CPU profiler traces record no reserved bytes: not recorded, never 0 B, and which side', async ({
+  page,
+}) => {
+  const problems = await watchPageProblems(page);
+  const cleanPath = resolve('test/fixtures/profiler/clean.pt.trace.json.gz');
+  const leakPath = resolve('test/fixtures/profiler/leak.pt.trace.json.gz');
+  const snapshotPath = resolve('test/fixtures/cuda-h200/expandable.pickle');
+  const clean = (await decodeFile(cleanPath)).snapshot;
+  const leak = (await decodeFile(leakPath)).snapshot;
+  const cuda = (await decodeFile(snapshotPath)).snapshot;
+  const deviceOf = (snapshot: typeof clean) =>
+    snapshot.devices[defaultDeviceIndex(snapshot.devices)]!;
+  expect(deviceOf(clean).figures.reservedRecorded).toBe(false);
+  expect(deviceOf(cuda).figures.reservedRecorded).toBe(true);
+  const figures = page.getByTestId('compare-figures');
+  const reserved = figures.locator('tr[data-figure="peak reserved"]');
+  const cells = reserved.locator('td');
+
+  // Two CPU traces: A is the leak (the tab shown), B the clean one.
+  await openSnapshot(page, cleanPath);
+  await openAnother(page, leakPath);
+  await page.keyboard.press('7');
+  await expect(page.getByTestId('compare-view')).toHaveAttribute('data-state', 'shown');
+  await expect(cells).toHaveText(['not recorded', 'not recorded', '—']);
+  await expect(reserved).not.toHaveAttribute('data-delta');
+  await expect(reserved).toHaveAttribute('title', /^Neither A nor B records reserved bytes/);
+  // The active peaks are still compared.
+  await expect(figures.locator('tr[data-figure="peak active"]')).toHaveAttribute(
+    'data-delta',
+    String(deviceOf(clean).figures.active.peakBytes - deviceOf(leak).figures.active.peakBytes),
+  );
+  await expect(figures).not.toContainText(/reserved\s*0 B/);
+
+  // A CUDA snapshot (A) against a CPU trace (B): A's reserved peak, B's not recorded.
+  await openAnother(page, snapshotPath);
+  await page.keyboard.press('7');
+  const withSelect = page.getByTestId('compare-with');
+  await withSelect.selectOption({
+    label: `${leak.fileName} · ${deviceLabel(deviceOf(leak).device)}`,
+  });
+  await expect(cells.nth(0)).toHaveText(formatBytes(deviceOf(cuda).figures.reserved.peakBytes));
+  await expect(cells.nth(1)).toHaveText('not recorded');
+  await expect(cells.nth(2)).toHaveText('—');
+  await expect(reserved).not.toHaveAttribute('data-delta');
+  await expect(reserved).toHaveAttribute(
+    'title',
+    /^B records no reserved bytes \(a profiler trace/,
+  );
+
+  // The trace's tab compared with the snapshot: the sides swap, and so do the words.
+  await page.getByRole('tab', { name: /leak\.pt\.trac/ }).click();
+  await page.keyboard.press('7');
+  await withSelect.selectOption({
+    label: `${cuda.fileName} · ${deviceLabel(deviceOf(cuda).device)}`,
+  });
+  await expect(cells.nth(0)).toHaveText('not recorded');
+  await expect(cells.nth(1)).toHaveText(formatBytes(deviceOf(cuda).figures.reserved.peakBytes));
+  await expect(reserved).toHaveAttribute('title', /^A records no reserved bytes/);
+  expect(await problems()).toEqual([]);
 });

@@ -3,7 +3,7 @@
 // allocation table says; grouping by category lists the categories; a click zooms the flame graph.
 
 import { writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { defaultDeviceIndex, defaultMoment } from '../../src/shared/analyzed/moments';
 import { tinySnapshot } from '../support/hostile-files';
@@ -292,3 +292,59 @@ test('a zoomed node with nothing alive at another moment keeps its path and says
   await expect(page.getByTestId('flame-missing')).toBeVisible();
   await expect(page.getByTestId('holders-search-result')).toHaveAttribute('data-count', '0');
 });
+
+// LINYUN's keys fit once their folders and functions are cut; the H200 run's file name is too
+// long for its cell, so the file's name is cut from its start and the line number stays.
+for (const [path, lineWhole] of [
+  [realSnapshotPath('LINYUN'), true],
+  [resolve('test/fixtures/cuda-h200/expandable.pickle'), false],
+] as const)
+  test(`${basename(path)}: a frame cut to fit keeps its line number in sight; the title has it whole`, async ({
+    page,
+  }) => {
+    const problems = await watchPageProblems(page);
+    await openSnapshot(page, path);
+    await page.keyboard.press('5');
+    const cells = page.getByTestId('holders-table').locator('tbody td.holders-key');
+    await expect(cells.first()).toBeVisible();
+    const shown = await cells.evaluateAll((all) =>
+      all.map((cell) => {
+        const box = cell.getBoundingClientRect();
+        const right = box.right - parseFloat(getComputedStyle(cell).paddingRight) + 0.5;
+        const line = cell.querySelector('.frame-key-line');
+        // Where the line number's last digit is drawn.
+        const text = line?.querySelector('bdi')?.firstChild ?? null;
+        let digit: DOMRect | null = null;
+        if (text !== null && text.textContent !== null && text.textContent.length > 0) {
+          const range = document.createRange();
+          range.setStart(text, text.textContent.length - 1);
+          range.setEnd(text, text.textContent.length);
+          digit = range.getBoundingClientRect();
+        }
+        return {
+          key: cell.textContent ?? '',
+          title: cell.getAttribute('title') ?? '',
+          line: line?.textContent ?? null,
+          digitShown: digit !== null && digit.left >= box.left && digit.right <= right,
+          lineCut: line !== null && line.scrollWidth > line.clientWidth + 1,
+          // Whether any part of the key is cut (the cell is too narrow for the whole key).
+          cut: Array.from(cell.querySelectorAll('.frame-key > span')).some(
+            (part) => part.scrollWidth > part.clientWidth + 1,
+          ),
+        };
+      }),
+    );
+    // The frames among the keys ("path/file.py:N function"), found here independently.
+    const frames = shown.filter((cell) => /[/\\][^/\\\s]+:\d+(\s|$)/.test(cell.key));
+    expect(frames.length).toBeGreaterThan(2);
+    // At 1280x720 the column is too narrow for these keys: the test sees them cut.
+    expect(frames.some((cell) => cell.cut)).toBe(true);
+    expect(frames.some((cell) => cell.lineCut)).toBe(!lineWhole);
+    for (const cell of frames) {
+      expect(cell.line, cell.key).toBe(/([^/\\\s]+:\d+)(?=\s|$)/.exec(cell.key)![1]);
+      expect(cell.digitShown, cell.key).toBe(true);
+      if (lineWhole) expect(cell.lineCut, cell.key).toBe(false);
+      expect(cell.title.startsWith(cell.key), cell.key).toBe(true);
+    }
+    expect(await problems()).toEqual([]);
+  });

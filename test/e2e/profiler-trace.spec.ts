@@ -82,6 +82,9 @@ test('a recorded profiler trace: cpu, its timeline, the leaking line, and no seg
   await expect(suspect).toContainText('leak_step');
   const perStep = Number(await suspect.getAttribute('data-bytes-per-step'));
   expect(Math.abs(perStep - LEAK_BYTES_PER_STEP)).toBeLessThanOrEqual(LEAK_BYTES_PER_STEP / 100);
+  // A CPU trace records no reserved bytes: no "Reserved at end" column of 0 B.
+  const stepsHead = page.getByTestId('steps-table').locator('thead th');
+  await expect(stepsHead).toHaveText(['Step', 'Events', 'Peak active', 'Active at end', 'Change']);
 
   // The views that need the allocator's segments say why they are empty, and export no picture.
   for (const [key, view] of [

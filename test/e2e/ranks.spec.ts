@@ -5,10 +5,11 @@
 
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { generateLargeSnapshot } from '../../generators/snapshot/generate-large-snapshot';
 import { watchPageProblems } from './page-problems';
+import { formatExactBytes } from '../../src/shared/format/units';
 import { decodeFile } from './snapshot-pages';
 import { allocatorStateIndexOf } from '../../src/shared/state/allocator-state';
 import { figuresOfState, smallHoleThreshold } from '../../src/shared/state/memory-figures';
@@ -255,6 +256,34 @@ test('a rank that keeps 96 MiB more every step beside seven flat ones is named, 
   );
   await expect(page.getByTestId('ranks-finding')).toContainText(
     new RegExp(`outliers: (rank \\d+, )*rank ${LEAKING}\\b`),
+  );
+  expect(await problems()).toEqual([]);
+});
+
+test('CPU profiler traces as ranks: peak reserved not recorded, never 0 B', async ({ page }) => {
+  const problems = await watchPageProblems(page);
+  const traces = ['clean', 'leak'].map((name) =>
+    resolve(`test/fixtures/profiler/${name}.pt.trace.json.gz`),
+  );
+  const snapshot = resolve('test/fixtures/cuda-h200/leak.pickle');
+  await page.goto('./');
+  await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
+  await page.getByTestId('file-input').setInputFiles([...traces, snapshot]);
+  await expect(page.locator('[data-tab-state="snapshot"]')).toHaveCount(3, { timeout: 60_000 });
+  await page.getByTestId('ranks-open').click();
+  const rows = page.getByTestId('ranks-table').locator('tbody tr');
+  await expect(rows).toHaveCount(3);
+  for (const trace of traces)
+    await expect(
+      rows.filter({ hasText: basename(trace) }).getByTestId('rank-reserved-not-recorded'),
+    ).toHaveText('not recorded');
+  const { snapshot: cuda } = await decodeFile(snapshot);
+  const cudaRow = rows.filter({ hasText: 'leak.pickle' });
+  await expect(cudaRow.getByTestId('rank-reserved-not-recorded')).toHaveCount(0);
+  // Its own reserved peak, in the column before the cached free bytes.
+  await expect(cudaRow.locator('td.numeric').nth(2)).toHaveAttribute(
+    'title',
+    `${formatExactBytes(cuda.devices[0]!.figures.reserved.peakBytes)} bytes`,
   );
   expect(await problems()).toEqual([]);
 });

@@ -5,9 +5,11 @@
 
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { reportDocumentSchema } from '../../src/shared/report/report-document';
+import type { RanksDocument } from '../../src/shared/report/ranks-document';
+import type { StepsDocument } from '../../src/shared/report/steps-document';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli';
 import { memoryEvent, opSpan, traceText, type TraceEvent } from '../support/profiler-trace';
@@ -138,6 +140,51 @@ describe('allocscope on a profiler trace', () => {
     expect(document.summary.devices[0]!.active_bytes.peak).toBe(Math.max(...memoryTotals(LEAK)));
   });
 
+  it('ranks: reserved not recorded for CPU traces (null, never 0 B); a snapshot keeps its own', () => {
+    const clean = join(FIXTURES, 'clean.pt.trace.json.gz');
+    const snapshot = resolve(import.meta.dirname, '../fixtures/cuda-h200/leak.pickle');
+    const run = runCli(['ranks', clean, LEAK, snapshot, '--json']);
+    expect(run.status).toBe(0);
+    const document = JSON.parse(run.stdout) as RanksDocument;
+    const byFile = new Map(document.ranks.map((entry) => [entry.file, entry]));
+    for (const trace of [clean, LEAK]) {
+      const entry = byFile.get(basename(trace))!;
+      // PyTorch wrote Total Reserved 0 at every event: not recorded, not 0.
+      expect(new Set(memoryArgs(trace, 'Total Reserved'))).toEqual(new Set([0]));
+      expect(entry.peak_reserved_bytes).toBeNull();
+      expect(entry.peak_active_bytes).toBe(Math.max(...memoryTotals(trace)));
+    }
+    const summary = JSON.parse(runCli(['summary', snapshot, '--json']).stdout) as {
+      devices: { reserved_bytes: { peak: number } | null }[];
+    };
+    const snapshotEntry = byFile.get('leak.pickle')!;
+    expect(snapshotEntry.peak_reserved_bytes).toBe(summary.devices[0]!.reserved_bytes!.peak);
+    expect(snapshotEntry.peak_reserved_bytes).toBeGreaterThan(0);
+    // The text: "not recorded" in the traces' rows, the snapshot's bytes in its own.
+    const text = runCli(['ranks', clean, LEAK, snapshot]);
+    expect(text.status).toBe(0);
+    const rows = text.stdout.split('\n');
+    for (const trace of [clean, LEAK])
+      expect(rows.find((row) => row.endsWith(basename(trace)))).toMatch(
+        /^ +\d+ +[\d.]+ [KMG]?i?B +not recorded +/,
+      );
+    expect(rows.find((row) => row.endsWith(' leak.pickle'))).toMatch(
+      /^ +\d+ +[\d.]+ [KMG]?i?B +[\d.]+ [KMG]?i?B +/,
+    );
+  });
+
+  it('steps --json: end_reserved_bytes null for a CPU trace, a snapshot keeps its own', () => {
+    const run = runCli(['steps', LEAK, '--json']);
+    expect(run.status).toBe(0);
+    const document = JSON.parse(run.stdout) as StepsDocument;
+    expect(document.steps).toHaveLength(6);
+    for (const step of document.steps) expect(step.end_reserved_bytes).toBeNull();
+    const snapshot = resolve(import.meta.dirname, '../fixtures/cuda-h200/steps.pickle.gz');
+    const cuda = JSON.parse(runCli(['steps', snapshot, '--json']).stdout) as StepsDocument;
+    expect(cuda.steps.length).toBeGreaterThan(2);
+    for (const step of cuda.steps) expect(step.end_reserved_bytes).toBeGreaterThan(0);
+  });
+
   it('diff: two traces, and a trace beside a snapshot; no reserved delta from a CPU trace', () => {
     const run = runCli(['diff', join(FIXTURES, 'clean.pt.trace.json.gz'), LEAK, '--json']);
     expect(run.status).toBe(0);
@@ -181,13 +228,18 @@ describe('allocscope on a profiler trace', () => {
 
 /** Total Allocated of each [memory] event of a gzipped trace, in time order. */
 function memoryTotals(path: string): number[] {
+  return memoryArgs(path, 'Total Allocated');
+}
+
+/** One argument of every [memory] event, in time order, read straight from the trace. */
+function memoryArgs(path: string, name: string): number[] {
   const trace = JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')) as {
     traceEvents: TraceEvent[];
   };
   return trace.traceEvents
     .filter((event) => event['name'] === '[memory]')
     .sort((a, b) => (a['ts'] as number) - (b['ts'] as number))
-    .map((event) => (event['args'] as Record<string, number>)['Total Allocated']!);
+    .map((event) => (event['args'] as Record<string, number>)[name]!);
 }
 
 const leakText = gunzipSync(readFileSync(LEAK)).toString('utf8');

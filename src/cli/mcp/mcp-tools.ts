@@ -111,7 +111,8 @@ export function registerTools(server: McpServer, cache: SnapshotCache): void {
               label: z.string(),
               trace_entries: z.number(),
               peak_active_bytes: z.number(),
-              peak_reserved_bytes: z.number(),
+              // null: the file records no reserved bytes (a CPU profiler trace).
+              peak_reserved_bytes: z.number().nullable(),
               ooms: z.number(),
             }),
           )
@@ -141,7 +142,9 @@ export function registerTools(server: McpServer, cache: SnapshotCache): void {
             label: deviceLabel(one.device),
             trace_entries: one.traceLength,
             peak_active_bytes: one.figures.active.peakBytes,
-            peak_reserved_bytes: one.figures.reserved.peakBytes,
+            peak_reserved_bytes: one.figures.reservedRecorded
+              ? one.figures.reserved.peakBytes
+              : null,
             ooms: one.ooms.length,
           })),
           default_device:

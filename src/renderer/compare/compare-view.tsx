@@ -22,10 +22,13 @@ import { deviceLabel } from '@shared/format/words';
 import { GROUP_BY_NAMES, type GroupBy } from '@shared/holders/group-by';
 import { renderCompareSvg } from '@shared/render/compare-svg';
 import { stepsOf, type FoundSteps } from '@shared/steps/find-steps';
+import { RESERVED_NOT_RECORDED } from '@shared/analyzed/reserved-recorded';
+import { sideBySideFigures, type ComparedSide } from '@shared/compare/side-by-side-figures';
 import { currentThemeName, onThemeNameChange } from '../canvas/color-scheme';
 import { useCategoryRules } from '../holders/category-rules-setting';
 import './compare.css';
 import { BytesCell } from '../ui/bytes-cell';
+import { FrameKeyText } from '../ui/frame-key-text';
 import type { ViewPicture } from '../export/export-files';
 
 /** A device that can be compared with: of this snapshot or of another open tab. */
@@ -212,8 +215,8 @@ function CompareBody(props: {
       <div className="compare-body">
         <div className="compare-left">
           <FiguresSideBySide
-            a={device}
-            b={other.device}
+            a={{ device, source: snapshot.source }}
+            b={{ device: other.device, source: other.snapshot.source }}
             phases={byPhase.matchedPhases}
             compared={aligned?.phase ?? null}
           />
@@ -285,7 +288,7 @@ function CompareBody(props: {
                         {formatSignedBytes(group.deltaBytes)}
                       </td>
                       <td className="holders-key" title={`${group.title} (${group.category})`}>
-                        {group.title}
+                        <FrameKeyText text={group.title} />
                       </td>
                     </tr>
                   ))}
@@ -322,26 +325,25 @@ function phaseWords(aligned: AlignedMoments): string {
 }
 
 function FiguresSideBySide(props: {
-  a: AnalyzedDevice;
-  b: AnalyzedDevice;
+  a: ComparedSide;
+  b: ComparedSide;
   /** Each phase both have, with its peak in each. */
   phases: readonly MatchedPhase[];
   /** The phase the changes are taken at, or null. */
   compared: PhaseName | null;
 }): JSX.Element {
-  const { a, b } = props;
-  const rows: [string, number, number, boolean][] = [
-    ['peak active', a.figures.active.peakBytes, b.figures.active.peakBytes, true],
-    ['peak reserved', a.figures.reserved.peakBytes, b.figures.reserved.peakBytes, true],
-    ['final active', a.figures.active.finalBytes, b.figures.active.finalBytes, true],
-    ['OOMs', a.ooms.length, b.ooms.length, false],
-    ...props.phases.map((phase): [string, number, number, boolean] => [
-      `${phase.name} peak${phase.name === props.compared ? ' ◂' : ''}`,
-      phase.a.peakActiveBytes,
-      phase.b.peakActiveBytes,
-      true,
-    ]),
-  ];
+  const rows = sideBySideFigures(props.a, props.b, props.phases, props.compared);
+  const shown = (value: number, bytes: boolean): string | number =>
+    bytes ? formatBytes(value) : value;
+  // A side whose file records no such figure (reserved bytes of a CPU trace) says so in its own
+  // column, and the row has no difference: never a 0 B that reads as measured.
+  // The row's title says which side and why.
+  const cell = (value: number | null, bytes: boolean): JSX.Element =>
+    value === null ? (
+      <td className="numeric compare-not-recorded">{RESERVED_NOT_RECORDED}</td>
+    ) : (
+      <td className="numeric">{shown(value, bytes)}</td>
+    );
   return (
     <table className="compare-figures" data-testid="compare-figures">
       <thead>
@@ -353,14 +355,20 @@ function FiguresSideBySide(props: {
         </tr>
       </thead>
       <tbody>
-        {rows.map(([name, valueA, valueB, bytes]) => (
-          <tr key={name} data-figure={name} data-delta={valueB - valueA}>
-            <th scope="row">{name}</th>
-            <td className="numeric">{bytes ? formatBytes(valueA) : valueA}</td>
-            <td className="numeric">{bytes ? formatBytes(valueB) : valueB}</td>
+        {rows.map((row) => (
+          <tr
+            key={row.name}
+            data-figure={row.name}
+            data-delta={row.delta ?? undefined}
+            title={row.notRecorded ?? undefined}
+          >
+            <th scope="row">{row.name}</th>
+            {cell(row.a, row.bytes)}
+            {cell(row.b, row.bytes)}
             <td className="numeric">
-              {valueB - valueA > 0 ? '+' : valueB - valueA < 0 ? '−' : ''}
-              {bytes ? formatBytes(Math.abs(valueB - valueA)) : Math.abs(valueB - valueA)}
+              {row.delta === null
+                ? '—'
+                : `${row.delta > 0 ? '+' : row.delta < 0 ? '−' : ''}${shown(Math.abs(row.delta), row.bytes)}`}
             </td>
           </tr>
         ))}

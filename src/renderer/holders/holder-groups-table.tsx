@@ -6,6 +6,7 @@ import { formatBytes, formatExactBytes } from '@shared/format/units';
 import { shownText } from '@shared/format/shown-text';
 import { GROUP_BY_NAMES, type GroupBy, type HolderGroup } from '@shared/holders/group-by';
 import { Sparkline } from '../ui/sparkline';
+import { FrameKeyText } from '../ui/frame-key-text';
 
 type SortKey = 'bytes' | 'allocations' | 'key';
 
@@ -95,7 +96,7 @@ export function HolderGroupsTable(props: HolderGroupsTableProps): JSX.Element {
                   }
                 >
                   {/* A key may be the user's metadata or a frame: megabytes long. */}
-                  {shownText(group.title)}
+                  <FrameKeyText text={shownText(group.title)} />
                 </td>
               </tr>
             ))}

@@ -7,6 +7,7 @@
 import { useMemo, useState, type Dispatch, type JSX } from 'react';
 import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
 import { defaultDeviceIndex } from '@shared/analyzed/moments';
+import { RESERVED_NOT_RECORDED } from '@shared/analyzed/reserved-recorded';
 import {
   orderRanks,
   rankDetailOf,
@@ -157,7 +158,14 @@ export function RanksPage(props: {
                     </td>
                     <td className="numeric">{row.rank}</td>
                     <BytesCell bytes={row.device.figures.active.peakBytes} />
-                    <BytesCell bytes={row.device.figures.reserved.peakBytes} />
+                    {row.device.figures.reservedRecorded ? (
+                      <BytesCell bytes={row.device.figures.reserved.peakBytes} />
+                    ) : (
+                      // A CPU profiler trace records no reserved bytes: words, not 0 B.
+                      <td className="numeric" data-testid="rank-reserved-not-recorded">
+                        {RESERVED_NOT_RECORDED}
+                      </td>
+                    )}
                     <td
                       className="numeric"
                       data-cached-free={row.detail.cachedFreeAtPeakBytes}

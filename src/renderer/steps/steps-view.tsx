@@ -19,6 +19,7 @@ import './steps.css';
 import { BytesCell } from '../ui/bytes-cell';
 import { phasesOf } from '@shared/steps/phases';
 import { PhasesTable } from './phases-table';
+import { FrameKeyText } from '../ui/frame-key-text';
 
 export interface StepsViewProps {
   snapshot: AnalyzedSnapshot;
@@ -66,7 +67,12 @@ export function StepsView(props: StepsViewProps): JSX.Element {
       </div>
       {growth.steps.length > 0 && (
         <div className="steps-body">
-          <StepsTable steps={growth.steps} moment={moment} onMoment={onMoment} />
+          <StepsTable
+            steps={growth.steps}
+            reservedRecorded={device.figures.reservedRecorded}
+            moment={moment}
+            onMoment={onMoment}
+          />
           <section className="steps-suspects" aria-label="Leak suspects">
             <div className="steps-suspects-bar">
               <span>Kept to the end, growing step after step, by</span>
@@ -110,10 +116,12 @@ function suspectLabel(suspect: LeakSuspect): string {
 
 function StepsTable(props: {
   steps: readonly StepFigures[];
+  /** false (a CPU profiler trace): no "Reserved at end" column of 0 B. */
+  reservedRecorded: boolean;
   moment: number;
   onMoment: (event: number) => void;
 }): JSX.Element {
-  const { steps, moment, onMoment } = props;
+  const { steps, reservedRecorded, moment, onMoment } = props;
   return (
     <div className="largest-table steps-table">
       <div className="largest-table-scroll">
@@ -124,7 +132,7 @@ function StepsTable(props: {
               <th className="numeric">Events</th>
               <th className="numeric">Peak active</th>
               <th className="numeric">Active at end</th>
-              <th className="numeric">Reserved at end</th>
+              {reservedRecorded && <th className="numeric">Reserved at end</th>}
               <th className="numeric">Change</th>
             </tr>
           </thead>
@@ -143,7 +151,7 @@ function StepsTable(props: {
                 </td>
                 <BytesCell bytes={step.peakActiveBytes} />
                 <BytesCell bytes={step.endActiveBytes} />
-                <BytesCell bytes={step.endReservedBytes} />
+                {reservedRecorded && <BytesCell bytes={step.endReservedBytes} />}
                 <td className="numeric">
                   {step.endActiveDeltaBytes === null
                     ? ''
@@ -206,7 +214,7 @@ function SuspectsTable(props: {
                   className="holders-key"
                   title={`${suspect.key}\nlargest stack: ${suspect.topFrame}`}
                 >
-                  {suspect.key}
+                  <FrameKeyText text={suspect.key} />
                 </td>
               </tr>
             ))}

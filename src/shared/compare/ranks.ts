@@ -47,7 +47,8 @@ export function orderRanks(names: readonly string[]): { name: string; rank: numb
 export interface RankFigures {
   device: number;
   peakActiveBytes: number;
-  peakReservedBytes: number;
+  /** null: the file records no reserved bytes (a CPU profiler trace: DeviceFigures.reservedRecorded). */
+  peakReservedBytes: number | null;
   /** The first OOM's event, or null. */
   oomEvent: number | null;
   ooms: number;
@@ -65,7 +66,7 @@ export function rankFiguresOf(devices: readonly DeviceFigures[]): RankFigures | 
   return {
     device: chosen.device,
     peakActiveBytes: chosen.active.peakBytes,
-    peakReservedBytes: chosen.reserved.peakBytes,
+    peakReservedBytes: chosen.reservedRecorded ? chosen.reserved.peakBytes : null,
     oomEvent: firstOomEvent(chosen),
     ooms: chosen.ooms.length,
     traceEntries: chosen.traceEntries,

@@ -46,6 +46,8 @@ export function renderStepsSvg(
   const device = snapshot.devices[deviceIndex]!;
   const { width, height } = options;
   const steps = growth.steps;
+  // A CPU profiler trace records no reserved bytes: no line at 0 B that reads as measured.
+  const reserved = device.figures.reservedRecorded;
   const suspects = growth.suspects.slice(0, SUSPECTS_LISTED);
   const listHeight = suspects.length === 0 ? 0 : (suspects.length + 1) * LINE + 8;
   const plot = {
@@ -56,7 +58,7 @@ export function renderStepsSvg(
   };
   const most = Math.max(
     1,
-    ...steps.map((step) => Math.max(step.peakActiveBytes, step.endReservedBytes)),
+    ...steps.map((step) => Math.max(step.peakActiveBytes, reserved ? step.endReservedBytes : 0)),
   );
   const ticks = byteTicks(most, Math.max(2, Math.round(plot.height / 45)));
   const top = Math.max(most * 1.05, ticks.values.at(-1) ?? 0);
@@ -111,8 +113,11 @@ export function renderStepsSvg(
   }
   const polyline = (ys: readonly number[]): string =>
     ys.map((bytes, i) => `${i === 0 ? 'M' : 'L'}${num(xOf(i))} ${num(yOf(bytes))}`).join('');
+  if (reserved)
+    parts.push(
+      `<path data-mark="end-reserved" d="${polyline(steps.map((step) => step.endReservedBytes))}" fill="none" ${strokeOf(theme.reservedLine)} stroke-width="1.5"/>`,
+    );
   parts.push(
-    `<path data-mark="end-reserved" d="${polyline(steps.map((step) => step.endReservedBytes))}" fill="none" ${strokeOf(theme.reservedLine)} stroke-width="1.5"/>`,
     `<path data-mark="end-active" d="${polyline(steps.map((step) => step.endActiveBytes))}" fill="none" ${strokeOf(theme.activeLine)} stroke-width="1.5"/>`,
   );
   if (steps.length <= 200)
@@ -146,7 +151,7 @@ export function renderStepsSvg(
       flatten({ color: columnColor, opacity: COLUMN_OPACITY }, theme.background),
     ],
     ['active at its end', solid(theme.activeLine)],
-    ['reserved at its end', theme.reservedLine],
+    ...(reserved ? [['reserved at its end', theme.reservedLine] as [string, string]] : []),
     [`growth: ${formatSignedBytes(growth.growthBytesPerStep)} per step`, theme.peakActive],
   ];
   let x = plot.x;

@@ -22,7 +22,8 @@ export interface RanksDocument {
     device: number;
     device_label: string;
     peak_active_bytes: number;
-    peak_reserved_bytes: number;
+    /** null: the file records no reserved bytes (a CPU profiler trace). */
+    peak_reserved_bytes: number | null;
     oom: boolean;
     oom_event: number | null;
     ooms: number;

@@ -28,7 +28,8 @@ export interface StepsDocument {
     peak_active_bytes: number;
     peak_event: number;
     end_active_bytes: number;
-    end_reserved_bytes: number;
+    /** null: the file records no reserved bytes (a CPU profiler trace). */
+    end_reserved_bytes: number | null;
     end_active_delta_bytes: number | null;
   }[];
   growth_bytes_per_step: number;
@@ -85,7 +86,7 @@ export function stepsDocumentOf(
       peak_active_bytes: step.peakActiveBytes,
       peak_event: step.peakEvent,
       end_active_bytes: step.endActiveBytes,
-      end_reserved_bytes: step.endReservedBytes,
+      end_reserved_bytes: device.figures.reservedRecorded ? step.endReservedBytes : null,
       end_active_delta_bytes: step.endActiveDeltaBytes,
     })),
     growth_bytes_per_step: Math.round(growth.growthBytesPerStep),
