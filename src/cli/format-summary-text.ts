@@ -35,7 +35,7 @@ const TIMELINE_COMPARE = {
 };
 
 /** Why a trace's device has no reserved figures (a CPU trace: Total Reserved is 0 throughout). */
-const RESERVED_NOT_RECORDED = {
+const WHY_RESERVED_NOT_RECORDED = {
   trace: "the [memory] events' Total Reserved is 0 throughout",
   timeline: 'a memory timeline records no reserved bytes',
 };
@@ -79,7 +79,7 @@ export function formatSummaryText(figures: SnapshotFigures, options: TextOptions
             'not recorded',
             '',
             '',
-            timeline ? RESERVED_NOT_RECORDED.timeline : RESERVED_NOT_RECORDED.trace,
+            timeline ? WHY_RESERVED_NOT_RECORDED.timeline : WHY_RESERVED_NOT_RECORDED.trace,
           ],
       [
         FIGURE.active,
