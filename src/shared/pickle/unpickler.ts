@@ -35,11 +35,15 @@ export interface PickleDict {
 /** Stands on the stack (and in the memo) for a dict that an interceptor consumed. */
 /** Where a part of a parallel decode stopped (Unpickler.partState). */
 export interface PartState {
-  /** Consumed trace entries above the part's list (its open batch), all that may be there. */
-  consumedAbove: number;
+  /**
+   * The stack above the part's list, all that may be there: null for a consumed trace entry (of
+   * an open batch), k for lists[k], a later trace list the part began (a later device's).
+   */
+  above: (number | null)[];
+  lists: unknown[];
   /** Marks, as stack depths counted from the part's list at 0. */
   marks: number[];
-  /** The part's list ended before the part's end (the spine decodes what follows). */
+  /** The part stopped before its end, where the list of trace lists takes them. */
   listEnded: boolean;
   items: number;
   containers: number;
@@ -139,11 +143,9 @@ export class Unpickler {
   /** A part of a parallel decode: the trace list its entries go to (stack[0]); null otherwise. */
   private partList: unknown[] | null = null;
   /**
-   * The part's list is between two batches (no MARK, nothing above it): the next opcode but FRAME
-   * is another batch (MARK, or EMPTY_DICT for a batch of one), or the list has ended there.
+   * The part stopped where the bytes leave the trace lists: an APPENDS or APPEND that would take
+   * the part's list itself (the lists' own list ends there; see partState).
    */
-  private partListMayEnd = false;
-  /** The part stopped where its trace list ended (see partState). */
   private partEnded = false;
   /** Items put into lists, dicts and tuples (see item-budget.ts). */
   private readonly items: ItemBudget;
@@ -322,13 +324,6 @@ export class Unpickler {
     while (pos < limit) {
       const opStart = pos;
       const op = buffer[pos++]!;
-      if (this.partListMayEnd && op !== Op.FRAME) {
-        if (op !== Op.MARK && op !== Op.EMPTY_DICT) {
-          this.partEnded = true;
-          return opStart;
-        }
-        this.partListMayEnd = false;
-      }
       if (stack.length >= this.nextStackCheck) this.checkStack(base + opStart);
       switch (op) {
         case Op.BINGET: {
@@ -408,8 +403,12 @@ export class Unpickler {
           this.setItems(base + opStart);
           break;
         case Op.APPENDS:
+          // A part's lists end where the list of lists takes them: its MARK is the spine's.
+          if (this.partList !== null && this.marks.length === 0) {
+            this.partEnded = true;
+            return opStart;
+          }
           this.appends(base + opStart);
-          if (this.partList !== null) this.notePartBatchEnd();
           break;
         case Op.SETITEM: {
           const from = stack.length - 2;
@@ -425,12 +424,16 @@ export class Unpickler {
         }
         case Op.APPEND: {
           const from = stack.length - 1;
+          // The list of one trace list takes it with APPEND, its list below the part's.
+          if (this.partList !== null && from < 1) {
+            this.partEnded = true;
+            return opStart;
+          }
           if (from < 1 || from - 1 < this.lastMark()) {
             throw new PickleError('APPEND needs a list and an item on the stack', base + opStart);
           }
           this.fillList(from, stack.length, base + opStart);
           stack.length = from;
-          if (this.partList !== null) this.notePartBatchEnd();
           break;
         }
         case Op.TUPLE2: {
@@ -754,11 +757,6 @@ export class Unpickler {
     return this.stack[this.stack.length - 1];
   }
 
-  private notePartBatchEnd(): void {
-    this.partListMayEnd =
-      this.marks.length === 0 && this.stack.length === 1 && this.stack[0] === this.partList;
-  }
-
   /**
    * Where a part stopped (docs/parallel-decode.md): what is above its trace list and the marks
    * above it, what it counted against the budgets, and whether its list ended. Null when the
@@ -768,9 +766,19 @@ export class Unpickler {
     const list = this.partList;
     if (list === null || this.stack[0] !== list) return null;
     if (this.pending !== null || this.gather !== null || this.finished) return null;
-    for (let i = 1; i < this.stack.length; i++) if (this.stack[i] !== CONSUMED_DICT) return null;
+    const above: (number | null)[] = [];
+    const lists: unknown[] = [];
+    for (let i = 1; i < this.stack.length; i++) {
+      const value = this.stack[i];
+      if (value === CONSUMED_DICT) above.push(null);
+      // A trace list holds no values (its entries are rows): an empty list that is not a tuple.
+      else if (Array.isArray(value) && value.length === 0 && !Object.isFrozen(value)) {
+        above.push(lists.push(value) - 1);
+      } else return null;
+    }
     return {
-      consumedAbove: this.stack.length - 1,
+      above,
+      lists,
       marks: [...this.marks],
       listEnded: this.partEnded,
       items: this.items.made,
@@ -841,7 +849,9 @@ export class Unpickler {
     this.memo.appendSlots(partMemo, remapHandle);
     this.lastEmptyDict = null;
     this.lastMemoEnd = -1;
-    for (let i = 0; i < state.consumedAbove; i++) this.stack.push(CONSUMED_DICT);
+    for (const entry of state.above) {
+      this.stack.push(entry === null ? CONSUMED_DICT : state.lists[entry]);
+    }
     for (const partMark of state.marks) this.marks.push(partMark + mark - 1);
     this.containers += state.containers;
     if (this.containers > this.containerBudget) this.checkContainers(stoppedAt);

@@ -77,8 +77,15 @@ describe('a damaged pickle decoded in parts', () => {
       for (let trial = 0; trial < 30; trial++) {
         const bytes = original.slice();
         const from = layout.starts[1]!;
-        for (let flips = 1 + random(3); flips > 0; flips--) {
-          bytes[from + random(bytes.length - from)] = random(256);
+        if (trial % 2 === 0) {
+          // A number's bytes after a BININT (0x4a): most are one (an address, a size, a time),
+          // and the file still decodes, to other figures.
+          const at = bytes.indexOf(0x4a, from + random(bytes.length - from));
+          if (at > 0 && at + 4 < bytes.length) bytes[at + 1 + random(4)] = random(256);
+        } else {
+          for (let flips = 1 + random(3); flips > 0; flips--) {
+            bytes[from + random(bytes.length - from)] = random(256);
+          }
         }
         const serial = await decodeBytes(bytes).catch((error: unknown) => error as Error);
         const inParts = await decodeInParts(bytes, 3);
@@ -90,10 +97,10 @@ describe('a damaged pickle decoded in parts', () => {
         expect(inParts).toEqual(serial);
         outcomes.same++;
       }
-      // Most flips break an opcode (both refuse); those in strings and numbers still decode, and
-      // there both paths must agree.
-      expect(outcomes.same).toBeGreaterThanOrEqual(2);
-      expect(outcomes.refusedBoth).toBeGreaterThanOrEqual(8);
+      // Most random flips break an opcode (both refuse); a number changed still decodes, and
+      // there both must agree.
+      expect(outcomes.same).toBeGreaterThanOrEqual(5);
+      expect(outcomes.refusedBoth).toBeGreaterThanOrEqual(5);
     },
   );
 });

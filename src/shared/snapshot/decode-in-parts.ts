@@ -136,7 +136,7 @@ export async function joinParts(
       if (mark < 0 || !readsAsOwnerHolds(decoded, unpickler)) return null;
       const list = unpickler.endBatchForPart(mark, start);
       const stackIds = stacks.absorb(decoded.stacks);
-      const remap = traceTable.absorb(decoded.tables, stackIds, list);
+      const remap = traceTable.absorb(decoded.tables, stackIds, list, state.lists);
       unpickler.takePart(state, mark, decoded.stoppedAt, decoded.memo, remap);
     }
     feedTo(bytes.length);

@@ -54,10 +54,10 @@ export function decodeTracePart(
     error = caught instanceof Error ? caught.message : String(caught);
   }
   const state = error === null ? unpickler.partState() : null;
-  const tables = traceTable.partTables(unpickler.partListObject());
+  const tables = traceTable.partTables(unpickler.partListObject(), state?.lists ?? []);
   if (error === null && (state === null || tables === null)) error = 'not as the plan assumed';
   return {
-    tables: tables ?? traceTable.partTables(null)!,
+    tables: tables ?? traceTable.partTables(null, [])!,
     stacks: { frames: stacks.frames, stacks: stacks.table() },
     memo: memo.ownSlots(),
     stoppedAt: unpickler.bytesDecoded,

@@ -31,6 +31,8 @@ export function packPart(part: TracePart): { part: TracePart; transfer: ArrayBuf
     return result;
   };
   const objects = part.memo.objects.map(pack);
+  // The later trace lists it began are memo objects too: one map keeps them the same objects.
+  const state = part.state === null ? null : { ...part.state, lists: part.state.lists.map(pack) };
   const { tables, stacks, memo } = part;
   const columns = [
     tables.action,
@@ -52,7 +54,7 @@ export function packPart(part: TracePart): { part: TracePart; transfer: ArrayBuf
   const transfer = columns.flatMap((column) =>
     column !== null && column.buffer instanceof ArrayBuffer ? [column.buffer] : [],
   );
-  return { part: { ...part, memo: { codes: memo.codes, objects } }, transfer };
+  return { part: { ...part, state, memo: { codes: memo.codes, objects } }, transfer };
 }
 
 /** The part as posted, its tuples frozen again. */
@@ -79,5 +81,7 @@ export function unpackPart(part: TracePart): TracePart {
     for (const [key, item] of Object.entries(value)) result[key] = unpack(item);
     return result;
   };
-  return { ...part, memo: { codes: part.memo.codes, objects: part.memo.objects.map(unpack) } };
+  const objects = part.memo.objects.map(unpack);
+  const state = part.state === null ? null : { ...part.state, lists: part.state.lists.map(unpack) };
+  return { ...part, state, memo: { codes: part.memo.codes, objects } };
 }

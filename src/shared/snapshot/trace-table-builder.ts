@@ -63,6 +63,8 @@ export interface PartTables {
   asideConsumed: number[];
   /** The range of the part's trace list (the spine's open list), null when it has no entries. */
   listRange: RowRange | null;
+  /** The ranges of the later trace lists it began (PartState.lists), null where one has none. */
+  laterRanges: (RowRange | null)[];
 }
 
 export interface RowRange {
@@ -697,11 +699,14 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
    * The rows and tables as plain data, for a part of a parallel decode to send to the spine;
    * null when its entries went to another list than `partList` (the plan did not hold).
    */
-  partTables(partList: unknown): PartTables | null {
+  partTables(partList: unknown, laterLists: readonly unknown[]): PartTables | null {
     let listRange: RowRange | null = null;
+    const laterRanges: (RowRange | null)[] = laterLists.map(() => null);
     for (const [list, range] of this.ranges) {
-      if (list !== partList) return null;
-      listRange = { ...range };
+      const later = laterLists.indexOf(list);
+      if (later >= 0) laterRanges[later] = { ...range };
+      else if (list === partList) listRange = { ...range };
+      else return null;
     }
     const rows = this.rows;
     const column = (ids: Int32Array | null): Int32Array | null => ids?.slice(0, rows) ?? null;
@@ -733,6 +738,7 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
       unknownKeys: [...this.unknownKeys],
       asideConsumed: [...this.asideConsumed],
       listRange,
+      laterRanges,
     };
   }
 
@@ -743,7 +749,12 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
    * part's stand-in `partList` is `list`). `stackIds`: StackInterner.absorb's map. Returns the map
    * of its memo handles (frames lists, forward_frames lists) to handles here.
    */
-  absorb(part: PartTables, stackIds: Int32Array, list: PickleValue[]): (handle: number) => number {
+  absorb(
+    part: PartTables,
+    stackIds: Int32Array,
+    list: PickleValue[],
+    laterLists: readonly unknown[],
+  ): (handle: number) => number {
     const actions = part.actionNames.map((name) => this.actionCode(name, this.rows, 0));
     const streams = part.streams.map((stream) => this.internStream(stream));
     const strings = part.strings.map((text) => this.internString(text));
@@ -817,16 +828,20 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
     }
     for (const key of part.unknownKeys) this.unknownKeys.add(key);
     for (const consumed of part.asideConsumed) this.asideConsumed.push(consumedFirst + consumed);
-    const range = part.listRange;
-    if (range !== null) {
+    const ranges = [part.listRange, ...part.laterRanges];
+    const targets = [list, ...laterLists] as PickleValue[][];
+    for (let index = 0; index < ranges.length; index++) {
+      const range = ranges[index];
+      if (range === null || range === undefined) continue;
+      const target = targets[index]!;
       const shifted = {
         first: first + range.first,
         count: range.count,
         consumedFirst: consumedFirst + range.consumedFirst,
         consumedCount: range.consumedCount,
       };
-      const known = this.ranges.get(list);
-      if (known === undefined) this.ranges.set(list, shifted);
+      const known = this.ranges.get(target);
+      if (known === undefined) this.ranges.set(target, shifted);
       else if (
         known.first + known.count === shifted.first &&
         known.consumedFirst + known.consumedCount === shifted.consumedFirst
