@@ -1,6 +1,6 @@
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { defineConfig, type Plugin } from 'vite';
+import { build, defineConfig, type Plugin, type Rolldown } from 'vite';
 import { rendererPlugins, rendererRoot, sharedAlias } from './vite.renderer.config.js';
 
 // The renderer as a static site: relative URLs everywhere, so out/web/ works from any static file
@@ -9,7 +9,12 @@ export default defineConfig({
   root: rendererRoot,
   base: './',
   resolve: { alias: sharedAlias },
-  plugins: [...rendererPlugins(), classicScriptsForFileUrls(), demoSnapshotBesideThePage()],
+  plugins: [
+    ...rendererPlugins(),
+    classicScriptsForFileUrls(),
+    demoSnapshotBesideThePage(),
+    servedPageScripts(),
+  ],
   build: {
     outDir: resolve(import.meta.dirname, 'out/web'),
     emptyOutDir: true,
@@ -70,6 +75,43 @@ function demoSnapshotBesideThePage(): Plugin {
         response.setHeader('Content-Type', 'application/octet-stream');
         createReadStream(demoSnapshotSource).pipe(response);
       });
+    },
+  };
+}
+
+/**
+ * Two scripts only `allocscope serve` puts in the page it serves (the page from this build, or
+ * from disk, never loads them): served-prestart.js, a few lines that run before the page's bundle
+ * and start the decode worker from decode-worker.js, so the worker has loaded and run its script
+ * (~0.3 s on a loaded machine) by the time the page asks for the served files. The page's own
+ * worker is inline (a blob: URL, for file://); the served one must be a file of its own, built
+ * apart because the page is one IIFE (one input). Names without hashes: serve names them in the
+ * page it writes (src/cli/serve/web-build.ts: SERVED_PAGE_SCRIPTS).
+ */
+function servedPageScripts(): Plugin {
+  const entries = {
+    'served-prestart.js': resolve(rendererRoot, 'prestart/served-prestart.ts'),
+    'decode-worker.js': resolve(rendererRoot, 'workers/decode-worker.ts'),
+  };
+  return {
+    name: 'allocscope:served-page-scripts',
+    apply: 'build',
+    async generateBundle() {
+      for (const [fileName, entry] of Object.entries(entries)) {
+        const output = (await build({
+          configFile: false,
+          logLevel: 'silent',
+          resolve: { alias: sharedAlias },
+          build: {
+            write: false,
+            minify: true,
+            sourcemap: false,
+            lib: { entry, formats: ['iife'], name: 'allocscope', fileName: () => fileName },
+          },
+        })) as Rolldown.RolldownOutput[];
+        const chunk = output[0]!.output.find((item) => item.type === 'chunk')!;
+        this.emitFile({ type: 'asset', fileName: `assets/${fileName}`, source: chunk.code });
+      }
     },
   };
 }

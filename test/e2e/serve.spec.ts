@@ -79,6 +79,8 @@ test('the printed URL opens both files with the figures of the CLI, the folder a
   test.setTimeout(120_000);
   expect(stderr).toContain('rank9.pickle: a symbolic link out of the folder (left out)');
   const problems = await watchPageProblems(page);
+  const workers: string[] = [];
+  page.on('worker', (worker) => workers.push(worker.url()));
   await page.goto(url);
   const tabs = page.getByTestId('tab');
   // Two files and the folder's two snapshots decoded; its third file refused, by name.
@@ -141,6 +143,10 @@ test('the printed URL opens both files with the figures of the CLI, the folder a
     );
   }
   await page.screenshot({ path: testInfo.outputPath('served-1280x720.png') });
+  // The decode worker the script ahead of the bundle started, from its own file (the policy let
+  // it: no problem reported); the page's own workers are blob: URLs.
+  expect(workers[0]).toBe(`${url}assets/decode-worker.js`);
+  expect(workers.filter((address) => address.endsWith('decode-worker.js'))).toHaveLength(1);
   expect(await problems()).toEqual([]);
 });
 
@@ -151,6 +157,7 @@ test('the static web build is not served: it asks for no list of files', async (
   await page.goto('./');
   await expect(page.locator('body')).toHaveAttribute('data-state', 'ready');
   await expect(page.getByTestId('tab')).toHaveCount(0);
-  expect(requested.filter((address) => address.includes('served'))).toEqual([]);
+  // Nor does it load the served page's scripts (served-prestart.js, its decode-worker.js).
+  expect(requested.filter((address) => /served|decode-worker/.test(address))).toEqual([]);
   expect(await problems()).toEqual([]);
 });

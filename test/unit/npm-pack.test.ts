@@ -76,11 +76,16 @@ describe('npm pack', () => {
       });
       const page = await (await fetch(url)).text();
       expect(page).toContain('allocscope-served');
-      // The page's own script, as the browser will ask for it.
-      const script = /src="\.\/(assets\/[\w-]+\.js)"/.exec(page)![1]!;
-      const scriptAnswer = await fetch(new URL(script, url));
-      expect(scriptAnswer.status).toBe(200);
-      expect(scriptAnswer.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      // The page's own scripts (the bundle, and the one ahead of it that starts the decode
+      // worker from its file), as the browser will ask for them.
+      const scripts = [...page.matchAll(/src="\.\/(assets\/[\w-]+\.js)"/g)].map((m) => m[1]!);
+      expect(scripts).toContain('assets/served-prestart.js');
+      expect(scripts).toHaveLength(2);
+      for (const script of [...scripts, 'assets/decode-worker.js']) {
+        const scriptAnswer = await fetch(new URL(script, url));
+        expect(scriptAnswer.status).toBe(200);
+        expect(scriptAnswer.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      }
       const bytes = await fetch(new URL('files/0', url));
       expect(Buffer.from(await bytes.arrayBuffer()).equals(readFileSync(file))).toBe(true);
     } finally {

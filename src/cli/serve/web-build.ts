@@ -1,6 +1,8 @@
 // The web build `allocscope serve` hands out: out/web beside out/cli, in the repository as in the
 // installed package (whose `files` carry it). Its page is served with a marker that tells it it
-// is served, so it asks for served.json; the static build and file:// never ask.
+// is served, so it asks for served.json; the static build and file:// never ask. Ahead of the
+// page's bundle it also gets the script that starts the decode worker (SERVED_PAGE_SCRIPTS), when
+// the build has it: by the time the page asks for the files, the worker has loaded.
 
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -28,6 +30,29 @@ export function findWebBuild(start = dirname(fileURLToPath(import.meta.url))): s
   }
 }
 
+/**
+ * The scripts of the web build only the served page loads (vite.web.config.ts builds them): the
+ * one its <head> runs before the bundle, and the decode worker that one starts from beside it.
+ */
+export const SERVED_PAGE_SCRIPTS = {
+  prestart: 'assets/served-prestart.js',
+  decodeWorker: 'assets/decode-worker.js',
+} as const;
+
+/**
+ * index.html as served: the marker first thing in <head> and, when the build has its scripts,
+ * the script that starts the decode worker (a classic script in <head> runs as soon as it is
+ * parsed, ahead of the bundle, which is deferred). A file of the build, not an inline script:
+ * the page's policy (script-src 'self') stays as it is.
+ */
+export function servedPageOf(html: string, withPrestart: boolean): string {
+  const marker = `<meta name="${SERVED_MARKER_NAME}" content="${SERVED_MANIFEST_FILE}" />`;
+  const prestart = withPrestart
+    ? `\n    <script src="./${SERVED_PAGE_SCRIPTS.prestart}"></script>`
+    : '';
+  return html.replace(/<head>/i, (head) => `${head}\n    ${marker}${prestart}`);
+}
+
 export function loadWebBuild(directory: string): WebBuild {
   const index = join(directory, 'index.html');
   let html: string;
@@ -40,11 +65,14 @@ export function loadWebBuild(directory: string): WebBuild {
   }
   const policy = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/i.exec(html);
   if (policy === null) throw new Error(`${index} has no Content-Security-Policy meta tag`);
-  const marker = `<meta name="${SERVED_MARKER_NAME}" content="${SERVED_MANIFEST_FILE}" />`;
   if (!/<head>/i.test(html)) throw new Error(`${index} has no <head>`);
+  // A build from before these scripts (or one without them) serves its page as it always did.
+  const withPrestart = Object.values(SERVED_PAGE_SCRIPTS).every((file) =>
+    existsSync(join(directory, file)),
+  );
   return {
     root: realpathSync(directory),
-    servedPage: Buffer.from(html.replace(/<head>/i, (head) => `${head}\n    ${marker}`)),
+    servedPage: Buffer.from(servedPageOf(html, withPrestart)),
     contentSecurityPolicy: policy[1]!.replace(/\s+/g, ' ').trim(),
   };
 }

@@ -28,7 +28,7 @@ class FakeWorker {
 /** Room for every decode at once unless a test says otherwise. */
 const PLENTY: DecodeResources = { cores: 16, memoryBytes: 2 ** 40 };
 
-function setup(resources: DecodeResources = PLENTY) {
+function setup(resources: DecodeResources = PLENTY, prestarted: FakeWorker | null = null) {
   const events: DecodeEvent[] = [];
   const workers: FakeWorker[] = [];
   /** Callbacks waiting for the page to be idle (run by the test). */
@@ -40,7 +40,11 @@ function setup(resources: DecodeResources = PLENTY) {
       workers.push(worker);
       return worker as unknown as Worker;
     },
-    { whenIdle: (run) => void idle.push(run), resources: () => resources },
+    {
+      whenIdle: (run) => void idle.push(run),
+      resources: () => resources,
+      prestarted: prestarted as unknown as Worker | null,
+    },
   );
   const runIdle = () => {
     for (const run of idle.splice(0)) run();
@@ -366,6 +370,56 @@ describe('createPageDecoder', () => {
       expect(workers).toHaveLength(2);
       expect(workers[1]!.requests).toHaveLength(1);
       expect(events.map((event) => event.type)).toEqual(['started']);
+    });
+  });
+
+  describe('with a worker started before the page (allocscope serve)', () => {
+    it('gives the first file to it, and starts none of its own until then', () => {
+      const prestarted = new FakeWorker();
+      const { decoder, events, workers, runIdle } = setup(PLENTY, prestarted);
+      decoder.keepSpareWorker();
+      expect(workers).toHaveLength(0);
+      decoder.decode({ kind: 'url', url: 'http://x/files/0', fileName: 'a.pickle' });
+      expect(workers).toHaveLength(0);
+      expect(prestarted.requests).toEqual([
+        { kind: 'url', url: 'http://x/files/0', fileName: 'a.pickle' },
+      ]);
+      prestarted.reply({ type: 'done', snapshot });
+      expect(events.map((event) => event.type)).toEqual(['started', 'done']);
+      expect(prestarted.terminated).toBe(true);
+      // From then on, the page's own spare workers, as without one.
+      runIdle();
+      expect(workers).toHaveLength(1);
+      expect(workers[0]!.requests).toEqual([]);
+    });
+
+    it('takes it even when the page keeps no spare', () => {
+      const prestarted = new FakeWorker();
+      const { decoder, workers } = setup(PLENTY, prestarted);
+      decoder.decode({ kind: 'file', file: new File([], 'a.pickle') });
+      expect(workers).toHaveLength(0);
+      expect(prestarted.requests).toHaveLength(1);
+    });
+
+    it('drops it when it fails to load, and decodes in a worker of its own', () => {
+      const prestarted = new FakeWorker();
+      const { decoder, events, workers } = setup(PLENTY, prestarted);
+      prestarted.crash('script error');
+      expect(prestarted.terminated).toBe(true);
+      decoder.decode({ kind: 'file', file: new File([], 'a.pickle') });
+      expect(prestarted.requests).toEqual([]);
+      expect(workers).toHaveLength(1);
+      expect(workers[0]!.requests).toHaveLength(1);
+      expect(events.map((event) => event.type)).toEqual(['started']);
+    });
+
+    it("reports it as the file's crash when it fails once it has the file", () => {
+      const prestarted = new FakeWorker();
+      const { decoder, events } = setup(PLENTY, prestarted);
+      decoder.decode({ kind: 'file', file: new File([], 'a.pickle') });
+      prestarted.crash('out of memory');
+      expect(events.map((event) => event.type)).toEqual(['started', 'failed']);
+      expect(prestarted.terminated).toBe(true);
     });
   });
 });

@@ -8,6 +8,7 @@ import { bugReportOf } from '@shared/snapshot/describe-decode-error';
 import type { SnapshotOutcome } from '../../preload/index.d';
 import type { DecodeWorkerReply, DecodeWorkerRequest } from '../workers/decode-worker-protocol';
 import DecodeWorker from '../workers/decode-worker?worker&inline';
+import { DECODE_WORKER_NAME } from './prestarted-decoder';
 import type { DecodeEvent, OpeningChoice } from './snapshot-client';
 import { describeWorkerCrash } from './worker-crash';
 
@@ -15,7 +16,8 @@ import { describeWorkerCrash } from './worker-crash';
 // fetches a URL (Electron's hand-over, the web build's demo) and decodes it the same way. Inline
 // (a blob: URL) because browsers refuse worker scripts loaded from file:// pages, and the web
 // build must work from disk. A spare worker is kept started ahead (keepSpareWorker): a file then
-// goes to a worker that has already loaded and run its script, instead of waiting 60-130 ms.
+// goes to a worker that has already loaded and run its script, instead of waiting 60-130 ms; the
+// page `allocscope serve` serves hands in one started before its bundle ran (options.prestarted).
 // Files opened together (a folder of ranks) decode side by side only as far as the cores and the
 // memory allow (mayStartDecode); the rest wait their turn, in order, shown as waiting.
 
@@ -59,6 +61,11 @@ export interface PageDecoderOptions {
   whenIdle?: (run: () => void) => void;
   /** The cores and memory decodes may use at once (read at each start). */
   resources?: () => DecodeResources;
+  /**
+   * A worker started before the page's bundle ran (the served page's, ./prestarted-decoder.ts):
+   * the first spare, so the first file does not wait for a worker to load its script.
+   */
+  prestarted?: Worker | null;
 }
 
 /** The memory the page's decodes may hold: half the device's, which Chromium reports up to 8 GiB. */
@@ -99,7 +106,7 @@ interface Job {
 
 export function createPageDecoder(
   emit: (event: DecodeEvent) => void,
-  startWorker: () => Worker = () => new DecodeWorker({ name: 'allocscope-decoder' }),
+  startWorker: () => Worker = () => new DecodeWorker({ name: DECODE_WORKER_NAME }),
   options: PageDecoderOptions = {},
 ): PageDecoder {
   const whenIdle = options.whenIdle ?? defaultWhenIdle;
@@ -155,6 +162,10 @@ export function createPageDecoder(
     } catch {
       return; // the next decode starts its own, and reports why it cannot
     }
+    keepAsSpare(worker);
+  }
+
+  function keepAsSpare(worker: Worker): void {
     // A spare that fails to load is dropped; the next decode starts a fresh one.
     worker.onerror = (event) => {
       event.preventDefault();
@@ -163,6 +174,8 @@ export function createPageDecoder(
     };
     spare = worker;
   }
+
+  if (options.prestarted != null) keepAsSpare(options.prestarted);
 
   /** The next spare starts once the page is idle and no decode is running (they share cores). */
   function scheduleSpare(): void {

@@ -1,5 +1,6 @@
 import { readEmbeddedSnapshot } from './embedded-snapshot';
 import { createPageDecoder, type PageDecoder } from './page-decoder';
+import { takePrestartedDecoder } from './prestarted-decoder';
 import { fetchServedManifest, servedManifestUrl, servedOpens } from './served-snapshots';
 import { createListenerSet, type DecodeEvent, type SnapshotClient } from './snapshot-client';
 
@@ -25,7 +26,9 @@ export function createWebSnapshotClient(
     if (early === null) listeners.emit(event);
     else early.push(event);
   };
-  const decoder = createPageDecoder(emit);
+  // The served page's worker was started before this bundle ran (./prestarted-decoder.ts): it
+  // becomes the first spare. Nowhere else is there one.
+  const decoder = createPageDecoder(emit, undefined, { prestarted: takePrestartedDecoder() });
   // Files come one at a time, seconds apart: a worker that has already loaded its script saves
   // that time on every open.
   decoder.keepSpareWorker();

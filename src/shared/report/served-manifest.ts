@@ -6,11 +6,7 @@ import { z } from 'zod';
 
 export const SERVED_MANIFEST_SCHEMA = 'allocscope.served/1';
 
-/** Where the page finds the manifest, relative to itself; also the marker's content. */
-export const SERVED_MANIFEST_FILE = 'served.json';
-
-/** The name of the `<meta>` the server puts in the page it serves: the page is served. */
-export const SERVED_MARKER_NAME = 'allocscope-served';
+export { SERVED_MANIFEST_FILE, SERVED_MARKER_NAME } from './served-marker';
 
 /** Ids are small decimal numbers: `files/<id>` names nothing else. */
 export const SERVED_FILE_ID = /^\d{1,6}$/;
