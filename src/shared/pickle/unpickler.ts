@@ -1027,7 +1027,7 @@ function isDict(value: unknown): value is PickleDict {
  * hashable: numbers, None, and tuples of those; a list or dict (possibly holding itself) as a key
  * is no Python dict, so it is refused rather than walked.
  */
-function dictKeyOf(key: unknown, offset: number): string {
+export function dictKeyOf(key: unknown, offset: number): string {
   if (typeof key === 'number' || typeof key === 'bigint' || typeof key === 'boolean')
     return String(key);
   if (key === null) return 'None';

@@ -196,3 +196,18 @@ describe('fuzz seed 20261131 case 3000', () => {
     expect(hostTrace.forwardFramesId?.every((id) => id === -1)).toBe(true);
   });
 });
+
+describe('fuzz seed 20261132 case 11884', () => {
+  // A trace entry's key became a memo reference to a forward_frames list: no Python dict has a
+  // list for a key (pickle.load refuses the file: unhashable type). The generic path named it by
+  // the list's items, the fast path "[object Object]" (its stand-in for the list); both now
+  // refuse it, in the words any dict's list key gets.
+  it('refuses a list as a trace entry key on both decode paths, in the same words', async () => {
+    const bytes = new Uint8Array(
+      readFileSync('test/fixtures/fuzz/list-as-trace-key-seed20261132-case11884.pickle'),
+    );
+    const message = 'a dict key that is a list, a dict or a tuple of containers';
+    await expect(decode(bytes)).rejects.toThrow(message);
+    await expect(decode(bytes, { fastTraceEntries: false })).rejects.toThrow(message);
+  });
+});

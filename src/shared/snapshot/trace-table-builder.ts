@@ -4,7 +4,12 @@
 
 import { SlotKind, type FlatDictConsumer } from '../pickle/flat-dict-reader';
 import type { Memo } from '../pickle/memo';
-import type { DictInterceptor, PickleDict, PickleValue } from '../pickle/unpickler';
+import {
+  dictKeyOf,
+  type DictInterceptor,
+  type PickleDict,
+  type PickleValue,
+} from '../pickle/unpickler';
 import {
   ActionCode,
   KNOWN_ACTIONS,
@@ -243,7 +248,11 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
     for (let i = from, position = 0; i < to; i += 2, position++) {
       const slot = this.slotOf(stack[i], position);
       if (slot === OTHER_KEY) {
-        this.unknownKeys.add(String(stack[i]));
+        // Named as a dict names it, and refused as a dict refuses it: a list is no key, whether
+        // it stands here as a list (the generic path) or as the fast path's stand-in for one
+        // (fuzz campaign seed 20261132, case 11884: a forward_frames list named as a key).
+        const key = stack[i];
+        this.unknownKeys.add(typeof key === 'string' ? key : dictKeyOf(key, offset));
         continue;
       }
       const value = stack[i + 1];
