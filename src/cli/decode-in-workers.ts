@@ -45,11 +45,15 @@ export async function decodeFileInParts(
   const spineCpuBefore = threadCpuSeconds();
   const script = workerScript();
   if (script === null || jobs < 2) return null;
+  // A pickle of protocol 4 or 5 (FRAME opcodes): gzip, HTML and JSON decode on one thread, and
+  // are told from their first bytes before the file is read into memory (a 250 MB JSON file is
+  // not held twice).
+  const head = new Uint8Array(2);
+  readInto(path, head);
+  if (head[0] !== PROTO || head[1]! < 4) return null;
   const buffer = new SharedArrayBuffer(size);
   const bytes = new Uint8Array(buffer);
   readInto(path, bytes);
-  // A pickle of protocol 4 or 5 (FRAME opcodes): gzip, HTML and JSON decode on one thread.
-  if (bytes[0] !== PROTO || (bytes[1] ?? 0) < 4) return null;
   const split = planTraceSplit(bytes, jobs);
   if (!('plan' in split) || split.plan.starts.length < 2) return null;
   const starts = split.plan.starts;

@@ -2,9 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   decodedBytesOf,
   GZIP_RATIO_GUESS,
+  MAX_PARTS,
   MEMORY_PER_FILE_BYTE,
+  MIN_BYTES_FOR_PARTS,
+  MIN_CORES_FOR_PARTS,
   mayStartDecode,
   parallelDecodes,
+  partsForOneDecode,
 } from './decode-budget';
 
 const GB = 1e9;
@@ -51,5 +55,19 @@ describe('mayStartDecode', () => {
   it('counts a file of unknown size against the cores only', () => {
     expect(mayStartDecode([null], null, resources)).toBe(true);
     expect(mayStartDecode([null, null, null], null, resources)).toBe(false);
+  });
+});
+
+describe('partsForOneDecode', () => {
+  it('decodes a large file on every core the memory allows, up to MAX_PARTS', () => {
+    expect(partsForOneDecode(GB, { cores: 8, memoryBytes: 64 * GB })).toBe(8);
+    expect(partsForOneDecode(GB, { cores: 128, memoryBytes: 64 * GB })).toBe(MAX_PARTS);
+  });
+  it('keeps one thread for small files, few cores, or too little memory for the file whole', () => {
+    expect(partsForOneDecode(MIN_BYTES_FOR_PARTS - 1, { cores: 8, memoryBytes: 64 * GB })).toBe(1);
+    expect(partsForOneDecode(GB, { cores: MIN_CORES_FOR_PARTS - 1, memoryBytes: 64 * GB })).toBe(1);
+    const needed = GB * (MEMORY_PER_FILE_BYTE + 1);
+    expect(partsForOneDecode(GB, { cores: 8, memoryBytes: needed - 1 })).toBe(1);
+    expect(partsForOneDecode(GB, { cores: 8, memoryBytes: needed })).toBe(8);
   });
 });

@@ -71,12 +71,20 @@ export const MIN_BYTES_FOR_PARTS = 32 << 20;
 export const MAX_PARTS = 16;
 
 /**
+ * Fewer cores than this decode on one thread by default: the spine and one part share the work
+ * unevenly and hold the file whole, so two threads on two cores gained nothing on a busy machine
+ * (docs/parallel-decode.md); --jobs still asks for parts.
+ */
+export const MIN_CORES_FOR_PARTS = 4;
+
+/**
  * Threads for one file's decode in parts (issue 25): a core each, while the memory holds the file
  * whole (the parts read it from memory) beside what its decode holds; one below
- * MIN_BYTES_FOR_PARTS. `fileBytes`: the file's size (parts are never made of a .gz).
+ * MIN_BYTES_FOR_PARTS or MIN_CORES_FOR_PARTS. `fileBytes`: the file's size (parts are never made
+ * of a .gz).
  */
 export function partsForOneDecode(fileBytes: number, resources: DecodeResources): number {
-  if (fileBytes < MIN_BYTES_FOR_PARTS) return 1;
+  if (fileBytes < MIN_BYTES_FOR_PARTS || resources.cores < MIN_CORES_FOR_PARTS) return 1;
   if (fileBytes * (MEMORY_PER_FILE_BYTE + 1) > resources.memoryBytes) return 1;
   return Math.max(1, Math.min(MAX_PARTS, Math.floor(resources.cores)));
 }
