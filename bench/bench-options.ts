@@ -24,6 +24,8 @@ export interface BenchOptions {
   readonly html: boolean;
   /** Only profiler traces: a generated trace of each size against the snapshot of that size. */
   readonly traces: boolean;
+  /** Only `summary --jobs N` against `--jobs 1` (N: the value, or 2 and this machine's cores). */
+  readonly jobs: readonly number[] | null;
 }
 
 export const BENCH_USAGE = `usage: node out/cli/bench.js [--only SIZE[,SIZE...]] [--keep-going] [--generate-only] [--no-ui] [--ui-runs N] [--ranks] [--html] [--traces]
@@ -70,6 +72,7 @@ export function parseBenchOptions(
   let ranks = false;
   let html = false;
   let traces = false;
+  let jobs: number[] | null = null;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--keep-going') keepGoing = true;
@@ -78,7 +81,15 @@ export function parseBenchOptions(
     else if (arg === '--ranks') ranks = true;
     else if (arg === '--html') html = true;
     else if (arg === '--traces') traces = true;
-    else if (arg === '--ui-runs' || arg.startsWith('--ui-runs=')) {
+    else if (arg === '--jobs') jobs = [];
+    else if (arg.startsWith('--jobs=')) {
+      jobs = arg
+        .slice('--jobs='.length)
+        .split(',')
+        .map((value) => Number(value));
+      if (jobs.some((value) => !Number.isInteger(value) || value < 2 || value > 64))
+        throw new Error('--jobs=N,... needs whole numbers from 2 to 64');
+    } else if (arg === '--ui-runs' || arg.startsWith('--ui-runs=')) {
       const value = arg === '--ui-runs' ? argv[++i] : arg.slice('--ui-runs='.length);
       const runs = Number(value);
       if (!Number.isInteger(runs) || runs < 1 || runs > 20)
@@ -93,5 +104,5 @@ export function parseBenchOptions(
     }
   }
   if (sizes.length === 0) throw new Error('no sizes to run');
-  return { sizes, keepGoing, generateOnly, noUi, uiRuns, ranks, html, traces };
+  return { sizes, keepGoing, generateOnly, noUi, uiRuns, ranks, html, traces, jobs };
 }

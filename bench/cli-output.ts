@@ -9,6 +9,12 @@ export interface CliTimings {
   readonly total_ms: number;
   readonly max_rss_bytes: number;
   readonly input_bytes: number;
+  /** CPU of the whole process (ms). */
+  readonly cpu_ms?: number;
+  /** Threads that decoded the file (--jobs; 1 when one did). */
+  readonly decode_threads?: number;
+  /** Each decoding thread's CPU (ms), the main thread first. */
+  readonly decode_thread_cpu_ms?: number[];
 }
 
 const TIMINGS_LINE = /^allocscope-timings (\{.*\})\s*$/m;

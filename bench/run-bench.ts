@@ -3,6 +3,7 @@
 // outside too, compares with Python's pickle.load on the smallest input, and prints the figures
 // beside their targets. Exit status 1 when a run failed (a missed target is only reported).
 
+import { availableParallelism } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -28,6 +29,7 @@ import {
   type RanksBenchRow,
 } from './ranks-bench';
 import { formatAppRanksTable, measureAppRanks, type AppRanksRow } from './app-ranks-bench';
+import { formatJobsTable, runJobsBench, type JobsBenchRow } from './jobs-bench';
 
 /** Fresh pages per mode in the app's ranks benchmark. */
 const APP_RANKS_RUNS = 3;
@@ -136,6 +138,26 @@ async function main(options: BenchOptions): Promise<number> {
       }
     }
     if (rows.length > 0) log(`\n${formatHtmlPageTable(rows)}`);
+    return failures.length > 0 ? 1 : 0;
+  }
+
+  // --jobs: only summary --jobs N against --jobs 1 on each size.
+  if (options.jobs !== null && !options.generateOnly) {
+    const counts =
+      options.jobs.length > 0
+        ? options.jobs
+        : [...new Set([2, Math.max(2, availableParallelism())])];
+    const rows: JobsBenchRow[] = [];
+    for (const input of inputs) {
+      for (const jobs of counts) {
+        try {
+          rows.push(runJobsBench(root, cli, input, jobs, log));
+        } catch (error) {
+          if (!fail(`--jobs ${jobs} on ${input.size.label}`, error)) break;
+        }
+      }
+    }
+    if (rows.length > 0) log(`\n${formatJobsTable(rows)}`);
     return failures.length > 0 ? 1 : 0;
   }
 

@@ -44,7 +44,7 @@ async function runSummary(options: SummaryCliOptions): Promise<void> {
       cpu_ms: cpuMilliseconds(),
       input_bytes: fileBytes,
       decode_threads: read.decodeThreadCpuSeconds?.length ?? 1,
-      // Each decoding thread's CPU, the main thread first (a decode in parts only).
+      // Each decoding thread's CPU, the main thread first (not for standard input).
       ...(read.decodeThreadCpuSeconds === undefined
         ? {}
         : {

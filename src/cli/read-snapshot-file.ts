@@ -16,6 +16,7 @@ import { cliMemoryLimit } from './memory-limit';
 import { withMemoryTimeline } from './read-memory-timeline';
 import { decodeFileInParts } from './decode-in-workers';
 import { decodeJobs } from './decode-jobs';
+import { threadCpuSeconds } from './thread-cpu';
 
 const READ_CHUNK_BYTES = 1 << 20;
 
@@ -25,7 +26,7 @@ export interface SnapshotFile {
   fileName: string;
   fileBytes: number;
   model: SnapshotModel;
-  /** Each thread's CPU seconds, where more than one decoded it (--jobs; ./decode-in-workers.ts). */
+  /** Each decoding thread's CPU seconds, the main thread's first (--jobs; ./decode-in-workers.ts). */
   decodeThreadCpuSeconds?: number[];
 }
 
@@ -74,8 +75,10 @@ export async function readOneSnapshotFile(
   const inParts = await decodeInParts(path, options.jobs ?? null);
   if (inParts !== null) return inParts;
   const { size, gzipIsize, chunks } = await openSnapshotFile(path);
+  const cpuBefore = threadCpuSeconds();
   const model = await decodeSnapshot(chunks, { totalBytes: size, memoryLimit, gzipIsize });
-  return { fileName: basename(path), fileBytes: size, model };
+  const decodeThreadCpuSeconds = [threadCpuSeconds() - cpuBefore];
+  return { fileName: basename(path), fileBytes: size, model, decodeThreadCpuSeconds };
 }
 
 /** The file decoded on several threads (./decode-in-workers.ts); null: decode it on one. */

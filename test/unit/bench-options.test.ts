@@ -15,3 +15,13 @@ describe('bench options', () => {
     expect(() => parseBenchOptions(['--ui-runs'], {})).toThrow(/--ui-runs/);
   });
 });
+
+describe('--jobs', () => {
+  it('asks for the jobs bench: 2 and the cores by default, or the counts given', () => {
+    expect(parseBenchOptions([], {}).jobs).toBeNull();
+    expect(parseBenchOptions(['--jobs'], {}).jobs).toEqual([]);
+    expect(parseBenchOptions(['--jobs=2,4'], {}).jobs).toEqual([2, 4]);
+    expect(() => parseBenchOptions(['--jobs=1'], {})).toThrow(/2 to 64/);
+    expect(() => parseBenchOptions(['--jobs=two'], {})).toThrow(/2 to 64/);
+  });
+});
