@@ -14,6 +14,7 @@ import {
   ActionCode,
   KNOWN_ACTIONS,
   NO_LIST,
+  type DeviceTrace,
   NO_STACK,
   NO_STRING,
   type StringListTable,
@@ -38,22 +39,27 @@ export class TraceEntryFieldError extends SnapshotFormatError {
   }
 }
 
+/** The columns of a part's rows, named as a device's trace names them. */
+type PartColumns = Pick<
+  DeviceTrace,
+  'action' | 'addr' | 'sizeBytes' | 'streamId' | 'timeUs' | 'stackId'
+> &
+  Required<
+    Pick<
+      DeviceTrace,
+      | 'compileContextId'
+      | 'userMetadataId'
+      | 'internalMetadataId'
+      | 'categoryId'
+      | 'poolIndex'
+      | 'forwardFramesId'
+    >
+  >;
+
 /** A part's rows and tables as plain data (TraceTableBuilder.partTables), ids its own. */
-export interface PartTables {
+export interface PartTables extends PartColumns {
   rows: number;
   consumed: number;
-  action: Uint8Array;
-  addr: Float64Array;
-  sizeBytes: Float64Array;
-  streamId: Uint32Array;
-  timeUs: Float64Array;
-  stackId: Int32Array;
-  compileContextId: Int32Array | null;
-  userMetadataId: Int32Array | null;
-  internalMetadataId: Int32Array | null;
-  categoryId: Int32Array | null;
-  poolIndex: Int32Array | null;
-  forwardFramesId: Int32Array | null;
   actionNames: string[];
   streams: number[];
   strings: string[];
