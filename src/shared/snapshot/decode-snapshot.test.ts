@@ -211,3 +211,31 @@ describe('fuzz seed 20261132 case 11884', () => {
     await expect(decode(bytes, { fastTraceEntries: false })).rejects.toThrow(message);
   });
 });
+
+describe('fuzz seed 20261133 case 1247', () => {
+  // device_traces[1] is a memo reference to an entry's empty frames list: pickle.load reads an
+  // empty list there, an empty trace for device 1. The generic path opened it; the fast path,
+  // holding that list as its stand-in (a reference to a stack), refused "found a list".
+  it('reads a frames list named as a device trace as the list it is, on both decode paths', async () => {
+    const bytes = new Uint8Array(
+      readFileSync('test/fixtures/fuzz/frames-list-as-device-trace-seed20261133-case1247.pickle'),
+    );
+    const fast = await decode(bytes);
+    expect(await decode(bytes, { fastTraceEntries: false })).toEqual(fast);
+    expect(fast.traces.map((trace) => trace.device)).toEqual([0]);
+  });
+
+  it('refuses a non-empty frames list named as a device trace in the same words', async () => {
+    // Entry 0's frames list (memo 14, two frames) named as device_traces[1] instead (BINGET 35 at
+    // 616 -> BINGET 14): a list of frame dicts, not of trace entries.
+    const bytes = new Uint8Array(
+      readFileSync('test/fixtures/fuzz/frames-list-as-device-trace-seed20261133-case1247.pickle'),
+    );
+    expect([bytes[616], bytes[617]]).toEqual([0x68, 35]);
+    bytes[617] = 14;
+    const message =
+      "device_traces[1] holds values that are not trace entries (dicts with an 'action'), e.g. a dict";
+    await expect(decode(bytes)).rejects.toThrow(message);
+    await expect(decode(bytes, { fastTraceEntries: false })).rejects.toThrow(message);
+  });
+});

@@ -33,7 +33,7 @@ import { groupDigits } from '../errors/unreadable-input';
 import { sanitizeAllocatorSettings } from './allocator-settings';
 import { SnapshotFormatError } from './snapshot-error';
 import { SortedByKey } from './sorted-by-key';
-import { StackRef, type StackInterner } from './stack-interner';
+import { StackRef, StringListRef, type StackInterner } from './stack-interner';
 import type {
   PendingAnnotation,
   PendingUserDefined,
@@ -69,7 +69,11 @@ export function buildSnapshotModel({
     rawSegments = parseSegments(root, 'segments');
   } else if (typeof root === 'object' && root !== null && !(root instanceof Uint8Array)) {
     layout = 'dict';
-    const dict = parseOrThrow(rawSnapshotDictSchema, root, '');
+    const dict = parseOrThrow(
+      rawSnapshotDictSchema,
+      withListsAsListed(root as Record<string, unknown>, stacks, traceTable),
+      '',
+    );
     if (!('segments' in dict) && !('device_traces' in dict) && !('traces' in dict)) {
       throw new SnapshotFormatError(
         "not a memory snapshot: the top-level dict has neither 'segments' nor 'device_traces'",
@@ -80,8 +84,16 @@ export function buildSnapshotModel({
       // Pinned host memory: one pseudo-device, whatever `device` the records carry.
       rawSegments.push(...parseSegments(dict.host_segments, 'host_segments', true));
     }
-    hostTraces = dict.host_traces;
-    traceLists = dict.device_traces ?? dict.traces ?? [];
+    // host_traces may be a list of lists; a new list only where one of them is a stand-in (its
+    // own identity names its entries' range when it is a list of entries).
+    hostTraces =
+      Array.isArray(dict.host_traces) &&
+      dict.host_traces.some((item) => item instanceof StackRef || item instanceof StringListRef)
+        ? dict.host_traces.map((item) => listAsListed(item, stacks, traceTable))
+        : dict.host_traces;
+    traceLists = (dict.device_traces ?? dict.traces ?? []).map((list) =>
+      listAsListed(list, stacks, traceTable),
+    );
     allocatorSettings =
       dict.allocator_settings === undefined || dict.allocator_settings === null
         ? null
@@ -265,6 +277,50 @@ function addHostTrace(
     );
   }
   addTrace(withEntries[0] ?? lists[0]!, HOST_DEVICE, 'host_traces[0]');
+}
+
+// The lists the top-level dict names, which the fast path may hold as its stand-ins for a frames
+// list or a forward_frames list (a memo reference to one): as the generic path holds them, lists
+// (fuzz campaign seed 20261133, case 1247: device_traces[1] was an entry's empty frames list,
+// an empty trace on the generic path, "found a list" on the fast one).
+const LISTED_KEYS = [
+  'segments',
+  'device_traces',
+  'traces',
+  'host_segments',
+  'host_traces',
+  'external_annotations',
+] as const;
+
+function withListsAsListed(
+  root: Record<string, unknown>,
+  stacks: StackInterner,
+  table: TraceTableBuilder,
+): Record<string, unknown> {
+  if (
+    !LISTED_KEYS.some((key) => root[key] instanceof StackRef || root[key] instanceof StringListRef)
+  )
+    return root;
+  const copy: Record<string, unknown> = { ...root };
+  for (const key of LISTED_KEYS) {
+    if (key in copy) copy[key] = listAsListed(copy[key], stacks, table);
+  }
+  return copy;
+}
+
+// One list per stand-in, so that two names of one list are still one list (a shared trace).
+const listedStandIns = new WeakMap<object, unknown[]>();
+
+/** A stand-in as the list it stands for (frame dicts, or strings); any other value as it is. */
+function listAsListed(value: unknown, stacks: StackInterner, table: TraceTableBuilder): unknown {
+  if (!(value instanceof StackRef) && !(value instanceof StringListRef)) return value;
+  let list = listedStandIns.get(value);
+  if (list === undefined) {
+    list =
+      value instanceof StackRef ? stacks.frameDictsOf(value.stackId) : table.stringsOfList(value);
+    listedStandIns.set(value, list);
+  }
+  return list;
 }
 
 /** What the trace table keeps aside from the rows, by row or entry number (see SortedByKey). */

@@ -172,6 +172,30 @@ export class StackInterner {
     return stackIds;
   }
 
+  /** The frames of stack `stackId` as dicts, as a frames list holds them (NO_STACK: none). */
+  frameDictsOf(stackId: number): Record<string, unknown>[] {
+    if (stackId < 0) return [];
+    const dicts: Record<string, unknown>[] = [];
+    const { filename, name, line, fx } = this.frames;
+    for (let i = this.stackOffsets[stackId]!; i < this.stackOffsets[stackId + 1]!; i++) {
+      const frame = this.stackFrameIds[i]!;
+      const dict: Record<string, unknown> = {
+        filename: filename[frame],
+        line: line[frame],
+        name: name[frame],
+      };
+      if (fx !== undefined) {
+        const values = [fx.nodeOp, fx.nodeName, fx.nodeTarget, fx.originalTrace];
+        FX_KEYS.forEach((key, index) => {
+          const value = values[index]![frame];
+          if (value !== null && value !== undefined) dict[key] = value;
+        });
+      }
+      dicts.push(dict);
+    }
+    return dicts;
+  }
+
   private readonly stringIds = new Map<string, number>();
 
   /** The FX columns exist once a frame has an FX key; frames before it get nulls. */

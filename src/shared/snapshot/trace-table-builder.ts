@@ -523,6 +523,16 @@ export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
   private readonly stringListRefs: StringListRef[] = [];
   private readonly listIdByObject = new WeakMap<object, number>();
 
+  /** The strings of a forward_frames list the fast path holds as `ref`, as the list holds them. */
+  stringsOfList(ref: StringListRef): string[] {
+    if (ref.listId < 0) return [];
+    const ids = this.stringListIds.slice(
+      this.stringListOffsets[ref.listId],
+      this.stringListOffsets[ref.listId + 1],
+    );
+    return ids.map((id) => this.strings[id]!);
+  }
+
   /** The interned forward_frames lists. */
   stringListTable(): StringListTable {
     return {
