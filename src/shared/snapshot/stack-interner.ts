@@ -142,24 +142,11 @@ export class StackInterner {
    * the order a serial decode meets them in; returns the id here of each of its stacks.
    */
   absorb(part: PartStacks): Int32Array {
-    const { filename, name, line, fx } = part.frames;
     const { offsets, frameIds: partFrameIds } = part.stacks;
-    const frameIds = new Uint32Array(filename.length);
-    for (let frame = 0; frame < filename.length; frame++) {
+    const frameIds = new Uint32Array(part.frames.filename.length);
+    for (let frame = 0; frame < frameIds.length; frame++) {
       // A frame dict as the part read it: interned by the same content key.
-      const record: Record<string, unknown> = {
-        filename: filename[frame],
-        name: name[frame],
-        line: line[frame],
-      };
-      if (fx !== undefined) {
-        const values = [fx.nodeOp, fx.nodeName, fx.nodeTarget, fx.originalTrace];
-        FX_KEYS.forEach((key, i) => {
-          const value = values[i]![frame];
-          if (value !== null && value !== undefined) record[key] = value;
-        });
-      }
-      frameIds[frame] = this.frameIdOf(record);
+      frameIds[frame] = this.frameIdOf(frameDictOf(part.frames, frame));
     }
     const stackIds = new Int32Array(offsets.length - 1);
     for (let stack = 0; stack < stackIds.length; stack++) {
@@ -176,22 +163,8 @@ export class StackInterner {
   frameDictsOf(stackId: number): Record<string, unknown>[] {
     if (stackId < 0) return [];
     const dicts: Record<string, unknown>[] = [];
-    const { filename, name, line, fx } = this.frames;
     for (let i = this.stackOffsets[stackId]!; i < this.stackOffsets[stackId + 1]!; i++) {
-      const frame = this.stackFrameIds[i]!;
-      const dict: Record<string, unknown> = {
-        filename: filename[frame],
-        line: line[frame],
-        name: name[frame],
-      };
-      if (fx !== undefined) {
-        const values = [fx.nodeOp, fx.nodeName, fx.nodeTarget, fx.originalTrace];
-        FX_KEYS.forEach((key, index) => {
-          const value = values[index]![frame];
-          if (value !== null && value !== undefined) dict[key] = value;
-        });
-      }
-      dicts.push(dict);
+      dicts.push(frameDictOf(this.frames, this.stackFrameIds[i]!));
     }
     return dicts;
   }
@@ -264,6 +237,24 @@ export class StackInterner {
     this.stackOffsets.push(needed);
     return this.stackOffsets.length - 2;
   }
+}
+
+/** Frame `frame` of a table as a frame dict: its filename, line, name and FX keys. */
+function frameDictOf(frames: FrameTable, frame: number): Record<string, unknown> {
+  const dict: Record<string, unknown> = {
+    filename: frames.filename[frame],
+    line: frames.line[frame],
+    name: frames.name[frame],
+  };
+  const fx = frames.fx;
+  if (fx !== undefined) {
+    const values = [fx.nodeOp, fx.nodeName, fx.nodeTarget, fx.originalTrace];
+    FX_KEYS.forEach((key, index) => {
+      const value = values[index]![frame];
+      if (value !== null && value !== undefined) dict[key] = value;
+    });
+  }
+  return dict;
 }
 
 function describeFrameItem(value: unknown): string {
