@@ -89,6 +89,11 @@ export interface SnapshotClient {
   readonly recentFiles: RecentFilesAccess | null;
   /** Menu items that act on the page. Returns the unsubscribe function. */
   onMenuCommand(listener: (command: MenuCommand) => void): () => void;
+  /**
+   * Settles once the files the page opens by itself have been handed to the decoder (or could
+   * not be had): a served page's. Absent where the page has none to wait for.
+   */
+  readonly pageFilesHandedOver?: Promise<void>;
 }
 
 /** Listeners of a client; events go to all of them. */

@@ -72,4 +72,59 @@ describe('createWebSnapshotClient on a served page', () => {
     await Promise.resolve();
     expect(third).toEqual([]);
   });
+
+  it('says when the files are handed to the decoder, so that the page can mount after', async () => {
+    vi.stubGlobal('fetch', () => Promise.resolve(new Response(JSON.stringify(manifest))));
+    const client = createWebSnapshotClient(
+      { href: PAGE, protocol: 'http:' } as Location,
+      servedPage(),
+    );
+    await client.pageFilesHandedOver;
+    // Both decodes were started by then: their first words are waiting for the first listener.
+    const events: DecodeEvent[] = [];
+    client.subscribe((event) => events.push(event));
+    await Promise.resolve();
+    const started = events.filter((event) => event.type === 'started');
+    expect(started.map((event) => event.type === 'started' && event.fileName)).toEqual([
+      'a.pickle',
+      'b.pickle',
+    ]);
+  });
+
+  it('settles when the server cannot say what it serves, and the page says why', async () => {
+    vi.stubGlobal('fetch', () => Promise.resolve(new Response('nope', { status: 500 })));
+    const client = createWebSnapshotClient(
+      { href: PAGE, protocol: 'http:' } as Location,
+      servedPage(),
+    );
+    await expect(client.pageFilesHandedOver).resolves.toBeUndefined();
+    const events: DecodeEvent[] = [];
+    client.subscribe((event) => events.push(event));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'failed',
+        fileName: 'allocscope serve',
+        message: 'allocscope serve answered 500 for its list of files',
+      }),
+    ]);
+  });
+});
+
+describe('createWebSnapshotClient on a page that is not served', () => {
+  it('has nothing to wait for and asks for nothing', () => {
+    const asked: string[] = [];
+    vi.stubGlobal('fetch', (url: string) => {
+      asked.push(url);
+      return Promise.resolve(new Response('{}'));
+    });
+    const page = {
+      querySelector: () => null,
+      querySelectorAll: () => [],
+      getElementById: () => null,
+    } as unknown as Document;
+    const client = createWebSnapshotClient({ href: PAGE, protocol: 'http:' } as Location, page);
+    expect(client.pageFilesHandedOver).toBeUndefined();
+    expect(asked).toEqual([]);
+  });
 });

@@ -39,10 +39,11 @@ export function createWebSnapshotClient(
   };
   // What the page itself brings, opened once per page load: the files `allocscope serve` serves,
   // or the snapshot an `allocscope html` page carries (as a file picked).
+  let pageFilesHandedOver: Promise<void> | undefined;
   if (page !== null) {
     const servedUrl = servedManifestUrl(page, location);
     if (servedUrl !== null)
-      fetchServedManifest(servedUrl).then(
+      pageFilesHandedOver = fetchServedManifest(servedUrl).then(
         (manifest) => {
           for (const { source, options } of servedOpens(manifest, location.href))
             decoder.decode(source, options);
@@ -53,6 +54,7 @@ export function createWebSnapshotClient(
   }
 
   return {
+    pageFilesHandedOver,
     host: 'web',
     showOpenDialog: null,
     showOpenFolderDialog: null,
