@@ -78,7 +78,7 @@ function runTimedJob(job: Job, bytes: Uint8Array): Omit<Done, 'cpuSeconds'> {
   const foreign = new ForeignMemo(bytes, [{ base: 0, from: 0, starts: scanned.starts }]);
   const part = decodeTracePart(bytes, job.split, bytes.length, scanned.memoized, foreign);
   return {
-    rows: part.tables.rows,
+    rows: part.tables?.rows ?? 0,
     scanSeconds: (scanEnd - started) / 1000,
     decodeSeconds: (performance.now() - scanEnd) / 1000,
   };

@@ -5,9 +5,8 @@
 // was not as planned: the caller then decodes it on one thread, as always, so that what a file
 // decodes to, or why it is refused, never depends on the number of workers.
 
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { joinParts, type PartOutcome } from '@shared/snapshot/decode-in-parts';
 import { unpackPart } from '@shared/snapshot/part-wire';

@@ -130,13 +130,15 @@ export async function joinParts(
       if (outcome === null) return null;
       const { part: decoded, memoBase } = outcome;
       const state = decoded.state;
-      if (state === null || decoded.error !== null || unpickler.bytesDecoded !== start) return null;
+      const tables = decoded.tables;
+      if (state === null || tables === null || decoded.error !== null) return null;
+      if (unpickler.bytesDecoded !== start) return null;
       if (unpickler.memoLength !== memoBase) return null;
       const mark = unpickler.partStartDepth();
       if (mark < 0 || !readsAsOwnerHolds(decoded, unpickler)) return null;
       const list = unpickler.endBatchForPart(mark, start);
       const stackIds = stacks.absorb(decoded.stacks);
-      const remap = traceTable.absorb(decoded.tables, stackIds, list, state.lists);
+      const remap = traceTable.absorb(tables, stackIds, list, state.lists);
       unpickler.takePart(state, mark, decoded.stoppedAt, decoded.memo, remap);
     }
     feedTo(bytes.length);

@@ -87,8 +87,9 @@ function expectPartsMatchSerial(bytes: Uint8Array, parts: number): number {
       memoParts[part]!.base,
       new ForeignMemo(bytes, memoParts),
     );
-    const rows = decoded.tables.rows;
     expect(decoded.error).toBeNull();
+    const tables = decoded.tables!;
+    const rows = tables.rows;
     if (!decoded.state!.listEnded) {
       expect(decoded.stoppedAt).toBe(end);
       expect(rows).toBe(lastRow - firstRow);
@@ -102,7 +103,7 @@ function expectPartsMatchSerial(bytes: Uint8Array, parts: number): number {
     }
     expect(rows).toBeGreaterThan(0);
     for (let row = 0; row < rows; row++) {
-      expect(describeRow({ traceTable: decoded.tables, stacks: decoded.stacks }, row)).toBe(
+      expect(describeRow({ traceTable: tables, stacks: decoded.stacks }, row)).toBe(
         describeRow(serial, firstRow + row),
       );
     }

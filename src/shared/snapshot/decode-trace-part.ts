@@ -13,7 +13,8 @@ import { TraceTableBuilder, type PartTables } from './trace-table-builder';
 
 /** A decoded part as plain data: what a worker sends to the spine (ids its own). */
 export interface TracePart {
-  tables: PartTables;
+  /** Null when its entries went to a list the plan did not expect (then `error` says so). */
+  tables: PartTables | null;
   stacks: PartStacks;
   /** The memo slots the part made (from its base on). */
   memo: MemoSlots;
@@ -57,7 +58,7 @@ export function decodeTracePart(
   const tables = traceTable.partTables(unpickler.partListObject(), state?.lists ?? []);
   if (error === null && (state === null || tables === null)) error = 'not as the plan assumed';
   return {
-    tables: tables ?? traceTable.partTables(null, [])!,
+    tables,
     stacks: { frames: stacks.frames, stacks: stacks.table() },
     memo: memo.ownSlots(),
     stoppedAt: unpickler.bytesDecoded,

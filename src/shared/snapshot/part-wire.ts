@@ -35,24 +35,26 @@ export function packPart(part: TracePart): { part: TracePart; transfer: ArrayBuf
   const state = part.state === null ? null : { ...part.state, lists: part.state.lists.map(pack) };
   const { tables, stacks, memo } = part;
   const columns = [
-    tables.action,
-    tables.addr,
-    tables.sizeBytes,
-    tables.streamId,
-    tables.timeUs,
-    tables.stackId,
-    tables.compileContextId,
-    tables.userMetadataId,
-    tables.internalMetadataId,
-    tables.categoryId,
-    tables.poolIndex,
-    tables.forwardFramesId,
+    tables?.action,
+    tables?.addr,
+    tables?.sizeBytes,
+    tables?.streamId,
+    tables?.timeUs,
+    tables?.stackId,
+    tables?.compileContextId,
+    tables?.userMetadataId,
+    tables?.internalMetadataId,
+    tables?.categoryId,
+    tables?.poolIndex,
+    tables?.forwardFramesId,
     stacks.stacks.offsets,
     stacks.stacks.frameIds,
     memo.codes,
   ];
   const transfer = columns.flatMap((column) =>
-    column !== null && column.buffer instanceof ArrayBuffer ? [column.buffer] : [],
+    column !== null && column !== undefined && column.buffer instanceof ArrayBuffer
+      ? [column.buffer]
+      : [],
   );
   return { part: { ...part, state, memo: { codes: memo.codes, objects } }, transfer };
 }
