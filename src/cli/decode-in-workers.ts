@@ -1,17 +1,21 @@
 // A snapshot file decoded on several worker threads (issue 25; docs/parallel-decode.md): the file
-// is read into shared memory, cut into parts at trace entries, and each part but the first decodes
-// on a worker of its own while this thread, the spine, decodes the first and takes the others in.
+// is cut into parts at trace entries, and each part but the first decodes on a worker of its own
+// while this thread, the spine, decodes the first and takes the others in. Every thread reads the
+// file itself, at offsets (file-byte-source.ts): none holds it whole.
 // Null where the file cannot be cut (gzip, JSON, protocol 2-3, few frames) or anything in a part
 // was not as planned: the caller then decodes it on one thread, as always, so that what a file
 // decodes to, or why it is refused, never depends on the number of workers.
 
-import { closeSync, existsSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import type { ByteSource } from '@shared/pickle/byte-source';
 import { joinParts, type PartOutcome } from '@shared/snapshot/decode-in-parts';
+import { partShares } from '@shared/snapshot/part-shares';
 import { unpackPart } from '@shared/snapshot/part-wire';
 import type { SnapshotModel } from '@shared/snapshot/model';
 import { planTraceSplit } from '@shared/snapshot/trace-split-plan';
+import { fileByteSource } from './file-byte-source';
 import { threadCpuSeconds } from './thread-cpu';
 
 /** A part's worker's answer: the part, and the CPU seconds its thread took (--timings). */
@@ -27,13 +31,18 @@ export interface DecodedInParts {
 
 /** What a part's worker is given. */
 export interface PartJob {
-  buffer: SharedArrayBuffer;
+  /** The main thread's descriptor of the file, open until the workers have ended. */
+  fd: number;
+  size: number;
   starts: number[];
   part: number;
+  /** Where it sends its scan (of the part before its own): to each later worker. */
+  toLater: MessagePort[];
+  /** Where the scans of the earlier parts but the last come from: each earlier worker. */
+  fromEarlier: MessagePort[];
 }
 
 const PROTO = 0x80;
-const READ_CHUNK_BYTES = 8 << 20;
 
 /** Decodes the file's first `size` bytes on up to `jobs` threads; null: decode it on one. */
 export async function decodeFileInParts(
@@ -44,27 +53,57 @@ export async function decodeFileInParts(
   const spineCpuBefore = threadCpuSeconds();
   const script = workerScript();
   if (script === null || jobs < 2) return null;
-  // A pickle of protocol 4 or 5 (FRAME opcodes): gzip, HTML and JSON decode on one thread, and
-  // are told from their first bytes before the file is read into memory (a 250 MB JSON file is
-  // not held twice).
-  const head = new Uint8Array(2);
-  readInto(path, head);
+  const fd = openSync(path, 'r');
+  try {
+    return await decodeWithWorkers(fileByteSource(fd, size), fd, jobs, script, spineCpuBefore);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function decodeWithWorkers(
+  source: ByteSource,
+  fd: number,
+  jobs: number,
+  script: string,
+  spineCpuBefore: number,
+): Promise<DecodedInParts | null> {
+  // A pickle of protocol 4 or 5 (FRAME opcodes): gzip, HTML and JSON decode on one thread.
+  const head = source.read(0, 2);
   if (head[0] !== PROTO || head[1]! < 4) return null;
-  const buffer = new SharedArrayBuffer(size);
-  const bytes = new Uint8Array(buffer);
-  readInto(path, bytes);
-  const split = planTraceSplit(bytes, jobs);
+  const split = planTraceSplit(source, jobs, { fractions: partShares(jobs) });
   if (!('plan' in split) || split.plan.starts.length < 2) return null;
   const starts = split.plan.starts;
+  const size = source.size;
   const workers: Worker[] = [];
   const workerCpu: number[] = [];
+  // Worker k scans part k - 1 and needs the scans of parts 0..k-1: it sends its scan to each
+  // later worker on a channel of their own, not through this thread, which is busy decoding.
+  const partCount = starts.length;
+  const channels = new Map<string, MessageChannel>();
+  for (let later = 2; later < partCount; later++) {
+    for (let earlier = 1; earlier < later; earlier++) {
+      channels.set(`${earlier}>${later}`, new MessageChannel());
+    }
+  }
   try {
     const parts = starts.slice(1).map((_, index) => {
-      const worker = new Worker(script, { workerData: { buffer, starts, part: index + 1 } });
+      const part = index + 1;
+      const toLater: MessagePort[] = [];
+      const fromEarlier: MessagePort[] = [];
+      for (let other = 1; other < partCount; other++) {
+        if (other > part) toLater.push(channels.get(`${part}>${other}`)!.port1);
+        if (other < part) fromEarlier.push(channels.get(`${other}>${part}`)!.port2);
+      }
+      const job: PartJob = { fd, size, starts, part, toLater, fromEarlier };
+      const worker = new Worker(script, {
+        workerData: job,
+        transferList: [...toLater, ...fromEarlier],
+      });
       workers.push(worker);
       return partOf(worker, (seconds) => (workerCpu[index] = seconds));
     });
-    const model = await joinParts(bytes, starts, parts);
+    const model = await joinParts(source, starts, parts);
     if (model === null) return null;
     return { model, threadCpuSeconds: [threadCpuSeconds() - spineCpuBefore, ...workerCpu] };
   } finally {
@@ -83,19 +122,6 @@ function partOf(worker: Worker, cpu: (seconds: number) => void): Promise<PartOut
     worker.once('error', () => settle(null));
     worker.once('exit', () => settle(null));
   });
-}
-
-function readInto(path: string, bytes: Uint8Array): void {
-  const fd = openSync(path, 'r');
-  try {
-    for (let at = 0; at < bytes.length;) {
-      const read = readSync(fd, bytes, at, Math.min(READ_CHUNK_BYTES, bytes.length - at), at);
-      if (read === 0) throw new Error('the file became shorter while it was read');
-      at += read;
-    }
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**

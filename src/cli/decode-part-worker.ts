@@ -1,19 +1,45 @@
-// A worker thread of a parallel decode (issue 25; docs/parallel-decode.md): decodes one part of a
-// snapshot held in shared memory and posts it, its columns transferred. Its workerData names the
-// part; the bytes are the main thread's, not a copy.
+// A worker thread of a parallel decode (issue 25; docs/parallel-decode.md). Worker k first scans
+// the memo of part k - 1 and sends the scan to every later worker (they scan theirs side by side);
+// once it has the scans of every part before its own, it decodes part k and posts it to the main
+// thread, its columns transferred. Its workerData names the part and the main thread's descriptor
+// of the file, which it reads at offsets (file-byte-source.ts): the part before its own to scan
+// it, its own to decode it, and the objects of earlier parts its part names.
 
-import { parentPort, workerData } from 'node:worker_threads';
-import { decodePartAt } from '@shared/snapshot/decode-in-parts';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { decodeScannedPart, scanPart, type PartScan } from '@shared/snapshot/decode-in-parts';
 import { packPart } from '@shared/snapshot/part-wire';
 import type { PartJob, PartReply } from './decode-in-workers';
+import { fileByteSource } from './file-byte-source';
 import { threadCpuSeconds } from './thread-cpu';
 
 const job = workerData as PartJob;
-const outcome = decodePartAt(new Uint8Array(job.buffer), job.starts, job.part);
-if (outcome === null) {
-  parentPort?.postMessage(null);
-} else {
+const bytes = fileByteSource(job.fd, job.size);
+
+const own = scanPart(bytes, job.starts, job.part - 1);
+// In shared memory: every later worker reads it, and copies would add up.
+if (own !== null) own.starts = shared(own.starts);
+for (const port of job.toLater) port.postMessage(own);
+void Promise.all(job.fromEarlier.map(received)).then((earlier) => {
+  const scans = [...earlier, own];
+  if (scans.includes(null)) return parentPort?.postMessage(null);
+  const outcome = decodeScannedPart(bytes, job.starts, job.part, scans as PartScan[]);
   const { part, transfer } = packPart(outcome.part);
   const reply: PartReply = { memoBase: outcome.memoBase, part, cpuSeconds: threadCpuSeconds() };
   parentPort?.postMessage(reply, transfer);
+});
+
+/** The one scan an earlier worker sends on `port` (null: it could not scan its part). */
+function received(port: MessagePort): Promise<PartScan | null> {
+  return new Promise((settle) =>
+    port.once('message', (scan: PartScan | null) => {
+      port.close();
+      settle(scan);
+    }),
+  );
+}
+
+function shared(values: Uint32Array): Uint32Array {
+  const copy = new Uint32Array(new SharedArrayBuffer(values.byteLength));
+  copy.set(values);
+  return copy;
 }

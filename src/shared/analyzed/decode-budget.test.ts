@@ -9,6 +9,7 @@ import {
   mayStartDecode,
   parallelDecodes,
   partsForOneDecode,
+  MEMORY_PER_PART_THREAD,
 } from './decode-budget';
 
 const GB = 1e9;
@@ -63,11 +64,20 @@ describe('partsForOneDecode', () => {
     expect(partsForOneDecode(GB, { cores: 8, memoryBytes: 64 * GB })).toBe(8);
     expect(partsForOneDecode(GB, { cores: 128, memoryBytes: 64 * GB })).toBe(MAX_PARTS);
   });
-  it('keeps one thread for small files, few cores, or too little memory for the file whole', () => {
+  it('keeps one thread for small files, few cores, or too little memory for one decode', () => {
     expect(partsForOneDecode(MIN_BYTES_FOR_PARTS - 1, { cores: 8, memoryBytes: 64 * GB })).toBe(1);
     expect(partsForOneDecode(GB, { cores: MIN_CORES_FOR_PARTS - 1, memoryBytes: 64 * GB })).toBe(1);
-    const needed = GB * (MEMORY_PER_FILE_BYTE + 1);
-    expect(partsForOneDecode(GB, { cores: 8, memoryBytes: needed - 1 })).toBe(1);
-    expect(partsForOneDecode(GB, { cores: 8, memoryBytes: needed })).toBe(8);
+    // One decode's memory, then an isolate per worker thread.
+    const oneDecode = GB * MEMORY_PER_FILE_BYTE;
+    expect(partsForOneDecode(GB, { cores: 8, memoryBytes: oneDecode })).toBe(1);
+    expect(
+      partsForOneDecode(GB, { cores: 8, memoryBytes: oneDecode + MEMORY_PER_PART_THREAD }),
+    ).toBe(2);
+    expect(
+      partsForOneDecode(GB, { cores: 8, memoryBytes: oneDecode + 3.5 * MEMORY_PER_PART_THREAD }),
+    ).toBe(4);
+    expect(
+      partsForOneDecode(GB, { cores: 8, memoryBytes: oneDecode + 7 * MEMORY_PER_PART_THREAD }),
+    ).toBe(8);
   });
 });

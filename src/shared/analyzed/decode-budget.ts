@@ -77,14 +77,19 @@ export const MAX_PARTS = 16;
  */
 export const MIN_CORES_FOR_PARTS = 4;
 
+/** What each worker thread of a decode in parts holds besides its share: its own isolate. */
+export const MEMORY_PER_PART_THREAD = 64 << 20;
+
 /**
- * Threads for one file's decode in parts (issue 25): a core each, while the memory holds the file
- * whole (the parts read it from memory) beside what its decode holds; one below
- * MIN_BYTES_FOR_PARTS or MIN_CORES_FOR_PARTS. `fileBytes`: the file's size (parts are never made
- * of a .gz).
+ * Threads for one file's decode in parts (issue 25): a core each, while the memory holds what one
+ * decode holds (its parts' columns add up to one decode's; no thread holds the file) and an
+ * isolate per worker thread; one below MIN_BYTES_FOR_PARTS or MIN_CORES_FOR_PARTS. `fileBytes`:
+ * the file's size (parts are never made of a .gz).
  */
 export function partsForOneDecode(fileBytes: number, resources: DecodeResources): number {
   if (fileBytes < MIN_BYTES_FOR_PARTS || resources.cores < MIN_CORES_FOR_PARTS) return 1;
-  if (fileBytes * (MEMORY_PER_FILE_BYTE + 1) > resources.memoryBytes) return 1;
-  return Math.max(1, Math.min(MAX_PARTS, Math.floor(resources.cores)));
+  const spare = resources.memoryBytes - fileBytes * MEMORY_PER_FILE_BYTE;
+  if (spare < MEMORY_PER_PART_THREAD) return 1;
+  const byMemory = 1 + Math.floor(spare / MEMORY_PER_PART_THREAD);
+  return Math.max(1, Math.min(MAX_PARTS, Math.floor(resources.cores), byMemory));
 }

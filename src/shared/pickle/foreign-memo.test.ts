@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { pythonPickle } from '../../../test/support/python';
+import { fileLikeSource } from '../../../test/support/byte-sources';
 import { realSnapshotPaths } from '../../../test/support/real-snapshots';
 import { indexFrames } from './frame-index';
 import { ForeignMemo, type MemoPart } from './foreign-memo';
@@ -40,9 +41,15 @@ const isFrame = (value: unknown) =>
  * Every object of the memo read again from the bytes equals the serial decoder's; strings, frame
  * dicts and frames lists (what parts name across a split) must all be readable.
  */
-function expectMemoReadAgain(bytes: Uint8Array, cuts: readonly number[]): number {
+function expectMemoReadAgain(
+  bytes: Uint8Array,
+  cuts: readonly number[],
+  from: 'memory' | 'file' = 'memory',
+): number {
   const memo = serialMemo(bytes);
-  const foreign = new ForeignMemo(bytes, memoParts(bytes, cuts));
+  // From a file, each object is read in a window of its own (the CLI's threads).
+  const input = from === 'memory' ? bytes : fileLikeSource(bytes);
+  const foreign = new ForeignMemo(input, memoParts(bytes, cuts));
   let read = 0;
   for (let index = 0; index < memo.length; index++) {
     const expected = memo.get(index);
@@ -89,6 +96,7 @@ describe('ForeignMemo', () => {
       const bytes = new Uint8Array(readFileSync(path));
       for (const parts of [1, 3])
         expect(expectMemoReadAgain(bytes, frameCuts(bytes, parts))).toBeGreaterThan(0);
+      expect(expectMemoReadAgain(bytes, frameCuts(bytes, 3), 'file')).toBeGreaterThan(0);
     },
   );
 
@@ -101,5 +109,6 @@ describe('ForeignMemo', () => {
         ` {'filename': 'c.py', 'line': 2**64 - 1, 'name': 'h' * 300}])`,
     );
     expect(expectMemoReadAgain(bytes, [0])).toBeGreaterThan(10);
+    expect(expectMemoReadAgain(bytes, [0], 'file')).toBeGreaterThan(10);
   });
 });

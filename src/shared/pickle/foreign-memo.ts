@@ -12,6 +12,7 @@
 // plain data (an opcode a snapshot never holds, a key that is not a string, no answer within
 // 1 MiB) makes get() answer undefined: the caller then decodes the file on one worker.
 
+import { sourceOf, type ByteSource } from './byte-source';
 import { decodeLong } from './long-decoder';
 import { NO_START, NOT_SCANNED, opcodeEnd } from './opcode-scan';
 import { Op } from './opcodes';
@@ -27,6 +28,12 @@ export interface MemoPart {
 
 /** How far past an object the opcodes are stepped through to tell whether it goes on. */
 const LOOKAHEAD_BYTES = 1 << 20;
+/**
+ * Windows read for an object where the input is not in memory (ForeignMemo.readAt), each tried
+ * where the one before was too short: a frame dict or frames list and the look past it fit in the
+ * first; the last reaches as far as any object a snapshot memoizes.
+ */
+const WINDOW_BYTES = [16 << 10, 2 << 20, 64 << 20];
 /** Objects nested in objects read again (a frames list's new frame dicts): a bound on recursion. */
 const MAX_DEPTH = 32;
 
@@ -58,15 +65,19 @@ for (const op of [
 type Container = Record<string, unknown> | unknown[];
 
 export class ForeignMemo {
-  private readonly bytes: Uint8Array;
-  private readonly view: DataView;
+  private readonly source: ByteSource;
+  // The bytes objects are read from: the whole input, or a window of it beginning at the object
+  // (a thread that does not hold the file; see readAt()).
+  private bytes: Uint8Array;
+  private view: DataView;
   private readonly parts: readonly MemoPart[];
   private readonly strings = new PickleStringDecoder();
   private readonly cache = new Map<number, unknown>();
 
-  constructor(bytes: Uint8Array, parts: readonly MemoPart[]) {
-    this.bytes = bytes;
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  constructor(input: Uint8Array | ByteSource, parts: readonly MemoPart[]) {
+    this.source = sourceOf(input);
+    this.bytes = this.source.whole ?? new Uint8Array(0);
+    this.view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength);
     this.parts = parts;
   }
 
@@ -79,9 +90,31 @@ export class ForeignMemo {
     if (this.cache.has(index)) return this.cache.get(index);
     if (depth > MAX_DEPTH) return undefined;
     const start = this.startOf(index);
-    const value = start < 0 ? undefined : this.decodeAt(start, index, depth);
+    const value = start < 0 ? undefined : this.readAt(start, index, depth);
     this.cache.set(index, value);
     return value;
+  }
+
+  /**
+   * decodeAt on the whole input, or on a window read from `start`: first a small one, then, where
+   * the object or the look past it needs more, longer ones (WINDOW_BYTES), so that the answer is
+   * the one from the whole input. The window of the object that named this one is put back after.
+   */
+  private readAt(start: number, index: number, depth: number): unknown {
+    if (this.source.whole !== undefined) return this.decodeAt(start, index, depth);
+    const saved = { bytes: this.bytes, view: this.view };
+    try {
+      for (const size of WINDOW_BYTES) {
+        this.bytes = this.source.read(start, size);
+        this.view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength);
+        const value = this.decodeAt(0, index, depth);
+        if (value !== undefined || start + this.bytes.length >= this.source.size) return value;
+      }
+      return undefined;
+    } finally {
+      this.bytes = saved.bytes;
+      this.view = saved.view;
+    }
   }
 
   private startOf(index: number): number {

@@ -9,6 +9,7 @@
 // stepped over here. Anything else ends the index (the rest of the file is decoded by whoever
 // decodes the part before it).
 
+import { sourceOf, type ByteSource } from './byte-source';
 import { Op } from './opcodes';
 
 export interface FrameIndex {
@@ -25,26 +26,32 @@ export type NoFrameIndex = { reason: string };
 
 const FRAME_HEADER = 9;
 
-/** The frames of a protocol 4-5 pickle, or why there are none to hop through. */
-export function indexFrames(bytes: Uint8Array): FrameIndex | NoFrameIndex {
-  if (bytes.length < 2 || bytes[0] !== Op.PROTO) return { reason: 'not a pickle of protocol 2+' };
-  const protocol = bytes[1]!;
+/**
+ * The frames of a protocol 4-5 pickle, or why there are none to hop through. From a ByteSource it
+ * reads each frame's header only (9 bytes per 64 KiB frame).
+ */
+export function indexFrames(input: Uint8Array | ByteSource): FrameIndex | NoFrameIndex {
+  const source = sourceOf(input);
+  const size = source.size;
+  const head = source.read(0, 2);
+  if (head.length < 2 || head[0] !== Op.PROTO) return { reason: 'not a pickle of protocol 2+' };
+  const protocol = head[1]!;
   if (protocol < 4) return { reason: `protocol ${protocol} has no frames` };
   if (protocol > 5) return { reason: `unsupported protocol ${protocol}` };
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const payloadStarts: number[] = [];
   let pos = 2;
-  while (pos < bytes.length) {
-    const op = bytes[pos]!;
-    if (op === Op.FRAME) {
-      if (pos + FRAME_HEADER > bytes.length) break;
-      const length = view.getUint32(pos + 1, true) + view.getUint32(pos + 5, true) * 2 ** 32;
-      if (pos + FRAME_HEADER + length > bytes.length) break;
+  while (pos < size) {
+    const header = source.read(pos, FRAME_HEADER);
+    const view = new DataView(header.buffer, header.byteOffset, header.byteLength);
+    if (header[0] === Op.FRAME) {
+      if (header.length < FRAME_HEADER) break;
+      const length = view.getUint32(1, true) + view.getUint32(5, true) * 2 ** 32;
+      if (pos + FRAME_HEADER + length > size) break;
       payloadStarts.push(pos + FRAME_HEADER);
       pos += FRAME_HEADER + length;
       continue;
     }
-    const unframed = unframedPayloadEnd(bytes, view, pos);
+    const unframed = unframedPayloadEnd(header, view, pos, size);
     if (unframed < 0) break;
     pos = unframed;
   }
@@ -52,22 +59,25 @@ export function indexFrames(bytes: Uint8Array): FrameIndex | NoFrameIndex {
   return { protocol, payloadStarts, end: pos };
 }
 
-/** The end of a long string or bytes opcode written outside frames at `pos`, or -1. */
-function unframedPayloadEnd(bytes: Uint8Array, view: DataView, pos: number): number {
-  const op = bytes[pos]!;
-  let header: number;
+/**
+ * The end of a long string or bytes opcode written outside frames at `pos` (its header in
+ * `header`, read there), or -1; `size`: the input's.
+ */
+function unframedPayloadEnd(header: Uint8Array, view: DataView, pos: number, size: number): number {
+  const op = header[0];
   let length: number;
+  let headerBytes: number;
   if (op === Op.BINUNICODE || op === Op.BINBYTES) {
-    if (pos + 5 > bytes.length) return -1;
-    header = 5;
-    length = view.getUint32(pos + 1, true);
+    if (header.length < 5) return -1;
+    headerBytes = 5;
+    length = view.getUint32(1, true);
   } else if (op === Op.BINUNICODE8 || op === Op.BINBYTES8 || op === Op.BYTEARRAY8) {
-    if (pos + 9 > bytes.length) return -1;
-    header = 9;
-    length = view.getUint32(pos + 1, true) + view.getUint32(pos + 5, true) * 2 ** 32;
+    if (header.length < 9) return -1;
+    headerBytes = 9;
+    length = view.getUint32(1, true) + view.getUint32(5, true) * 2 ** 32;
   } else {
     return -1;
   }
-  const end = pos + header + length;
-  return end <= bytes.length ? end : -1;
+  const end = pos + headerBytes + length;
+  return end <= size ? end : -1;
 }

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { runPython } from '../../../test/support/python';
 import { indexFrames } from './frame-index';
-import { countMemoized } from './opcode-scan';
+import { countMemoized, scanMemoObjects, scanMemoObjectsFrom } from './opcode-scan';
+import { fileLikeSource } from '../../../test/support/byte-sources';
+import { realSnapshotPath } from '../../../test/support/real-snapshots';
+import { readFileSync } from 'node:fs';
 
 // CPython's pickle and its own opcode walker (pickletools.genops): the bytes, then where each
 // opcode starts and which are MEMOIZE, as JSON on the last line.
@@ -88,4 +91,45 @@ describe('indexFrames', () => {
       });
     },
   );
+});
+
+describe('scanMemoObjectsFrom (a file read window by window)', () => {
+  it.each([4, 5])(
+    "gives scanMemoObjects's answer at every window size, across a 70 kB string, protocol %i",
+    (protocol) => {
+      const { bytes, starts } = cpython(protocol);
+      for (const from of [0, starts[Math.floor(starts.length / 3)]!]) {
+        for (const to of [bytes.length, starts[Math.floor((starts.length * 2) / 3)]! + 1]) {
+          const whole = scanMemoObjects(bytes, from, to);
+          // 7 bytes: most opcodes cut; 4 KiB: the long string grows the window to 128 KiB.
+          for (const windowBytes of [7, 64, 4096, 1 << 20]) {
+            const source = fileLikeSource(bytes);
+            expect(scanMemoObjectsFrom(source, from, to, windowBytes)).toEqual(whole);
+            expect(source.counts.largest).toBeLessThanOrEqual(Math.max(windowBytes, 1 << 17));
+          }
+        }
+      }
+    },
+  );
+
+  it('gives the same starts on a real snapshot, read in windows of 64 kB', () => {
+    const bytes = new Uint8Array(readFileSync(realSnapshotPath('LINYUN')));
+    const from = 2;
+    const whole = scanMemoObjects(bytes, from, bytes.length);
+    expect(whole.memoized).toBeGreaterThan(1000);
+    const source = fileLikeSource(bytes);
+    expect(scanMemoObjectsFrom(source, from, bytes.length, 1 << 16)).toEqual(whole);
+    // Each byte read about once (an opcode cut by a window is read again in the next).
+    expect(source.counts.bytes).toBeLessThan(bytes.length * 1.01);
+  });
+
+  it('stops where scanMemoObjects stops, without growing its window, at an opcode it does not know', () => {
+    // PROTO 4, EMPTY_LIST MEMOIZE, then GLOBAL.
+    const bytes = new Uint8Array([0x80, 4, 0x5d, 0x94, 0x63, 0x6f, 0x73, 0x0a, 0x2e]);
+    const source = fileLikeSource(bytes);
+    const windowed = scanMemoObjectsFrom(source, 0, bytes.length, 3);
+    expect(windowed).toEqual(scanMemoObjects(bytes, 0, bytes.length));
+    expect(windowed.stoppedAt).toBe(4);
+    expect(source.counts.largest).toBe(3);
+  });
 });

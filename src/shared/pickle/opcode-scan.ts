@@ -8,6 +8,7 @@
 // the bytes cannot hold, stops the scan: the caller then decodes on one worker, and the serial
 // decoder says what is wrong with the file in its usual words.
 
+import type { ByteSource } from './byte-source';
 import { Op } from './opcodes';
 
 /** Returned by opcodeEnd() for an opcode the scan does not step over (or one cut by the end). */
@@ -224,64 +225,161 @@ for (const op of [
  * bytes (see foreign-memo.ts), knowing only its memo index. Parts are < 4 GiB (Uint32 offsets).
  */
 export function scanMemoObjects(bytes: Uint8Array, from: number, to: number): MemoObjects {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const scan = new MemoScan(from);
   const end = Math.min(to, bytes.length);
-  let starts = new Uint32Array(1 << 12);
-  let memoized = 0;
-  // Starts and opcodes of the last four opcodes (a TUPLE3's items and the tuple itself).
-  let start1 = -1;
-  let start2 = -1;
-  let start3 = -1;
-  let start4 = -1;
-  let op1 = -1;
-  let op2 = -1;
-  let op3 = -1;
-  let op4 = -1;
+  const step = scan.step(bytes, 0, from, end);
+  return scan.result(step.stoppedAt, step.sawStop);
+}
+
+/** Bytes a windowed memo scan reads at a time (scanMemoObjectsFrom). */
+const SCAN_WINDOW_BYTES = 8 << 20;
+/** The longest single opcode a windowed scan grows its window to (a long string). */
+const MAX_SCAN_WINDOW_BYTES = 256 << 20;
+
+/**
+ * scanMemoObjects over a ByteSource read window by window (a thread that does not hold the file):
+ * the same answer, the scan's state carried from one window to the next.
+ */
+export function scanMemoObjectsFrom(
+  source: ByteSource,
+  from: number,
+  to: number,
+  windowBytes = SCAN_WINDOW_BYTES,
+): MemoObjects {
+  if (source.whole !== undefined) return scanMemoObjects(source.whole, from, to);
+  const end = Math.min(to, source.size);
+  const scan = new MemoScan(from);
   let pos = from;
-  let stoppedAt = -1;
-  let sawStop = false;
-  while (pos < end) {
-    const op = bytes[pos]!;
-    if (op === Op.MEMOIZE) {
-      let start = NO_START;
-      if (SELF_MADE[op1] === 1) start = start1 - from;
-      else if (op1 === Op.TUPLE1 && SCALAR[op2] === 1) start = start2 - from;
-      else if (op1 === Op.TUPLE2 && SCALAR[op2] === 1 && SCALAR[op3] === 1) start = start3 - from;
-      else if (op1 === Op.TUPLE3 && SCALAR[op2] === 1 && SCALAR[op3] === 1 && SCALAR[op4] === 1)
-        start = start4 - from;
-      if (memoized === starts.length) {
-        const grown = new Uint32Array(starts.length * 2);
-        grown.set(starts);
-        starts = grown;
+  let size = windowBytes;
+  for (;;) {
+    const window = source.read(pos, Math.min(size, end - pos));
+    const windowEnd = pos + window.length;
+    const step = scan.step(window, pos, pos, windowEnd);
+    // The window's end (not the range's) reached, or an opcode cut by it: read on from there.
+    const windowDone = step.cut || (step.stoppedAt === windowEnd && !step.sawStop);
+    if (windowDone && windowEnd < end) {
+      if (step.stoppedAt === pos) {
+        if (size >= MAX_SCAN_WINDOW_BYTES) return scan.result(pos, false);
+        size *= 2;
+      } else {
+        size = windowBytes;
       }
-      starts[memoized++] = start;
-    } else if (op === Op.STOP) {
-      stoppedAt = pos + 1;
-      sawStop = true;
-      break;
-    } else if (op === Op.BINPUT || op === Op.LONG_BINPUT) {
-      stoppedAt = pos;
-      break;
+      pos = step.stoppedAt;
+      continue;
     }
-    const after = opcodeEnd(bytes, view, pos, end);
-    if (after === NOT_SCANNED) {
-      stoppedAt = pos;
-      break;
-    }
-    start4 = start3;
-    start3 = start2;
-    start2 = start1;
-    start1 = pos;
-    op4 = op3;
-    op3 = op2;
-    op2 = op1;
-    op1 = op;
-    pos = after;
+    return scan.result(step.stoppedAt, step.sawStop);
   }
-  return {
-    memoized,
-    starts: starts.slice(0, memoized),
-    stoppedAt: stoppedAt >= 0 ? stoppedAt : pos,
-    sawStop,
-  };
+}
+
+/**
+ * Whether the opcode at `pos`, which opcodeEnd could not step within `end`, is a known one cut
+ * there (not an opcode the scan does not know, nor a length past 2^32).
+ */
+function cutByEnd(bytes: Uint8Array, view: DataView, pos: number, end: number): boolean {
+  const op = bytes[pos]!;
+  if (FIXED_ARGUMENT[op]! >= 0) return true;
+  if (!VARIABLE_LENGTH.has(op)) return false;
+  // Its header is cut, or it declares more bytes than are left.
+  if (pos + 9 > end) return true;
+  return opcodeEnd(bytes, view, pos, Number.MAX_SAFE_INTEGER) !== NOT_SCANNED;
+}
+
+const VARIABLE_LENGTH = new Set<number>([
+  Op.SHORT_BINUNICODE,
+  Op.SHORT_BINBYTES,
+  Op.LONG1,
+  Op.BINUNICODE,
+  Op.BINBYTES,
+  Op.LONG4,
+  Op.BINUNICODE8,
+  Op.BINBYTES8,
+  Op.BYTEARRAY8,
+]);
+
+/** A memo scan's state, carried across the windows of one range. */
+class MemoScan {
+  private starts = new Uint32Array(1 << 12);
+  private memoized = 0;
+  // Starts (absolute) and opcodes of the last four opcodes (a TUPLE3's items and the tuple).
+  private readonly lastStarts = [-1, -1, -1, -1];
+  private readonly lastOps = [-1, -1, -1, -1];
+
+  constructor(private readonly from: number) {}
+
+  /**
+   * Scans `bytes` (holding the input from offset `origin`) from the absolute offset `begin` up to
+   * `end`. stoppedAt: absolute; `cut`: the opcode there is one the scan knows, cut by `end` (it
+   * may be whole in a longer window).
+   */
+  step(
+    bytes: Uint8Array,
+    origin: number,
+    begin: number,
+    end: number,
+  ): { stoppedAt: number; sawStop: boolean; cut: boolean } {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const localEnd = end - origin;
+    const from = this.from;
+    let starts = this.starts;
+    let memoized = this.memoized;
+    let [start1, start2, start3, start4] = this.lastStarts as [number, number, number, number];
+    let [op1, op2, op3, op4] = this.lastOps as [number, number, number, number];
+    let pos = begin - origin;
+    let stoppedAt = -1;
+    let sawStop = false;
+    let cut = false;
+    while (pos < localEnd) {
+      const op = bytes[pos]!;
+      if (op === Op.MEMOIZE) {
+        let start = NO_START;
+        if (SELF_MADE[op1] === 1) start = start1 - from;
+        else if (op1 === Op.TUPLE1 && SCALAR[op2] === 1) start = start2 - from;
+        else if (op1 === Op.TUPLE2 && SCALAR[op2] === 1 && SCALAR[op3] === 1) start = start3 - from;
+        else if (op1 === Op.TUPLE3 && SCALAR[op2] === 1 && SCALAR[op3] === 1 && SCALAR[op4] === 1)
+          start = start4 - from;
+        if (memoized === starts.length) {
+          const grown = new Uint32Array(starts.length * 2);
+          grown.set(starts);
+          starts = grown;
+        }
+        starts[memoized++] = start;
+      } else if (op === Op.STOP) {
+        stoppedAt = pos + 1;
+        sawStop = true;
+        break;
+      } else if (op === Op.BINPUT || op === Op.LONG_BINPUT) {
+        stoppedAt = pos;
+        break;
+      }
+      const after = opcodeEnd(bytes, view, pos, localEnd);
+      if (after === NOT_SCANNED) {
+        stoppedAt = pos;
+        cut = cutByEnd(bytes, view, pos, localEnd);
+        break;
+      }
+      start4 = start3;
+      start3 = start2;
+      start2 = start1;
+      start1 = origin + pos;
+      op4 = op3;
+      op3 = op2;
+      op2 = op1;
+      op1 = op;
+      pos = after;
+    }
+    this.starts = starts;
+    this.memoized = memoized;
+    this.lastStarts.splice(0, 4, start1, start2, start3, start4);
+    this.lastOps.splice(0, 4, op1, op2, op3, op4);
+    return { stoppedAt: origin + (stoppedAt >= 0 ? stoppedAt : pos), sawStop, cut };
+  }
+
+  result(stoppedAt: number, sawStop: boolean): MemoObjects {
+    return {
+      memoized: this.memoized,
+      starts: this.starts.slice(0, this.memoized),
+      stoppedAt,
+      sawStop,
+    };
+  }
 }

@@ -4,8 +4,10 @@ import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateLargeSnapshot } from '../../../generators/snapshot/generate-large-snapshot';
 import { decodeBytes } from '../../../test/support/analyzed';
+import { fileLikeSource } from '../../../test/support/byte-sources';
 import { realSnapshotPaths } from '../../../test/support/real-snapshots';
 import { decodeInParts, layOutParts } from './decode-in-parts';
+import { partShares } from './part-shares';
 
 const CUDA_FIXTURES = ['expandable.pickle', 'leak.pickle', 'oom.pickle'].map((name) =>
   join('test/fixtures/cuda-h200', name),
@@ -23,6 +25,10 @@ async function expectSameModelInParts(
     const model = await decodeInParts(bytes, parts);
     expect(model, `${parts} parts fell back`).not.toBeNull();
     expect(model).toEqual(serial);
+    // The CLI's cuts (a larger first part: part-shares.ts), read as the CLI's threads read a file.
+    const fromFile = await decodeInParts(fileLikeSource(bytes), parts, partShares(parts));
+    expect(fromFile, `${parts} parts read at offsets fell back`).not.toBeNull();
+    expect(fromFile).toEqual(serial);
     split++;
   }
   return split;

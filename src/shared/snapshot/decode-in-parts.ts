@@ -10,7 +10,8 @@
 
 import { ForeignMemo, type MemoPart } from '../pickle/foreign-memo';
 import { MemoCode } from '../pickle/memo';
-import { scanMemoObjects } from '../pickle/opcode-scan';
+import { sourceOf, type ByteSource } from '../pickle/byte-source';
+import { scanMemoObjectsFrom } from '../pickle/opcode-scan';
 import { Unpickler } from '../pickle/unpickler';
 import { decodeTracePart, type TracePart } from './decode-trace-part';
 import type { SnapshotModel } from './model';
@@ -34,23 +35,26 @@ export interface PartLayout {
  * The parts of `bytes` (a whole pickle in memory) for `parts` workers, or null where the file
  * cannot be cut (one frame, protocol 2-3, PUT opcodes, too few trace entries).
  */
-export function layOutParts(bytes: Uint8Array, parts: number): PartLayout | null {
+export function layOutParts(
+  bytes: Uint8Array | ByteSource,
+  parts: number,
+  fractions?: readonly number[],
+): PartLayout | null {
   if (parts < 2) return null;
-  const split = planTraceSplit(bytes, parts);
+  const split = planTraceSplit(bytes, parts, fractions === undefined ? {} : { fractions });
   if (!('plan' in split) || split.plan.starts.length < 2) return null;
   const starts = split.plan.starts;
-  const memoBases: number[] = [];
-  const memoParts: MemoPart[] = [];
-  let base = 0;
-  for (let part = 0; part < starts.length; part++) {
-    memoBases.push(base);
-    if (part + 1 === starts.length) break;
-    const to = starts[part + 1]!;
-    const scanned = scanMemoObjects(bytes, starts[part]!, to);
-    if (scanned.stoppedAt !== to || scanned.sawStop) return null;
-    memoParts.push({ base, from: starts[part]!, starts: scanned.starts });
-    base += scanned.memoized;
+  const scans: PartScan[] = [];
+  for (let part = 0; part + 1 < starts.length; part++) {
+    const scan = scanPart(bytes, starts, part);
+    if (scan === null) return null;
+    scans.push(scan);
   }
+  const memoParts = memoPartsOf(scans);
+  const memoBases = [
+    ...memoParts.map((part) => part.base),
+    scans.reduce((sum, scan) => sum + scan.memoized, 0),
+  ];
   return { starts, memoBases, memoParts };
 }
 
@@ -61,39 +65,69 @@ export interface PartOutcome {
 }
 
 /** Decodes part `part` (>= 1) of a layout on its own. */
-export function decodePart(bytes: Uint8Array, layout: PartLayout, part: number): PartOutcome {
+export function decodePart(
+  input: Uint8Array | ByteSource,
+  layout: PartLayout,
+  part: number,
+): PartOutcome {
+  const bytes = sourceOf(input);
   return {
     memoBase: layout.memoBases[part]!,
     part: decodeTracePart(
       bytes,
       layout.starts[part]!,
-      layout.starts[part + 1] ?? bytes.length,
+      layout.starts[part + 1] ?? bytes.size,
       layout.memoBases[part]!,
       new ForeignMemo(bytes, layout.memoParts),
     ),
   };
 }
 
+/** A part's memo scanned: where each object it memoizes starts (see MemoPart). */
+export interface PartScan {
+  from: number;
+  memoized: number;
+  starts: Uint32Array;
+}
+
 /**
- * Part `part` (>= 1) of the parts beginning at `starts`, on its own: the memo of every part before
- * it is scanned here (a worker does it while the spine decodes the first part), then it decodes.
- * Null when a part before it cannot be scanned (the file then decodes on one worker).
+ * The memo of part `part` of the parts beginning at `starts` (never the last), scanned; null when
+ * it cannot be (the file then decodes on one worker). Worker k scans part k - 1, side by side with
+ * the others: each later part needs the scans of all parts before its own.
  */
-export function decodePartAt(
-  bytes: Uint8Array,
+export function scanPart(
+  bytes: Uint8Array | ByteSource,
   starts: readonly number[],
   part: number,
-): PartOutcome | null {
-  const memoParts: MemoPart[] = [];
+): PartScan | null {
+  const from = starts[part]!;
+  const to = starts[part + 1]!;
+  const scanned = scanMemoObjectsFrom(sourceOf(bytes), from, to);
+  if (scanned.stoppedAt !== to || scanned.sawStop) return null;
+  return { from, memoized: scanned.memoized, starts: scanned.starts };
+}
+
+/** The scans of parts 0..k-1 as ForeignMemo's parts, each with its base: what part k needs. */
+export function memoPartsOf(scans: readonly PartScan[]): MemoPart[] {
   let base = 0;
-  for (let earlier = 0; earlier < part; earlier++) {
-    const to = starts[earlier + 1]!;
-    const scanned = scanMemoObjects(bytes, starts[earlier]!, to);
-    if (scanned.stoppedAt !== to || scanned.sawStop) return null;
-    memoParts.push({ base, from: starts[earlier]!, starts: scanned.starts });
-    base += scanned.memoized;
-  }
-  const end = starts[part + 1] ?? bytes.length;
+  return scans.map((scan) => {
+    const part = { base, from: scan.from, starts: scan.starts };
+    base += scan.memoized;
+    return part;
+  });
+}
+
+/** Part `part` (>= 1), given the scans of every part before it. */
+export function decodeScannedPart(
+  input: Uint8Array | ByteSource,
+  starts: readonly number[],
+  part: number,
+  scans: readonly PartScan[],
+): PartOutcome {
+  const bytes = sourceOf(input);
+  const memoParts = memoPartsOf(scans.slice(0, part));
+  const base = scans.slice(0, part).reduce((sum, scan) => sum + scan.memoized, 0);
+  const end = starts[part + 1] ?? bytes.size;
   const foreign = new ForeignMemo(bytes, memoParts);
   return { memoBase: base, part: decodeTracePart(bytes, starts[part]!, end, base, foreign) };
 }
@@ -104,22 +138,25 @@ export function decodePartAt(
  * Null: something was not as planned.
  */
 export async function joinParts(
-  bytes: Uint8Array,
+  input: Uint8Array | ByteSource,
   starts: readonly number[],
   parts: readonly (PartOutcome | null | Promise<PartOutcome | null>)[],
 ): Promise<SnapshotModel | null> {
+  const source = sourceOf(input);
+  const size = source.size;
   const stacks = new StackInterner();
-  const traceTable = new TraceTableBuilder(stacks, bytes.length / MIN_BYTES_PER_TRACE_ENTRY);
+  const traceTable = new TraceTableBuilder(stacks, size / MIN_BYTES_PER_TRACE_ENTRY);
   const unpickler = new Unpickler({
     interceptor: traceTable,
-    totalBytes: bytes.length,
+    totalBytes: size,
     flatDictConsumer: traceTable,
   });
   const feedTo = (end: number): void => {
     for (let at = unpickler.bytesDecoded; at < end && !unpickler.done;) {
-      const to = Math.min(end, at + CHUNK_BYTES);
-      unpickler.feed(bytes.subarray(at, to));
-      at = to;
+      const chunk = source.read(at, Math.min(end, at + CHUNK_BYTES) - at);
+      if (chunk.length === 0) throw new Error('the file became shorter while it was read');
+      unpickler.feed(chunk);
+      at += chunk.length;
     }
   };
   try {
@@ -141,7 +178,7 @@ export async function joinParts(
       const remap = traceTable.absorb(tables, stackIds, list, state.lists);
       unpickler.takePart(state, mark, decoded.stoppedAt, decoded.memo, remap);
     }
-    feedTo(bytes.length);
+    feedTo(size);
     const root = unpickler.finish();
     return buildSnapshotModel({ root, pickleProtocol: unpickler.protocol, traceTable, stacks });
   } catch {
@@ -167,10 +204,11 @@ function readsAsOwnerHolds(part: TracePart, spine: Unpickler): boolean {
 
 /** Decodes `bytes` in `parts` parts, one after another on this thread (tests, and a fallback). */
 export async function decodeInParts(
-  bytes: Uint8Array,
+  bytes: Uint8Array | ByteSource,
   parts: number,
+  fractions?: readonly number[],
 ): Promise<SnapshotModel | null> {
-  const layout = layOutParts(bytes, parts);
+  const layout = layOutParts(bytes, parts, fractions);
   if (layout === null) return null;
   const decoded: PartOutcome[] = [];
   for (let part = 1; part < layout.starts.length; part++) {

@@ -12,6 +12,7 @@ import { CONSUMED_DICT, Unpickler } from '../pickle/unpickler';
 import { StackInterner } from './stack-interner';
 import { TraceTableBuilder } from './trace-table-builder';
 import { planTraceSplit } from './trace-split-plan';
+import { fileLikeSource } from '../../../test/support/byte-sources';
 
 const CUDA_SNAPSHOTS = ['expandable', 'leak', 'oom'].map((name) =>
   resolve(import.meta.dirname, `../../../test/fixtures/cuda-h200/${name}.pickle`),
@@ -99,6 +100,13 @@ describe('planTraceSplit', () => {
         expect(split.plan.starts.length).toBe(parts);
       }
       expectSplitsHold(bytes, split.plan.starts);
+      // Read at offsets (the CLI's threads), in windows small enough to cut opcodes: the same plan.
+      for (const windowBytes of [5, 4096]) {
+        const source = fileLikeSource(bytes);
+        expect(planTraceSplit(source, parts, { windowBytes })).toEqual(split);
+        // Never the file at once: the search near each cut reads its window (1 MiB) and no more.
+        expect(source.counts.largest).toBeLessThanOrEqual(Math.max(windowBytes, (1 << 20) + 8));
+      }
     }
   });
 

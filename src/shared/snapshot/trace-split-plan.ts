@@ -18,6 +18,7 @@
 // above it); when it is not, the file is decoded on one worker. Each part's first memo index is
 // the sum of the MEMOIZE opcodes of the parts before it (countMemoized in ../pickle/opcode-scan.ts).
 
+import { sourceOf, type ByteSource } from '../pickle/byte-source';
 import { indexFrames } from '../pickle/frame-index';
 import { NOT_SCANNED, opcodeEnd } from '../pickle/opcode-scan';
 import { Op } from '../pickle/opcodes';
@@ -46,23 +47,29 @@ export interface TraceSplitOptions {
    * part may take more when the later ones first scan it (docs/parallel-decode.md).
    */
   fractions?: readonly number[];
+  /** Bytes read at a time from a ByteSource not in memory, before the first trace entry. */
+  windowBytes?: number;
 }
 
 const DEFAULT_SEARCH_BYTES = 1 << 20;
 const ACTION = new TextEncoder().encode('action');
+/** Bytes findActionKey reads at a time from a ByteSource not in memory, and at most. */
+const KEY_WINDOW_BYTES = 8 << 20;
+const MAX_KEY_WINDOW_BYTES = 256 << 20;
 
 /**
  * Up to `parts` parts for `bytes`, a whole snapshot pickle in memory; fewer where the file has
  * too few frames or trace entries to cut it (one part: decode it as today).
  */
 export function planTraceSplit(
-  bytes: Uint8Array,
+  input: Uint8Array | ByteSource,
   parts: number,
   options: TraceSplitOptions = {},
 ): TraceSplit {
-  const frames = indexFrames(bytes);
+  const source = sourceOf(input);
+  const frames = indexFrames(source);
   if ('reason' in frames) return { reason: frames.reason };
-  const key = findActionKey(bytes, bytes.length / 2);
+  const key = findActionKey(source, source.size / 2, options.windowBytes ?? KEY_WINDOW_BYTES);
   if ('reason' in key) return key;
   const searchBytes = options.searchBytes ?? DEFAULT_SEARCH_BYTES;
   const payloadStarts = frames.payloadStarts;
@@ -70,16 +77,15 @@ export function planTraceSplit(
   for (let part = 1; part < parts; part++) {
     const previous = starts[starts.length - 1]!;
     const fraction = options.fractions?.[part - 1] ?? part / parts;
-    const target = Math.max(Math.floor(bytes.length * fraction), key.at, previous + 1);
+    const target = Math.max(Math.floor(source.size * fraction), key.at, previous + 1);
     const frame = firstAtOrAfter(payloadStarts, target);
     if (frame === payloadStarts.length) break;
     const from = payloadStarts[frame]!;
-    const entry = findTraceEntry(
-      bytes,
-      from,
-      Math.min(frames.end, from + searchBytes),
-      key.memoIndex,
-    );
+    const to = Math.min(frames.end, from + searchBytes);
+    const entry =
+      source.whole !== undefined
+        ? findTraceEntry(source.whole, from, to, key.memoIndex)
+        : findTraceEntryIn(source, from, to, key.memoIndex);
     if (entry < 0) continue;
     if (entry > previous) starts.push(entry);
   }
@@ -95,39 +101,81 @@ export function planTraceSplit(
 
 /**
  * The memo index of the first memoized 'action' string, stepping opcodes from the start; `at`: its
- * offset. Stops at `limit` bytes: a trace that starts past it leaves little to share.
+ * offset. Stops at `limit` bytes: a trace that starts past it leaves little to share. From a
+ * ByteSource not in memory it reads window by window (an opcode cut by a window is read again at
+ * the start of the next).
  */
 function findActionKey(
-  bytes: Uint8Array,
+  source: ByteSource,
   limit: number,
+  firstWindowBytes: number,
 ): { memoIndex: number; at: number } | { reason: string } {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const end = bytes.length;
   let memoized = 0;
   let pos = 2;
+  let windowBytes = firstWindowBytes;
   while (pos < limit) {
-    const op = bytes[pos]!;
-    if (op === Op.MEMOIZE) {
-      memoized++;
-      pos++;
-      continue;
+    const bytes = source.whole ?? source.read(pos, Math.min(windowBytes, source.size - pos));
+    const origin = source.whole === undefined ? pos : 0;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const end = bytes.length;
+    const windowStart = pos;
+    let local = pos - origin;
+    let cut = false;
+    while (local + origin < limit) {
+      const op = bytes[local]!;
+      if (op === Op.MEMOIZE) {
+        memoized++;
+        local++;
+        continue;
+      }
+      if (op === Op.BINPUT || op === Op.LONG_BINPUT) {
+        return { reason: 'memo entries numbered by BINPUT (not written by CPython 3.8+)' };
+      }
+      if (local >= end) {
+        cut = true;
+        break;
+      }
+      const after = opcodeEnd(bytes, view, local, end);
+      if (after === NOT_SCANNED) {
+        cut = origin + end < source.size;
+        break;
+      }
+      if (op === Op.STOP) break;
+      // The match looks at the byte after the opcode: it must be in this window.
+      if (after >= end && origin + end < source.size) {
+        cut = true;
+        break;
+      }
+      if (
+        op === Op.SHORT_BINUNICODE &&
+        bytes[local + 1] === ACTION.length &&
+        sameBytes(bytes, local + 2, ACTION) &&
+        bytes[after] === Op.MEMOIZE
+      ) {
+        return { memoIndex: memoized, at: origin + local };
+      }
+      local = after;
     }
-    if (op === Op.BINPUT || op === Op.LONG_BINPUT) {
-      return { reason: 'memo entries numbered by BINPUT (not written by CPython 3.8+)' };
-    }
-    const after = opcodeEnd(bytes, view, pos, end);
-    if (after === NOT_SCANNED || op === Op.STOP) break;
-    if (
-      op === Op.SHORT_BINUNICODE &&
-      bytes[pos + 1] === ACTION.length &&
-      sameBytes(bytes, pos + 2, ACTION) &&
-      bytes[after] === Op.MEMOIZE
-    ) {
-      return { memoIndex: memoized, at: pos };
-    }
-    pos = after;
+    pos = origin + local;
+    if (!cut) break;
+    // Read on from the opcode the window cut; one longer than a window: a window twice as long.
+    windowBytes = pos === windowStart ? windowBytes * 2 : firstWindowBytes;
+    if (windowBytes > MAX_KEY_WINDOW_BYTES) break;
   }
   return { reason: 'no trace entry in the first half of the file' };
+}
+
+/** findTraceEntry on a window of a ByteSource not in memory. */
+function findTraceEntryIn(
+  source: ByteSource,
+  from: number,
+  to: number,
+  actionKeyMemoIndex: number,
+): number {
+  // The pattern's last opcode (a LONG_BINGET) ends at most 8 bytes past its EMPTY_DICT.
+  const window = source.read(from, to - from + 8);
+  const entry = findTraceEntry(window, 0, to - from, actionKeyMemoIndex);
+  return entry < 0 ? entry : from + entry;
 }
 
 /**
