@@ -57,7 +57,7 @@ usage:
               refused early; so is, unless --max-memory is given, one that would unpack
               to more than 64 times its size and 32 MiB (a gzip bomb)
   --jobs N    threads that decode one snapshot (default: this machine's cores, as its free
-              memory allows; 1 under 32 MiB or 4 cores): an uncompressed pickle of
+              memory allows; 1 under 256 MiB or 4 cores): an uncompressed pickle of
               protocol 4-5 is cut into parts at trace entries; gzip, JSON and older
               pickles decode on one thread. The result is the same for any N
   --timings   print decode/analysis timings, CPU time and peak memory to stderr (a refused
