@@ -10,6 +10,7 @@ import { closeSync, existsSync, openSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import type { ByteSource } from '@shared/pickle/byte-source';
+import type { DecodeProgress } from '@shared/snapshot/decode-snapshot';
 import { joinParts, type PartOutcome } from '@shared/snapshot/decode-in-parts';
 import { partShares } from '@shared/snapshot/part-shares';
 import { unpackPart } from '@shared/snapshot/part-wire';
@@ -49,13 +50,15 @@ export async function decodeFileInParts(
   path: string,
   size: number,
   jobs: number,
+  onProgress?: (progress: DecodeProgress) => void,
 ): Promise<DecodedInParts | null> {
   const spineCpuBefore = threadCpuSeconds();
   const script = workerScript();
   if (script === null || jobs < 2) return null;
   const fd = openSync(path, 'r');
   try {
-    return await decodeWithWorkers(fileByteSource(fd, size), fd, jobs, script, spineCpuBefore);
+    const source = fileByteSource(fd, size);
+    return await decodeWithWorkers(source, fd, jobs, script, spineCpuBefore, onProgress);
   } finally {
     closeSync(fd);
   }
@@ -67,6 +70,7 @@ async function decodeWithWorkers(
   jobs: number,
   script: string,
   spineCpuBefore: number,
+  onProgress?: (progress: DecodeProgress) => void,
 ): Promise<DecodedInParts | null> {
   // A pickle of protocol 4 or 5 (FRAME opcodes): gzip, HTML and JSON decode on one thread.
   const head = source.read(0, 2);
@@ -103,7 +107,9 @@ async function decodeWithWorkers(
       workers.push(worker);
       return partOf(worker, (seconds) => (workerCpu[index] = seconds));
     });
-    const model = await joinParts(source, starts, parts);
+    const model = await joinParts(source, starts, parts, (bytesRead) =>
+      onProgress?.({ phase: 'reading', bytesRead, totalBytes: size }),
+    );
     if (model === null) return null;
     return { model, threadCpuSeconds: [threadCpuSeconds() - spineCpuBefore, ...workerCpu] };
   } finally {

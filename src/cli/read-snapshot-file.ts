@@ -17,6 +17,8 @@ import { withMemoryTimeline } from './read-memory-timeline';
 import { decodeFileInParts } from './decode-in-workers';
 import { decodeJobs } from './decode-jobs';
 import { threadCpuSeconds } from './thread-cpu';
+import { decodeProgressReporter } from './decode-progress';
+import { terminalProgressLine, type ProgressLine } from './terminal-output';
 
 const READ_CHUNK_BYTES = 1 << 20;
 
@@ -46,6 +48,8 @@ export interface ReadSnapshotOptions {
   readonly memoryTimeline?: string | null;
   /** --jobs: threads that decode one file (./decode-jobs.ts); null or absent: the default. */
   readonly jobs?: number | null;
+  /** A line of progress on a terminal's stderr for a large file (./decode-progress.ts; default true). */
+  readonly progress?: boolean;
 }
 
 /** The file, and with --memory-timeline its run's timeline read into it (./read-memory-timeline.ts). */
@@ -72,23 +76,41 @@ export async function readOneSnapshotFile(
     const model = await decodeSnapshot(counted, { memoryLimit });
     return { fileName: 'standard input', fileBytes: bytes, model };
   }
-  const inParts = await decodeInParts(path, options.jobs ?? null);
+  const progressLine = options.progress === false ? null : terminalProgressLine();
+  const inParts = await decodeInParts(path, options.jobs ?? null, progressLine);
   if (inParts !== null) return inParts;
   const { size, gzipIsize, chunks } = await openSnapshotFile(path);
   const cpuBefore = threadCpuSeconds();
-  const model = await decodeSnapshot(chunks, { totalBytes: size, memoryLimit, gzipIsize });
-  const decodeThreadCpuSeconds = [threadCpuSeconds() - cpuBefore];
-  return { fileName: basename(path), fileBytes: size, model, decodeThreadCpuSeconds };
+  const progress = decodeProgressReporter(basename(path), size, progressLine);
+  try {
+    const model = await decodeSnapshot(chunks, {
+      totalBytes: size,
+      memoryLimit,
+      gzipIsize,
+      ...(progress === null ? {} : { onProgress: progress.onProgress }),
+    });
+    const decodeThreadCpuSeconds = [threadCpuSeconds() - cpuBefore];
+    return { fileName: basename(path), fileBytes: size, model, decodeThreadCpuSeconds };
+  } finally {
+    progress?.done();
+  }
 }
 
 /** The file decoded on several threads (./decode-in-workers.ts); null: decode it on one. */
-async function decodeInParts(path: string, requested: number | null): Promise<SnapshotFile | null> {
+async function decodeInParts(
+  path: string,
+  requested: number | null,
+  progressLine: ProgressLine | null,
+): Promise<SnapshotFile | null> {
   const info = await stat(path).catch(() => null);
   if (info === null || !info.isFile()) return null;
   const jobs = decodeJobs(requested, info.size);
   if (jobs < 2) return null;
+  const progress = decodeProgressReporter(basename(path), info.size, progressLine);
   // Any failure here (the file changed, a worker died) leaves the answer to the serial decode.
-  const decoded = await decodeFileInParts(path, info.size, jobs).catch(() => null);
+  const decoded = await decodeFileInParts(path, info.size, jobs, progress?.onProgress)
+    .catch(() => null)
+    .finally(() => progress?.done());
   if (decoded === null) return null;
   const { model, threadCpuSeconds } = decoded;
   return {

@@ -19,6 +19,21 @@ export function printErrLine(line: string): void {
   process.stderr.write(`${terminalField(line)}\n`);
 }
 
+/** A line of progress on stderr, rewritten in place; null where stderr is not a terminal. */
+export interface ProgressLine {
+  show(text: string): void;
+  clear(): void;
+}
+
+export function terminalProgressLine(): ProgressLine | null {
+  if (process.stderr.isTTY !== true) return null;
+  // Carriage return and erase-line: the only control codes written here, ours, never a file's.
+  return {
+    show: (text) => process.stderr.write(`\r\x1b[K${terminalField(text)}`),
+    clear: () => process.stderr.write('\r\x1b[K'),
+  };
+}
+
 /** `allocscope segments FILE | head`: a reader that stops early is not an error. */
 export function exitQuietlyWhenStdoutCloses(): void {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {

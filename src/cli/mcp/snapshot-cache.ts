@@ -47,7 +47,7 @@ export class SnapshotCache {
       return known.snapshot;
     }
     this.decodes++;
-    const snapshot = readSnapshotFile(real).then((read): CachedSnapshot => {
+    const snapshot = readSnapshotFile(real, { progress: false }).then((read): CachedSnapshot => {
       let analyzed: AnalyzedSnapshot | null = null;
       return {
         read,

@@ -141,6 +141,8 @@ export async function joinParts(
   input: Uint8Array | ByteSource,
   starts: readonly number[],
   parts: readonly (PartOutcome | null | Promise<PartOutcome | null>)[],
+  /** Where the spine is in the file (a part taken in: its end), as it goes. */
+  onProgress?: (bytesDecoded: number) => void,
 ): Promise<SnapshotModel | null> {
   const source = sourceOf(input);
   const size = source.size;
@@ -157,6 +159,7 @@ export async function joinParts(
       if (chunk.length === 0) throw new Error('the file became shorter while it was read');
       unpickler.feed(chunk);
       at += chunk.length;
+      onProgress?.(unpickler.bytesDecoded);
     }
   };
   try {
