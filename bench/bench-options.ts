@@ -26,6 +26,8 @@ export interface BenchOptions {
   readonly traces: boolean;
   /** Only `summary --jobs N` against `--jobs 1` (N: the value, or 2 and this machine's cores). */
   readonly jobs: readonly number[] | null;
+  /** Only the web build, each size picked: its progress, first paint and the browser's memory. */
+  readonly pageMemory: boolean;
 }
 
 export const BENCH_USAGE = `usage: node out/cli/bench.js [--only SIZE[,SIZE...]] [--keep-going] [--generate-only] [--no-ui] [--ui-runs N] [--ranks] [--html] [--traces]
@@ -73,6 +75,7 @@ export function parseBenchOptions(
   let html = false;
   let traces = false;
   let jobs: number[] | null = null;
+  let pageMemory = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--keep-going') keepGoing = true;
@@ -81,6 +84,7 @@ export function parseBenchOptions(
     else if (arg === '--ranks') ranks = true;
     else if (arg === '--html') html = true;
     else if (arg === '--traces') traces = true;
+    else if (arg === '--page-memory') pageMemory = true;
     else if (arg === '--jobs') jobs = [];
     else if (arg.startsWith('--jobs=')) {
       jobs = arg
@@ -104,5 +108,5 @@ export function parseBenchOptions(
     }
   }
   if (sizes.length === 0) throw new Error('no sizes to run');
-  return { sizes, keepGoing, generateOnly, noUi, uiRuns, ranks, html, traces, jobs };
+  return { sizes, keepGoing, generateOnly, noUi, uiRuns, ranks, html, traces, jobs, pageMemory };
 }

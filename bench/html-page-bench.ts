@@ -4,13 +4,14 @@
 // timeline and the browser's peak memory (every Chromium process, sampled from /proc: a page from
 // disk is not cross-origin isolated, so performance.measureUserAgentSpecificMemory is not there).
 
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from '@playwright/test';
 import { chromiumArgs, chromiumExecutablePath } from '../test/e2e/chromium';
 import { runMeasured } from './measure-command';
+import { descendantsRss } from './process-rss';
 
 export interface HtmlPageRow {
   readonly label: string;
@@ -89,38 +90,6 @@ export async function measureHtmlPage(
     await browser.close();
     rmSync(output, { force: true });
   }
-}
-
-/** The resident memory of every process under `root` (Linux /proc; 0 elsewhere). */
-function descendantsRss(root: number): number {
-  const children = new Map<number, number[]>();
-  const rss = new Map<number, number>();
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-  } catch {
-    return 0;
-  }
-  for (const name of entries) {
-    try {
-      const status = readFileSync(`/proc/${name}/status`, 'utf8');
-      const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]);
-      const kib = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
-      const pid = Number(name);
-      rss.set(pid, kib * 1024);
-      children.set(ppid, [...(children.get(ppid) ?? []), pid]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  let total = 0;
-  const queue = [...(children.get(root) ?? [])];
-  while (queue.length > 0) {
-    const pid = queue.pop()!;
-    total += rss.get(pid) ?? 0;
-    queue.push(...(children.get(pid) ?? []));
-  }
-  return total;
 }
 
 const mb = (bytes: number | null): string => (bytes === null ? '—' : (bytes / 1e6).toFixed(0));

@@ -30,11 +30,12 @@ import {
 } from './ranks-bench';
 import { formatAppRanksTable, measureAppRanks, type AppRanksRow } from './app-ranks-bench';
 import { formatJobsTable, runJobsBench, type JobsBenchRow } from './jobs-bench';
+import { formatPageMemoryTable, measurePageMemory, type PageMemoryRow } from './page-memory-bench';
 
 /** Fresh pages per mode in the app's ranks benchmark. */
 const APP_RANKS_RUNS = 3;
 import { formatUiTable } from './ui-bench-report';
-import { runUiBench, type UiBenchRow } from './ui-bench';
+import { runUiBench, startServer, type UiBenchRow } from './ui-bench';
 
 const PYTHON_LOAD = 'import pickle, sys\nwith open(sys.argv[1], "rb") as f: pickle.load(f)';
 
@@ -79,7 +80,16 @@ function runCli(root: string, cli: string, input: BenchInput): CliRow {
   };
 }
 
+/** pickle.load holds several times the file: larger inputs are not loaded in Python. */
+const PYTHON_MAX_BYTES = 1.5e9;
+
 function runPython(input: BenchInput, ours: CliRow | undefined): PythonRow | null {
+  if (input.bytes > PYTHON_MAX_BYTES) {
+    log(
+      `no Python comparison: pickle.load of ${input.size.label} would hold several times its size`,
+    );
+    return null;
+  }
   const probe = spawnSync('python3', ['--version'], { encoding: 'utf8' });
   if (probe.status !== 0) {
     log('python3 not found: no Python comparison');
@@ -118,6 +128,26 @@ async function main(options: BenchOptions): Promise<number> {
     } catch (error) {
       if (!fail(`generating ${size.label}`, error)) break;
     }
+  }
+
+  // --page-memory: only the web build, each size picked: progress, first paint, browser memory.
+  if (options.pageMemory && !options.generateOnly) {
+    const rows: PageMemoryRow[] = [];
+    const server = await startServer(root);
+    try {
+      for (const input of inputs) {
+        log(`the web build, ${input.size.label} picked ...`);
+        try {
+          rows.push(await measurePageMemory(input));
+        } catch (error) {
+          if (!fail(`the page on ${input.size.label}`, error)) break;
+        }
+      }
+    } finally {
+      server.kill();
+    }
+    if (rows.length > 0) log(`\n${formatPageMemoryTable(rows)}`);
+    return failures.length > 0 ? 1 : 0;
   }
 
   // --html: only the one-file page (allocscope html), each size written and opened from disk.

@@ -25,3 +25,12 @@ describe('--jobs', () => {
     expect(() => parseBenchOptions(['--jobs=two'], {})).toThrow(/2 to 64/);
   });
 });
+
+describe('--page-memory', () => {
+  it('asks for the page bench alone, on the sizes given', () => {
+    expect(parseBenchOptions([], {}).pageMemory).toBe(false);
+    const options = parseBenchOptions(['--page-memory', '--only', '6GB'], {});
+    expect(options.pageMemory).toBe(true);
+    expect(options.sizes).toEqual([{ label: '6GB', bytes: 6e9 }]);
+  });
+});
