@@ -243,8 +243,12 @@ export function formatRanksText(ranks: RanksText, exact: boolean): string {
           figures.peakReservedBytes === null
             ? RESERVED_NOT_RECORDED
             : bytes(figures.peakReservedBytes),
-          bytes(detail.cachedFreeAtPeakBytes),
-          bytes(detail.largestFreeAtPeakBytes),
+          detail.cachedFreeAtPeakBytes === null
+            ? RESERVED_NOT_RECORDED
+            : bytes(detail.cachedFreeAtPeakBytes),
+          detail.largestFreeAtPeakBytes === null
+            ? RESERVED_NOT_RECORDED
+            : bytes(detail.largestFreeAtPeakBytes),
           figures.oomEvent === null ? '—' : `event ${figures.oomEvent}`,
           String(detail.steps),
           detail.growthBytesPerStep === null

@@ -260,7 +260,9 @@ test('a rank that keeps 96 MiB more every step beside seven flat ones is named, 
   expect(await problems()).toEqual([]);
 });
 
-test('CPU profiler traces as ranks: peak reserved not recorded, never 0 B', async ({ page }) => {
+test('CPU profiler traces as ranks: peak reserved and cached free not recorded, never 0 B', async ({
+  page,
+}) => {
   const problems = await watchPageProblems(page);
   const traces = ['clean', 'leak'].map((name) =>
     resolve(`test/fixtures/profiler/${name}.pt.trace.json.gz`),
@@ -273,13 +275,16 @@ test('CPU profiler traces as ranks: peak reserved not recorded, never 0 B', asyn
   await page.getByTestId('ranks-open').click();
   const rows = page.getByTestId('ranks-table').locator('tbody tr');
   await expect(rows).toHaveCount(3);
-  for (const trace of traces)
-    await expect(
-      rows.filter({ hasText: basename(trace) }).getByTestId('rank-reserved-not-recorded'),
-    ).toHaveText('not recorded');
+  for (const trace of traces) {
+    const row = rows.filter({ hasText: basename(trace) });
+    await expect(row.getByTestId('rank-reserved-not-recorded')).toHaveText('not recorded');
+    // No segments, so nothing cached and no hole to show either: words, not 0 B.
+    await expect(row.getByTestId('rank-cached-free-not-recorded')).toHaveText('not recorded');
+  }
   const { snapshot: cuda } = await decodeFile(snapshot);
   const cudaRow = rows.filter({ hasText: 'leak.pickle' });
   await expect(cudaRow.getByTestId('rank-reserved-not-recorded')).toHaveCount(0);
+  await expect(cudaRow.getByTestId('rank-cached-free-not-recorded')).toHaveCount(0);
   // Its own reserved peak, in the column before the cached free bytes.
   await expect(cudaRow.locator('td.numeric').nth(2)).toHaveAttribute(
     'title',

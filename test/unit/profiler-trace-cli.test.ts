@@ -152,6 +152,10 @@ describe('allocscope on a profiler trace', () => {
       // PyTorch wrote Total Reserved 0 at every event: not recorded, not 0.
       expect(new Set(memoryArgs(trace, 'Total Reserved'))).toEqual(new Set([0]));
       expect(entry.peak_reserved_bytes).toBeNull();
+      // No segments either: nothing cached, no hole, measured as 0.
+      expect(entry.cached_free_at_peak_bytes).toBeNull();
+      expect(entry.largest_free_at_peak_bytes).toBeNull();
+      expect(entry.free_blocks_at_peak).toBeNull();
       expect(entry.peak_active_bytes).toBe(Math.max(...memoryTotals(trace)));
     }
     const summary = JSON.parse(runCli(['summary', snapshot, '--json']).stdout) as {
@@ -160,13 +164,15 @@ describe('allocscope on a profiler trace', () => {
     const snapshotEntry = byFile.get('leak.pickle')!;
     expect(snapshotEntry.peak_reserved_bytes).toBe(summary.devices[0]!.reserved_bytes!.peak);
     expect(snapshotEntry.peak_reserved_bytes).toBeGreaterThan(0);
+    expect(snapshotEntry.cached_free_at_peak_bytes).not.toBeNull();
+    expect(snapshotEntry.free_blocks_at_peak).not.toBeNull();
     // The text: "not recorded" in the traces' rows, the snapshot's bytes in its own.
     const text = runCli(['ranks', clean, LEAK, snapshot]);
     expect(text.status).toBe(0);
     const rows = text.stdout.split('\n');
     for (const trace of [clean, LEAK])
       expect(rows.find((row) => row.endsWith(basename(trace)))).toMatch(
-        /^ +\d+ +[\d.]+ [KMG]?i?B +not recorded +/,
+        /^ +\d+ +[\d.]+ [KMG]?i?B +not recorded +not recorded +not recorded +/,
       );
     expect(rows.find((row) => row.endsWith(' leak.pickle'))).toMatch(
       /^ +\d+ +[\d.]+ [KMG]?i?B +[\d.]+ [KMG]?i?B +/,

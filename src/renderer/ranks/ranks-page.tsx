@@ -5,9 +5,9 @@
 // with one cursor shared by all, and any two ranks one click from the Compare view.
 
 import { useMemo, useState, type Dispatch, type JSX } from 'react';
-import type { AnalyzedDevice } from '@shared/analyzed/analyzed-snapshot';
+import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
 import { defaultDeviceIndex } from '@shared/analyzed/moments';
-import { RESERVED_NOT_RECORDED } from '@shared/analyzed/reserved-recorded';
+import { RESERVED_NOT_RECORDED, whyReservedNotRecorded } from '@shared/analyzed/reserved-recorded';
 import {
   orderRanks,
   rankDetailOf,
@@ -166,14 +166,7 @@ export function RanksPage(props: {
                         {RESERVED_NOT_RECORDED}
                       </td>
                     )}
-                    <td
-                      className="numeric"
-                      data-cached-free={row.detail.cachedFreeAtPeakBytes}
-                      title={`${formatExactBytes(row.detail.cachedFreeAtPeakBytes)} bytes free in ${row.detail.freeBlocksAtPeak} blocks; the largest ${formatBytes(row.detail.largestFreeAtPeakBytes)}`}
-                    >
-                      {formatBytes(row.detail.cachedFreeAtPeakBytes)} (largest{' '}
-                      {formatBytes(row.detail.largestFreeAtPeakBytes)})
-                    </td>
+                    <CachedFreeCell detail={row.detail} snapshot={row.tab.snapshot} />
                     <td className="numeric">{oom === undefined ? '—' : `event ${oom}`}</td>
                     <td className="numeric">{row.detail.steps}</td>
                     <td className="numeric">
@@ -303,5 +296,30 @@ function SmallTimeline(props: {
         )}
       </svg>
     </figure>
+  );
+}
+
+/** What is cached but free at the active peak, and the largest hole; words where not recorded. */
+function CachedFreeCell(props: { detail: RankDetail; snapshot: AnalyzedSnapshot }): JSX.Element {
+  const { cachedFreeAtPeakBytes: cached, largestFreeAtPeakBytes: largest } = props.detail;
+  if (cached === null || largest === null) {
+    return (
+      <td
+        className="numeric"
+        data-testid="rank-cached-free-not-recorded"
+        title={`No segments: ${whyReservedNotRecorded(props.snapshot.source)}`}
+      >
+        {RESERVED_NOT_RECORDED}
+      </td>
+    );
+  }
+  return (
+    <td
+      className="numeric"
+      data-cached-free={cached}
+      title={`${formatExactBytes(cached)} bytes free in ${props.detail.freeBlocksAtPeak} blocks; the largest ${formatBytes(largest)}`}
+    >
+      {formatBytes(cached)} (largest {formatBytes(largest)})
+    </td>
   );
 }

@@ -81,9 +81,13 @@ export function rankFiguresOf(devices: readonly DeviceFigures[]): RankFigures | 
 export interface RankDetail {
   /** The moment: the active peak's event. */
   peakEvent: number;
-  cachedFreeAtPeakBytes: number;
-  largestFreeAtPeakBytes: number;
-  freeBlocksAtPeak: number;
+  /**
+   * Null where the file records no segments (a profiler trace, a memory timeline:
+   * DeviceFigures.reservedRecorded), so that no 0 B reads as measured.
+   */
+  cachedFreeAtPeakBytes: number | null;
+  largestFreeAtPeakBytes: number | null;
+  freeBlocksAtPeak: number | null;
   steps: number;
   stepsSource: StepSource | null;
   /**
@@ -100,11 +104,12 @@ export function rankDetailOf(snapshot: AnalyzedSnapshot, device: AnalyzedDevice)
     smallHoleThreshold(device),
   );
   const steps = stepsOf(snapshot, device);
+  const recorded = device.figures.reservedRecorded;
   return {
     peakEvent,
-    cachedFreeAtPeakBytes: atPeak.cachedFreeBytes,
-    largestFreeAtPeakBytes: atPeak.largestFreeBytes,
-    freeBlocksAtPeak: atPeak.freeBlockCount,
+    cachedFreeAtPeakBytes: recorded ? atPeak.cachedFreeBytes : null,
+    largestFreeAtPeakBytes: recorded ? atPeak.largestFreeBytes : null,
+    freeBlocksAtPeak: recorded ? atPeak.freeBlockCount : null,
     steps: steps.steps.length,
     stepsSource: steps.source,
     growthBytesPerStep:

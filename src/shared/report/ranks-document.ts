@@ -29,9 +29,10 @@ export interface RanksDocument {
     ooms: number;
     trace_entries: number;
     peak_event: number;
-    cached_free_at_peak_bytes: number;
-    largest_free_at_peak_bytes: number;
-    free_blocks_at_peak: number;
+    /** Null where the file records no segments (a profiler trace). */
+    cached_free_at_peak_bytes: number | null;
+    largest_free_at_peak_bytes: number | null;
+    free_blocks_at_peak: number | null;
     steps: number;
     steps_source: 'annotations' | 'pattern' | null;
     growth_bytes_per_step: number | null;
