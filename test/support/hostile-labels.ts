@@ -197,6 +197,20 @@ export function viewBugSeamSnapshot(key: string): Uint8Array {
   });
 }
 
+/**
+ * `allocations` allocations whose entries all name one category of `length` characters (`" <"`
+ * repeated, none of PyTorch's): the text was lower-cased and matched once per allocation, not
+ * once per distinct text (the fuzz campaign of seed 20261134, case 32477: 3.4 s of CPU for 1 MB).
+ */
+export function longCategorySnapshot(length: number, allocations: number): Uint8Array {
+  const category = ' <'.repeat(Math.ceil(length / 2));
+  const frame: BombFrame = { filename: 'train.py', line: 7, name: 'forward' };
+  return snapshotWithStacks(
+    Array.from({ length: allocations }, () => [frame]),
+    { entryFields: () => ({ category }) },
+  );
+}
+
 /** Issue 20's files of this kind, opened with the others (hostile-files.ts HOSTILE_FILES). */
 export const LABEL_AND_METADATA_FILES: readonly HostileFile[] = [
   {
@@ -212,6 +226,13 @@ export const LABEL_AND_METADATA_FILES: readonly HostileFile[] = [
     defectClass: 305,
     description: 'one frame with a 256 KB name in each of 1,000 stacks',
     bytes: () => sharedBombFrameSnapshot(256 * 1024, 1000),
+    expect: { opens: 'cleanly' },
+  },
+  {
+    name: 'long-category.pickle',
+    defectClass: 305,
+    description: "2,000 allocations naming one category of 900 KB (' <' repeated)",
+    bytes: () => longCategorySnapshot(900_000, 2_000),
     expect: { opens: 'cleanly' },
   },
   {

@@ -44,11 +44,15 @@ export const CATEGORY_NAMES: Readonly<Record<Category, string>> = {
   unknown: 'unknown',
 };
 
+const MAX_CATEGORY_TEXT = 64;
+
 /**
  * A category as a file writes it ("PARAMETER", "optimizer state", "Category.GRADIENT", "unknown"),
  * or null when it is none of ours. INPUT and AUTOGRAD_DETAIL are "autograd / other".
  */
 export function categoryOfFileText(text: string): Category | null {
+  // The longest of the words below, with "Category." and some spaces: a longer text is none.
+  if (text.length > MAX_CATEGORY_TEXT) return null;
   const word = text
     .trim()
     .toLowerCase()

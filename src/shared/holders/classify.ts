@@ -70,10 +70,19 @@ export function classifyAllocations(
   };
   const categoryIds = device.details?.categoryId ?? null;
   const traceLength = Math.max(1, device.traceLength);
+  // A file's category texts are few and shared by many allocations (and may be long): each is
+  // read once, and each rule's fileCategory tested once per text, not once per allocation.
+  const fromFileById = new Map<number, Category | null>();
+  const ruleTestsById = compiled.map(() => new Map<number, boolean>());
   for (let row = 0; row < table.count; row++) {
     const start = table.startEvent[row]!;
-    const fileText = fileCategoryText(snapshot, categoryIds, start);
-    const fromFile = fileText === null ? null : categoryOfFileText(fileText);
+    const fileId = fileCategoryId(categoryIds, start);
+    const fileText = fileId === NO_STRING ? null : (snapshot.strings?.[fileId] ?? null);
+    let fromFile = fromFileById.get(fileId);
+    if (fromFile === undefined) {
+      fromFile = fileText === null ? null : categoryOfFileText(fileText);
+      fromFileById.set(fileId, fromFile);
+    }
     if (fromFile !== null) {
       column[row] = CATEGORIES.indexOf(fromFile);
       continue;
@@ -85,8 +94,16 @@ export function classifyAllocations(
       const rule = compiled[r]!;
       const match = rule.match;
       if (!facts.stackHolds[r]) continue;
-      if (rule.fileCategory !== null && (fileText === null || !rule.fileCategory.test(fileText)))
-        continue;
+      if (rule.fileCategory !== null) {
+        if (fileText === null) continue;
+        const tested = ruleTestsById[r]!;
+        let matches = tested.get(fileId);
+        if (matches === undefined) {
+          matches = rule.fileCategory.test(fileText);
+          tested.set(fileId, matches);
+        }
+        if (!matches) continue;
+      }
       if (match.in_backward !== undefined && match.in_backward !== facts.inBackward) continue;
       if (match.alive_at_end !== undefined && match.alive_at_end !== end >= device.traceLength)
         continue;
@@ -110,14 +127,10 @@ export function classifyAllocations(
   return column;
 }
 
-function fileCategoryText(
-  snapshot: Pick<AnalyzedSnapshot, 'strings'>,
-  categoryIds: Int32Array | null,
-  startEvent: number,
-): string | null {
-  if (categoryIds === null || startEvent < 0) return null;
-  const id = categoryIds[startEvent] ?? NO_STRING;
-  return id === NO_STRING ? null : (snapshot.strings?.[id] ?? null);
+/** The string id of the category the file gives the allocation made at `startEvent`, or NO_STRING. */
+function fileCategoryId(categoryIds: Int32Array | null, startEvent: number): number {
+  if (categoryIds === null || startEvent < 0) return NO_STRING;
+  return categoryIds[startEvent] ?? NO_STRING;
 }
 
 /** "filename:line name": the text frame conditions (and the search box) test. */
