@@ -211,7 +211,7 @@ export function formatRanksText(ranks: RanksText, exact: boolean): string {
   const marks = (rank: number): string =>
     [
       finding.oomRanks.includes(rank) ? 'OOM' : '',
-      rank === finding.highestRank ? 'highest' : '',
+      rank === finding.highestRank && !finding.highestShared ? 'highest' : '',
       finding.peakOutliers.includes(rank) ? 'outlier' : '',
       finding.growthOutliers.includes(rank) ? 'grows' : '',
     ]

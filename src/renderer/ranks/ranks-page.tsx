@@ -134,7 +134,7 @@ export function RanksPage(props: {
               {rows.map((row) => {
                 const marks = [
                   finding.oomRanks.includes(row.rank) ? 'OOM' : '',
-                  row.rank === finding.highestRank ? 'highest' : '',
+                  row.rank === finding.highestRank && !finding.highestShared ? 'highest' : '',
                   finding.peakOutliers.includes(row.rank) ? 'outlier' : '',
                   finding.growthOutliers.includes(row.rank) ? 'grows' : '',
                 ].filter((mark) => mark !== '');

@@ -134,8 +134,10 @@ export interface RanksFinding {
    * 1 MiB, 3 MADs and a quarter of the median's size at least): a rank leaking beside flat ones.
    */
   growthOutliers: number[];
-  /** The rank with the highest peak active. */
+  /** The rank with the highest peak active (the first of those that share it). */
   highestRank: number;
+  /** Whether another rank has the same peak: then no rank is marked the highest. */
+  highestShared: boolean;
   /** The ranks that ran out of memory. */
   oomRanks: number[];
 }
@@ -177,6 +179,7 @@ export function ranksFinding(
     medianGrowthBytesPerStep: medianGrowth,
     growthOutliers,
     highestRank: highest?.rank ?? -1,
+    highestShared: peaks.filter((peak) => peak === highest?.figures.peakActiveBytes).length > 1,
     oomRanks: ranks.filter((entry) => entry.figures.ooms > 0).map((entry) => entry.rank),
   };
 }
