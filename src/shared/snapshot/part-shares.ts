@@ -17,11 +17,12 @@ export interface PartCosts {
 }
 
 /**
- * Measured on the bench's generated files (docs/parallel-decode.md, "Measured"): the scan with
- * object starts 0.31-0.42 of the serial decode per byte (CPU profiles of `--jobs 2`), a part
- * 1.3-1.45 times its bytes' serial cost, taking a part in about 0.1 of its serial decode.
+ * Measured on the bench's 1 GB generated file (CPU profiles of `summary --jobs 2`, per byte,
+ * against the main thread's decode: docs/parallel-decode.md): the worker's scan of the part
+ * before its own (scanMemoObjects with object starts) 0.5, its own part 1.0 (an earlier bench in
+ * one isolate had read 1.3-1.45), taking a part in about 0.1.
  */
-export const MEASURED_PART_COSTS: PartCosts = { scan: 0.35, part: 1.35, takeIn: 0.1 };
+export const MEASURED_PART_COSTS: PartCosts = { scan: 0.5, part: 1, takeIn: 0.1 };
 
 /**
  * Where parts 1..parts-1 begin, as ascending fractions of the file, for `parts` threads. With
