@@ -94,8 +94,8 @@ describe('ForeignMemo', () => {
     'reads every memoized string, frame and frames list of %s again as the serial decoder made it',
     (_name, path) => {
       const bytes = new Uint8Array(readFileSync(path));
-      for (const parts of [1, 3])
-        expect(expectMemoReadAgain(bytes, frameCuts(bytes, parts))).toBeGreaterThan(0);
+      expect(expectMemoReadAgain(bytes, frameCuts(bytes, 1))).toBeGreaterThan(0);
+      // Three parts, each object read in a window of its own as the CLI's threads read a file.
       expect(expectMemoReadAgain(bytes, frameCuts(bytes, 3), 'file')).toBeGreaterThan(0);
     },
   );

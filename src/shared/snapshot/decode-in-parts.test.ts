@@ -25,10 +25,13 @@ async function expectSameModelInParts(
     const model = await decodeInParts(bytes, parts);
     expect(model, `${parts} parts fell back`).not.toBeNull();
     expect(model).toEqual(serial);
-    // The CLI's cuts (a larger first part: part-shares.ts), read as the CLI's threads read a file.
-    const fromFile = await decodeInParts(fileLikeSource(bytes), parts, partShares(parts));
-    expect(fromFile, `${parts} parts read at offsets fell back`).not.toBeNull();
-    expect(fromFile).toEqual(serial);
+    // The CLI's cuts (a larger first part: part-shares.ts), read as the CLI's threads read a
+    // file: at the first count (the CLI's jobs tests run the built command at 2 and 7).
+    if (parts === splits[0]) {
+      const fromFile = await decodeInParts(fileLikeSource(bytes), parts, partShares(parts));
+      expect(fromFile, `${parts} parts read at offsets fell back`).not.toBeNull();
+      expect(fromFile).toEqual(serial);
+    }
     split++;
   }
   return split;
