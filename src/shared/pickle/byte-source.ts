@@ -24,3 +24,31 @@ export function memorySource(bytes: Uint8Array): ByteSource {
 export function sourceOf(input: Uint8Array | ByteSource): ByteSource {
   return input instanceof Uint8Array ? memorySource(input) : input;
 }
+
+/** What feedFrom feeds: an Unpickler. */
+export interface ChunkSink {
+  feed(chunk: Uint8Array): void;
+  readonly done: boolean;
+}
+
+/**
+ * Feeds `sink` the bytes [from, end) of `source`, `chunkBytes` at a time, until it is done (a
+ * part stops at the end of its trace list); `onChunk` after each. Throws where the input ends
+ * before `end` (a file that became shorter while it was read).
+ */
+export function feedFrom(
+  sink: ChunkSink,
+  source: ByteSource,
+  from: number,
+  end: number,
+  chunkBytes: number,
+  onChunk?: () => void,
+): void {
+  for (let at = from; at < end && !sink.done;) {
+    const chunk = source.read(at, Math.min(chunkBytes, end - at));
+    if (chunk.length === 0) throw new Error('the file became shorter while it was read');
+    sink.feed(chunk);
+    at += chunk.length;
+    onChunk?.();
+  }
+}

@@ -10,7 +10,7 @@
 
 import { ForeignMemo, type MemoPart } from '../pickle/foreign-memo';
 import { MemoCode } from '../pickle/memo';
-import { sourceOf, type ByteSource } from '../pickle/byte-source';
+import { feedFrom, sourceOf, type ByteSource } from '../pickle/byte-source';
 import { scanMemoObjectsFrom } from '../pickle/opcode-scan';
 import { Unpickler } from '../pickle/unpickler';
 import { decodeTracePart, type TracePart } from './decode-trace-part';
@@ -51,10 +51,7 @@ export function layOutParts(
     scans.push(scan);
   }
   const memoParts = memoPartsOf(scans);
-  const memoBases = [
-    ...memoParts.map((part) => part.base),
-    scans.reduce((sum, scan) => sum + scan.memoized, 0),
-  ];
+  const memoBases = [...memoParts.map((part) => part.base), memoBaseAfter(scans)];
   return { starts, memoBases, memoParts };
 }
 
@@ -117,6 +114,11 @@ export function memoPartsOf(scans: readonly PartScan[]): MemoPart[] {
   });
 }
 
+/** The first memo index after the parts scanned: the sum of their MEMOIZE opcodes. */
+function memoBaseAfter(scans: readonly PartScan[]): number {
+  return scans.reduce((sum, scan) => sum + scan.memoized, 0);
+}
+
 /** Part `part` (>= 1), given the scans of every part before it. */
 export function decodeScannedPart(
   input: Uint8Array | ByteSource,
@@ -125,8 +127,9 @@ export function decodeScannedPart(
   scans: readonly PartScan[],
 ): PartOutcome {
   const bytes = sourceOf(input);
-  const memoParts = memoPartsOf(scans.slice(0, part));
-  const base = scans.slice(0, part).reduce((sum, scan) => sum + scan.memoized, 0);
+  const before = scans.slice(0, part);
+  const memoParts = memoPartsOf(before);
+  const base = memoBaseAfter(before);
   const end = starts[part + 1] ?? bytes.size;
   const foreign = new ForeignMemo(bytes, memoParts);
   return { memoBase: base, part: decodeTracePart(bytes, starts[part]!, end, base, foreign) };
@@ -153,15 +156,10 @@ export async function joinParts(
     totalBytes: size,
     flatDictConsumer: traceTable,
   });
-  const feedTo = (end: number): void => {
-    for (let at = unpickler.bytesDecoded; at < end && !unpickler.done;) {
-      const chunk = source.read(at, Math.min(end, at + CHUNK_BYTES) - at);
-      if (chunk.length === 0) throw new Error('the file became shorter while it was read');
-      unpickler.feed(chunk);
-      at += chunk.length;
-      onProgress?.(unpickler.bytesDecoded);
-    }
-  };
+  const feedTo = (end: number): void =>
+    feedFrom(unpickler, source, unpickler.bytesDecoded, end, CHUNK_BYTES, () =>
+      onProgress?.(unpickler.bytesDecoded),
+    );
   try {
     for (let part = 1; part < starts.length; part++) {
       const start = starts[part]!;

@@ -4,7 +4,7 @@
 // parts read again from the bytes (ForeignMemo). Its rows, frames, stacks and strings have ids
 // of its own: the merge (next step) maps them to the whole file's.
 
-import { sourceOf, type ByteSource } from '../pickle/byte-source';
+import { feedFrom, sourceOf, type ByteSource } from '../pickle/byte-source';
 import type { ForeignMemo } from '../pickle/foreign-memo';
 import { PartMemo } from '../pickle/part-memo';
 import type { MemoSlots } from '../pickle/memo';
@@ -29,7 +29,7 @@ export interface TracePart {
   foreignRead: [number, string | null][];
 }
 
-/** Bytes a part is fed at a time where the input is not in memory. */
+/** Bytes a part is fed at a time. */
 const CHUNK_BYTES = 1 << 20;
 
 export function decodeTracePart(
@@ -53,14 +53,7 @@ export function decodeTracePart(
   let error: string | null = null;
   try {
     // It stops at an opcode boundary: the next part's start, or where its trace list ended.
-    const source = sourceOf(input);
-    if (source.whole !== undefined) unpickler.feed(source.whole.subarray(start, end));
-    for (let at = start; source.whole === undefined && at < end && !unpickler.done;) {
-      const chunk = source.read(at, Math.min(CHUNK_BYTES, end - at));
-      if (chunk.length === 0) break;
-      unpickler.feed(chunk);
-      at += chunk.length;
-    }
+    feedFrom(unpickler, sourceOf(input), start, end, CHUNK_BYTES);
   } catch (caught) {
     error = caught instanceof Error ? caught.message : String(caught);
   }
