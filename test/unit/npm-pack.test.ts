@@ -54,6 +54,11 @@ describe('npm pack', () => {
     const web = join(modules, 'allocscope/out/web');
     expect(existsSync(join(web, 'index.html'))).toBe(true);
     expect(readdirSync(join(web, 'assets')).filter((name) => name.endsWith('.map'))).toEqual([]);
+    const cli = join(modules, 'allocscope/out/cli');
+    const cliFiles = [...readdirSync(cli), ...readdirSync(join(cli, 'assets'))];
+    expect(cliFiles.filter((name) => name.endsWith('.map'))).toEqual([]);
+    // The bench's and the demo's generator is no part of the command.
+    expect(cliFiles.filter((name) => name.startsWith('generate-'))).toEqual([]);
   });
 
   it('serves the page and a snapshot with `allocscope serve` from the installed command', async () => {
@@ -105,6 +110,24 @@ describe('npm pack', () => {
     expect(JSON.parse(installedRun.stdout)).toEqual(
       JSON.parse(runCli(['summary', file, '--json']).stdout),
     );
+  });
+
+  it('decodes a file on the threads --jobs asks for, as the clone does (the workers shipped)', () => {
+    const file = realSnapshotPath('LINYUNLinYun');
+    const threads = (command: string[]): unknown => {
+      const result = spawnSync(
+        command[0]!,
+        [...command.slice(1), 'summary', file, '--jobs', '2', '--timings', '--json'],
+        { encoding: 'utf8', timeout: 60_000 },
+      );
+      expect(result.status, result.stderr).toBe(0);
+      // --timings writes one line on stderr: "allocscope-timings {...}".
+      const line = /^allocscope-timings (\{.*\})$/m.exec(result.stderr);
+      expect(line, result.stderr).not.toBeNull();
+      return (JSON.parse(line![1]!) as { decode_threads?: number }).decode_threads;
+    };
+    expect(threads([process.execPath, join(ROOT, 'out/cli/allocscope.js')])).toBe(2);
+    expect(threads([join(installed, 'node_modules/.bin/allocscope')])).toBe(2);
   });
 
   it('writes an `allocscope html` page from the installed command (its template shipped)', () => {
