@@ -302,11 +302,12 @@ export function App({ client }: AppProps) {
               type="button"
               className="button button-compact"
               data-testid="ranks-open"
-              aria-pressed={state.ranksShown}
-              title="The open snapshots side by side as the ranks of one job"
+              aria-pressed={ranksPageShown && ranksGroup === null}
+              title={`The ${openSnapshots.length} open snapshots side by side as the ranks of one job`}
               onClick={() => dispatch({ type: 'show-ranks' })}
             >
-              Ranks ({openSnapshots.length})
+              {/* Beside a folder's Ranks page, it offers every open snapshot, not that page. */}
+              {`${ranksPageShown && ranksGroup !== null ? 'All as ranks' : 'Ranks'} (${openSnapshots.length})`}
             </button>
           )}
           <button

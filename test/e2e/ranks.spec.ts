@@ -172,8 +172,13 @@ test('a folder opens as ranks: its snapshots only, decoded a few at a time, on t
   await (await again).setFiles(join(directory, 'job'));
   await expect(page.locator('[data-tab-state="snapshot"]')).toHaveCount(17, { timeout: 60_000 });
   await expect(rows).toHaveCount(8);
+  // The button offers every open snapshot, not the folder's page it shows.
+  await expect(page.getByTestId('ranks-open')).toHaveText('All as ranks (17)');
+  await expect(page.getByTestId('ranks-open')).toHaveAttribute('aria-pressed', 'false');
   await page.getByTestId('ranks-open').click();
   await expect(rows).toHaveCount(17);
+  await expect(page.getByTestId('ranks-open')).toHaveText('Ranks (17)');
+  await expect(page.getByTestId('ranks-open')).toHaveAttribute('aria-pressed', 'true');
 
   // A folder without snapshots says so, naming it; nothing else changes.
   await page.getByTestId('folder-input').setInputFiles(join(directory, 'no-snapshots'));
