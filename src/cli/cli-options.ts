@@ -32,7 +32,8 @@ usage:
   allocscope serve FILE|DIR... [--port P] [--host H]
   allocscope html FILE -o OUT.html [--moment EVENT] [--view VIEW] [--device N]
   allocscope mcp
-  every command but serve and mcp also takes --max-memory SIZE, and all but ranks --jobs N;
+  every command but serve and mcp also takes --max-memory SIZE, and all of those but ranks
+  --jobs N;
   summary, report, render, top and steps also --memory-timeline TIMELINE
 
   FILE        a snapshot from torch.cuda.memory._dump_snapshot(): .pickle / .pkl, its
