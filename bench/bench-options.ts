@@ -30,8 +30,10 @@ export interface BenchOptions {
   readonly pageMemory: boolean;
 }
 
-export const BENCH_USAGE = `usage: node out/cli/bench.js [--only SIZE[,SIZE...]] [--keep-going] [--generate-only] [--no-ui] [--ui-runs N] [--ranks] [--html] [--traces]
-  SIZE like 100MB or 1GB; ALLOCSCOPE_BENCH_SIZES=100MB,1GB sets the default list`;
+export const BENCH_USAGE = `usage: node out/cli/bench.js [--only SIZE[,SIZE...]] [--keep-going] [--generate-only] [--no-ui] [--ui-runs N] [--ranks] [--html] [--traces] [--jobs[=N,...]] [--page-memory]
+  SIZE like 100MB or 1GB; ALLOCSCOPE_BENCH_SIZES=100MB,1GB sets the default list
+  --jobs[=N,...]   only summary --jobs N against --jobs 1 (default N: 2 and the cores)
+  --page-memory    only the web build, each size picked (with --jobs=N: at ?jobs=1 and N, --ui-runs rounds)`;
 
 const DEFAULT_SIZES = '100MB,1GB';
 

@@ -30,7 +30,12 @@ import {
 } from './ranks-bench';
 import { formatAppRanksTable, measureAppRanks, type AppRanksRow } from './app-ranks-bench';
 import { formatJobsTable, runJobsBench, type JobsBenchRow } from './jobs-bench';
-import { formatPageMemoryTable, measurePageMemory, type PageMemoryRow } from './page-memory-bench';
+import {
+  formatPageMemoryTable,
+  formatPageThreadsTable,
+  measurePageMemory,
+  type PageMemoryRow,
+} from './page-memory-bench';
 
 /** Fresh pages per mode in the app's ranks benchmark. */
 const APP_RANKS_RUNS = 3;
@@ -135,18 +140,28 @@ async function main(options: BenchOptions): Promise<number> {
     const rows: PageMemoryRow[] = [];
     const server = await startServer(root);
     try {
+      // With --jobs=N: each input at 1 and N threads (?jobs=), alternating, --ui-runs rounds.
+      const asked = options.jobs !== null && options.jobs.length > 0 ? options.jobs : [2];
+      const threadCounts = options.jobs === null ? [null] : [1, ...asked];
+      const rounds = options.jobs === null ? 1 : options.uiRuns;
       for (const input of inputs) {
-        log(`the web build, ${input.size.label} picked ...`);
-        try {
-          rows.push(await measurePageMemory(input));
-        } catch (error) {
-          if (!fail(`the page on ${input.size.label}`, error)) break;
+        for (let round = 0; round < rounds; round++) {
+          for (const threads of threadCounts) {
+            const jobs = threads === null ? '' : ` at ?jobs=${threads}`;
+            log(`the web build, ${input.size.label} picked${jobs} ...`);
+            try {
+              rows.push(await measurePageMemory(input, threads));
+            } catch (error) {
+              if (!fail(`the page on ${input.size.label}`, error)) break;
+            }
+          }
         }
       }
     } finally {
       server.kill();
     }
     if (rows.length > 0) log(`\n${formatPageMemoryTable(rows)}`);
+    if (options.jobs !== null && rows.length > 0) log(`\n${formatPageThreadsTable(rows)}`);
     return failures.length > 0 ? 1 : 0;
   }
 

@@ -12,10 +12,9 @@ import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import type { ByteSource } from '@shared/pickle/byte-source';
 import type { DecodeProgress } from '@shared/snapshot/decode-snapshot';
 import { joinParts, type PartOutcome } from '@shared/snapshot/decode-in-parts';
-import { partShares } from '@shared/snapshot/part-shares';
+import { partPorts, planPartStarts } from '@shared/snapshot/part-job';
 import { unpackPart } from '@shared/snapshot/part-wire';
 import type { SnapshotModel } from '@shared/snapshot/model';
-import { planTraceSplit } from '@shared/snapshot/trace-split-plan';
 import { fileByteSource } from './file-byte-source';
 import { threadCpuSeconds } from './thread-cpu';
 
@@ -42,8 +41,6 @@ export interface PartJob {
   /** Where the scans of the earlier parts but the last come from: each earlier worker. */
   fromEarlier: MessagePort[];
 }
-
-const PROTO = 0x80;
 
 /** Decodes the file's first `size` bytes on up to `jobs` threads; null: decode it on one. */
 export async function decodeFileInParts(
@@ -72,37 +69,17 @@ async function decodeWithWorkers(
   spineCpuBefore: number,
   onProgress?: (progress: DecodeProgress) => void,
 ): Promise<DecodedInParts | null> {
-  // A pickle of protocol 4 or 5 (FRAME opcodes): gzip, HTML and JSON decode on one thread.
-  const head = source.read(0, 2);
-  if (head[0] !== PROTO || head[1]! < 4) return null;
-  const split = planTraceSplit(source, jobs, { fractions: partShares(jobs) });
-  if (!('plan' in split) || split.plan.starts.length < 2) return null;
-  const starts = split.plan.starts;
+  const starts = planPartStarts(source, jobs);
+  if (starts === null) return null;
   const size = source.size;
   const workers: Worker[] = [];
   const workerCpu: number[] = [];
-  // Worker k scans part k - 1 and needs the scans of parts 0..k-1: it sends its scan to each
-  // later worker on a channel of their own, not through this thread, which is busy decoding.
-  const partCount = starts.length;
-  const channels = new Map<string, MessageChannel>();
-  for (let later = 2; later < partCount; later++) {
-    for (let earlier = 1; earlier < later; earlier++) {
-      channels.set(`${earlier}>${later}`, new MessageChannel());
-    }
-  }
   try {
-    const parts = starts.slice(1).map((_, index) => {
-      const part = index + 1;
-      const toLater: MessagePort[] = [];
-      const fromEarlier: MessagePort[] = [];
-      for (let other = 1; other < partCount; other++) {
-        if (other > part) toLater.push(channels.get(`${part}>${other}`)!.port1);
-        if (other < part) fromEarlier.push(channels.get(`${other}>${part}`)!.port2);
-      }
-      const job: PartJob = { fd, size, starts, part, toLater, fromEarlier };
+    const parts = partPorts(starts.length, () => new MessageChannel()).map((ports, index) => {
+      const job: PartJob = { fd, size, starts, part: index + 1, ...ports };
       const worker = new Worker(script, {
         workerData: job,
-        transferList: [...toLater, ...fromEarlier],
+        transferList: [...ports.toLater, ...ports.fromEarlier],
       });
       workers.push(worker);
       return partOf(worker, (seconds) => (workerCpu[index] = seconds));

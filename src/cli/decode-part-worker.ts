@@ -6,7 +6,8 @@
 // it, its own to decode it, and the objects of earlier parts its part names.
 
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { decodeScannedPart, scanPart, type PartScan } from '@shared/snapshot/decode-in-parts';
+import type { PartScan } from '@shared/snapshot/decode-in-parts';
+import { runPartJob } from '@shared/snapshot/part-job';
 import { packPart } from '@shared/snapshot/part-wire';
 import type { PartJob, PartReply } from './decode-in-workers';
 import { fileByteSource } from './file-byte-source';
@@ -15,14 +16,18 @@ import { threadCpuSeconds } from './thread-cpu';
 const job = workerData as PartJob;
 const bytes = fileByteSource(job.fd, job.size);
 
-const own = scanPart(bytes, job.starts, job.part - 1);
-// In shared memory: every later worker reads it, and copies would add up.
-if (own !== null) own.starts = shared(own.starts);
-for (const port of job.toLater) port.postMessage(own);
-void Promise.all(job.fromEarlier.map(received)).then((earlier) => {
-  const scans = [...earlier, own];
-  if (scans.includes(null)) return parentPort?.postMessage(null);
-  const outcome = decodeScannedPart(bytes, job.starts, job.part, scans as PartScan[]);
+void runPartJob(
+  bytes,
+  job.starts,
+  job.part,
+  (scan) => {
+    // In shared memory: every later worker reads it, and copies would add up.
+    if (scan !== null) scan.starts = shared(scan.starts);
+    for (const port of job.toLater) port.postMessage(scan);
+  },
+  job.fromEarlier.map(received),
+).then((outcome) => {
+  if (outcome === null) return parentPort?.postMessage(null);
   const { part, transfer } = packPart(outcome.part);
   const reply: PartReply = { memoBase: outcome.memoBase, part, cpuSeconds: threadCpuSeconds() };
   parentPort?.postMessage(reply, transfer);

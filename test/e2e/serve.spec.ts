@@ -43,29 +43,45 @@ test.beforeAll(async () => {
   writeFileSync(join(folder, 'notes.txt'), 'left alone');
   // A link out of the folder is never served.
   symlinkSync(ADAM, join(folder, 'rank9.pickle'));
-  server = spawn(process.execPath, [CLI, 'serve', '--port', '0', ADAM, LAYOUT, folder], {
+  ({ server, url } = await startServe([ADAM, LAYOUT, folder], (text) => (stderr += text)));
+});
+
+test.afterAll(async () => {
+  await stopServe(server);
+  rmSync(directory, { recursive: true, force: true });
+});
+
+/** `allocscope serve` on a free port with these paths: the process and its printed URL. */
+async function startServe(
+  paths: readonly string[],
+  onStderr: (text: string) => void = () => {},
+): Promise<{ server: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...paths], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  server.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  url = await new Promise<string>((resolveUrl, reject) => {
+  let errors = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    errors += chunk.toString();
+    onStderr(chunk.toString());
+  });
+  const printed = await new Promise<string>((resolveUrl, reject) => {
     let out = '';
-    server!.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const found = /http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\//.exec(out);
       if (found) resolveUrl(found[0]);
     });
-    server!.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${errors}`)));
   });
-});
+  return { server: child, url: printed };
+}
 
-test.afterAll(async () => {
-  if (server !== null && server.exitCode === null) {
-    const exited = new Promise((done) => server!.once('exit', done));
-    server.kill('SIGINT');
-    await exited;
-  }
-  rmSync(directory, { recursive: true, force: true });
-});
+async function stopServe(child: ChildProcess | null): Promise<void> {
+  if (child === null || child.exitCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGINT');
+  await exited;
+}
 
 function cliSummary(path: string): SummaryDocument {
   return JSON.parse(
@@ -147,6 +163,35 @@ test('the printed URL opens both files with the figures of the CLI, the folder a
   // it: no problem reported); the page's own workers are blob: URLs.
   expect(workers[0]).toBe(`${url}assets/decode-worker.js`);
   expect(workers.filter((address) => address.endsWith('decode-worker.js'))).toHaveLength(1);
+  expect(await problems()).toEqual([]);
+});
+
+test('a served file decodes in parts, read by range requests, with ?jobs=3', async ({ page }) => {
+  const file = real(
+    'LINYUNLinYun_CS336-assignment2-systems__cs336_systems__results__memory_profiles__xl_ctx128_full_step_bf16.pickle',
+  );
+  const problems = await watchPageProblems(page);
+  const served = await startServe([file]);
+  try {
+    await page.goto(`${served.url}?jobs=3`);
+    const tab = page.locator('[data-tab-state="snapshot"]');
+    await expect(tab).toHaveCount(1, { timeout: 60_000 });
+    await expect(tab).toHaveAttribute('data-decode-threads', '3');
+    const summary = cliSummary(file).devices[0]!;
+    const strip = page.getByTestId('summary-strip');
+    for (const [testId, bytes] of [
+      ['summary-active-peak', summary.active_bytes.peak],
+      ['summary-reserved-peak', summary.reserved_bytes!.peak],
+      ['summary-active-final', summary.active_bytes.final],
+    ] as const)
+      await expect(strip.getByTestId(testId)).toHaveAttribute('data-bytes', String(bytes));
+    await expect(strip.getByTestId('summary-events')).toHaveAttribute(
+      'data-count',
+      String(summary.trace_entries),
+    );
+  } finally {
+    await stopServe(served.server);
+  }
   expect(await problems()).toEqual([]);
 });
 

@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
 import type { DeviceSummary, SummaryDocument } from '../../src/shared/report/summary-report';
 import { formatBytes, formatExactBytes } from '../../src/shared/format/units';
@@ -311,6 +312,43 @@ test('a bad file shows an error naming it; the open snapshot stays', async ({ pa
   } finally {
     await rm(directory, { recursive: true, force: true });
   }
+});
+
+test('a file decodes on several Web Workers (?jobs=3) with the figures of the CLI', async ({
+  page,
+}, testInfo) => {
+  const problems = await watchPageProblems(page);
+  const file = realSnapshotPath('LINYUNLinYun');
+  const expected = deviceOf(cliSummary(file), 0);
+  const workers: string[] = [];
+  page.on('worker', (worker) => workers.push(worker.url()));
+  await page.goto('./?jobs=3');
+  await waitUntilReady(page);
+  const before = workers.length;
+  await openFiles(page, file);
+  await waitUntilReady(page);
+  // The spine and the workers the page started for its two later parts.
+  await expect(page.getByTestId('tab')).toHaveAttribute('data-decode-threads', '3');
+  await expect(page.getByTestId('decode-threads')).toHaveText('decoded on 3 threads');
+  expect(workers.length - before).toBeGreaterThanOrEqual(2);
+  await expectSummaryMatches(page, expected);
+  await page.screenshot({ path: testInfo.outputPath('decoded-in-parts.png') });
+
+  // Its gzip has no frames to hop along: one thread, the same figures.
+  const directory = await mkdtemp(join(tmpdir(), 'allocscope-parts-'));
+  try {
+    const gzipped = join(directory, `${basename(file)}.gz`);
+    await writeFile(gzipped, gzipSync(await readFile(file)));
+    await openFiles(page, gzipped);
+    await waitUntilReady(page);
+    await expect(page.getByTestId('tab')).toHaveCount(2);
+    await expect(page.getByTestId('tab').nth(1)).toHaveAttribute('data-decode-threads', '1');
+    await expect(page.getByTestId('decode-threads')).toHaveCount(0);
+    await expectSummaryMatches(page, expected);
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+  expect(await problems()).toEqual([]);
 });
 
 test('two files open in two tabs; closing one keeps the other', async ({ page }, testInfo) => {

@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AnalyzedSnapshotData } from '@shared/analyzed/analyzed-snapshot';
-import type { DecodeWorkerReply, DecodeWorkerRequest } from '../workers/decode-worker-protocol';
+import type {
+  DecodeWorkerReply,
+  DecodeWorkerRequest,
+  PagePartJob,
+} from '../workers/decode-worker-protocol';
 import type { DecodeResources } from '@shared/analyzed/decode-budget';
 import { browserDecodeResources, createPageDecoder } from './page-decoder';
 import type { DecodeEvent } from './snapshot-client';
@@ -10,9 +14,11 @@ class FakeWorker {
   onmessage: ((event: MessageEvent<DecodeWorkerReply>) => void) | null = null;
   onerror: ((event: ErrorEvent) => void) | null = null;
   requests: DecodeWorkerRequest[] = [];
+  transfers: Transferable[][] = [];
   terminated = false;
-  postMessage(request: DecodeWorkerRequest): void {
+  postMessage(request: DecodeWorkerRequest, transfer: Transferable[] = []): void {
     this.requests.push(request);
+    this.transfers.push(transfer);
   }
   terminate(): void {
     this.terminated = true;
@@ -28,7 +34,11 @@ class FakeWorker {
 /** Room for every decode at once unless a test says otherwise. */
 const PLENTY: DecodeResources = { cores: 16, memoryBytes: 2 ** 40 };
 
-function setup(resources: DecodeResources = PLENTY, prestarted: FakeWorker | null = null) {
+function setup(
+  resources: DecodeResources = PLENTY,
+  prestarted: FakeWorker | null = null,
+  decodeThreads: number | null = null,
+) {
   const events: DecodeEvent[] = [];
   const workers: FakeWorker[] = [];
   /** Callbacks waiting for the page to be idle (run by the test). */
@@ -44,6 +54,7 @@ function setup(resources: DecodeResources = PLENTY, prestarted: FakeWorker | nul
       whenIdle: (run) => void idle.push(run),
       resources: () => resources,
       prestarted: prestarted as unknown as Worker | null,
+      decodeThreads,
     },
   );
   const runIdle = () => {
@@ -420,6 +431,94 @@ describe('createPageDecoder', () => {
       prestarted.crash('out of memory');
       expect(events.map((event) => event.type)).toEqual(['started', 'failed']);
       expect(prestarted.terminated).toBe(true);
+    });
+  });
+  describe('a file decoded in parts', () => {
+    /** A job as the spine posts it: the ports are what travels with it. */
+    function partJob(part: number): PagePartJob {
+      const toSpine = new MessageChannel();
+      toSpine.port1.close();
+      return {
+        bytes: new Blob([]),
+        starts: [0, 10, 20],
+        part,
+        toLater: [],
+        fromEarlier: [],
+        toSpine: toSpine.port2,
+      };
+    }
+
+    it('asks for the threads ?jobs= gives when the file decodes alone, and none beside another', () => {
+      const { decoder, workers } = setup(PLENTY, null, 3);
+      const first = new File([new Uint8Array(10)], 'a.pickle');
+      decoder.decode({ kind: 'file', file: first });
+      expect(workers[0]!.requests).toEqual([{ kind: 'file', file: first, threads: 3 }]);
+      const second = new File([new Uint8Array(10)], 'b.pickle');
+      decoder.decode({ kind: 'file', file: second });
+      expect(workers[1]!.requests).toEqual([{ kind: 'file', file: second }]);
+    });
+
+    it('asks for none unless ?jobs= does (the page reads a File slower than it streams it)', () => {
+      const { decoder, workers } = setup(PLENTY);
+      const file = new File([new Uint8Array(10)], 'a.pickle');
+      decoder.decode({ kind: 'file', file });
+      expect(workers[0]!.requests).toEqual([{ kind: 'file', file }]);
+    });
+
+    it('asks a served file (ranges answered) for parts by range, never a URL that is not', () => {
+      const { decoder, workers } = setup(PLENTY, null, 3);
+      const url = 'http://127.0.0.1:7317/t/files/0';
+      decoder.decode({ kind: 'url', url, fileName: 'a.pickle', sizeBytes: 500, seekable: true });
+      expect(workers[0]!.requests).toEqual([
+        { kind: 'url', url, fileName: 'a.pickle', ranges: { sizeBytes: 500, threads: 3 } },
+      ]);
+      workers[0]!.reply({ type: 'done', snapshot });
+      // Electron's hand-over, the demo: read as a stream.
+      decoder.decode({ kind: 'url', url, fileName: 'b.pickle', sizeBytes: 500 });
+      expect(workers[1]!.requests).toEqual([{ kind: 'url', url, fileName: 'b.pickle' }]);
+    });
+
+    it("starts a worker per part, hands each its job and ports, and ends them with the file's", () => {
+      const { decoder, events, workers } = setup(PLENTY, null, 3);
+      decoder.decode({ kind: 'file', file: new File([new Uint8Array(10)], 'a.pickle') });
+      const spine = workers[0]!;
+      const jobs = [partJob(1), partJob(2)];
+      spine.reply({ type: 'start-parts', jobs });
+      expect(workers).toHaveLength(3);
+      for (const [index, job] of jobs.entries()) {
+        const partWorker = workers[index + 1]!;
+        expect(partWorker.requests).toEqual([{ kind: 'part', job }]);
+        expect(partWorker.transfers).toEqual([[job.toSpine]]);
+      }
+      spine.reply({ type: 'done', snapshot, threads: 3 });
+      expect(workers.map((worker) => worker.terminated)).toEqual([true, true, true]);
+      expect(events.at(-1)).toEqual({
+        type: 'done',
+        jobId: 'page-1',
+        snapshot: adopted,
+        decodeThreads: 3,
+      });
+    });
+
+    it("tells the spine when a part's worker crashes, and the spine's answer is the file's", () => {
+      const { decoder, events, workers } = setup(PLENTY, null, 3);
+      decoder.decode({ kind: 'file', file: new File([new Uint8Array(10)], 'a.pickle') });
+      const spine = workers[0]!;
+      spine.reply({ type: 'start-parts', jobs: [partJob(1), partJob(2)] });
+      workers[2]!.crash('out of memory');
+      expect(spine.requests.at(-1)).toEqual({ kind: 'part-lost' });
+      // The page does not fail the file: the spine decodes it on one thread.
+      expect(events.map((event) => event.type)).toEqual(['started']);
+      spine.reply({ type: 'done', snapshot });
+      expect(events.at(-1)).toEqual({ type: 'done', jobId: 'page-1', snapshot: adopted });
+    });
+
+    it("ends the parts' workers when the decode is cancelled", () => {
+      const { decoder, workers } = setup(PLENTY, null, 2);
+      decoder.decode({ kind: 'file', file: new File([new Uint8Array(10)], 'a.pickle') });
+      workers[0]!.reply({ type: 'start-parts', jobs: [partJob(1)] });
+      expect(decoder.cancel('page-1')).toBe(true);
+      expect(workers.map((worker) => worker.terminated)).toEqual([true, true]);
     });
   });
 });

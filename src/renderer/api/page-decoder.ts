@@ -6,7 +6,11 @@ import {
 } from '@shared/analyzed/decode-budget';
 import { bugReportOf } from '@shared/snapshot/describe-decode-error';
 import type { SnapshotOutcome } from '../../preload/index.d';
-import type { DecodeWorkerReply, DecodeWorkerRequest } from '../workers/decode-worker-protocol';
+import type {
+  DecodeWorkerReply,
+  DecodeWorkerRequest,
+  PagePartJob,
+} from '../workers/decode-worker-protocol';
 import DecodeWorker from '../workers/decode-worker?worker&inline';
 import { DECODE_WORKER_NAME } from './prestarted-decoder';
 import type { DecodeEvent, OpeningChoice } from './snapshot-client';
@@ -27,7 +31,11 @@ import { describeWorkerCrash } from './worker-crash';
  */
 export type PageDecodeSource =
   | Extract<DecodeWorkerRequest, { kind: 'file' }>
-  | (Extract<DecodeWorkerRequest, { kind: 'url' }> & { readonly sizeBytes?: number | null });
+  | (Omit<Extract<DecodeWorkerRequest, { kind: 'url' }>, 'ranges'> & {
+      readonly sizeBytes?: number | null;
+      /** The server answers byte ranges of it (`allocscope serve`): it may decode in parts. */
+      readonly seekable?: boolean;
+    });
 
 export type { SnapshotOutcome };
 
@@ -66,6 +74,11 @@ export interface PageDecoderOptions {
    * the first spare, so the first file does not wait for a worker to load its script.
    */
   prestarted?: Worker | null;
+  /**
+   * The threads a picked or served file decodes on when it decodes alone (?jobs=N, the page's
+   * counterpart of the CLI's --jobs); absent or null: one (see threadsOf).
+   */
+  decodeThreads?: number | null;
 }
 
 /** The memory the page's decodes may hold: half the device's, which Chromium reports up to 8 GiB. */
@@ -95,6 +108,8 @@ function defaultWhenIdle(run: () => void): void {
 interface Job {
   /** Null while the job waits for its turn. */
   worker: Worker | null;
+  /** The workers of its later parts, for a file decoded in parts (ended with the job). */
+  readonly partWorkers: Worker[];
   readonly source: PageDecodeSource;
   readonly fileName: string;
   readonly sizeBytes: number | null;
@@ -125,6 +140,7 @@ export function createPageDecoder(
     if (!job) return false;
     jobs.delete(jobId);
     job.worker?.terminate();
+    for (const partWorker of job.partWorkers) partWorker.terminate();
     job.onSettled?.(outcome);
     startWaiting();
     scheduleSpare();
@@ -226,12 +242,16 @@ export function createPageDecoder(
             totalBytes: reply.totalBytes,
           });
           return;
+        case 'start-parts':
+          startPartWorkers(job, worker, reply.jobs);
+          return;
         case 'done':
           finish(jobId, 'decoded');
           emit({
             type: 'done',
             jobId,
             snapshot: adoptAnalyzedSnapshot(reply.snapshot),
+            ...((reply.threads ?? 1) > 1 ? { decodeThreads: reply.threads } : {}),
             ...(job.opening === null ? {} : { opening: job.opening }),
           });
           return;
@@ -262,10 +282,66 @@ export function createPageDecoder(
             ...(source.memoryTimeline === undefined
               ? {}
               : { memoryTimeline: source.memoryTimeline }),
+            ...threadsOf(job),
           }
-        : { kind: 'url', url: source.url, fileName: source.fileName };
+        : {
+            kind: 'url',
+            url: source.url,
+            fileName: source.fileName,
+            ...rangesOf(job),
+          };
     worker.postMessage(request);
     announce();
+  }
+
+  /**
+   * The threads a picked (or served) file decodes on: several only when asked (?jobs=N) and when
+   * it decodes alone (files side by side already share the cores). Not the decode budget's
+   * choice, as in the CLI: a worker's reads of a File cost 2-3 ms each in Chromium and run at
+   * 190-350 MB/s on its own thread (the one-thread decode's stream is read by the browser beside
+   * it), so 2 threads took 14.7 s for the 1 GB file against 10 s on one (2 cores, load 6.5;
+   * docs/parallel-decode.md). Until the workers' reads overlap their decoding, one is faster.
+   */
+  function threadsOf(job: Job): { threads?: number } {
+    if (running().length > 1 || job.sizeBytes === null) return {};
+    const threads = options.decodeThreads ?? 1;
+    return threads > 1 ? { threads } : {};
+  }
+
+  /** A served file the server answers ranges of: its size and threads, to decode in parts. */
+  function rangesOf(job: Job): { ranges?: { sizeBytes: number; threads: number } } {
+    const { source, sizeBytes } = job;
+    if (source.kind !== 'url' || source.seekable !== true || sizeBytes === null) return {};
+    const { threads } = threadsOf(job);
+    return threads === undefined ? {} : { ranges: { sizeBytes, threads } };
+  }
+
+  /**
+   * A worker for each later part of the job's file, handed its part (its ports to the spine and
+   * to the other parts' workers come with it). One that fails tells the spine, which then decodes
+   * the file on one thread.
+   */
+  function startPartWorkers(job: Job, spine: Worker, partJobs: readonly PagePartJob[]): void {
+    for (const partJob of partJobs) {
+      let partWorker: Worker;
+      try {
+        partWorker = startWorker();
+      } catch {
+        spine.postMessage({ kind: 'part-lost' } satisfies DecodeWorkerRequest);
+        return;
+      }
+      job.partWorkers.push(partWorker);
+      partWorker.onerror = (event) => {
+        event.preventDefault();
+        spine.postMessage({ kind: 'part-lost' } satisfies DecodeWorkerRequest);
+      };
+      const request: DecodeWorkerRequest = { kind: 'part', job: partJob };
+      partWorker.postMessage(request, [
+        ...partJob.toLater,
+        ...partJob.fromEarlier,
+        partJob.toSpine,
+      ]);
+    }
   }
 
   return {
@@ -277,6 +353,7 @@ export function createPageDecoder(
       const sizeBytes = source.kind === 'file' ? source.file.size : (source.sizeBytes ?? null);
       const job: Job = {
         worker: null,
+        partWorkers: [],
         source,
         fileName,
         sizeBytes,

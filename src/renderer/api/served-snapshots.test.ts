@@ -53,10 +53,28 @@ describe('served snapshots', () => {
   it('opens each file by its URL beside the page; a folder of two or more as one rank group', () => {
     const opens = servedOpens(manifest, PAGE);
     expect(opens.map((open) => open.source)).toEqual([
-      { kind: 'url', url: `${PAGE}files/0`, fileName: 'a.pickle', sizeBytes: 10 },
-      { kind: 'url', url: `${PAGE}files/1`, fileName: 'rank0.pickle', sizeBytes: 20 },
-      { kind: 'url', url: `${PAGE}files/2`, fileName: 'rank1.pickle', sizeBytes: 30 },
-      { kind: 'url', url: `${PAGE}files/3`, fileName: 'only.pickle', sizeBytes: 40 },
+      { kind: 'url', url: `${PAGE}files/0`, fileName: 'a.pickle', sizeBytes: 10, seekable: true },
+      {
+        kind: 'url',
+        url: `${PAGE}files/1`,
+        fileName: 'rank0.pickle',
+        sizeBytes: 20,
+        seekable: true,
+      },
+      {
+        kind: 'url',
+        url: `${PAGE}files/2`,
+        fileName: 'rank1.pickle',
+        sizeBytes: 30,
+        seekable: true,
+      },
+      {
+        kind: 'url',
+        url: `${PAGE}files/3`,
+        fileName: 'only.pickle',
+        sizeBytes: 40,
+        seekable: true,
+      },
     ]);
     const groups = opens.map((open) => open.options.rankGroup);
     expect(groups[0]).toBeNull();

@@ -42,6 +42,8 @@ export function servedOpens(manifest: ServedManifest, pageUrl: string): ServedOp
         url: new URL(`./files/${file.id}`, pageUrl).href,
         fileName: file.name,
         sizeBytes: file.sizeBytes,
+        // serve answers ranges of every file it lists (a large one may decode in parts).
+        seekable: true,
       },
       options: {
         rankGroup: grouped ? `served-folder-${groupIds.get(file.group!)}` : null,

@@ -40,6 +40,8 @@ export type DecodeEvent =
       readonly type: 'done';
       readonly jobId: string;
       readonly snapshot: AnalyzedSnapshot;
+      /** The threads that decoded it (a large file picked in the page may decode in parts). */
+      readonly decodeThreads?: number;
       /** What the page shows first, when the file came with a choice (`allocscope html`). */
       readonly opening?: OpeningChoice;
     }

@@ -5,7 +5,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SERVED_MANIFEST_SCHEMA, type ServedManifest } from '@shared/report/served-manifest';
 import type { DecodeEvent } from './snapshot-client';
-import { createWebSnapshotClient } from './web-snapshot-client';
+import {
+  createWebSnapshotClient,
+  MAX_PAGE_DECODE_THREADS,
+  requestedDecodeThreads,
+} from './web-snapshot-client';
 
 const PAGE = 'http://127.0.0.1:7317/tok3n/';
 
@@ -126,5 +130,24 @@ describe('createWebSnapshotClient on a page that is not served', () => {
     const client = createWebSnapshotClient({ href: PAGE, protocol: 'http:' } as Location, page);
     expect(client.pageFilesHandedOver).toBeUndefined();
     expect(asked).toEqual([]);
+  });
+});
+
+describe('?jobs= in the address', () => {
+  it('gives the threads a picked file decodes on, as --jobs does, within 1-16', () => {
+    const threads = (search: string) => requestedDecodeThreads({ search });
+    expect(threads('?jobs=3')).toBe(3);
+    expect(threads('?x=1&jobs=1')).toBe(1);
+    expect(threads(`?jobs=${MAX_PAGE_DECODE_THREADS}`)).toBe(MAX_PAGE_DECODE_THREADS);
+    for (const search of [
+      '',
+      '?jobs=',
+      '?jobs=0',
+      '?jobs=17',
+      '?jobs=2.5',
+      '?jobs=-2',
+      '?jobs=1e1',
+    ])
+      expect(threads(search), search).toBeNull();
   });
 });

@@ -6,6 +6,21 @@ import { createListenerSet, type DecodeEvent, type SnapshotClient } from './snap
 
 export const DEMO_SNAPSHOT_FILE_NAME = 'demo-snapshot.pickle';
 
+/** The most threads ?jobs= may ask for (the CLI's --jobs allows 64; a page's workers cost more). */
+export const MAX_PAGE_DECODE_THREADS = 16;
+
+/**
+ * `?jobs=N` in the page's address: the threads a picked or served file decodes on, as the CLI's
+ * --jobs (from 2: in parts, where the file can be cut; docs/parallel-decode.md). Null where
+ * absent or not a whole number from 1 to MAX_PAGE_DECODE_THREADS: one thread.
+ */
+export function requestedDecodeThreads(location: Pick<Location, 'search'>): number | null {
+  const value = new URLSearchParams(location.search).get('jobs');
+  if (value === null || !/^\d{1,2}$/.test(value)) return null;
+  const threads = Number(value);
+  return threads >= 1 && threads <= MAX_PAGE_DECODE_THREADS ? threads : null;
+}
+
 /**
  * The browser host: the page's file input and drops hand over File objects, decoded here in a
  * Web Worker; nothing is uploaded anywhere. The demo snapshot is served beside index.html, and
@@ -28,7 +43,10 @@ export function createWebSnapshotClient(
   };
   // The served page's worker was started before this bundle ran (./prestarted-decoder.ts): it
   // becomes the first spare. Nowhere else is there one.
-  const decoder = createPageDecoder(emit, undefined, { prestarted: takePrestartedDecoder() });
+  const decoder = createPageDecoder(emit, undefined, {
+    prestarted: takePrestartedDecoder(),
+    decodeThreads: requestedDecodeThreads(location),
+  });
   // Files come one at a time, seconds apart: a worker that has already loaded its script saves
   // that time on every open.
   decoder.keepSpareWorker();

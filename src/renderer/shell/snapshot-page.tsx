@@ -100,7 +100,12 @@ function SnapshotPageContent({ tab, openSnapshots }: SnapshotPageProps) {
           </p>
         </div>
       )}
-      <SnapshotStatusBar snapshot={snapshot} device={device} servedFrom={tab.servedFrom} />
+      <SnapshotStatusBar
+        snapshot={snapshot}
+        device={device}
+        servedFrom={tab.servedFrom}
+        decodeThreads={tab.decodeThreads}
+      />
     </section>
   );
 }

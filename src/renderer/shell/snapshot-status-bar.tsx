@@ -11,8 +11,10 @@ export function SnapshotStatusBar(props: {
   device: AnalyzedDevice | null;
   /** Where `allocscope serve` serves the file from, if it does. */
   servedFrom?: string | undefined;
+  /** The threads that decoded it, where more than one did. */
+  decodeThreads?: number | undefined;
 }): JSX.Element {
-  const { snapshot, device, servedFrom } = props;
+  const { snapshot, device, servedFrom, decodeThreads } = props;
   return (
     <footer className="status-bar">
       <span title={`${formatExactBytes(snapshot.fileBytes)} bytes`}>
@@ -24,6 +26,14 @@ export function SnapshotStatusBar(props: {
         </span>
       )}
       <span>{snapshotFormName(snapshot.pickleProtocol, snapshot.source)}</span>
+      {decodeThreads !== undefined && (
+        <span
+          data-testid="decode-threads"
+          title="Cut into parts at trace entries, each decoded on a Web Worker of its own"
+        >
+          decoded on {decodeThreads} threads
+        </span>
+      )}
       <span>
         {snapshot.devices.length} {snapshot.devices.length === 1 ? 'device' : 'devices'}
       </span>

@@ -28,6 +28,9 @@ export function TabStrip({ tabs, selectedTabId, onSelect, onClose }: TabStripPro
                 formatBytes(tab.snapshot.fileBytes),
                 snapshotFormName(tab.snapshot.pickleProtocol, tab.snapshot.source),
                 `${tab.snapshot.devices.length} ${tab.snapshot.devices.length === 1 ? 'device' : 'devices'}`,
+                ...(tab.decodeThreads === undefined
+                  ? []
+                  : [`decoded on ${tab.decodeThreads} threads`]),
               ].join(' · ')
             : 'opening…';
         return (
@@ -42,6 +45,7 @@ export function TabStrip({ tabs, selectedTabId, onSelect, onClose }: TabStripPro
             data-file-name={tab.fileName}
             data-tab-state={tab.kind}
             data-tab-stage={tab.kind === 'loading' ? tab.stage : undefined}
+            data-decode-threads={tab.kind === 'snapshot' ? (tab.decodeThreads ?? 1) : undefined}
             title={`${tab.fileName} — ${detail}${tab.servedFrom === undefined ? '' : `\n${servedFromText(tab.servedFrom)}`}`}
             onClick={() => onSelect(tab.id)}
             onAuxClick={(event) => {

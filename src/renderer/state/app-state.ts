@@ -34,6 +34,8 @@ export interface LoadingTab extends TabBase {
 export interface SnapshotTab extends TabBase {
   readonly kind: 'snapshot';
   readonly snapshot: AnalyzedSnapshot;
+  /** The threads that decoded it, where more than one did (a large file decoded in parts). */
+  readonly decodeThreads?: number;
   /** The page's choices: made when the tab opens, dropped when it closes. */
   readonly store: TabStore;
 }
@@ -177,6 +179,7 @@ function reduceDecodeEvent(state: AppState, event: DecodeEvent): AppState {
         rankGroup: tab.rankGroup,
         ...(tab.servedFrom === undefined ? {} : { servedFrom: tab.servedFrom }),
         snapshot: event.snapshot,
+        ...((event.decodeThreads ?? 1) > 1 ? { decodeThreads: event.decodeThreads } : {}),
         store: createTabStore(event.snapshot),
       };
       if (event.opening !== undefined)

@@ -2,15 +2,25 @@
 // opened from disk) that streams one file through the shared decoder and posts the snapshot back
 // with its typed arrays transferred. The file comes as a File (web build, a File dropped in
 // Electron without a path) or as a URL to fetch (Electron's hand-over, the web build's demo);
-// ./snapshot-source.ts makes either a stream, and from there on the path is one. The page never
-// parses; cancelling terminates the worker, which aborts its fetch.
+// ./snapshot-source.ts makes either a stream, and from there on the path is one. A picked File or
+// a served file (byte ranges) the page gives threads to is first tried in parts
+// (./decode-in-page-parts.ts): this worker is then the spine, and the page starts workers for the
+// parts, which come here as 'part' requests. The
+// page never parses; cancelling terminates the worker, which aborts its fetch.
 
 import { frameLabelTablesOf } from '@shared/analysis/label-tables';
 import { buildAnalyzedSnapshotData, transferablesOf } from '@shared/analyzed/analyzed-snapshot';
-import { decodeSnapshot } from '@shared/snapshot/decode-snapshot';
+import { decodeSnapshot, type DecodeProgress } from '@shared/snapshot/decode-snapshot';
+import type { SnapshotModel } from '@shared/snapshot/model';
 import { classifyDecodeError } from '@shared/snapshot/describe-decode-error';
-import type { DecodeWorkerReply, DecodeWorkerRequest } from './decode-worker-protocol';
+import type {
+  DecodeSnapshotRequest,
+  DecodeWorkerReply,
+  DecodeWorkerRequest,
+  PartBytes,
+} from './decode-worker-protocol';
 import { pageMemoryLimit } from './page-memory-limit';
+import { decodeInPageParts, runPagePart, type PagePartsDecode } from './decode-in-page-parts';
 import { openSnapshotSource, ReportedBug } from './snapshot-source';
 import { withMemoryTimeline } from './with-memory-timeline';
 
@@ -30,24 +40,59 @@ function post(message: DecodeWorkerReply, transfer: Transferable[] = []): void {
   scope.postMessage(message, transfer);
 }
 
-async function decode(request: DecodeWorkerRequest): Promise<void> {
-  const { fileName, totalBytes, chunks, gzipIsize } = await openSnapshotSource(request);
+/** What a decode in parts reads, and on how many threads; null: one thread, as a stream. */
+function partsOf(
+  request: DecodeSnapshotRequest,
+): { bytes: PartBytes; sizeBytes: number; threads: number } | null {
+  if (request.kind === 'file') {
+    const threads = request.threads ?? 1;
+    return threads < 2 ? null : { bytes: request.file, sizeBytes: request.file.size, threads };
+  }
+  const { ranges } = request;
+  if (ranges === undefined || ranges.threads < 2) return null;
+  const { sizeBytes, threads } = ranges;
+  return { bytes: { url: request.url, sizeBytes }, sizeBytes, threads };
+}
+
+/** The decode in parts this worker is the spine of, while it runs. */
+let inParts: PagePartsDecode | null = null;
+
+async function decode(request: DecodeSnapshotRequest): Promise<void> {
   let bytesRead = 0;
   let lastPostedAt = -Infinity;
   let lastStage = '';
-  const decoded = await decodeSnapshot(chunks, {
-    ...(totalBytes === null ? {} : { totalBytes }),
-    memoryLimit: pageMemoryLimit(),
-    gzipIsize,
-    onProgress(progress) {
-      bytesRead = progress.bytesRead;
-      const now = performance.now();
-      if (progress.phase === lastStage && now - lastPostedAt < PROGRESS_INTERVAL_MS) return;
-      lastPostedAt = now;
-      lastStage = progress.phase;
-      post({ type: 'progress', stage: progress.phase, bytesRead, totalBytes });
-    },
-  });
+  let totalBytes: number | null = request.kind === 'file' ? request.file.size : null;
+  const onProgress = (progress: DecodeProgress): void => {
+    bytesRead = progress.bytesRead;
+    const now = performance.now();
+    if (progress.phase === lastStage && now - lastPostedAt < PROGRESS_INTERVAL_MS) return;
+    lastPostedAt = now;
+    lastStage = progress.phase;
+    post({ type: 'progress', stage: progress.phase, bytesRead, totalBytes });
+  };
+  let threads = 1;
+  let decoded: SnapshotModel | null = null;
+  const inPartsOf = partsOf(request);
+  if (inPartsOf !== null) {
+    const size = inPartsOf.sizeBytes;
+    inParts = decodeInPageParts(inPartsOf.bytes, inPartsOf.threads, post, (bytesDecoded) =>
+      onProgress({ phase: 'reading', bytesRead: bytesDecoded, totalBytes: size }),
+    );
+    decoded = (await inParts?.model.catch(() => null)) ?? null;
+    if (decoded !== null) threads = inPartsOf.threads;
+    inParts = null;
+  }
+  if (decoded === null) {
+    const source = await openSnapshotSource(request);
+    totalBytes = source.totalBytes;
+    decoded = await decodeSnapshot(source.chunks, {
+      ...(totalBytes === null ? {} : { totalBytes }),
+      memoryLimit: pageMemoryLimit(),
+      gzipIsize: source.gzipIsize,
+      onProgress,
+    });
+  }
+  const fileName = request.kind === 'file' ? request.file.name : request.fileName;
   const model =
     request.kind === 'file' && request.memoryTimeline !== undefined
       ? await withMemoryTimeline(decoded, request.memoryTimeline, pageMemoryLimit())
@@ -58,11 +103,20 @@ async function decode(request: DecodeWorkerRequest): Promise<void> {
   const snapshot = buildAnalyzedSnapshotData(model, { fileName, fileBytes });
   // Every stack labelled here, not on the page's thread: frame names may be megabytes long.
   snapshot.labels = frameLabelTablesOf(snapshot);
-  post({ type: 'done', snapshot }, transferablesOf(snapshot));
+  post({ type: 'done', snapshot, threads }, transferablesOf(snapshot));
 }
 
 scope.onmessage = (event) => {
-  decode(event.data).catch((error: unknown) => {
+  const request = event.data;
+  if (request.kind === 'part') {
+    void runPagePart(request.job);
+    return;
+  }
+  if (request.kind === 'part-lost') {
+    inParts?.lose();
+    return;
+  }
+  decode(request).catch((error: unknown) => {
     if (error instanceof ReportedBug) {
       post({ type: 'failed', message: error.message, bugReport: error.bugReport });
       return;

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { UnreadableInputError } from '@shared/errors/unreadable-input';
 import { gzipIsizeFrom, MIN_GZIP_BYTES } from '@shared/snapshot/gzip-stream';
 import type { SnapshotRefusal } from '../../preload/index.d';
-import type { DecodeWorkerRequest } from './decode-worker-protocol';
+import type { DecodeSnapshotRequest } from './decode-worker-protocol';
 
 export interface SnapshotSource {
   /** The name the snapshot is shown under. */
@@ -43,7 +43,7 @@ export const snapshotRefusalSchema = z.strictObject({
 }) satisfies z.ZodType<SnapshotRefusal>;
 
 export async function openSnapshotSource(
-  request: DecodeWorkerRequest,
+  request: DecodeSnapshotRequest,
   fetchUrl: (url: string) => Promise<Response> = (url) => fetch(url),
 ): Promise<SnapshotSource> {
   if (request.kind === 'file') {

@@ -52,3 +52,79 @@ export function feedFrom(
     onChunk?.();
   }
 }
+
+/** How a windowed source reads: window sizes, and how many of each it keeps. */
+export interface WindowOptions {
+  /** Reads of at least this many bytes go to the source as they are. */
+  readonly largeReadBytes: number;
+  /** A read of fewer than `smallReadBytes` loads a small window; any other a large one. */
+  readonly smallReadBytes: number;
+  readonly smallWindowBytes: number;
+  readonly smallWindows: number;
+  readonly largeWindowBytes: number;
+  readonly largeWindows: number;
+}
+
+/**
+ * Windows for reads that cost milliseconds each: the page's workers' (a File with FileReaderSync,
+ * a served file by range request: src/renderer/workers/):
+ * each read costs 2-3 ms in Chromium whatever its size (9 bytes or 64 KiB; 8 MiB: 21-27 ms,
+ * ~350 MB/s; measured on this 2-core machine at a load of 5-7), against microseconds for the
+ * CLI's readSync. So the small reads of the decoders (headers, the objects a part names in
+ * earlier parts) load 1 MiB windows, 32 kept, and the sequential ones 8 MiB windows, 2 kept:
+ * at most 48 MiB per worker.
+ */
+export const COSTLY_READ_WINDOWS: WindowOptions = {
+  largeReadBytes: 8 << 20,
+  smallReadBytes: 64 << 10,
+  smallWindowBytes: 1 << 20,
+  smallWindows: 32,
+  largeWindowBytes: 8 << 20,
+  largeWindows: 2,
+};
+
+/**
+ * `inner` read in windows, the last few of each size kept: for a source whose every read costs
+ * milliseconds whatever its size (a File in a browser: FileReaderSync, a range request), where
+ * the readers ask for 9-byte headers, 16 KiB objects and 1 MiB chunks. Scattered small reads (the
+ * objects a part names in earlier parts) load small windows, and sequential ones large windows.
+ */
+export function windowedSource(inner: ByteSource, options: WindowOptions): ByteSource {
+  interface Window {
+    readonly start: number;
+    readonly bytes: Uint8Array;
+  }
+  const small: Window[] = [];
+  const large: Window[] = [];
+  const cached = (offset: number, end: number): Uint8Array | null => {
+    for (const windows of [small, large]) {
+      for (let index = 0; index < windows.length; index++) {
+        const window = windows[index]!;
+        if (offset >= window.start && end <= window.start + window.bytes.length) {
+          // The most recently used last.
+          windows.splice(index, 1);
+          windows.push(window);
+          return window.bytes.subarray(offset - window.start, end - window.start);
+        }
+      }
+    }
+    return null;
+  };
+  return {
+    size: inner.size,
+    read(offset, length) {
+      const end = Math.min(inner.size, offset + length);
+      if (end <= offset) return new Uint8Array(0);
+      const hit = cached(offset, end);
+      if (hit !== null) return hit;
+      if (end - offset >= options.largeReadBytes) return inner.read(offset, end - offset);
+      const isSmall = end - offset < options.smallReadBytes;
+      const windows = isSmall ? small : large;
+      const windowBytes = isSmall ? options.smallWindowBytes : options.largeWindowBytes;
+      const bytes = inner.read(offset, Math.max(windowBytes, end - offset));
+      windows.push({ start: offset, bytes });
+      if (windows.length > (isSmall ? options.smallWindows : options.largeWindows)) windows.shift();
+      return bytes.subarray(0, end - offset);
+    },
+  };
+}

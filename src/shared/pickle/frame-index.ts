@@ -81,3 +81,45 @@ function unframedPayloadEnd(header: Uint8Array, view: DataView, pos: number, siz
   const end = pos + headerBytes + length;
   return end <= size ? end : -1;
 }
+
+/** FRAME headers a found frame must chain to (each at the end of the one before). */
+const CHAINED_FRAMES = 3;
+/**
+ * The longest frame believed: CPython's pickler closes a frame once it holds 64 KiB, and writes
+ * larger payloads outside frames.
+ */
+const MAX_FRAME_BYTES = 1 << 20;
+
+/**
+ * The payload start of a frame at or after `target`, found in the `searchBytes` after it without
+ * hopping from the start of the file (which reads a header per 64 KiB: in a browser, a
+ * millisecond each): a FRAME opcode whose length leads to another FRAME header, and so on
+ * CHAINED_FRAMES times (or to the end of the input, or the under 4 bytes CPython leaves unframed
+ * there). -1 when none is found. Bytes inside a string
+ * can look like this; whoever starts decoding here must check that the decode before it ends
+ * exactly here (the spine of a decode in parts does: ../snapshot/decode-in-parts.ts).
+ */
+export function findFrameNear(source: ByteSource, target: number, searchBytes: number): number {
+  const window = source.read(target, searchBytes + CHAINED_FRAMES * (MAX_FRAME_BYTES + 9));
+  const view = new DataView(window.buffer, window.byteOffset, window.byteLength);
+  const lengthAt = (at: number): number =>
+    at + FRAME_HEADER <= window.length && window[at] === Op.FRAME
+      ? view.getUint32(at + 1, true) + view.getUint32(at + 5, true) * 2 ** 32
+      : -1;
+  const limit = Math.min(searchBytes, window.length);
+  for (let at = 0; at < limit; at++) {
+    if (window[at] !== Op.FRAME) continue;
+    let hop = at;
+    let chained = 0;
+    while (chained < CHAINED_FRAMES) {
+      const length = lengthAt(hop);
+      if (length <= 0 || length > MAX_FRAME_BYTES) break;
+      hop += FRAME_HEADER + length;
+      chained++;
+      // The end of the input, or the last bytes CPython writes without a frame (under 4).
+      if (target + hop <= source.size && source.size - (target + hop) < 4) chained = CHAINED_FRAMES;
+    }
+    if (chained === CHAINED_FRAMES) return target + at + FRAME_HEADER;
+  }
+  return -1;
+}

@@ -6,7 +6,13 @@ import { generateLargeSnapshot } from '../../../generators/snapshot/generate-lar
 import { decodeBytes } from '../../../test/support/analyzed';
 import { fileLikeSource } from '../../../test/support/byte-sources';
 import { realSnapshotPaths } from '../../../test/support/real-snapshots';
-import { decodeInParts, layOutParts } from './decode-in-parts';
+import {
+  decodeInParts,
+  decodeScannedPart,
+  joinParts,
+  layOutParts,
+  scanPart,
+} from './decode-in-parts';
 import { partShares } from './part-shares';
 
 const CUDA_FIXTURES = ['expandable.pickle', 'leak.pickle', 'oom.pickle'].map((name) =>
@@ -112,4 +118,28 @@ describe('a damaged pickle decoded in parts', () => {
       expect(outcomes.refusedBoth).toBeGreaterThanOrEqual(5);
     },
   );
+});
+
+describe('a cut that is not where the serial decoder stands', () => {
+  // The page finds frames by searching near each cut (findFrameNear), which bytes inside a string
+  // can fool: whatever the cut, the parts must give the serial model or null, never another.
+  it('gives null (the serial decoder then answers) for cuts a few bytes off a trace entry', async () => {
+    const path = realSnapshotPaths().find((file) => basename(file).startsWith('LINYUNLinYun'))!;
+    const bytes = new Uint8Array(readFileSync(path));
+    const serial = await decodeBytes(bytes);
+    const layout = layOutParts(bytes, 2)!;
+    const cut = layout.starts[1]!;
+    for (const shift of [-3, -1, 1, 2, 3, 4, 5, 9]) {
+      const starts = [0, cut + shift];
+      const scan = scanPart(bytes, starts, 0);
+      const part = scan === null ? null : decodeScannedPart(bytes, starts, 1, [scan]);
+      const model = await joinParts(bytes, starts, [part]);
+      // Each shift lands mid-entry (or mid-opcode): not a state a part may start from.
+      expect(model, `shift ${shift}`).toBeNull();
+    }
+    // And at the cut itself, the serial model.
+    const starts = [0, cut];
+    const part = decodeScannedPart(bytes, starts, 1, [scanPart(bytes, starts, 0)!]);
+    expect(await joinParts(bytes, starts, [part])).toEqual(serial);
+  });
 });

@@ -107,6 +107,11 @@ describe('planTraceSplit', () => {
         // Never the file at once: the search near each cut reads its window (1 MiB) and no more.
         expect(source.counts.largest).toBeLessThanOrEqual(Math.max(windowBytes, (1 << 20) + 8));
       }
+      // The page's plan: a frame searched for near each cut, not every header read. The same
+      // cuts, from a few reads.
+      const searching = fileLikeSource(bytes);
+      const searched = planTraceSplit(searching, parts, { frames: 'search' });
+      expect(searched).toEqual({ plan: { ...split.plan, frames: null } });
     }
   });
 

@@ -19,7 +19,7 @@
 // the sum of the MEMOIZE opcodes of the parts before it (countMemoized in ../pickle/opcode-scan.ts).
 
 import { sourceOf, type ByteSource } from '../pickle/byte-source';
-import { indexFrames } from '../pickle/frame-index';
+import { findFrameNear, indexFrames } from '../pickle/frame-index';
 import { NOT_SCANNED, opcodeEnd } from '../pickle/opcode-scan';
 import { Op } from '../pickle/opcodes';
 
@@ -30,8 +30,8 @@ export interface TraceSplitPlan {
   actionKeyMemoIndex: number;
   /** Where the 'action' string is first written (the first trace entry is just before it). */
   firstActionKey: number;
-  /** How many frames the plan hopped through. */
-  frames: number;
+  /** How many frames the plan hopped through (null: it searched near each cut instead). */
+  frames: number | null;
 }
 
 export type TraceSplit = { plan: TraceSplitPlan } | { reason: string };
@@ -49,6 +49,13 @@ export interface TraceSplitOptions {
   fractions?: readonly number[];
   /** Bytes read at a time from a ByteSource not in memory, before the first trace entry. */
   windowBytes?: number;
+  /**
+   * How a frame near each cut is found: by the frame index (hopping every header from the start:
+   * a read per 64 KiB, cheap from a file on disk), or by searching near the cut for a chain of
+   * FRAME headers (a few reads in all: a browser's reads cost milliseconds each). A cut found by
+   * searching is checked as every cut is: the spine's decode must end exactly there.
+   */
+  frames?: 'index' | 'search';
 }
 
 const DEFAULT_SEARCH_BYTES = 1 << 20;
@@ -67,7 +74,7 @@ export function planTraceSplit(
   options: TraceSplitOptions = {},
 ): TraceSplit {
   const source = sourceOf(input);
-  const frames = indexFrames(source);
+  const frames = options.frames === 'search' ? framesBySearch(source) : indexFrames(source);
   if ('reason' in frames) return { reason: frames.reason };
   const key = findActionKey(source, source.size / 2, options.windowBytes ?? KEY_WINDOW_BYTES);
   if ('reason' in key) return key;
@@ -78,9 +85,15 @@ export function planTraceSplit(
     const previous = starts[starts.length - 1]!;
     const fraction = options.fractions?.[part - 1] ?? part / parts;
     const target = Math.max(Math.floor(source.size * fraction), key.at, previous + 1);
-    const frame = firstAtOrAfter(payloadStarts, target);
-    if (frame === payloadStarts.length) break;
-    const from = payloadStarts[frame]!;
+    let from: number;
+    if (payloadStarts === null) {
+      from = findFrameNear(source, target, searchBytes);
+      if (from < 0) continue;
+    } else {
+      const frame = firstAtOrAfter(payloadStarts, target);
+      if (frame === payloadStarts.length) break;
+      from = payloadStarts[frame]!;
+    }
     const to = Math.min(frames.end, from + searchBytes);
     const entry =
       source.whole !== undefined
@@ -94,9 +107,24 @@ export function planTraceSplit(
       starts,
       actionKeyMemoIndex: key.memoIndex,
       firstActionKey: key.at,
-      frames: payloadStarts.length,
+      frames: payloadStarts?.length ?? null,
     },
   };
+}
+
+/**
+ * What the plan knows of the frames when it searches near each cut: that the file has them (a
+ * FRAME right after PROTO), not where they all are (payloadStarts null).
+ */
+function framesBySearch(
+  source: ByteSource,
+): { payloadStarts: null; end: number } | { reason: string } {
+  const head = source.read(0, 3);
+  if (head.length < 3 || head[0] !== Op.PROTO) return { reason: 'not a pickle of protocol 2+' };
+  if (head[1]! < 4) return { reason: `protocol ${head[1]} has no frames` };
+  if (head[1]! > 5) return { reason: `unsupported protocol ${head[1]}` };
+  if (head[2] !== Op.FRAME) return { reason: 'no FRAME opcode after PROTO' };
+  return { payloadStarts: null, end: source.size };
 }
 
 /**

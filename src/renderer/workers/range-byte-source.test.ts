@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { rangeByteSource, type SyncRequest } from './range-byte-source';
+
+// A served file read by range requests: each read asks for exactly the range it reads (in the
+// page's windows), and anything but that range's answer throws (the decode in parts then gives
+// up, and the file is read as a stream on one thread).
+
+const FILE = Uint8Array.from({ length: 5_000_000 }, (_, index) => (index * 7) % 256);
+
+interface Server {
+  ranges: string[];
+  /** What the server does with a range (default: answers it). */
+  answer?: (range: string) => { status: number; contentRange: string | null; body: Uint8Array };
+}
+
+function requests(server: Server): () => SyncRequest {
+  return () => {
+    let range = '';
+    const request = {
+      responseType: '' as XMLHttpRequestResponseType,
+      status: 0,
+      response: null as unknown,
+      headers: new Map<string, string>(),
+      open(method: string, _url: string, async: boolean) {
+        expect([method, async]).toEqual(['GET', false]);
+      },
+      setRequestHeader(name: string, value: string) {
+        expect(name).toBe('Range');
+        range = value;
+      },
+      send() {
+        server.ranges.push(range);
+        const answer =
+          server.answer?.(range) ??
+          (() => {
+            const [first, last] = /^bytes=(\d+)-(\d+)$/.exec(range)!.slice(1).map(Number) as [
+              number,
+              number,
+            ];
+            const body = FILE.slice(first, Math.min(FILE.length, last + 1));
+            const contentRange = `bytes ${first}-${first + body.length - 1}/${FILE.length}`;
+            return { status: 206, contentRange, body };
+          })();
+        request.status = answer.status;
+        request.response = answer.body.buffer;
+        if (answer.contentRange !== null) request.headers.set('Content-Range', answer.contentRange);
+      },
+      getResponseHeader: (name: string) => request.headers.get(name) ?? null,
+    };
+    return request;
+  };
+}
+
+describe('rangeByteSource', () => {
+  it('reads what the file holds, in windows: few requests for many small reads', () => {
+    const server: Server = { ranges: [] };
+    const source = rangeByteSource('http://127.0.0.1/t/files/0', FILE.length, requests(server))!;
+    for (let offset = 0; offset < 3_000_000; offset += 65_536)
+      expect(source.read(offset, 9)).toEqual(FILE.subarray(offset, offset + 9));
+    expect(source.read(4_999_990, 100)).toEqual(FILE.subarray(4_999_990));
+    expect(source.read(FILE.length, 10)).toEqual(new Uint8Array(0));
+    expect(server.ranges[0]).toBe('bytes=0-1048575');
+    expect(server.ranges.length).toBeLessThanOrEqual(4);
+  });
+
+  it('throws when the answer is not the range asked for', () => {
+    const whole = { status: 200, contentRange: null, body: FILE };
+    const other = {
+      status: 206,
+      contentRange: `bytes 0-9/${FILE.length + 1}`,
+      body: FILE.slice(0, 10),
+    };
+    for (const answer of [whole, other, { ...whole, status: 403, body: new Uint8Array(0) }]) {
+      const server: Server = { ranges: [], answer: () => answer };
+      const source = rangeByteSource('u', FILE.length, requests(server))!;
+      expect(() => source.read(0, 10)).toThrow(/the server answered/);
+    }
+    const short: Server = {
+      ranges: [],
+      answer: () => ({
+        status: 206,
+        contentRange: `bytes 0-1048575/${FILE.length}`,
+        body: FILE.slice(0, 10),
+      }),
+    };
+    expect(() => rangeByteSource('u', FILE.length, requests(short))!.read(0, 10)).toThrow(
+      /another length/,
+    );
+  });
+
+  it('is null where there is no XMLHttpRequest', () => {
+    expect(rangeByteSource('u', 10, null)).toBeNull();
+  });
+});
