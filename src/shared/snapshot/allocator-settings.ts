@@ -14,13 +14,19 @@ const MAX_ITEMS = 4096;
 /** Values looked at in all: a list shared by every key must not multiply the work. */
 const MAX_VALUES = 16_384;
 
+/**
+ * `asListed`: a value as the generic decode holds it (the fast path holds a frames list it has
+ * read as its stand-in, which a setting may name by a memo reference: fuzz campaign seed
+ * 20261136, case 8067, where the two paths kept different settings).
+ */
 export function sanitizeAllocatorSettings(
   settings: Record<string, unknown>,
   warnings: string[],
+  asListed: (value: unknown) => unknown = (value) => value,
 ): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
   const dropped: string[] = [];
-  const budget = { values: MAX_VALUES };
+  const budget = { values: MAX_VALUES, asListed };
   for (const key of Object.keys(settings)) {
     const value = plainSetting(settings[key], 0, budget);
     if (value === undefined) dropped.push(`allocator_settings.${key}`);
@@ -36,11 +42,12 @@ export function sanitizeAllocatorSettings(
 
 /** The value as plain data, or undefined when it is not a plain setting. */
 function plainSetting(
-  value: unknown,
+  read: unknown,
   depth: number,
-  budget: { values: number },
+  budget: { values: number; asListed: (value: unknown) => unknown },
 ): SettingValue | undefined {
   if (--budget.values < 0) return undefined;
+  const value = budget.asListed(read);
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   // JSON has no bigint; the exact digits survive as text.

@@ -212,6 +212,22 @@ describe('fuzz seed 20261132 case 11884', () => {
   });
 });
 
+describe('fuzz seed 20261136 case 8067', () => {
+  // allocator_settings.max_split_size is a memo reference to a trace entry's frames list:
+  // pickle.load reads that list of two frame dicts there. The generic path kept it; the fast
+  // path, holding the list as its stand-in, dropped it as "not a plain setting value".
+  it('reads a frames list named by a setting as the list it is, on both decode paths', async () => {
+    const bytes = new Uint8Array(
+      readFileSync('test/fixtures/fuzz/frames-list-as-setting-seed20261136-case8067.pickle'),
+    );
+    const fast = await decode(bytes);
+    expect(await decode(bytes, { fastTraceEntries: false })).toEqual(fast);
+    const frame = { filename: 'torch/nn/modules/module.py', line: 737, name: 'backward' };
+    expect(fast.allocatorSettings?.['max_split_size']).toEqual([frame, frame]);
+    expect(fast.warnings.filter((warning) => warning.startsWith('allocator_settings'))).toEqual([]);
+  });
+});
+
 describe('fuzz seed 20261133 case 1247', () => {
   // device_traces[1] is a memo reference to an entry's empty frames list: pickle.load reads an
   // empty list there, an empty trace for device 1. The generic path opened it; the fast path,

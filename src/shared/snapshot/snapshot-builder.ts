@@ -97,7 +97,9 @@ export function buildSnapshotModel({
     allocatorSettings =
       dict.allocator_settings === undefined || dict.allocator_settings === null
         ? null
-        : sanitizeAllocatorSettings(dict.allocator_settings, warnings);
+        : sanitizeAllocatorSettings(dict.allocator_settings, warnings, (value) =>
+            listAsListed(value, stacks, traceTable),
+          );
     externalAnnotations = parseEach(
       dict.external_annotations ?? [],
       rawAnnotationSchema,
