@@ -509,6 +509,9 @@ describe('createPageDecoder', () => {
       expect(spine.requests.at(-1)).toEqual({ kind: 'part-lost' });
       // The page does not fail the file: the spine decodes it on one thread.
       expect(events.map((event) => event.type)).toEqual(['started']);
+      // It gives the parts up: their workers end now, not with the file.
+      spine.reply({ type: 'end-parts' });
+      expect(workers.map((worker) => worker.terminated)).toEqual([false, true, true]);
       spine.reply({ type: 'done', snapshot });
       expect(events.at(-1)).toEqual({ type: 'done', jobId: 'page-1', snapshot: adopted });
     });

@@ -245,6 +245,9 @@ export function createPageDecoder(
         case 'start-parts':
           startPartWorkers(job, worker, reply.jobs);
           return;
+        case 'end-parts':
+          for (const partWorker of job.partWorkers.splice(0)) partWorker.terminate();
+          return;
         case 'done':
           finish(jobId, 'decoded');
           emit({

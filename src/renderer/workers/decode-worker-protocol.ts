@@ -83,6 +83,8 @@ export type DecodeWorkerReply =
     }
   /** Start one worker per job and hand it its job (as a 'part' request): the file's parts. */
   | { readonly type: 'start-parts'; readonly jobs: readonly PagePartJob[] }
+  /** The parts were given up (the file decodes on one thread): end their workers. */
+  | { readonly type: 'end-parts' }
   /** Plain data, its typed arrays transferred; the page adopts it. */
   | {
       readonly type: 'done';

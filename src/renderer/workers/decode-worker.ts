@@ -5,8 +5,8 @@
 // ./snapshot-source.ts makes either a stream, and from there on the path is one. A picked File or
 // a served file (byte ranges) the page gives threads to is first tried in parts
 // (./decode-in-page-parts.ts): this worker is then the spine, and the page starts workers for the
-// parts, which come here as 'part' requests. The
-// page never parses; cancelling terminates the worker, which aborts its fetch.
+// parts, which come here as 'part' requests. The page never parses; cancelling terminates the
+// worker, which aborts its fetch.
 
 import { frameLabelTablesOf } from '@shared/analysis/label-tables';
 import { buildAnalyzedSnapshotData, transferablesOf } from '@shared/analyzed/analyzed-snapshot';
@@ -78,8 +78,11 @@ async function decode(request: DecodeSnapshotRequest): Promise<void> {
     inParts = decodeInPageParts(inPartsOf.bytes, inPartsOf.threads, post, (bytesDecoded) =>
       onProgress({ phase: 'reading', bytesRead: bytesDecoded, totalBytes: size }),
     );
+    const started = inParts !== null;
     decoded = (await inParts?.model.catch(() => null)) ?? null;
     if (decoded !== null) threads = inPartsOf.threads;
+    // Given up: the parts' workers still at work would take the cores the stream decode needs.
+    else if (started) post({ type: 'end-parts' });
     inParts = null;
   }
   if (decoded === null) {
