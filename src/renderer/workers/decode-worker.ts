@@ -74,9 +74,10 @@ async function decode(request: DecodeSnapshotRequest): Promise<void> {
   let decoded: SnapshotModel | null = null;
   const inPartsOf = partsOf(request);
   if (inPartsOf !== null) {
-    const size = inPartsOf.sizeBytes;
+    // A served file's size comes from serve's list (a picked File's is its own).
+    totalBytes = inPartsOf.sizeBytes;
     inParts = decodeInPageParts(inPartsOf.bytes, inPartsOf.threads, post, (bytesDecoded) =>
-      onProgress({ phase: 'reading', bytesRead: bytesDecoded, totalBytes: size }),
+      onProgress({ phase: 'reading', bytesRead: bytesDecoded, totalBytes }),
     );
     const started = inParts !== null;
     decoded = (await inParts?.model.catch(() => null)) ?? null;
