@@ -11,7 +11,8 @@
 import { readFileSync } from 'node:fs';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { ForeignMemo } from '../src/shared/pickle/foreign-memo';
-import { scanMemoObjects } from '../src/shared/pickle/opcode-scan';
+import { memorySource } from '../src/shared/pickle/byte-source';
+import { countMemoCheckpoints } from '../src/shared/pickle/opcode-scan';
 import { Unpickler } from '../src/shared/pickle/unpickler';
 import { decodeTracePart } from '../src/shared/snapshot/decode-trace-part';
 import { StackInterner } from '../src/shared/snapshot/stack-interner';
@@ -73,9 +74,9 @@ function runTimedJob(job: Job, bytes: Uint8Array): Omit<Done, 'cpuSeconds'> {
     const rows = decodeSerial(bytes, job.split);
     return { rows, scanSeconds: 0, decodeSeconds: (performance.now() - started) / 1000 };
   }
-  const scanned = scanMemoObjects(bytes, 0, job.split);
+  const scanned = countMemoCheckpoints(memorySource(bytes), 0, job.split);
   const scanEnd = performance.now();
-  const foreign = new ForeignMemo(bytes, [{ base: 0, from: 0, starts: scanned.starts }]);
+  const foreign = new ForeignMemo(bytes, [{ ...scanned, base: 0, from: 0 }]);
   const part = decodeTracePart(bytes, job.split, bytes.length, scanned.memoized, foreign);
   return {
     rows: part.tables?.rows ?? 0,

@@ -25,7 +25,8 @@ function decodeSerialUpTo(bytes: Uint8Array, end: number): number {
   return traceTable.rows;
 }
 import { Op } from '../src/shared/pickle/opcodes';
-import { opcodeEnd, scanMemoObjects } from '../src/shared/pickle/opcode-scan';
+import { memorySource } from '../src/shared/pickle/byte-source';
+import { countMemoCheckpoints, opcodeEnd } from '../src/shared/pickle/opcode-scan';
 import { ForeignMemo, type MemoPart } from '../src/shared/pickle/foreign-memo';
 
 /**
@@ -155,10 +156,10 @@ for (let run = 0; run < runs; run++) {
   for (let part = 0; part < starts.length; part++) {
     const from = starts[part]!;
     const [scanSeconds, scanned] = await timed(() =>
-      scanMemoObjects(bytes, from, starts[part + 1] ?? bytes.length),
+      countMemoCheckpoints(memorySource(bytes), from, starts[part + 1] ?? bytes.length),
     );
-    note(`scan memo objects, part ${part}`, scanSeconds);
-    memoParts.push({ base: scannedBase, from, starts: scanned.starts });
+    note(`count memo with checkpoints, part ${part}`, scanSeconds);
+    memoParts.push({ ...scanned, base: scannedBase, from });
     scannedBase += scanned.memoized;
   }
   if (run === 0) {

@@ -21,8 +21,6 @@ void runPartJob(
   job.starts,
   job.part,
   (scan) => {
-    // In shared memory: every later worker reads it, and copies would add up.
-    if (scan !== null) scan.starts = shared(scan.starts);
     for (const port of job.toLater) port.postMessage(scan);
   },
   job.fromEarlier.map(received),
@@ -41,10 +39,4 @@ function received(port: MessagePort): Promise<PartScan | null> {
       settle(scan);
     }),
   );
-}
-
-function shared(values: Uint32Array): Uint32Array {
-  const copy = new Uint32Array(new SharedArrayBuffer(values.byteLength));
-  copy.set(values);
-  return copy;
 }

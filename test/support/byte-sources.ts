@@ -21,3 +21,35 @@ export function fileLikeSource(bytes: Uint8Array): CountedSource {
     },
   };
 }
+
+export interface StreamedSource extends CountedSource {
+  /** Bytes streamed so far (ByteSource.chunks), and how many streams were left before their end. */
+  readonly streamed: { bytes: number; cancelled: number };
+}
+
+/**
+ * fileLikeSource whose sequential reads may also stream (ByteSource.chunks, as the page's do), in
+ * chunks of `chunkBytes` that cut opcodes anywhere, each one awaited as a stream's read is.
+ */
+export function streamedSource(bytes: Uint8Array, chunkBytes: number): StreamedSource {
+  const streamed = { bytes: 0, cancelled: 0 };
+  return {
+    ...fileLikeSource(bytes),
+    streamed,
+    async *chunks(from, to) {
+      const end = Math.min(bytes.length, to);
+      let at = from;
+      try {
+        while (at < end) {
+          await Promise.resolve();
+          const chunk = bytes.slice(at, Math.min(end, at + chunkBytes));
+          at += chunk.length;
+          streamed.bytes += chunk.length;
+          yield chunk;
+        }
+      } finally {
+        if (at < end) streamed.cancelled++;
+      }
+    },
+  };
+}

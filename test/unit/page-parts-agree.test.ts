@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { decodeBytes } from '../support/analyzed';
-import { fileLikeSource } from '../support/byte-sources';
+import { fileLikeSource, streamedSource, type StreamedSource } from '../support/byte-sources';
 import { realSnapshotPaths } from '../support/real-snapshots';
 import {
   decodeInPageParts,
@@ -25,10 +25,28 @@ const FILES = ['LINYUNLinYun', 'kkaitlyn111', 'Maphsge4'].map((prefix) =>
   realSnapshotPaths().find((path) => basename(path).startsWith(prefix))!,
 );
 
-/** Each Blob read as a thread that does not hold it reads it: a copy per read. */
-function readerFor(bytes: Uint8Array): { blob: Blob; readerOf: PartReader } {
+/**
+ * Each Blob read as a thread that does not hold it reads it: a copy per read; with `chunkBytes`,
+ * its sequential reads streamed in chunks of that size, as a File's are (ByteSource.chunks).
+ */
+function readerFor(
+  bytes: Uint8Array,
+  chunkBytes?: number,
+): { blob: Blob; readerOf: PartReader; streamed: () => number } {
   const blob = new Blob([new Uint8Array(bytes)]);
-  return { blob, readerOf: (file) => (file === blob ? fileLikeSource(bytes) : null) };
+  const sources: StreamedSource[] = [];
+  const readerOf: PartReader = (file) => {
+    if (file !== blob) return null;
+    if (chunkBytes === undefined) return fileLikeSource(bytes);
+    const source = streamedSource(bytes, chunkBytes);
+    sources.push(source);
+    return source;
+  };
+  return {
+    blob,
+    readerOf,
+    streamed: () => sources.reduce((sum, source) => sum + source.streamed.bytes, 0),
+  };
 }
 
 /** The page's part: each job run as its own worker would, once the spine asks. */
@@ -45,12 +63,16 @@ function playPage(
 
 describe("the page's decode in parts", () => {
   it.each(FILES.map((path) => [basename(path).split('_')[0]!, path]))(
-    'gives the serial model at 2 and 5 threads (%s)',
+    'gives the serial model at 2 and 5 threads, read at offsets or streamed (%s)',
     async (_name, path) => {
       const bytes = new Uint8Array(readFileSync(path));
       const serial = await decodeBytes(bytes);
-      for (const threads of [2, 5]) {
-        const { blob, readerOf } = readerFor(bytes);
+      // 5 threads: sequential reads streamed in chunks of 4,099 bytes, which cut opcodes.
+      for (const [threads, chunkBytes] of [
+        [2, undefined],
+        [5, 4099],
+      ] as const) {
+        const { blob, readerOf, streamed } = readerFor(bytes, chunkBytes);
         const started: PagePartJob[][] = [];
         let progress = 0;
         const decode = decodeInPageParts(
@@ -71,6 +93,8 @@ describe("the page's decode in parts", () => {
         expect(started[0]!.length).toBeGreaterThanOrEqual(1);
         expect(started[0]!.length).toBeLessThan(threads);
         expect(progress).toBeGreaterThan(started[0]!.at(-1)!.starts.at(-1)!);
+        // Streamed: the spine's part, each part's count of the one before, each part's own.
+        if (chunkBytes !== undefined) expect(streamed()).toBeGreaterThan(bytes.length * 0.9);
       }
     },
   );

@@ -30,17 +30,7 @@ function requests(server: Server): () => SyncRequest {
       },
       send() {
         server.ranges.push(range);
-        const answer =
-          server.answer?.(range) ??
-          (() => {
-            const [first, last] = /^bytes=(\d+)-(\d+)$/.exec(range)!.slice(1).map(Number) as [
-              number,
-              number,
-            ];
-            const body = FILE.slice(first, Math.min(FILE.length, last + 1));
-            const contentRange = `bytes ${first}-${first + body.length - 1}/${FILE.length}`;
-            return { status: 206, contentRange, body };
-          })();
+        const answer = server.answer?.(range) ?? answerRange(range);
         request.status = answer.status;
         request.response = answer.body.buffer;
         if (answer.contentRange !== null) request.headers.set('Content-Range', answer.contentRange);
@@ -51,10 +41,52 @@ function requests(server: Server): () => SyncRequest {
   };
 }
 
+/** What `allocscope serve` answers to a range. */
+function answerRange(range: string): { status: number; contentRange: string; body: Uint8Array } {
+  const [first, last] = /^bytes=(\d+)-(\d+)$/.exec(range)!.slice(1).map(Number) as [number, number];
+  const body = FILE.slice(first, Math.min(FILE.length, last + 1));
+  const contentRange = `bytes ${first}-${first + body.length - 1}/${FILE.length}`;
+  return { status: 206, contentRange, body };
+}
+
+/** The page's fetch, answered as `server` answers (streamed reads). */
+function fetchFor(server: Server): typeof fetch {
+  return (async (_url: string, init?: RequestInit) => {
+    const range = new Headers(init?.headers).get('Range')!;
+    server.ranges.push(range);
+    const answer = server.answer?.(range) ?? answerRange(range);
+    const headers: Record<string, string> =
+      answer.contentRange === null ? {} : { 'Content-Range': answer.contentRange };
+    return new Response(answer.body.slice().buffer, { status: answer.status, headers });
+  }) as typeof fetch;
+}
+
+async function streamed(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  for await (const chunk of chunks) parts.push(chunk);
+  const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    joined.set(part, at);
+    at += part.length;
+  }
+  return joined;
+}
+
+/** Whether two long byte arrays hold the same bytes (toEqual is slow on megabytes). */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, index) => byte === b[index]);
+}
+
 describe('rangeByteSource', () => {
   it('reads what the file holds, in windows: few requests for many small reads', () => {
     const server: Server = { ranges: [] };
-    const source = rangeByteSource('http://127.0.0.1/t/files/0', FILE.length, requests(server))!;
+    const source = rangeByteSource(
+      'http://127.0.0.1/t/files/0',
+      FILE.length,
+      requests(server),
+      null,
+    )!;
     for (let offset = 0; offset < 3_000_000; offset += 65_536)
       expect(source.read(offset, 9)).toEqual(FILE.subarray(offset, offset + 9));
     expect(source.read(4_999_990, 100)).toEqual(FILE.subarray(4_999_990));
@@ -86,6 +118,36 @@ describe('rangeByteSource', () => {
     expect(() => rangeByteSource('u', FILE.length, requests(short))!.read(0, 10)).toThrow(
       /another length/,
     );
+  });
+
+  it('streams a long sequential read as one range request, and refuses another answer', async () => {
+    const server: Server = { ranges: [] };
+    const source = rangeByteSource('u', FILE.length, requests(server), fetchFor(server))!;
+    const bytes = await streamed(source.chunks!(1_000_003, 4_000_000));
+    expect(sameBytes(bytes, FILE.subarray(1_000_003, 4_000_000))).toBe(true);
+    expect(server.ranges).toEqual(['bytes=1000003-3999999']);
+    // Past the end: only what the file holds.
+    expect((await streamed(source.chunks!(4_999_990, 6_000_000))).length).toBe(10);
+    const whole = { status: 200, contentRange: null, body: FILE };
+    const other = {
+      status: 206,
+      contentRange: `bytes 0-9/${FILE.length + 1}`,
+      body: FILE.slice(0, 10),
+    };
+    const longer = {
+      status: 206,
+      contentRange: `bytes 0-9/${FILE.length}`,
+      body: FILE.slice(0, 11),
+    };
+    for (const [answer, message] of [
+      [whole, /the server answered 200/],
+      [other, /the server answered 206/],
+      [longer, /more bytes than were asked for/],
+    ] as const) {
+      const refusing: Server = { ranges: [], answer: () => answer };
+      const source = rangeByteSource('u', FILE.length, requests(refusing), fetchFor(refusing))!;
+      await expect(streamed(source.chunks!(0, 10))).rejects.toThrow(message);
+    }
   });
 
   it('is null where there is no XMLHttpRequest', () => {

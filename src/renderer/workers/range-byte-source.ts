@@ -6,6 +6,7 @@
 // gives up and the file is decoded on one thread as a stream, which says what is wrong.
 
 import { COSTLY_READ_WINDOWS, windowedSource, type ByteSource } from '@shared/pickle/byte-source';
+import { exactChunks } from './exact-chunks';
 
 /** The slice of XMLHttpRequest used (a worker's, synchronous). */
 export interface SyncRequest {
@@ -25,6 +26,8 @@ export function rangeByteSource(
   newRequest: (() => SyncRequest) | null = typeof XMLHttpRequest === 'undefined'
     ? null
     : () => new XMLHttpRequest() as SyncRequest,
+  /** Streams long sequential reads (null: they are range requests of 8 MiB windows too). */
+  fetchStream: typeof fetch | null = typeof fetch === 'undefined' ? null : fetch,
 ): ByteSource | null {
   if (newRequest === null) return null;
   const fetchRange = (offset: number, length: number): Uint8Array => {
@@ -48,7 +51,27 @@ export function rangeByteSource(
         const end = Math.min(size, offset + length);
         return end <= offset ? new Uint8Array(0) : fetchRange(offset, end - offset);
       },
+      ...(fetchStream === null ? {} : { chunks: streamRange(url, size, fetchStream) }),
     },
     COSTLY_READ_WINDOWS,
   );
+}
+
+/** Long sequential reads of a served file as range requests streamed beside the decode. */
+function streamRange(
+  url: string,
+  size: number,
+  fetchStream: typeof fetch,
+): (from: number, to: number) => AsyncGenerator<Uint8Array> {
+  return async function* (from, to) {
+    const end = Math.min(size, to);
+    if (end <= from) return;
+    const response = await fetchStream(url, { headers: { Range: `bytes=${from}-${end - 1}` } });
+    const range = response.headers.get('Content-Range');
+    if (response.status !== 206 || range !== `bytes ${from}-${end - 1}/${size}` || !response.body) {
+      await response.body?.cancel();
+      throw new Error(`the server answered ${response.status} (${range ?? 'no range'})`);
+    }
+    yield* exactChunks(response.body, end - from);
+  };
 }

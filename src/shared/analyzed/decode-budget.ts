@@ -67,8 +67,8 @@ export function mayStartDecode(
 
 /**
  * Files below this decode on one thread: starting a worker and the CPU a part costs beyond its
- * share (its scan, its dearer bytes) outweigh what it takes off (2 threads: 100 MB 0.80x, 1 GB
- * 1.10-1.19x; docs/parallel-decode.md).
+ * share (its count of the part before its own, the take-in) outweigh what it takes off (2
+ * threads: 100 MB 0.77x, 1 GB 1.20x, 1.46x on a quiet machine; docs/parallel-decode.md).
  */
 export const MIN_BYTES_FOR_PARTS = 256 << 20;
 /** More parts than this gain little: the spine's share and the merge do not shrink with them. */

@@ -10,6 +10,12 @@ export interface ByteSource {
   read(offset: number, length: number): Uint8Array;
   /** The whole input, where it is in memory: readers then use it as it is. */
   readonly whole?: Uint8Array;
+  /**
+   * The bytes [from, to) in order, in chunks of any size, read ahead of the reader: where each
+   * read() blocks the thread for milliseconds (a File in the page, a served file), a stream is
+   * read by the browser beside the work. Absent: sequential readers use read().
+   */
+  readonly chunks?: (from: number, to: number) => AsyncIterable<Uint8Array>;
 }
 
 export function memorySource(bytes: Uint8Array): ByteSource {
@@ -51,6 +57,31 @@ export function feedFrom(
     at += chunk.length;
     onChunk?.();
   }
+}
+
+/**
+ * feedFrom, from the source's chunks where it reads ahead (ByteSource.chunks): the same bytes fed
+ * in the same order, the thread free while the next chunk arrives.
+ */
+export async function feedFromAhead(
+  sink: ChunkSink,
+  source: ByteSource,
+  from: number,
+  end: number,
+  chunkBytes: number,
+  onChunk?: () => void,
+): Promise<void> {
+  if (source.chunks === undefined) return feedFrom(sink, source, from, end, chunkBytes, onChunk);
+  if (from >= end || sink.done) return;
+  let at = from;
+  // Breaking out of the loop (a part stops at the end of its trace list) cancels the stream.
+  for await (const chunk of source.chunks(from, end)) {
+    sink.feed(chunk);
+    at += chunk.length;
+    onChunk?.();
+    if (sink.done) return;
+  }
+  if (at < end) throw new Error('the file became shorter while it was read');
 }
 
 /** How a windowed source reads: window sizes, and how many of each it keeps. */
@@ -112,6 +143,7 @@ export function windowedSource(inner: ByteSource, options: WindowOptions): ByteS
   };
   return {
     size: inner.size,
+    ...(inner.chunks === undefined ? {} : { chunks: inner.chunks }),
     read(offset, length) {
       const end = Math.min(inner.size, offset + length);
       if (end <= offset) return new Uint8Array(0);

@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { pythonPickle } from '../../../test/support/python';
 import { fileLikeSource } from '../../../test/support/byte-sources';
+import { memorySource } from './byte-source';
 import { realSnapshotPaths } from '../../../test/support/real-snapshots';
 import { indexFrames } from './frame-index';
 import { ForeignMemo, type MemoPart } from './foreign-memo';
 import type { Memo } from './memo';
-import { countMemoized, scanMemoObjects } from './opcode-scan';
+import { countMemoCheckpoints, countMemoized } from './opcode-scan';
 import { Unpickler } from './unpickler';
 
 /** The serial decoder's memo just before STOP (STOP clears it), every object as decoded. */
@@ -18,18 +19,22 @@ function serialMemo(bytes: Uint8Array): Memo {
   return (unpickler as unknown as { memo: Memo }).memo;
 }
 
-/** The memo parts of bytes cut at `cuts` (opcode boundaries), as a parallel decode scans them. */
-function memoParts(bytes: Uint8Array, cuts: readonly number[]): MemoPart[] {
+/**
+ * The memo parts of bytes cut at `cuts` (opcode boundaries), as a parallel decode counts them;
+ * blocks of 7 MEMOIZE opcodes (not 1,024), so that objects are found in many blocks, at their
+ * edges too.
+ */
+function memoParts(bytes: Uint8Array, cuts: readonly number[], block = 7): MemoPart[] {
   // Bytes after STOP (the HTML export's NUL padding) are no part's.
   const end = countMemoized(bytes, 0, bytes.length).stoppedAt;
   const parts: MemoPart[] = [];
   let base = 0;
   for (let i = 0; i < cuts.length; i++) {
     const from = cuts[i]!;
-    const scanned = scanMemoObjects(bytes, from, cuts[i + 1] ?? bytes.length);
-    expect(scanned.stoppedAt).toBe(i + 1 < cuts.length ? cuts[i + 1] : end);
-    parts.push({ base, from, starts: scanned.starts });
-    base += scanned.memoized;
+    const counted = countMemoCheckpoints(memorySource(bytes), from, cuts[i + 1] ?? end, block);
+    expect(counted.stoppedAt).toBe(i + 1 < cuts.length ? cuts[i + 1] : end);
+    parts.push({ ...counted, base, from });
+    base += counted.memoized;
   }
   return parts;
 }

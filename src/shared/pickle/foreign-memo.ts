@@ -2,9 +2,9 @@
 // starts in the middle of a trace list (../snapshot/trace-split-plan.ts) and its entries name,
 // by memo index, objects that only an earlier part decoded: frame dicts, frames lists, strings
 // (measured on the bench's 100 MB file: ~2.9 M references to ~290 distinct such objects per part).
-// Knowing every part's memo base and where each of its memoized objects starts
-// (scanMemoObjects in ./opcode-scan.ts), a part reads each such object once, itself, without
-// waiting for the part that owns it.
+// Knowing every part's memo base and its memo counted with checkpoints (countMemoCheckpoints in
+// ./opcode-scan.ts), a part finds where such an object starts by scanning the one block of the
+// count that holds it, and reads it once, itself, without waiting for the part that owns it.
 //
 // An object is read from its first opcode until the opcodes after it take it into its parent
 // rather than fill it (a list or dict is filled in batches: `MARK items APPENDS`, `item APPEND`,
@@ -14,16 +14,20 @@
 
 import { sourceOf, type ByteSource } from './byte-source';
 import { decodeLong } from './long-decoder';
-import { NO_START, NOT_SCANNED, opcodeEnd } from './opcode-scan';
+import { blockStarts, NO_START, NOT_SCANNED, opcodeEnd, type MemoCheckpoints } from './opcode-scan';
 import { Op } from './opcodes';
 import { PickleStringDecoder } from './string-decoder';
 
-/** A part's memo entries: the first one's index, and where each object starts (scanMemoObjects). */
-export interface MemoPart {
+/**
+ * A part's memo entries: the first one's index, and their count from the part's first byte
+ * (`from`) with its checkpoints (countMemoCheckpoints), where each object's start is found again.
+ */
+export interface MemoPart extends Pick<
+  MemoCheckpoints,
+  'memoized' | 'block' | 'checkpoints' | 'stoppedAt'
+> {
   base: number;
-  /** Offset that `starts` are relative to (the part's first byte). */
   from: number;
-  starts: Uint32Array;
 }
 
 /** How far past an object the opcodes are stepped through to tell whether it goes on. */
@@ -73,12 +77,15 @@ export class ForeignMemo {
   private readonly parts: readonly MemoPart[];
   private readonly strings = new PickleStringDecoder();
   private readonly cache = new Map<number, unknown>();
+  // Per part, the starts of each block scanned so far (null: the block was not as counted).
+  private readonly blocks: Map<number, Uint32Array | null>[];
 
   constructor(input: Uint8Array | ByteSource, parts: readonly MemoPart[]) {
     this.source = sourceOf(input);
     this.bytes = this.source.whole ?? new Uint8Array(0);
     this.view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength);
     this.parts = parts;
+    this.blocks = parts.map(() => new Map());
   }
 
   /** The object memoized at `index`, read again from the bytes; undefined when it cannot be. */
@@ -127,8 +134,16 @@ export class ForeignMemo {
       else high = middle - 1;
     }
     const part = parts[low];
-    if (part === undefined || index < part.base) return -1;
-    const start = part.starts[index - part.base];
+    if (part === undefined || index < part.base || index - part.base >= part.memoized) return -1;
+    const local = index - part.base;
+    const block = Math.floor(local / part.block);
+    const blocks = this.blocks[low]!;
+    let starts = blocks.get(block);
+    if (starts === undefined) {
+      starts = blockStarts(this.source, part, block);
+      blocks.set(block, starts);
+    }
+    const start = starts?.[local - block * part.block];
     return start === undefined || start === NO_START ? -1 : part.from + start;
   }
 

@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { runPython } from '../../../test/support/python';
 import { indexFrames } from './frame-index';
-import { countMemoized, scanMemoObjects, scanMemoObjectsFrom } from './opcode-scan';
-import { fileLikeSource } from '../../../test/support/byte-sources';
+import {
+  blockStarts,
+  countMemoCheckpoints,
+  countMemoCheckpointsAhead,
+  countMemoized,
+  scanMemoObjects,
+  scanMemoObjectsFrom,
+} from './opcode-scan';
+import { memorySource } from './byte-source';
+import { fileLikeSource, streamedSource } from '../../../test/support/byte-sources';
 import { realSnapshotPath } from '../../../test/support/real-snapshots';
 import { readFileSync } from 'node:fs';
 
@@ -131,5 +139,132 @@ describe('scanMemoObjectsFrom (a file read window by window)', () => {
     expect(windowed).toEqual(scanMemoObjects(bytes, 0, bytes.length));
     expect(windowed.stoppedAt).toBe(4);
     expect(source.counts.largest).toBe(3);
+  });
+});
+
+describe('countMemoCheckpoints and blockStarts (a part counted, its objects found again)', () => {
+  it.each([4, 5])(
+    'counts as pickletools and checkpoints after every block-th MEMOIZE, at every window size, protocol %i',
+    (protocol) => {
+      const { bytes, starts, memoize } = cpython(protocol);
+      for (const from of [0, starts[Math.floor(starts.length / 3)]!]) {
+        for (const to of [bytes.length, starts[Math.floor((starts.length * 2) / 3)]! + 1]) {
+          const counted = countMemoized(bytes, from, to);
+          const inRange = memoize.filter((pos) => pos >= from && pos < counted.stoppedAt);
+          for (const block of [1, 7, 1024]) {
+            // pickletools' MEMOIZE positions: block b + 1 begins after the ((b + 1) * block)-th.
+            const expected = inRange
+              .filter((_, i) => (i + 1) % block === 0)
+              .map((pos) => pos + 1 - from);
+            for (const windowBytes of [7, 64, 4096, 1 << 20]) {
+              const source = fileLikeSource(bytes);
+              const checkpoints = countMemoCheckpoints(source, from, to, block, windowBytes);
+              expect(checkpoints).toEqual({ ...counted, block, checkpoints: expect.anything() });
+              expect([...checkpoints.checkpoints]).toEqual(expected);
+              expect(source.counts.largest).toBeLessThanOrEqual(Math.max(windowBytes, 1 << 17));
+            }
+          }
+        }
+      }
+    },
+  );
+
+  it.each([4, 5])(
+    "finds scanMemoObjects' starts block by block, tuples and a 70 kB string too, protocol %i",
+    (protocol) => {
+      const { bytes, starts } = cpython(protocol);
+      for (const from of [0, starts[Math.floor(starts.length / 3)]!]) {
+        const whole = scanMemoObjects(bytes, from, bytes.length);
+        for (const block of [1, 2, 3, 7, 1024]) {
+          const counted = {
+            ...countMemoCheckpoints(memorySource(bytes), from, bytes.length, block),
+            from,
+          };
+          const found: number[] = [];
+          for (let index = 0; index * block < counted.memoized; index++) {
+            const source = index % 2 === 0 ? memorySource(bytes) : fileLikeSource(bytes);
+            found.push(...blockStarts(source, counted, index)!);
+          }
+          expect(found).toEqual([...whole.starts]);
+          expect(blockStarts(memorySource(bytes), counted, -1)).toBeNull();
+          expect(
+            blockStarts(memorySource(bytes), counted, Math.ceil(counted.memoized / block)),
+          ).toBeNull();
+        }
+      }
+    },
+  );
+
+  it('finds the starts of a real snapshot block by block, and refuses a block not as counted', () => {
+    const bytes = new Uint8Array(readFileSync(realSnapshotPath('LINYUN')));
+    const from = 2;
+    const whole = scanMemoObjects(bytes, from, bytes.length);
+    const counted = {
+      ...countMemoCheckpoints(fileLikeSource(bytes), from, bytes.length, 100),
+      from,
+    };
+    expect(counted.memoized).toBe(whole.memoized);
+    const found: number[] = [];
+    for (let index = 0; index * 100 < counted.memoized; index++) {
+      found.push(...blockStarts(fileLikeSource(bytes), counted, index)!);
+    }
+    expect(found).toEqual([...whole.starts]);
+    // A checkpoint one MEMOIZE off (the bytes are not those counted): the block is refused.
+    const moved = counted.checkpoints.slice();
+    moved[2] = counted.checkpoints[1]! + 1;
+    expect(blockStarts(memorySource(bytes), { ...counted, checkpoints: moved }, 2)).toBeNull();
+  });
+});
+
+describe('countMemoCheckpointsAhead (a part counted from a stream, as the page reads it)', () => {
+  it.each([4, 5])(
+    'gives countMemoCheckpoints its answer for chunks of any size, across a 70 kB string, protocol %i',
+    async (protocol) => {
+      const { bytes, starts } = cpython(protocol);
+      for (const from of [0, starts[Math.floor(starts.length / 3)]!]) {
+        for (const to of [bytes.length, starts[Math.floor((starts.length * 2) / 3)]! + 1]) {
+          const expected = countMemoCheckpoints(memorySource(bytes), from, to, 7);
+          for (const chunkBytes of [1, 2, 3, 7, 64, 4099, 1 << 20]) {
+            const source = streamedSource(bytes, chunkBytes);
+            const counted = await countMemoCheckpointsAhead(source, from, to, 7);
+            expect(counted, `chunks of ${chunkBytes}`).toEqual(expected);
+            // Read once, as a stream; the offsets are not read at all.
+            expect(source.counts.bytes).toBe(0);
+            expect(source.streamed.bytes).toBeLessThanOrEqual(Math.min(to, bytes.length) - from);
+          }
+        }
+      }
+    },
+  );
+
+  it('stops where countMemoCheckpoints stops at an opcode it does not know, and ends the stream', async () => {
+    // PROTO 4, EMPTY_LIST MEMOIZE, then GLOBAL, then bytes a stream must not be read for.
+    const bytes = new Uint8Array([
+      0x80,
+      4,
+      0x5d,
+      0x94,
+      0x63,
+      0x6f,
+      0x73,
+      0x0a,
+      ...new Array(64).fill(0x4e),
+      0x2e,
+    ]);
+    const expected = countMemoCheckpoints(memorySource(bytes), 0, bytes.length);
+    expect(expected.stoppedAt).toBe(4);
+    const source = streamedSource(bytes, 8);
+    expect(await countMemoCheckpointsAhead(source, 0, bytes.length)).toEqual(expected);
+    expect(source.streamed.cancelled).toBe(1);
+    expect(source.streamed.bytes).toBe(8);
+  });
+
+  it('counts a real snapshot from a stream as from offsets', async () => {
+    const bytes = new Uint8Array(readFileSync(realSnapshotPath('LINYUN')));
+    const expected = countMemoCheckpoints(fileLikeSource(bytes), 2, bytes.length);
+    expect(expected.checkpoints.length).toBeGreaterThan(1);
+    expect(await countMemoCheckpointsAhead(streamedSource(bytes, 65536), 2, bytes.length)).toEqual(
+      expected,
+    );
   });
 });

@@ -108,67 +108,146 @@ export interface MemoCount {
  * 2-3 numbering: no count from the bytes alone can be trusted to match), and after STOP.
  */
 export function countMemoized(bytes: Uint8Array, from: number, to: number): MemoCount {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const end = Math.min(to, bytes.length);
-  let pos = from;
-  let memoized = 0;
-  let opStart = pos;
-  while (pos < end) {
-    opStart = pos;
-    const op = bytes[pos]!;
-    // The opcodes of a trace entry, inline (this loop runs once per opcode of the file); every
-    // step that may pass `end` is checked by the final comparison, which stops the scan.
-    switch (op) {
-      case Op.MEMOIZE:
-        memoized++;
-        pos += 1;
-        continue;
-      case Op.MARK:
-      case Op.EMPTY_DICT:
-      case Op.EMPTY_LIST:
-      case Op.SETITEMS:
-      case Op.APPENDS:
-      case Op.APPEND:
-      case Op.TUPLE2:
-      case Op.NEWTRUE:
-      case Op.NEWFALSE:
-      case Op.NONE:
-        pos += 1;
-        continue;
-      case Op.BINGET:
-      case Op.BININT1:
-        pos += 2;
-        continue;
-      case Op.BININT2:
-        pos += 3;
-        continue;
-      case Op.LONG_BINGET:
-      case Op.BININT:
-        pos += 5;
-        continue;
-      case Op.LONG1:
-      case Op.SHORT_BINUNICODE:
-        if (pos + 1 >= end) break;
-        pos += 2 + bytes[pos + 1]!;
-        continue;
-      case Op.STOP:
-        return { memoized, stoppedAt: pos + 1, sawStop: true };
-      case Op.BINPUT:
-      case Op.LONG_BINPUT:
-        return { memoized, stoppedAt: pos, sawStop: false };
-      default: {
-        const after = opcodeEnd(bytes, view, pos, end);
-        if (after === NOT_SCANNED) return { memoized, stoppedAt: pos, sawStop: false };
-        pos = after;
-        continue;
-      }
-    }
-    // An opcode cut by `end`.
-    return { memoized, stoppedAt: pos, sawStop: false };
-  }
-  // Past `end`: the last opcode is cut by it, and the scan stopped where that opcode starts.
-  return { memoized, stoppedAt: pos > end ? opStart : pos, sawStop: false };
+  const counter = new MemoCounter(from, Number.MAX_SAFE_INTEGER);
+  const step = counter.step(bytes, 0, from, Math.min(to, bytes.length));
+  return { memoized: counter.memoized, stoppedAt: step.stoppedAt, sawStop: step.sawStop };
 }
+
+/**
+ * MEMOIZE opcodes between two checkpoints of a memo count: where each object of a block starts is
+ * found again, when a later part names one of them, by scanning that block alone (blockStarts).
+ * About 90 kB of a real snapshot's trace.
+ */
+export const MEMO_BLOCK = 1024;
+
+export interface MemoCheckpoints extends MemoCount {
+  /** MEMOIZE opcodes per block. */
+  block: number;
+  /**
+   * Where block b + 1 begins, relative to `from`: just after the ((b + 1) * block)-th MEMOIZE of
+   * the range (block 0 begins at `from`).
+   */
+  checkpoints: Uint32Array;
+}
+
+/**
+ * countMemoized over a ByteSource read window by window, with a checkpoint every `block` MEMOIZE
+ * opcodes: what a part's thread sends the later ones instead of every object's start, since
+ * counting is about half the cost of finding each object's start (docs/parallel-decode.md) and a
+ * later part names only a few hundred objects of the parts before it.
+ */
+export function countMemoCheckpoints(
+  source: ByteSource,
+  from: number,
+  to: number,
+  block = MEMO_BLOCK,
+  windowBytes = SCAN_WINDOW_BYTES,
+): MemoCheckpoints {
+  const counter = new MemoCounter(from, block);
+  const end = scanInWindows(source, from, to, windowBytes, counter);
+  return {
+    memoized: counter.memoized,
+    stoppedAt: end.stoppedAt,
+    sawStop: end.sawStop,
+    block,
+    checkpoints: counter.checkpoints.slice(0, counter.checkpointCount),
+  };
+}
+
+/**
+ * countMemoCheckpoints from the source's chunks where it reads ahead (ByteSource.chunks: the
+ * page), the same answer: an opcode cut by a chunk's end is scanned again with the chunks after.
+ */
+export async function countMemoCheckpointsAhead(
+  source: ByteSource,
+  from: number,
+  to: number,
+  block = MEMO_BLOCK,
+): Promise<MemoCheckpoints> {
+  if (source.chunks === undefined) return countMemoCheckpoints(source, from, to, block);
+  const counter = new MemoCounter(from, block);
+  const end = Math.min(to, source.size);
+  const result = (stoppedAt: number, sawStop: boolean): MemoCheckpoints => ({
+    memoized: counter.memoized,
+    stoppedAt,
+    sawStop,
+    block,
+    checkpoints: counter.checkpoints.slice(0, counter.checkpointCount),
+  });
+  // Chunks not yet scanned, from `pos` on; `need`: bytes to gather before the next step (an
+  // opcode longer than what is held waits for twice as much: no chunk is copied more than twice
+  // on average).
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  let need = 0;
+  let pos = from;
+  if (from >= end) return result(from, false);
+  for await (const chunk of source.chunks(from, end)) {
+    pending.push(chunk);
+    pendingBytes += chunk.length;
+    if (pendingBytes < need) continue;
+    const bytes = pending.length === 1 ? pending[0]! : concatenated(pending, pendingBytes);
+    const bytesEnd = pos + bytes.length;
+    const step = counter.step(bytes, pos, pos, bytesEnd);
+    const stoppedEarly = !step.cut && step.stoppedAt < bytesEnd;
+    if (step.sawStop || stoppedEarly) return result(step.stoppedAt, step.sawStop);
+    if (step.stoppedAt === pos && bytes.length >= MAX_SCAN_WINDOW_BYTES) return result(pos, false);
+    need = step.stoppedAt === pos ? bytes.length * 2 : 0;
+    const rest = bytes.subarray(step.stoppedAt - pos);
+    pending = rest.length === 0 ? [] : [rest];
+    pendingBytes = rest.length;
+    pos = step.stoppedAt;
+  }
+  if (pendingBytes > 0) {
+    // The range's end (or a long opcode gathered past `need`) with bytes left: scan them, then
+    // an opcode cut there stops the count where it begins, as countMemoCheckpoints does.
+    const bytes = concatenated(pending, pendingBytes);
+    const step = counter.step(bytes, pos, pos, pos + bytes.length);
+    return result(step.stoppedAt, step.sawStop);
+  }
+  return result(pos, false);
+}
+
+function concatenated(chunks: readonly Uint8Array[], length: number): Uint8Array {
+  const joined = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, at);
+    at += chunk.length;
+  }
+  return joined;
+}
+
+/**
+ * Where each object of block `index` of a counted range starts (relative to the range's `from`,
+ * as scanMemoObjects gives them), by scanning that block alone; null where the block does not
+ * hold the MEMOIZE opcodes the count found there (the bytes changed). A scan begun just after a
+ * MEMOIZE finds the starts a scan of the whole range finds: no object whose start it cannot see
+ * (a tuple whose items began before) has one in either, since a MEMOIZE is not one of its items.
+ */
+export function blockStarts(
+  source: ByteSource,
+  counted: Pick<MemoCheckpoints, 'memoized' | 'block' | 'checkpoints' | 'stoppedAt'> & {
+    from: number;
+  },
+  index: number,
+): Uint32Array | null {
+  const { from, block, checkpoints } = counted;
+  const first = index * block;
+  if (index < 0 || first >= counted.memoized) return null;
+  const begin = index === 0 ? from : from + checkpoints[index - 1]!;
+  const end = index < checkpoints.length ? from + checkpoints[index]! : counted.stoppedAt;
+  const scanned = scanMemoObjectsFrom(source, begin, end, BLOCK_WINDOW_BYTES, from);
+  const expected = Math.min(block, counted.memoized - first);
+  return scanned.stoppedAt === end && scanned.memoized === expected ? scanned.starts : null;
+}
+
+/**
+ * Bytes a block's scan reads at a time (a block is about 90 kB): small reads, which a page's
+ * windowed source serves from 1 MiB windows that the objects read next to them share, where a
+ * larger read would load 8 MiB for each block (COSTLY_READ_WINDOWS in ./byte-source.ts).
+ */
+const BLOCK_WINDOW_BYTES = 32 << 10;
 
 /** In MemoObjects.starts: a memo entry whose object cannot be read again from its bytes alone. */
 export const NO_START = 0xffffffff;
@@ -222,10 +301,16 @@ for (const op of [
 /**
  * As countMemoized, and where each memoized object starts: a part of a parallel decode reads an
  * object that an earlier part memoized (a frame dict, a frames list, a string) again from the
- * bytes (see foreign-memo.ts), knowing only its memo index. Parts are < 4 GiB (Uint32 offsets).
+ * bytes (see foreign-memo.ts), knowing only its memo index. Starts are relative to `relativeTo`
+ * (by default `from`); parts are < 4 GiB (Uint32 offsets).
  */
-export function scanMemoObjects(bytes: Uint8Array, from: number, to: number): MemoObjects {
-  const scan = new MemoScan(from);
+export function scanMemoObjects(
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  relativeTo = from,
+): MemoObjects {
+  const scan = new MemoScan(relativeTo);
   const end = Math.min(to, bytes.length);
   const step = scan.step(bytes, 0, from, end);
   return scan.result(step.stoppedAt, step.sawStop);
@@ -245,10 +330,39 @@ export function scanMemoObjectsFrom(
   from: number,
   to: number,
   windowBytes = SCAN_WINDOW_BYTES,
+  relativeTo = from,
 ): MemoObjects {
-  if (source.whole !== undefined) return scanMemoObjects(source.whole, from, to);
+  if (source.whole !== undefined) return scanMemoObjects(source.whole, from, to, relativeTo);
+  const scan = new MemoScan(relativeTo);
+  const end = scanInWindows(source, from, to, windowBytes, scan);
+  return scan.result(end.stoppedAt, end.sawStop);
+}
+
+/** A scan whose state carries from one window of the input to the next. */
+interface WindowedScan {
+  /**
+   * Scans `bytes` (holding the input from offset `origin`) from the absolute offset `begin` up to
+   * `end`. stoppedAt: absolute; `cut`: the opcode there is one the scan knows, cut by `end` (it
+   * may be whole in a longer window).
+   */
+  step(
+    bytes: Uint8Array,
+    origin: number,
+    begin: number,
+    end: number,
+  ): { stoppedAt: number; sawStop: boolean; cut: boolean };
+}
+
+/** Runs `scan` over [from, to) of `source`, a window at a time; where and how it stopped. */
+function scanInWindows(
+  source: ByteSource,
+  from: number,
+  to: number,
+  windowBytes: number,
+  scan: WindowedScan,
+): { stoppedAt: number; sawStop: boolean } {
   const end = Math.min(to, source.size);
-  const scan = new MemoScan(from);
+  if (source.whole !== undefined) return scan.step(source.whole, 0, from, end);
   let pos = from;
   let size = windowBytes;
   for (;;) {
@@ -259,7 +373,7 @@ export function scanMemoObjectsFrom(
     const windowDone = step.cut || (step.stoppedAt === windowEnd && !step.sawStop);
     if (windowDone && windowEnd < end) {
       if (step.stoppedAt === pos) {
-        if (size >= MAX_SCAN_WINDOW_BYTES) return scan.result(pos, false);
+        if (size >= MAX_SCAN_WINDOW_BYTES) return { stoppedAt: pos, sawStop: false };
         size *= 2;
       } else {
         size = windowBytes;
@@ -267,7 +381,7 @@ export function scanMemoObjectsFrom(
       pos = step.stoppedAt;
       continue;
     }
-    return scan.result(step.stoppedAt, step.sawStop);
+    return step;
   }
 }
 
@@ -297,20 +411,16 @@ const VARIABLE_LENGTH = new Set<number>([
 ]);
 
 /** A memo scan's state, carried across the windows of one range. */
-class MemoScan {
+class MemoScan implements WindowedScan {
   private starts = new Uint32Array(1 << 12);
   private memoized = 0;
   // Starts (absolute) and opcodes of the last four opcodes (a TUPLE3's items and the tuple).
   private readonly lastStarts = [-1, -1, -1, -1];
   private readonly lastOps = [-1, -1, -1, -1];
 
+  /** `from`: what the starts are relative to. */
   constructor(private readonly from: number) {}
 
-  /**
-   * Scans `bytes` (holding the input from offset `origin`) from the absolute offset `begin` up to
-   * `end`. stoppedAt: absolute; `cut`: the opcode there is one the scan knows, cut by `end` (it
-   * may be whole in a longer window).
-   */
   step(
     bytes: Uint8Array,
     origin: number,
@@ -381,5 +491,107 @@ class MemoScan {
       stoppedAt,
       sawStop,
     };
+  }
+}
+
+/**
+ * A memo count's state, carried across the windows of one range: the count, and where each block
+ * of `block` MEMOIZE opcodes ends (relative to `from`).
+ */
+class MemoCounter implements WindowedScan {
+  memoized = 0;
+  checkpoints = new Uint32Array(64);
+  checkpointCount = 0;
+
+  constructor(
+    private readonly from: number,
+    private readonly block: number,
+  ) {}
+
+  step(
+    bytes: Uint8Array,
+    origin: number,
+    begin: number,
+    end: number,
+  ): { stoppedAt: number; sawStop: boolean; cut: boolean } {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const localEnd = end - origin;
+    let pos = begin - origin;
+    let memoized = this.memoized;
+    let nextCheckpoint = (this.checkpointCount + 1) * this.block;
+    let opStart = pos;
+    try {
+      while (pos < localEnd) {
+        opStart = pos;
+        // The opcodes of a trace entry, inline (this loop runs once per opcode of the file); every
+        // step that may pass `end` is checked by the loop's condition, and then the scan stops at
+        // the opcode that `end` cuts.
+        switch (bytes[pos]!) {
+          case Op.MEMOIZE:
+            memoized++;
+            pos += 1;
+            if (memoized === nextCheckpoint) {
+              this.checkpoint(origin + pos - this.from);
+              nextCheckpoint += this.block;
+            }
+            continue;
+          case Op.MARK:
+          case Op.EMPTY_DICT:
+          case Op.EMPTY_LIST:
+          case Op.SETITEMS:
+          case Op.APPENDS:
+          case Op.APPEND:
+          case Op.TUPLE2:
+          case Op.NEWTRUE:
+          case Op.NEWFALSE:
+          case Op.NONE:
+            pos += 1;
+            continue;
+          case Op.BINGET:
+          case Op.BININT1:
+            pos += 2;
+            continue;
+          case Op.BININT2:
+            pos += 3;
+            continue;
+          case Op.LONG_BINGET:
+          case Op.BININT:
+            pos += 5;
+            continue;
+          case Op.LONG1:
+          case Op.SHORT_BINUNICODE:
+            if (pos + 1 >= localEnd) return { stoppedAt: origin + pos, sawStop: false, cut: true };
+            pos += 2 + bytes[pos + 1]!;
+            continue;
+          case Op.STOP:
+            return { stoppedAt: origin + pos + 1, sawStop: true, cut: false };
+          case Op.BINPUT:
+          case Op.LONG_BINPUT:
+            return { stoppedAt: origin + pos, sawStop: false, cut: false };
+          default: {
+            const after = opcodeEnd(bytes, view, pos, localEnd);
+            if (after === NOT_SCANNED) {
+              const cut = cutByEnd(bytes, view, pos, localEnd);
+              return { stoppedAt: origin + pos, sawStop: false, cut };
+            }
+            pos = after;
+          }
+        }
+      }
+      // Past `end`: the last opcode is cut by it, and the scan stopped where that opcode starts.
+      if (pos > localEnd) return { stoppedAt: origin + opStart, sawStop: false, cut: true };
+      return { stoppedAt: origin + pos, sawStop: false, cut: false };
+    } finally {
+      this.memoized = memoized;
+    }
+  }
+
+  private checkpoint(offset: number): void {
+    if (this.checkpointCount === this.checkpoints.length) {
+      const grown = new Uint32Array(this.checkpoints.length * 2);
+      grown.set(this.checkpoints);
+      this.checkpoints = grown;
+    }
+    this.checkpoints[this.checkpointCount++] = offset;
   }
 }

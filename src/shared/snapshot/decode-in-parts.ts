@@ -10,10 +10,14 @@
 
 import { ForeignMemo, type MemoPart } from '../pickle/foreign-memo';
 import { MemoCode } from '../pickle/memo';
-import { feedFrom, sourceOf, type ByteSource } from '../pickle/byte-source';
-import { scanMemoObjectsFrom } from '../pickle/opcode-scan';
+import { feedFromAhead, sourceOf, type ByteSource } from '../pickle/byte-source';
+import {
+  countMemoCheckpoints,
+  countMemoCheckpointsAhead,
+  type MemoCheckpoints,
+} from '../pickle/opcode-scan';
 import { Unpickler } from '../pickle/unpickler';
-import { decodeTracePart, type TracePart } from './decode-trace-part';
+import { decodeTracePart, decodeTracePartAhead, type TracePart } from './decode-trace-part';
 import type { SnapshotModel } from './model';
 import { buildSnapshotModel } from './snapshot-builder';
 import { StackInterner } from './stack-interner';
@@ -27,7 +31,7 @@ const MIN_BYTES_PER_TRACE_ENTRY = 24;
 export interface PartLayout {
   starts: number[];
   memoBases: number[];
-  /** Each part's memoized objects' starts, for ForeignMemo (all but the last part). */
+  /** Each part's memo counted, for ForeignMemo (all but the last part). */
   memoParts: MemoPart[];
 }
 
@@ -80,11 +84,12 @@ export function decodePart(
   };
 }
 
-/** A part's memo scanned: where each object it memoizes starts (see MemoPart). */
-export interface PartScan {
+/** A part's memo scanned: its MEMOIZE opcodes counted, with checkpoints (see MemoPart). */
+export interface PartScan extends Pick<
+  MemoCheckpoints,
+  'memoized' | 'block' | 'checkpoints' | 'stoppedAt'
+> {
   from: number;
-  memoized: number;
-  starts: Uint32Array;
 }
 
 /**
@@ -99,16 +104,31 @@ export function scanPart(
 ): PartScan | null {
   const from = starts[part]!;
   const to = starts[part + 1]!;
-  const scanned = scanMemoObjectsFrom(sourceOf(bytes), from, to);
-  if (scanned.stoppedAt !== to || scanned.sawStop) return null;
-  return { from, memoized: scanned.memoized, starts: scanned.starts };
+  return partScanOf(countMemoCheckpoints(sourceOf(bytes), from, to), from, to);
+}
+
+/** scanPart, its bytes read ahead where the source can (ByteSource.chunks: the page). */
+export async function scanPartAhead(
+  source: ByteSource,
+  starts: readonly number[],
+  part: number,
+): Promise<PartScan | null> {
+  const from = starts[part]!;
+  const to = starts[part + 1]!;
+  return partScanOf(await countMemoCheckpointsAhead(source, from, to), from, to);
+}
+
+function partScanOf(counted: MemoCheckpoints, from: number, to: number): PartScan | null {
+  if (counted.stoppedAt !== to || counted.sawStop) return null;
+  const { memoized, block, checkpoints, stoppedAt } = counted;
+  return { from, memoized, block, checkpoints, stoppedAt };
 }
 
 /** The scans of parts 0..k-1 as ForeignMemo's parts, each with its base: what part k needs. */
 export function memoPartsOf(scans: readonly PartScan[]): MemoPart[] {
   let base = 0;
   return scans.map((scan) => {
-    const part = { base, from: scan.from, starts: scan.starts };
+    const part = { ...scan, base };
     base += scan.memoized;
     return part;
   });
@@ -119,20 +139,24 @@ function memoBaseAfter(scans: readonly PartScan[]): number {
   return scans.reduce((sum, scan) => sum + scan.memoized, 0);
 }
 
-/** Part `part` (>= 1), given the scans of every part before it. */
-export function decodeScannedPart(
+/**
+ * Part `part` (>= 1), given the scans of every part before it; its bytes read ahead where the
+ * source can (ByteSource.chunks: the page).
+ */
+export async function decodeScannedPart(
   input: Uint8Array | ByteSource,
   starts: readonly number[],
   part: number,
   scans: readonly PartScan[],
-): PartOutcome {
+): Promise<PartOutcome> {
   const bytes = sourceOf(input);
   const before = scans.slice(0, part);
   const memoParts = memoPartsOf(before);
   const base = memoBaseAfter(before);
   const end = starts[part + 1] ?? bytes.size;
   const foreign = new ForeignMemo(bytes, memoParts);
-  return { memoBase: base, part: decodeTracePart(bytes, starts[part]!, end, base, foreign) };
+  const decoded = await decodeTracePartAhead(bytes, starts[part]!, end, base, foreign);
+  return { memoBase: base, part: decoded };
 }
 
 /**
@@ -156,14 +180,14 @@ export async function joinParts(
     totalBytes: size,
     flatDictConsumer: traceTable,
   });
-  const feedTo = (end: number): void =>
-    feedFrom(unpickler, source, unpickler.bytesDecoded, end, CHUNK_BYTES, () =>
+  const feedTo = (end: number): Promise<void> =>
+    feedFromAhead(unpickler, source, unpickler.bytesDecoded, end, CHUNK_BYTES, () =>
       onProgress?.(unpickler.bytesDecoded),
     );
   try {
     for (let part = 1; part < starts.length; part++) {
       const start = starts[part]!;
-      feedTo(start);
+      await feedTo(start);
       const outcome = await parts[part - 1]!;
       if (outcome === null) return null;
       const { part: decoded, memoBase } = outcome;
@@ -179,7 +203,7 @@ export async function joinParts(
       const remap = traceTable.absorb(tables, stackIds, list, state.lists);
       unpickler.takePart(state, mark, decoded.stoppedAt, decoded.memo, remap);
     }
-    feedTo(size);
+    await feedTo(size);
     const root = unpickler.finish();
     return buildSnapshotModel({ root, pickleProtocol: unpickler.protocol, traceTable, stacks });
   } catch {

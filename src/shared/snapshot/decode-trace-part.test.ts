@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generateLargeSnapshot } from '../../../generators/snapshot/generate-large-snapshot';
 import { realSnapshotPath } from '../../../test/support/real-snapshots';
 import { ForeignMemo, type MemoPart } from '../pickle/foreign-memo';
-import { scanMemoObjects } from '../pickle/opcode-scan';
+import { memorySource } from '../pickle/byte-source';
+import { countMemoCheckpoints } from '../pickle/opcode-scan';
 import { Unpickler } from '../pickle/unpickler';
 import { decodeTracePart } from './decode-trace-part';
 import { StackInterner, type PartStacks } from './stack-interner';
@@ -68,9 +69,14 @@ function expectPartsMatchSerial(bytes: Uint8Array, parts: number): number {
   const memoParts: MemoPart[] = [];
   let base = 0;
   for (let part = 0; part < starts.length; part++) {
-    const scanned = scanMemoObjects(bytes, starts[part]!, starts[part + 1] ?? bytes.length);
-    memoParts.push({ base, from: starts[part]!, starts: scanned.starts });
-    base += scanned.memoized;
+    const from = starts[part]!;
+    const counted = countMemoCheckpoints(
+      memorySource(bytes),
+      from,
+      starts[part + 1] ?? bytes.length,
+    );
+    memoParts.push({ ...counted, base, from });
+    base += counted.memoized;
   }
   const serial = serialTable(bytes, bytes.length);
   let compared = 0;

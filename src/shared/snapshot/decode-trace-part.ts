@@ -4,7 +4,7 @@
 // parts read again from the bytes (ForeignMemo). Its rows, frames, stacks and strings have ids
 // of its own: the merge (next step) maps them to the whole file's.
 
-import { feedFrom, sourceOf, type ByteSource } from '../pickle/byte-source';
+import { feedFrom, feedFromAhead, sourceOf, type ByteSource } from '../pickle/byte-source';
 import type { ForeignMemo } from '../pickle/foreign-memo';
 import { PartMemo } from '../pickle/part-memo';
 import type { MemoSlots } from '../pickle/memo';
@@ -39,37 +39,75 @@ export function decodeTracePart(
   memoBase: number,
   foreign: ForeignMemo,
 ): TracePart {
-  const stacks = new StackInterner();
-  const traceTable = new TraceTableBuilder(stacks, (end - start) / 24);
-  const memo = new PartMemo(memoBase, foreign, {
-    consumedValue: CONSUMED_DICT,
-    materializeHandle: traceTable.materializeHandle.bind(traceTable),
-  });
-  const unpickler = new Unpickler({
-    interceptor: traceTable,
-    flatDictConsumer: traceTable,
-    part: { memo, startOffset: start },
-  });
-  let error: string | null = null;
+  const part = new PartDecode(start, end, memoBase, foreign);
   try {
     // It stops at an opcode boundary: the next part's start, or where its trace list ended.
-    feedFrom(unpickler, sourceOf(input), start, end, CHUNK_BYTES);
+    feedFrom(part.unpickler, sourceOf(input), start, end, CHUNK_BYTES);
   } catch (caught) {
-    error = caught instanceof Error ? caught.message : String(caught);
+    return part.result(messageOf(caught));
   }
-  const state = error === null ? unpickler.partState() : null;
-  const tables = traceTable.partTables(unpickler.partListObject(), state?.lists ?? []);
-  if (error === null && (state === null || tables === null)) error = 'not as the plan assumed';
-  return {
-    tables,
-    stacks: { frames: stacks.frames, stacks: stacks.table() },
-    memo: memo.ownSlots(),
-    stoppedAt: unpickler.bytesDecoded,
-    state,
-    error,
-    foreignRead: [...memo.foreignRead()].map(([index, value]) => [
-      index,
-      typeof value === 'string' ? value : null,
-    ]),
-  };
+  return part.result(null);
+}
+
+/** decodeTracePart, its bytes read ahead where the source can (ByteSource.chunks: the page). */
+export async function decodeTracePartAhead(
+  source: ByteSource,
+  start: number,
+  end: number,
+  memoBase: number,
+  foreign: ForeignMemo,
+): Promise<TracePart> {
+  const part = new PartDecode(start, end, memoBase, foreign);
+  try {
+    await feedFromAhead(part.unpickler, source, start, end, CHUNK_BYTES);
+  } catch (caught) {
+    return part.result(messageOf(caught));
+  }
+  return part.result(null);
+}
+
+/** A part's decoder, fed by either of the above, and what it made. */
+class PartDecode {
+  readonly unpickler: Unpickler;
+  private readonly stacks = new StackInterner();
+  private readonly traceTable: TraceTableBuilder;
+  private readonly memo: PartMemo;
+
+  constructor(start: number, end: number, memoBase: number, foreign: ForeignMemo) {
+    this.traceTable = new TraceTableBuilder(this.stacks, (end - start) / 24);
+    this.memo = new PartMemo(memoBase, foreign, {
+      consumedValue: CONSUMED_DICT,
+      materializeHandle: this.traceTable.materializeHandle.bind(this.traceTable),
+    });
+    this.unpickler = new Unpickler({
+      interceptor: this.traceTable,
+      flatDictConsumer: this.traceTable,
+      part: { memo: this.memo, startOffset: start },
+    });
+  }
+
+  /** The part as plain data; `error`: why the feeding stopped (null: it ended as planned). */
+  result(fed: string | null): TracePart {
+    const { unpickler, traceTable, stacks, memo } = this;
+    let error = fed;
+    const state = error === null ? unpickler.partState() : null;
+    const tables = traceTable.partTables(unpickler.partListObject(), state?.lists ?? []);
+    if (error === null && (state === null || tables === null)) error = 'not as the plan assumed';
+    return {
+      tables,
+      stacks: { frames: stacks.frames, stacks: stacks.table() },
+      memo: memo.ownSlots(),
+      stoppedAt: unpickler.bytesDecoded,
+      state,
+      error,
+      foreignRead: [...memo.foreignRead()].map(([index, value]) => [
+        index,
+        typeof value === 'string' ? value : null,
+      ]),
+    };
+  }
+}
+
+function messageOf(caught: unknown): string {
+  return caught instanceof Error ? caught.message : String(caught);
 }

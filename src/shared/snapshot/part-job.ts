@@ -5,7 +5,12 @@
 // part thread's work (scan the part before its own, send the scan on, decode its own).
 
 import { sourceOf, type ByteSource } from '../pickle/byte-source';
-import { decodeScannedPart, scanPart, type PartOutcome, type PartScan } from './decode-in-parts';
+import {
+  decodeScannedPart,
+  scanPartAhead,
+  type PartOutcome,
+  type PartScan,
+} from './decode-in-parts';
 import { partShares } from './part-shares';
 import { planTraceSplit } from './trace-split-plan';
 
@@ -74,7 +79,7 @@ export async function runPartJob(
 ): Promise<PartOutcome | null> {
   let own: PartScan | null;
   try {
-    own = scanPart(bytes, starts, part - 1);
+    own = await scanPartAhead(bytes, starts, part - 1);
   } catch {
     own = null;
   }
@@ -82,7 +87,7 @@ export async function runPartJob(
   const scans = [...(await Promise.all(earlier)), own];
   if (scans.some((scan) => scan === null)) return null;
   try {
-    return decodeScannedPart(bytes, starts, part, scans as PartScan[]);
+    return await decodeScannedPart(bytes, starts, part, scans as PartScan[]);
   } catch {
     return null;
   }

@@ -1,14 +1,14 @@
 // How much of a file each part of a parallel decode takes (issue 25; docs/parallel-decode.md).
 // Equal parts leave the spine waiting: before a worker decodes its part it needs the memo of every
-// part before its own (where their memoized objects start, to read them again), which the workers
-// scan side by side, each the part before its own; a part costs more per byte than the spine's
+// part before its own (its MEMOIZE opcodes counted, with checkpoints to find objects again), which
+// the workers count side by side, each the part before its own; a part costs more per byte than the spine's
 // serial decode (it reads foreign objects again and interns its stacks itself); and the spine
 // takes each part in after decoding its own. Shares that make each part ready just as the spine
 // reaches it keep every thread busy until the end.
 
 /** Costs per byte, relative to the serial decode's. */
 export interface PartCosts {
-  /** Scanning a part's memo (scanMemoObjects). */
+  /** Counting a part's memo (countMemoCheckpoints). */
   readonly scan: number;
   /** Decoding a part on its own (decodeTracePart). */
   readonly part: number;
@@ -17,12 +17,12 @@ export interface PartCosts {
 }
 
 /**
- * Measured on the bench's 1 GB generated file (CPU profiles of `summary --jobs 2`, per byte,
- * against the main thread's decode: docs/parallel-decode.md): the worker's scan of the part
- * before its own (scanMemoObjects with object starts) 0.5, its own part 1.0 (an earlier bench in
- * one isolate had read 1.3-1.45), taking a part in about 0.1.
+ * Measured on the bench's 1 GB generated file (per byte, against the main thread's decode:
+ * docs/parallel-decode.md): the worker's count of the part before its own (countMemoCheckpoints,
+ * 2.0-2.5 ms/MB where the decode takes 7-8.7) 0.3, its own part 1.0 (CPU profiles of `summary
+ * --jobs 2`; an earlier bench in one isolate had read 1.3-1.45), taking a part in about 0.1.
  */
-export const MEASURED_PART_COSTS: PartCosts = { scan: 0.5, part: 1, takeIn: 0.1 };
+export const MEASURED_PART_COSTS: PartCosts = { scan: 0.3, part: 1, takeIn: 0.1 };
 
 /**
  * Where parts 1..parts-1 begin, as ascending fractions of the file, for `parts` threads. With
