@@ -300,10 +300,9 @@ export function createPageDecoder(
   /**
    * The threads a picked (or served) file decodes on: several only when asked (?jobs=N) and when
    * it decodes alone (files side by side already share the cores). Not the decode budget's
-   * choice, as in the CLI: a worker's reads of a File cost 2-3 ms each in Chromium and run at
-   * 190-350 MB/s on its own thread (the one-thread decode's stream is read by the browser beside
-   * it), so 2 threads took 14.7 s for the 1 GB file against 10 s on one (2 cores, load 6.5;
-   * docs/parallel-decode.md). Until the workers' reads overlap their decoding, one is faster.
+   * choice, as in the CLI: reading a File costs the browser CPU, and 2 threads read 1.6 times
+   * the file, so on 2 cores 2 threads took 11.1-11.5 s for the 1 GB file against 9.7-10.5 s on
+   * one (docs/parallel-decode.md, "The page's reads"); not yet measured with cores to spare.
    */
   function threadsOf(job: Job): { threads?: number } {
     if (running().length > 1 || job.sizeBytes === null) return {};
