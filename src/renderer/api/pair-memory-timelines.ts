@@ -7,7 +7,7 @@
 
 import { sniffInputFormat } from '@shared/snapshot/input-format';
 import { jsonInputKind } from '@shared/snapshot/profiler-trace-sniff';
-import { concatBytes } from '@shared/snapshot/concat-bytes';
+import { concatBytes } from '@shared/pickle/concat-bytes';
 
 /** What is sniffed: as many bytes as the decoder reads to tell a file's kind. */
 const HEAD_BYTES = 64 << 10;

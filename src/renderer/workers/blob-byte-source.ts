@@ -6,7 +6,7 @@
 // workers: elsewhere there is none, and the file decodes on one thread as a stream.
 
 import { COSTLY_READ_WINDOWS, windowedSource, type ByteSource } from '@shared/pickle/byte-source';
-import { exactChunks } from './exact-chunks';
+import { exactChunks } from './stream-chunks';
 
 interface FileReaderSyncLike {
   readAsArrayBuffer(blob: Blob): ArrayBuffer;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { concatBytes } from '@shared/pickle/concat-bytes';
 import { rangeByteSource, type SyncRequest } from './range-byte-source';
 
 // A served file read by range requests: each read asks for exactly the range it reads (in the
@@ -64,13 +65,10 @@ function fetchFor(server: Server): typeof fetch {
 async function streamed(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   for await (const chunk of chunks) parts.push(chunk);
-  const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    joined.set(part, at);
-    at += part.length;
-  }
-  return joined;
+  return concatBytes(
+    parts,
+    parts.reduce((sum, part) => sum + part.length, 0),
+  );
 }
 
 /** Whether two long byte arrays hold the same bytes (toEqual is slow on megabytes). */

@@ -6,7 +6,7 @@
 // gives up and the file is decoded on one thread as a stream, which says what is wrong.
 
 import { COSTLY_READ_WINDOWS, windowedSource, type ByteSource } from '@shared/pickle/byte-source';
-import { exactChunks } from './exact-chunks';
+import { exactChunks } from './stream-chunks';
 
 /** The slice of XMLHttpRequest used (a worker's, synchronous). */
 export interface SyncRequest {

@@ -7,6 +7,7 @@ import { UnreadableInputError } from '@shared/errors/unreadable-input';
 import { gzipIsizeFrom, MIN_GZIP_BYTES } from '@shared/snapshot/gzip-stream';
 import type { SnapshotRefusal } from '../../preload/index.d';
 import type { DecodeSnapshotRequest } from './decode-worker-protocol';
+import { chunksOf } from './stream-chunks';
 
 export interface SnapshotSource {
   /** The name the snapshot is shown under. */
@@ -129,60 +130,6 @@ async function refusalOf(response: Response): Promise<Error> {
   return new UnreadableInputError(
     `the server answered ${response.status} ${response.statusText}`.trim(),
   );
-}
-
-interface ChunkOptions {
-  /** What a failed read throws instead of the stream's own error. */
-  readonly readError?: (error: unknown) => unknown;
-  /** The size announced, when known. */
-  readonly totalBytes?: number | null;
-}
-
-async function* chunksOf(
-  stream: ReadableStream<Uint8Array>,
-  options: ChunkOptions = {},
-): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  let received = 0;
-  let done = false;
-  try {
-    for (;;) {
-      let result: ReadableStreamReadResult<Uint8Array>;
-      try {
-        result = await reader.read();
-      } catch (error) {
-        throw options.readError ? options.readError(error) : error;
-      }
-      if (result.done) {
-        done = true;
-        return;
-      }
-      received += result.value.length;
-      yield result.value;
-    }
-  } finally {
-    if (!done) await stopReading(reader, received, options.totalBytes ?? null);
-  }
-}
-
-/**
- * The decoder stopped before the stream said it ended: usually at the pickle's STOP in the last
- * chunk. Then every byte has arrived and the end is one read away, and reading it lets the
- * response finish instead of being aborted. Otherwise (bad data, bytes after STOP) the
- * rest is not wanted: cancel, which aborts the fetch (and in Electron closes the file in main).
- */
-async function stopReading(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  received: number,
-  totalBytes: number | null,
-): Promise<void> {
-  try {
-    if (totalBytes !== null && received >= totalBytes && (await reader.read()).done) return;
-  } catch {
-    // The stream failed at its very end: nothing more to read or to stop.
-    return;
-  }
-  await reader.cancel().catch(() => {});
 }
 
 function errorText(error: unknown): string {

@@ -9,6 +9,7 @@
 // decoder says what is wrong with the file in its usual words.
 
 import type { ByteSource } from './byte-source';
+import { concatBytes } from './concat-bytes';
 import { Op } from './opcodes';
 
 /** Returned by opcodeEnd() for an opcode the scan does not step over (or one cut by the end). */
@@ -186,7 +187,7 @@ export async function countMemoCheckpointsAhead(
     pending.push(chunk);
     pendingBytes += chunk.length;
     if (pendingBytes < need) continue;
-    const bytes = pending.length === 1 ? pending[0]! : concatenated(pending, pendingBytes);
+    const bytes = pending.length === 1 ? pending[0]! : concatBytes(pending, pendingBytes);
     const bytesEnd = pos + bytes.length;
     const step = counter.step(bytes, pos, pos, bytesEnd);
     const stoppedEarly = !step.cut && step.stoppedAt < bytesEnd;
@@ -201,21 +202,11 @@ export async function countMemoCheckpointsAhead(
   if (pendingBytes > 0) {
     // The range's end (or a long opcode gathered past `need`) with bytes left: scan them, then
     // an opcode cut there stops the count where it begins, as countMemoCheckpoints does.
-    const bytes = concatenated(pending, pendingBytes);
+    const bytes = concatBytes(pending, pendingBytes);
     const step = counter.step(bytes, pos, pos, pos + bytes.length);
     return result(step.stoppedAt, step.sawStop);
   }
   return result(pos, false);
-}
-
-function concatenated(chunks: readonly Uint8Array[], length: number): Uint8Array {
-  const joined = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    joined.set(chunk, at);
-    at += chunk.length;
-  }
-  return joined;
 }
 
 /**
@@ -338,19 +329,20 @@ export function scanMemoObjectsFrom(
   return scan.result(end.stoppedAt, end.sawStop);
 }
 
+/**
+ * Where a scan of one window stopped (absolute), whether at STOP, and whether the opcode there is
+ * one the scan knows, cut by the window's end (it may be whole in a longer window).
+ */
+interface ScanStop {
+  stoppedAt: number;
+  sawStop: boolean;
+  cut: boolean;
+}
+
 /** A scan whose state carries from one window of the input to the next. */
 interface WindowedScan {
-  /**
-   * Scans `bytes` (holding the input from offset `origin`) from the absolute offset `begin` up to
-   * `end`. stoppedAt: absolute; `cut`: the opcode there is one the scan knows, cut by `end` (it
-   * may be whole in a longer window).
-   */
-  step(
-    bytes: Uint8Array,
-    origin: number,
-    begin: number,
-    end: number,
-  ): { stoppedAt: number; sawStop: boolean; cut: boolean };
+  /** Scans `bytes` (holding the input from offset `origin`) from the absolute `begin` to `end`. */
+  step(bytes: Uint8Array, origin: number, begin: number, end: number): ScanStop;
 }
 
 /** Runs `scan` over [from, to) of `source`, a window at a time; where and how it stopped. */
@@ -421,12 +413,7 @@ class MemoScan implements WindowedScan {
   /** `from`: what the starts are relative to. */
   constructor(private readonly from: number) {}
 
-  step(
-    bytes: Uint8Array,
-    origin: number,
-    begin: number,
-    end: number,
-  ): { stoppedAt: number; sawStop: boolean; cut: boolean } {
+  step(bytes: Uint8Array, origin: number, begin: number, end: number): ScanStop {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const localEnd = end - origin;
     const from = this.from;
@@ -508,12 +495,7 @@ class MemoCounter implements WindowedScan {
     private readonly block: number,
   ) {}
 
-  step(
-    bytes: Uint8Array,
-    origin: number,
-    begin: number,
-    end: number,
-  ): { stoppedAt: number; sawStop: boolean; cut: boolean } {
+  step(bytes: Uint8Array, origin: number, begin: number, end: number): ScanStop {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const localEnd = end - origin;
     let pos = begin - origin;

@@ -17,7 +17,7 @@ import { SnapshotFormatError } from './snapshot-error';
 import { StackInterner } from './stack-interner';
 import { TraceTableBuilder } from './trace-table-builder';
 import { NO_MEMORY_LIMIT, UnpackedBudget, type MemoryLimit } from './unpacked-budget';
-import { concatBytes } from './concat-bytes';
+import { concatBytes } from '../pickle/concat-bytes';
 
 export type DecodePhase = 'reading' | 'building';
 

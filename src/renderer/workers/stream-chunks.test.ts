@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exactChunks } from './exact-chunks';
+import { exactChunks } from './stream-chunks';
 
 /** A stream of `chunks`, which notes whether it was cancelled. */
 function streamOf(chunks: number[][]): {
@@ -37,7 +37,7 @@ describe('exactChunks (a stream of the bytes asked for)', () => {
     await expect(collect(exactChunks(streamOf([[1, 2], [3]]).stream, 4))).rejects.toThrow(
       'the file became shorter while it was read',
     );
-    const longer = streamOf([[1, 2], [3, 4], [5]]);
+    const longer = streamOf([[1, 2], [3, 4], [5], [6], [7], [8]]);
     await expect(collect(exactChunks(longer.stream, 3))).rejects.toThrow(
       'the stream held more bytes than were asked for',
     );
