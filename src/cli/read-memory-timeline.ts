@@ -5,19 +5,19 @@
 import { basename } from 'node:path';
 import { enrichWithMemoryTimeline } from '@shared/snapshot/enrich-with-timeline';
 import { snapshotFormName } from '@shared/format/words';
+import type { SnapshotModel } from '@shared/snapshot/model';
 import { UsageError } from './cli-options';
 import { forFile } from './file-failure';
-import {
-  readOneSnapshotFile,
-  type ReadSnapshotOptions,
-  type SnapshotFile,
-} from './read-snapshot-file';
 
-export async function withMemoryTimeline(
-  read: SnapshotFile,
-  options: ReadSnapshotOptions,
-): Promise<SnapshotFile> {
-  const path = options.memoryTimeline ?? null;
+/**
+ * `read` with the timeline at `path` (null: none asked for) read by `readTimeline` into it. The
+ * reader comes from the caller (./read-snapshot-file.ts), which reads both files the same way.
+ */
+export async function withMemoryTimeline<File extends { model: SnapshotModel; fileName: string }>(
+  read: File,
+  path: string | null,
+  readTimeline: (path: string) => Promise<{ model: SnapshotModel }>,
+): Promise<File> {
   if (path === null) return read;
   if (read.model.source !== 'profiler-trace') {
     throw new UsageError(
@@ -25,7 +25,7 @@ export async function withMemoryTimeline(
     );
   }
   return forFile(path, async () => {
-    const timeline = await readOneSnapshotFile(path, { maxMemory: options.maxMemory ?? null });
+    const timeline = await readTimeline(path);
     const { model } = enrichWithMemoryTimeline(read.model, timeline.model, basename(path));
     return { ...read, model };
   });

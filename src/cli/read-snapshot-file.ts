@@ -57,7 +57,11 @@ export async function readSnapshotFile(
   path: string,
   options: ReadSnapshotOptions = {},
 ): Promise<SnapshotFile> {
-  return withMemoryTimeline(await readOneSnapshotFile(path, options), options);
+  return withMemoryTimeline(
+    await readOneSnapshotFile(path, options),
+    options.memoryTimeline ?? null,
+    (timelinePath) => readOneSnapshotFile(timelinePath, { maxMemory: options.maxMemory ?? null }),
+  );
 }
 
 export async function readOneSnapshotFile(
