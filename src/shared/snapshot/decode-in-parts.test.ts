@@ -14,6 +14,8 @@ import {
   scanPart,
 } from './decode-in-parts';
 import { partShares } from './part-shares';
+import { NOT_SCANNED, opcodeEnd } from '../pickle/opcode-scan';
+import { Op } from '../pickle/opcodes';
 
 const CUDA_FIXTURES = ['expandable.pickle', 'leak.pickle', 'oom.pickle'].map((name) =>
   join('test/fixtures/cuda-h200', name),
@@ -118,6 +120,69 @@ describe('a damaged pickle decoded in parts', () => {
       expect(outcomes.refusedBoth).toBeGreaterThanOrEqual(5);
     },
   );
+});
+
+describe('references to earlier parts turned elsewhere', () => {
+  // A later part finds each object of an earlier part it names by scanning the block of the
+  // earlier part's memo count that holds it (blockStarts). References retargeted at random
+  // objects of the first part (frames lists, frame dicts, strings, consumed trace entries, keys):
+  // in parts, the serial model or null (the serial decoder answers), never another model.
+  it('gives the serial model or falls back, for BINGET and LONG_BINGET indexes changed at random', async () => {
+    const path = realSnapshotPaths().find((file) => basename(file).startsWith('silmont2000'))!;
+    const original = new Uint8Array(readFileSync(path));
+    const layout = layOutParts(original, 2)!;
+    const base = layout.memoBases[1]!;
+    const view = new DataView(original.buffer, original.byteOffset, original.byteLength);
+    // Every memo read of the second part, found by stepping its opcodes.
+    const gets: { at: number; long: boolean }[] = [];
+    for (let at = layout.starts[1]!; at < original.length;) {
+      const op = original[at]!;
+      if (op === Op.BINGET || op === Op.LONG_BINGET) gets.push({ at, long: op === Op.LONG_BINGET });
+      const after = opcodeEnd(original, view, at, original.length);
+      if (after === NOT_SCANNED) break;
+      at = after;
+    }
+    const indexOf = (get: { at: number; long: boolean }): number =>
+      get.long ? view.getUint32(get.at + 1, true) : original[get.at + 1]!;
+    // Those that name an object of the first part, as 4-byte indexes.
+    const foreign = gets.filter((get) => get.long && indexOf(get) < base);
+    expect(foreign.length).toBeGreaterThan(100);
+    let seed = 20261129;
+    const random = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    const outcomes = { same: 0, fellBack: 0, refusedBoth: 0 };
+    for (let trial = 0; trial < 24; trial++) {
+      const bytes = original.slice();
+      const edit = new DataView(bytes.buffer);
+      for (let edits = 1 + random(2); edits > 0; edits--) {
+        // Every third trial: a reference to nothing at all (both must refuse); else one to a
+        // random object of the first part.
+        const get = foreign[random(foreign.length)]!;
+        if (trial % 3 === 2) edit.setUint32(get.at + 1, 0xfffffff0, true);
+        // Another object of the first part that the part names elsewhere (often one of the
+        // same kind: a frames list for a frames list), or any object below the part's base.
+        else if (trial % 2 === 0)
+          edit.setUint32(get.at + 1, indexOf(foreign[random(foreign.length)]!), true);
+        else edit.setUint32(get.at + 1, random(base), true);
+      }
+      const serial = await decodeBytes(bytes).catch((error: unknown) => error as Error);
+      const inParts = await decodeInParts(bytes, 2);
+      if (inParts === null) {
+        outcomes[serial instanceof Error ? 'refusedBoth' : 'fellBack']++;
+        continue;
+      }
+      expect(serial, `trial ${trial}`).not.toBeInstanceOf(Error);
+      expect(inParts, `trial ${trial}`).toEqual(serial);
+      outcomes.same++;
+    }
+    // References to nothing are refused by both; retargeted ones often still decode, and then in
+    // parts as serially.
+    expect(outcomes.refusedBoth).toBeGreaterThanOrEqual(8);
+    expect(outcomes.same).toBeGreaterThanOrEqual(5);
+    expect(outcomes.same + outcomes.fellBack + outcomes.refusedBoth).toBe(24);
+  });
 });
 
 describe('a cut that is not where the serial decoder stands', () => {
