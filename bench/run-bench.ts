@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { ensureBenchInput, type BenchInput } from './bench-inputs';
+import { ensureBenchInput, formatInputShapes, type BenchInput } from './bench-inputs';
 import { formatHtmlPageTable, measureHtmlPage, type HtmlPageRow } from './html-page-bench';
 import { parseBenchOptions, type BenchOptions } from './bench-options';
 import { ensureTraceInput, formatTraceTable, runTraceBench } from './trace-bench';
@@ -162,6 +162,7 @@ async function main(options: BenchOptions): Promise<number> {
     }
     if (rows.length > 0) log(`\n${formatPageMemoryTable(rows)}`);
     if (options.jobs !== null && rows.length > 0) log(`\n${formatPageThreadsTable(rows)}`);
+    if (rows.length > 0) log(`\n${formatInputShapes(inputs)}`);
     return failures.length > 0 ? 1 : 0;
   }
 
@@ -182,7 +183,7 @@ async function main(options: BenchOptions): Promise<number> {
         if (!fail(`allocscope html on ${input.size.label}`, error)) break;
       }
     }
-    if (rows.length > 0) log(`\n${formatHtmlPageTable(rows)}`);
+    if (rows.length > 0) log(`\n${formatHtmlPageTable(rows)}\n\n${formatInputShapes(inputs)}`);
     return failures.length > 0 ? 1 : 0;
   }
 
@@ -202,7 +203,7 @@ async function main(options: BenchOptions): Promise<number> {
         }
       }
     }
-    if (rows.length > 0) log(`\n${formatJobsTable(rows)}`);
+    if (rows.length > 0) log(`\n${formatJobsTable(rows)}\n\n${formatInputShapes(inputs)}`);
     return failures.length > 0 ? 1 : 0;
   }
 
@@ -330,6 +331,7 @@ async function main(options: BenchOptions): Promise<number> {
   if (ranksRow !== null) log(`\n${formatRanksTable(ranksRow)}`);
   if (appRanksRow !== null) log(`\n${formatAppRanksTable(appRanksRow)}`);
   if (uiRows.length > 0) log(`\n${formatUiTable(uiRows)}`);
+  if (inputs.length > 0) log(`\n${formatInputShapes(inputs)}`);
   if (failures.length > 0) {
     log(`\n${failures.length} failure(s):`);
     for (const failure of failures) log(`  ${failure.split('\n')[0]}`);

@@ -7,20 +7,25 @@ import type { SimContext } from './caching-allocator-sim';
 import { MemoRef, type PickleValue } from '../pickle/pickle-values';
 import type { PickleWriter } from '../pickle/pickle-writer';
 
+/** How a frames list was written: a new list, or a memo reference to one written before. */
+export type FramesWritten = 'new' | 'memo';
+
 /** `written`: memo indices of lists written earlier for contexts of this device, by context id
  *  (the segments are written before the trace that creates their contexts again). */
 export function writeContextFrames(
   w: PickleWriter,
   ctx: SimContext | null,
   written: Map<number, number>,
-): void {
+): FramesWritten {
   if (ctx === null) {
     w.newList([]);
-    return;
+    return 'new';
   }
   if (ctx.shared) {
-    w.value(ctx.stack.frames as readonly PickleValue[]);
-    return;
+    const frames = ctx.stack.frames as readonly PickleValue[];
+    const before = w.memoIndexOf(frames);
+    w.value(frames);
+    return before === undefined ? 'new' : 'memo';
   }
   if (ctx.memoIndex < 0) {
     const earlier = written.get(ctx.id);
@@ -28,7 +33,8 @@ export function writeContextFrames(
   }
   if (ctx.memoIndex >= 0) {
     w.value(new MemoRef(ctx.memoIndex));
-    return;
+    return 'memo';
   }
   ctx.memoIndex = w.newList(ctx.stack.frames);
+  return 'new';
 }

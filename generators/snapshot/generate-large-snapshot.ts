@@ -68,6 +68,10 @@ export interface DeviceTruth {
 export interface GeneratedDevice {
   device: number;
   traceEntries: number;
+  /** Frames of the entries' stacks, summed. */
+  frames: number;
+  /** Entries whose frames list is new in the file (the rest are memo references). */
+  newFrameLists: number;
   actions: Partial<Record<TraceAction, number>>;
 }
 
@@ -180,7 +184,13 @@ export function generateLargeSnapshot(
       w.endList();
       if (recorder.events !== events)
         throw new Error(`internal: pass 2 wrote ${recorder.events} of ${events} events`);
-      devices.push({ device, traceEntries: recorder.events, actions: recorder.actions });
+      devices.push({
+        device,
+        traceEntries: recorder.events,
+        frames: recorder.frames,
+        newFrameLists: recorder.newFrameLists,
+        actions: recorder.actions,
+      });
       annotations.push(...recorder.annotations);
     });
     w.endList();

@@ -21,6 +21,10 @@ export const MAX_ANNOTATIONS = 12;
 
 export class TraceEntryWriter implements TraceRecorder {
   events = 0;
+  /** Frames of every entry's stack, summed (the file's shape: frames per entry). */
+  frames = 0;
+  /** Entries whose frames list is a new list, not a memo reference to an earlier one. */
+  newFrameLists = 0;
   readonly actions: Partial<Record<TraceAction, number>> = {};
   readonly annotations: Annotation[] = [];
   private oomDone = false;
@@ -52,7 +56,8 @@ export class TraceEntryWriter implements TraceRecorder {
     w.setItem('time_us', timeUs);
     w.setItem('compile_context', 'N/A');
     w.key('frames');
-    writeContextFrames(w, ctx, this.written);
+    if (writeContextFrames(w, ctx, this.written) === 'new') this.newFrameLists++;
+    this.frames += ctx?.stack.frames.length ?? 0;
     w.endDict();
     this.actions[action] = (this.actions[action] ?? 0) + 1;
     if (++this.events >= this.stopAfter) throw new StopSimulation();
