@@ -13,6 +13,7 @@
 
 import { PickleOutput, type PickleSink } from './pickle-output';
 import { MemoRef, PyFloat, PyTuple, type PickleKey, type PickleValue } from './pickle-values';
+import { concatBytes } from '../../src/shared/pickle/concat-bytes';
 import { Op } from '../../src/shared/pickle/opcodes';
 
 export type PickleProtocol = 2 | 3 | 4 | 5;
@@ -575,11 +576,5 @@ export function dumpToBytes(value: PickleValue, options: PickleWriterOptions = {
     total += chunk.length;
   }, options);
   writer.dump(value);
-  const result = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    result.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return result;
+  return concatBytes(chunks, total);
 }
