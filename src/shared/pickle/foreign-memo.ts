@@ -14,7 +14,7 @@
 
 import { sourceOf, type ByteSource } from './byte-source';
 import { decodeLong } from './long-decoder';
-import { blockStarts, NO_START, NOT_SCANNED, opcodeEnd, type MemoCheckpoints } from './opcode-scan';
+import { blockStarts, NO_START, NOT_SCANNED, opcodeEnd, type CountedRange } from './opcode-scan';
 import { Op } from './opcodes';
 import { PickleStringDecoder } from './string-decoder';
 
@@ -22,12 +22,8 @@ import { PickleStringDecoder } from './string-decoder';
  * A part's memo entries: the first one's index, and their count from the part's first byte
  * (`from`) with its checkpoints (countMemoCheckpoints), where each object's start is found again.
  */
-export interface MemoPart extends Pick<
-  MemoCheckpoints,
-  'memoized' | 'block' | 'checkpoints' | 'stoppedAt'
-> {
+export interface MemoPart extends CountedRange {
   base: number;
-  from: number;
 }
 
 /** How far past an object the opcodes are stepped through to tell whether it goes on. */

@@ -131,6 +131,14 @@ export interface MemoCheckpoints extends MemoCount {
   checkpoints: Uint32Array;
 }
 
+/** A range counted (countMemoCheckpoints), from its first byte `from`: what blockStarts reads. */
+export interface CountedRange extends Pick<
+  MemoCheckpoints,
+  'memoized' | 'block' | 'checkpoints' | 'stoppedAt'
+> {
+  from: number;
+}
+
 /**
  * countMemoized over a ByteSource read window by window, with a checkpoint every `block` MEMOIZE
  * opcodes: what a part's thread sends the later ones instead of every object's start, since
@@ -146,13 +154,7 @@ export function countMemoCheckpoints(
 ): MemoCheckpoints {
   const counter = new MemoCounter(from, block);
   const end = scanInWindows(source, from, to, windowBytes, counter);
-  return {
-    memoized: counter.memoized,
-    stoppedAt: end.stoppedAt,
-    sawStop: end.sawStop,
-    block,
-    checkpoints: counter.checkpoints.slice(0, counter.checkpointCount),
-  };
+  return counter.result(end.stoppedAt, end.sawStop);
 }
 
 /**
@@ -168,13 +170,6 @@ export async function countMemoCheckpointsAhead(
   if (source.chunks === undefined) return countMemoCheckpoints(source, from, to, block);
   const counter = new MemoCounter(from, block);
   const end = Math.min(to, source.size);
-  const result = (stoppedAt: number, sawStop: boolean): MemoCheckpoints => ({
-    memoized: counter.memoized,
-    stoppedAt,
-    sawStop,
-    block,
-    checkpoints: counter.checkpoints.slice(0, counter.checkpointCount),
-  });
   // Chunks not yet scanned, from `pos` on; `need`: bytes to gather before the next step (an
   // opcode longer than what is held waits for twice as much: no chunk is copied more than twice
   // on average).
@@ -182,7 +177,7 @@ export async function countMemoCheckpointsAhead(
   let pendingBytes = 0;
   let need = 0;
   let pos = from;
-  if (from >= end) return result(from, false);
+  if (from >= end) return counter.result(from, false);
   for await (const chunk of source.chunks(from, end)) {
     pending.push(chunk);
     pendingBytes += chunk.length;
@@ -191,8 +186,9 @@ export async function countMemoCheckpointsAhead(
     const bytesEnd = pos + bytes.length;
     const step = counter.step(bytes, pos, pos, bytesEnd);
     const stoppedEarly = !step.cut && step.stoppedAt < bytesEnd;
-    if (step.sawStop || stoppedEarly) return result(step.stoppedAt, step.sawStop);
-    if (step.stoppedAt === pos && bytes.length >= MAX_SCAN_WINDOW_BYTES) return result(pos, false);
+    if (step.sawStop || stoppedEarly) return counter.result(step.stoppedAt, step.sawStop);
+    if (step.stoppedAt === pos && bytes.length >= MAX_SCAN_WINDOW_BYTES)
+      return counter.result(pos, false);
     need = step.stoppedAt === pos ? bytes.length * 2 : 0;
     const rest = bytes.subarray(step.stoppedAt - pos);
     pending = rest.length === 0 ? [] : [rest];
@@ -204,9 +200,9 @@ export async function countMemoCheckpointsAhead(
     // an opcode cut there stops the count where it begins, as countMemoCheckpoints does.
     const bytes = concatBytes(pending, pendingBytes);
     const step = counter.step(bytes, pos, pos, pos + bytes.length);
-    return result(step.stoppedAt, step.sawStop);
+    return counter.result(step.stoppedAt, step.sawStop);
   }
-  return result(pos, false);
+  return counter.result(pos, false);
 }
 
 /**
@@ -218,9 +214,7 @@ export async function countMemoCheckpointsAhead(
  */
 export function blockStarts(
   source: ByteSource,
-  counted: Pick<MemoCheckpoints, 'memoized' | 'block' | 'checkpoints' | 'stoppedAt'> & {
-    from: number;
-  },
+  counted: CountedRange,
   index: number,
 ): Uint32Array | null {
   const { from, block, checkpoints } = counted;
@@ -566,6 +560,11 @@ class MemoCounter implements WindowedScan {
     } finally {
       this.memoized = memoized;
     }
+  }
+
+  result(stoppedAt: number, sawStop: boolean): MemoCheckpoints {
+    const checkpoints = this.checkpoints.slice(0, this.checkpointCount);
+    return { memoized: this.memoized, stoppedAt, sawStop, block: this.block, checkpoints };
   }
 
   private checkpoint(offset: number): void {

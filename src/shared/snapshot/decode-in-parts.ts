@@ -14,6 +14,7 @@ import { feedFromAhead, sourceOf, type ByteSource } from '../pickle/byte-source'
 import {
   countMemoCheckpoints,
   countMemoCheckpointsAhead,
+  type CountedRange,
   type MemoCheckpoints,
 } from '../pickle/opcode-scan';
 import { Unpickler } from '../pickle/unpickler';
@@ -85,12 +86,7 @@ export function decodePart(
 }
 
 /** A part's memo scanned: its MEMOIZE opcodes counted, with checkpoints (see MemoPart). */
-export interface PartScan extends Pick<
-  MemoCheckpoints,
-  'memoized' | 'block' | 'checkpoints' | 'stoppedAt'
-> {
-  from: number;
-}
+export type PartScan = CountedRange;
 
 /**
  * The memo of part `part` of the parts beginning at `starts` (never the last), scanned; null when
