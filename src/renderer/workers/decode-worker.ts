@@ -20,6 +20,7 @@ import type {
   PartBytes,
 } from './decode-worker-protocol';
 import { pageMemoryLimit } from './page-memory-limit';
+import { addFirstScreenFigures } from './first-screen-figures';
 import { decodeInPageParts, runPagePart, type PagePartsDecode } from './decode-in-page-parts';
 import { openSnapshotSource, ReportedBug } from './snapshot-source';
 import { withMemoryTimeline } from './with-memory-timeline';
@@ -107,6 +108,8 @@ async function decode(request: DecodeSnapshotRequest): Promise<void> {
   const snapshot = buildAnalyzedSnapshotData(model, { fileName, fileBytes });
   // Every stack labelled here, not on the page's thread: frame names may be megabytes long.
   snapshot.labels = frameLabelTablesOf(snapshot);
+  // And the first screen's figures, so that the page's thread only draws.
+  addFirstScreenFigures(snapshot);
   post({ type: 'done', snapshot, threads }, transferablesOf(snapshot));
 }
 

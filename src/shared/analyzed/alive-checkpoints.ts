@@ -5,7 +5,7 @@
 
 import type { AllocationTable } from '../analysis/allocation-table';
 import type { AnalyzedDevice } from './analyzed-snapshot';
-import { derivedKey } from './derived-cache';
+import { postableDerivedKey } from './derived-cache';
 
 export const CHECKPOINT_EVENTS = 4096;
 
@@ -15,7 +15,7 @@ export interface AliveCheckpoints {
   rows: Int32Array;
 }
 
-const ALIVE_CHECKPOINTS = derivedKey<AliveCheckpoints>('alive checkpoints');
+const ALIVE_CHECKPOINTS = postableDerivedKey<AliveCheckpoints>('alive checkpoints');
 
 /**
  * The checkpoints of a device's table, built once: the timeline (narrow windows) and the

@@ -21,7 +21,7 @@ import type {
   StackTable,
   StringListTable,
 } from '../snapshot/model';
-import { DerivedCache, type HasDerivedCache } from './derived-cache';
+import { DerivedCache, type HasDerivedCache, type PostedDerived } from './derived-cache';
 import { rememberTraceTimeSpan, traceTimeSpanUs } from './device-times';
 import {
   DEFAULT_TOP_ALLOCATIONS,
@@ -59,6 +59,11 @@ export interface AnalyzedDeviceData {
    * internal_metadata, category, annotate entries); read them with allocationDetails().
    */
   details?: AllocationDetailColumns;
+  /**
+   * Values derived from this device where the file was decoded (the page's decode worker builds
+   * those of its first screen), which the adopted device's cache answers from.
+   */
+  derivedPosted?: PostedDerived;
 }
 
 export interface AnalyzedSnapshotData {
@@ -182,7 +187,9 @@ export function adoptAnalyzedDevice(data: AnalyzedDeviceData): AnalyzedDevice {
   // The span the worker measured: the timeline's extent and axis need not pass over 4M times again.
   if (data.timeUs !== null && data.timeSpanUs !== undefined)
     rememberTraceTimeSpan(data.timeUs, data.traceLength, data.timeSpanUs);
-  return { ...data, derived: new DerivedCache() };
+  const { derivedPosted = [], ...columns } = data;
+  // The cache's owner is the device itself: a posted value may need it to be whole again.
+  return Object.assign(columns, { derived: new DerivedCache(derivedPosted, columns) });
 }
 
 /** The summary figures of the whole snapshot, as the summary document and text read them. */
@@ -217,6 +224,8 @@ export function transferablesOf(snapshot: AnalyzedSnapshotData): ArrayBuffer[] {
     addColumnsOf(device.allocations);
     addColumnsOf(device.segmentHistory);
     if (device.details !== undefined) addColumnsOf(device.details);
+    for (const { value } of device.derivedPosted ?? [])
+      if (typeof value === 'object' && value !== null) addColumnsOf(value);
   }
   return [...buffers];
 }

@@ -4,7 +4,7 @@
 
 import type { AnalyzedDevice } from './analyzed-snapshot';
 import { aliveCheckpointsOf, type AliveCheckpoints } from './alive-checkpoints';
-import { derivedKey } from './derived-cache';
+import { postableDerivedKey } from './derived-cache';
 
 export const BLOCK_EVENTS = 64;
 
@@ -25,12 +25,32 @@ export interface TimelineIndex {
    * events alive in [0, traceLength)), largest first (ties: earlier rows); built on first use.
    */
   rowsByArea: () => Int32Array;
+  /** rowsByArea's rows if they were built; never builds. */
+  builtRowsByArea: () => Int32Array | null;
 }
+
+/** The index as it crosses threads (the decode worker builds it for the first screen). */
+type PostedTimelineIndex = Omit<
+  TimelineIndex,
+  'aliveCheckpoints' | 'rowsByArea' | 'builtRowsByArea'
+> & { rowsByArea: Int32Array | null };
 
 /** Enough for any band budget: a window draws at most ~1000 bands. */
 export const AREA_CANDIDATES = 4096;
 
-const TIMELINE_INDEX = derivedKey<TimelineIndex>('timeline index');
+const TIMELINE_INDEX = postableDerivedKey<TimelineIndex>('timeline index', {
+  post: (index): PostedTimelineIndex => ({
+    activeBlockMin: index.activeBlockMin,
+    activeBlockMax: index.activeBlockMax,
+    reservedBlockMin: index.reservedBlockMin,
+    reservedBlockMax: index.reservedBlockMax,
+    rowsBySizeClass: index.rowsBySizeClass,
+    classStarts: index.classStarts,
+    rowsByArea: index.builtRowsByArea(),
+  }),
+  adopt: (posted, device) =>
+    timelineIndexFrom(device as AnalyzedDevice, posted as PostedTimelineIndex),
+});
 
 export function timelineIndexOf(device: AnalyzedDevice): TimelineIndex {
   return device.derived.get(TIMELINE_INDEX, () => buildTimelineIndex(device));
@@ -40,18 +60,24 @@ function buildTimelineIndex(device: AnalyzedDevice): TimelineIndex {
   const [activeBlockMin, activeBlockMax] = blockRanges(device.activeBytes);
   const [reservedBlockMin, reservedBlockMax] = blockRanges(device.reservedBytes);
   const { rowsBySizeClass, classStarts } = groupBySizeClass(device);
-  const aliveCheckpoints = (): AliveCheckpoints => aliveCheckpointsOf(device);
-  let byArea: Int32Array | undefined;
-  const rowsByArea = (): Int32Array => (byArea ??= largestAreaRows(device, AREA_CANDIDATES));
-  return {
+  return timelineIndexFrom(device, {
     activeBlockMin,
     activeBlockMax,
     reservedBlockMin,
     reservedBlockMax,
     rowsBySizeClass,
     classStarts,
-    aliveCheckpoints,
-    rowsByArea,
+    rowsByArea: null,
+  });
+}
+
+function timelineIndexFrom(device: AnalyzedDevice, columns: PostedTimelineIndex): TimelineIndex {
+  let byArea = columns.rowsByArea ?? undefined;
+  return {
+    ...columns,
+    aliveCheckpoints: () => aliveCheckpointsOf(device),
+    rowsByArea: () => (byArea ??= largestAreaRows(device, AREA_CANDIDATES)),
+    builtRowsByArea: () => byArea ?? null,
   };
 }
 

@@ -4,7 +4,7 @@
 
 import { formatBytes } from '../format/units';
 import type { AnalyzedDevice } from '../analyzed/analyzed-snapshot';
-import { derivedKey } from '../analyzed/derived-cache';
+import { postableDerivedKey } from '../analyzed/derived-cache';
 
 export type MarkerKind = 'peak-active' | 'peak-reserved' | 'oom';
 
@@ -15,7 +15,7 @@ export interface EventMarker {
   label: string;
 }
 
-const RESERVED_PEAK_EVENT = derivedKey<number>('reserved peak event');
+const RESERVED_PEAK_EVENT = postableDerivedKey<number>('reserved peak event');
 
 /** First event at which the reserved curve reaches its maximum; -1 when the baseline is higher. */
 export function reservedPeakEvent(device: AnalyzedDevice): number {

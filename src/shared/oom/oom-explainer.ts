@@ -24,7 +24,7 @@ import {
   type AllocatorState,
   type AllocatorStateIndex,
 } from '../state/allocator-state';
-import { derivedKey } from '../analyzed/derived-cache';
+import { postableDerivedKey } from '../analyzed/derived-cache';
 import { roundedRequestBytes, SMALL_REQUEST_LIMIT_BYTES } from '../state/block-rounding';
 import {
   emptyFigures,
@@ -56,7 +56,7 @@ export interface DeviceExplanations {
   peak: OomExplanation | null;
 }
 
-const EXPLANATIONS = derivedKey<DeviceExplanations>('OOM explanations');
+const EXPLANATIONS = postableDerivedKey<DeviceExplanations>('OOM explanations');
 
 /** The OOMs of a device explained (or its peak as "what if"), once per device, kept with it. */
 export function deviceExplanationsOf(

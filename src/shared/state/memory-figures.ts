@@ -1,7 +1,7 @@
 // Fragmentation figures of one allocator state: totals, and per pool / stream / segment type.
 
 import type { AnalyzedDevice } from '../analyzed/analyzed-snapshot';
-import { derivedKey } from '../analyzed/derived-cache';
+import { postableDerivedKey } from '../analyzed/derived-cache';
 import { BlockKind, type AllocatorState, type StateSegment } from './allocator-state';
 import { groupSegmentsOf, type SegmentGroupId } from './segment-groups';
 
@@ -111,7 +111,7 @@ export function figuresByGroup(
   });
 }
 
-const SMALL_HOLE_THRESHOLD = derivedKey<number>('small-hole threshold');
+const SMALL_HOLE_THRESHOLD = postableDerivedKey<number>('small-hole threshold');
 
 /**
  * A "common request size" for this device: the size at which half of all requested bytes come

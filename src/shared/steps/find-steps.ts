@@ -5,7 +5,7 @@
 // and a trace dumped at an OOM ends mid-step; what is left out is said in `note`.
 
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
-import { derivedKey } from '../analyzed/derived-cache';
+import { postableDerivedKey } from '../analyzed/derived-cache';
 import { pairAnnotations, type AnnotationSpan } from '../chart/annotation-spans';
 import { isDigitCode } from '../format/word-chars';
 import { stepsFromPattern } from './step-pattern';
@@ -28,7 +28,7 @@ export interface FoundSteps {
 /** Annotations of one step of torch.profiler's schedule. */
 const PROFILER_STEP = /^ProfilerStep#\d+$/;
 
-const stepsKey = derivedKey<FoundSteps>('steps');
+const stepsKey = postableDerivedKey<FoundSteps>('steps');
 
 /**
  * The steps of a device of this snapshot, found once (the timeline's ruler, the Steps, Compare

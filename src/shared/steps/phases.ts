@@ -8,7 +8,7 @@
 // file) mark the optimizer, and the rest of the step before backward is forward.
 
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
-import { derivedKey } from '../analyzed/derived-cache';
+import { postableDerivedKey } from '../analyzed/derived-cache';
 import { pairAnnotations, type AnnotationSpan } from '../chart/annotation-spans';
 import { isBackwardFrameText } from '../holders/category-rules';
 import { CATEGORIES, type Category } from '../holders/categories';
@@ -50,7 +50,7 @@ export interface StepPhases {
 /** What finding phases reads of the analysed snapshot. */
 export type PhaseSource = Pick<AnalyzedSnapshot, 'annotations' | 'frames' | 'stacks' | 'strings'>;
 
-const phasesKey = derivedKey<StepPhases>('phases');
+const phasesKey = postableDerivedKey<StepPhases>('phases');
 
 /** The phases of a device: inside each step found, else over the whole trace (cached). */
 export function phasesOf(snapshot: PhaseSource, device: AnalyzedDevice): StepPhases {
