@@ -49,7 +49,10 @@ export function buildAliveCheckpoints(
   const positionOf = new Int32Array(table.count).fill(-1);
   let aliveCount = 0;
   const offsets = new Int32Array(checkpoints + 1);
-  const collected: number[] = [];
+  // The rows of every checkpoint, one after another: copied a checkpoint at a time into a buffer
+  // that doubles (a JS array pushed one row at a time took 0.8 s of the 6 GB file's first screen).
+  let collected = new Int32Array(Math.max(1024, table.count));
+  let used = 0;
   let nextStart = 0;
   let nextEnd = 0;
   for (let k = 0; k < checkpoints; k++) {
@@ -72,11 +75,17 @@ export function buildAliveCheckpoints(
       positionOf[last] = at;
       positionOf[row] = -1;
     }
-    offsets[k] = collected.length;
-    for (let i = 0; i < aliveCount; i++) collected.push(alive[i]!);
+    offsets[k] = used;
+    if (used + aliveCount > collected.length) {
+      const grown = new Int32Array(Math.max(collected.length * 2, used + aliveCount));
+      grown.set(collected.subarray(0, used));
+      collected = grown;
+    }
+    collected.set(alive.subarray(0, aliveCount), used);
+    used += aliveCount;
   }
-  offsets[checkpoints] = collected.length;
-  return { offsets, rows: Int32Array.from(collected) };
+  offsets[checkpoints] = used;
+  return { offsets, rows: collected.slice(0, used) };
 }
 
 /**
@@ -105,7 +114,8 @@ export function rowsOverlapping(
   return found;
 }
 
-function firstRowStartingAfter(table: AllocationTable, event: number): number {
+/** The first row whose allocation starts after `event` (rows are in start order); count if none. */
+export function firstRowStartingAfter(table: AllocationTable, event: number): number {
   let low = 0;
   let high = table.count;
   while (low < high) {

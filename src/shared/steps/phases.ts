@@ -8,6 +8,7 @@
 // file) mark the optimizer, and the rest of the step before backward is forward.
 
 import type { AnalyzedDevice, AnalyzedSnapshot } from '../analyzed/analyzed-snapshot';
+import { firstRowStartingAfter } from '../analyzed/alive-checkpoints';
 import { postableDerivedKey } from '../analyzed/derived-cache';
 import { pairAnnotations, type AnnotationSpan } from '../chart/annotation-spans';
 import { isBackwardFrameText } from '../holders/category-rules';
@@ -212,9 +213,11 @@ function phaseFigures(
   const before = bound.start > 0 ? active[bound.start - 1]! : device.figures.active.baselineBytes;
   const kept: Partial<Record<Category, number>> = {};
   const table = device.allocations;
-  for (let row = 0; row < table.count; row++) {
-    const made = table.startEvent[row]!;
-    if (made < bound.start || made > bound.end || table.endEvent[row]! <= bound.end) continue;
+  // Rows are in start order: only those made in the phase are read (a pass over every row for
+  // each phase was quadratic in the steps).
+  const last = firstRowStartingAfter(table, bound.end);
+  for (let row = firstRowStartingAfter(table, bound.start - 1); row < last; row++) {
+    if (table.endEvent[row]! <= bound.end) continue;
     const category = CATEGORIES[categories[row]!] ?? 'unknown';
     kept[category] = (kept[category] ?? 0) + table.sizeBytes[row]!;
   }
