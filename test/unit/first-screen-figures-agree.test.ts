@@ -19,7 +19,7 @@ import { defaultDeviceIndex } from '../../src/shared/analyzed/moments';
 import { timelineIndexOf } from '../../src/shared/analyzed/timeline-index';
 import { reservedPeakEvent } from '../../src/shared/chart/timeline-markers';
 import { deviceExplanationsOf } from '../../src/shared/oom/oom-explainer';
-import { phasesOf } from '../../src/shared/steps/phases';
+import { builtPhases, phasesOf } from '../../src/shared/steps/phases';
 import { stepsOf } from '../../src/shared/steps/find-steps';
 import { smallHoleThreshold } from '../../src/shared/state/memory-figures';
 import { addFirstScreenFigures } from '../../src/renderer/workers/first-screen-figures';
@@ -94,6 +94,10 @@ describe('the first screen figures built in the decode worker', () => {
     // The trip to the page, then a device whose own columns would give other figures.
     const page = adoptAnalyzedSnapshot(structuredClone(built));
     const device = page.devices[deviceIndex]!;
+    // The timeline draws posted phases with its first picture (use-phases.ts), others once idle.
+    expect(builtPhases(device)).toEqual((expected as { phases: unknown }).phases);
+    const unposted = adoptAnalyzedSnapshot(await dataOf(path)).devices[deviceIndex]!;
+    expect(builtPhases(unposted)).toBeNull();
     device.activeBytes.fill(0);
     device.reservedBytes.fill(0);
     device.allocations.sizeBytes.fill(0);

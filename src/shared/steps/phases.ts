@@ -60,6 +60,11 @@ export function phasesOf(snapshot: PhaseSource, device: AnalyzedDevice): StepPha
   );
 }
 
+/** The device's phases if they were found already (here, or where the file was decoded); never finds. */
+export function builtPhases(device: AnalyzedDevice): StepPhases | null {
+  return device.derived.peek(phasesKey) ?? null;
+}
+
 /** Annotation names that mark a phase (case-insensitive): "## backward ##", "optimizer_step". */
 const OPTIMIZER_SPAN = /^Optimizer\.step#|optimi[sz]er|\boptim\b/i;
 /** zero_grad clears the gradients before the forward: not the optimizer's step. */
