@@ -39,8 +39,14 @@ export async function startServe(root: string, file: string): Promise<ServeProce
   };
 }
 
-/** Opens the served page; returns the first paint in ms from its request for served.json. */
-export async function openServed(page: Page, url: string): Promise<number> {
+/**
+ * Opens the served page; returns the first paint in ms from its request for served.json, and
+ * when that request began (page time).
+ */
+export async function openServed(
+  page: Page,
+  url: string,
+): Promise<{ firstPaintMs: number; askedAtMs: number }> {
   // Before the page's own scripts: the first frame once a decoded tab is ready.
   await page.addInitScript(() => {
     const marks = window as unknown as { paintedAt?: number };
@@ -73,5 +79,5 @@ export async function openServed(page: Page, url: string): Promise<number> {
     `  through serve: page loaded in ${(loadedAt / 1000).toFixed(2)} s, asked for the file at ` +
       `${(askedAt / 1000).toFixed(2)} s, first paint ${((paintedAt - askedAt) / 1000).toFixed(2)} s later\n`,
   );
-  return paintedAt - askedAt;
+  return { firstPaintMs: paintedAt - askedAt, askedAtMs: askedAt };
 }

@@ -1,8 +1,9 @@
 // The app's side of `npm run bench`: in Debian Chromium, with the web build served on loopback,
 // the time from a file being selected to the first paint of its timeline, and the frame time of
 // zooming and panning the timeline (input handling plus the redraw it causes), and the long tasks
-// (> 50 ms on the main thread) while zooming: paced (one wheel event a frame) and in bursts (a
-// trackpad or a fast wheel sends several per frame). Each input is measured in several fresh
+// (> 50 ms on the main thread) while opening the file (from the pick to a moment after the first
+// paint, when the page builds what it did not have) and while zooming: paced (one wheel event a
+// frame) and in bursts (a trackpad or a fast wheel sends several per frame). Each input is measured in several fresh
 // pages; the table shows medians, the worst long task of all runs, and the host's load. Each
 // input is also opened through `allocscope serve` (the page at its URL fetches the file), run for
 // run alternating with the picked file, so both rows see the same machine.
@@ -28,6 +29,10 @@ export interface UiBenchRow {
   longestTaskMs: number;
   /** Tasks over 50 ms while zooming, over every run. */
   longTasks: number;
+  /** Tasks over 50 ms while opening (OPENING_TAIL_MS past the first paint): the median per run. */
+  openingLongTasks: number;
+  /** The longest of them over every run; 0 when none > 50 ms. */
+  openingLongestTaskMs: number;
   runs: number;
   /** 1-minute load average of the host when this input's runs started. */
   load: number;
@@ -41,11 +46,15 @@ export interface UiRun {
   frames: number[];
   burstFrames: number[];
   longTaskMs: number[];
+  /** Tasks over 50 ms from the pick (or the page's start, when served) to OPENING_TAIL_MS after the first paint. */
+  openingTaskMs: number[];
 }
 
 export const PORT = 4391;
 const FRAMES = 60;
 const BURST_EVENTS_PER_FRAME = 4;
+/** How long after the first paint the opening's tasks are counted: the page builds after it what it did not have. */
+const OPENING_TAIL_MS = 1500;
 
 export async function runUiBench(
   root: string,
@@ -68,7 +77,11 @@ export async function runUiBench(
             const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
             try {
               if (via === 'disk') picked.push(await measureInput(page, input));
-              else served.push(await measureAfterPaint(page, await openServed(page, serve.url)));
+              else {
+                await page.addInitScript(watchOpeningTasks);
+                const opened = await openServed(page, serve.url);
+                served.push(await measureAfterPaint(page, opened.firstPaintMs, opened.askedAtMs));
+              }
             } finally {
               await page.close();
             }
@@ -106,6 +119,8 @@ function summarizeRuns(
     burstP95Ms: median(sortedBursts.map((frames) => percentile(frames, 0.95))),
     longestTaskMs: longTasks.length === 0 ? 0 : Math.max(...longTasks),
     longTasks: longTasks.length,
+    openingLongTasks: median(measured.map((run) => run.openingTaskMs.length)),
+    openingLongestTaskMs: Math.max(0, ...measured.flatMap((run) => run.openingTaskMs)),
     runs: measured.length,
     load,
     via,
@@ -119,6 +134,7 @@ export async function measureInput(
   page: Page,
   input: { label: string; path: string; bytes: number },
 ): Promise<UiRun> {
+  await page.addInitScript(watchOpeningTasks);
   await page.goto(`http://127.0.0.1:${PORT}/index.html`);
   await page.waitForSelector('body[data-state="ready"]');
   // A person picks or drops a file a moment after the window shows, never in the same
@@ -150,15 +166,48 @@ export async function measureInput(
       polling: 50,
     },
   );
-  const firstPaintMs = await page.evaluate(() => {
+  const { firstPaintMs, selectedAt } = await page.evaluate(() => {
     const marks = window as unknown as { selectedAt: number; paintedAt: number };
-    return marks.paintedAt - marks.selectedAt;
+    return { firstPaintMs: marks.paintedAt - marks.selectedAt, selectedAt: marks.selectedAt };
   });
-  return measureAfterPaint(page, firstPaintMs);
+  return measureAfterPaint(page, firstPaintMs, selectedAt);
 }
 
-/** Once the file's timeline is painted: its allocations, zoom/pan frames and long tasks. */
-async function measureAfterPaint(page: Page, firstPaintMs: number): Promise<UiRun> {
+/**
+ * Collects the page's tasks over 50 ms from its start (an init script, before the page's own
+ * scripts): the opening's share is read once the file is painted (openingTasks).
+ */
+export function watchOpeningTasks(): void {
+  const marks = window as unknown as { openingTasks: [number, number][] };
+  marks.openingTasks = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      marks.openingTasks.push([entry.startTime, entry.duration]);
+  }).observe({ type: 'longtask', buffered: true });
+}
+
+/** The durations of the tasks over 50 ms that began after `fromMs`, OPENING_TAIL_MS after the paint. */
+async function openingTasks(page: Page, fromMs: number): Promise<number[]> {
+  await page.waitForTimeout(OPENING_TAIL_MS);
+  return page.evaluate(
+    (from) =>
+      (window as unknown as { openingTasks: [number, number][] }).openingTasks
+        .filter(([start]) => start >= from)
+        .map(([, duration]) => duration),
+    fromMs,
+  );
+}
+
+/**
+ * Once the file's timeline is painted: the opening's long tasks (those from `openingFromMs`, page
+ * time), its allocations, zoom/pan frames and long tasks.
+ */
+export async function measureAfterPaint(
+  page: Page,
+  firstPaintMs: number,
+  openingFromMs: number,
+): Promise<UiRun> {
+  const openingTaskMs = await openingTasks(page, openingFromMs);
   const allocations = await page.evaluate(() =>
     Number(
       document.querySelector('[data-testid="timeline"]')?.getAttribute('data-allocations') ?? NaN,
@@ -170,7 +219,14 @@ async function measureAfterPaint(page: Page, firstPaintMs: number): Promise<UiRu
   const longTaskMs = await page.evaluate(
     () => (window as unknown as { longTasks: number[] }).longTasks,
   );
-  return { firstPaintSeconds: firstPaintMs / 1000, allocations, frames, burstFrames, longTaskMs };
+  return {
+    firstPaintSeconds: firstPaintMs / 1000,
+    allocations,
+    frames,
+    burstFrames,
+    longTaskMs,
+    openingTaskMs,
+  };
 }
 
 /** Collects main-thread tasks over 50 ms from now on (Chromium's Long Tasks API). */
