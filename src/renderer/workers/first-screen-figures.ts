@@ -50,12 +50,12 @@ function firstScreenBuilds(snapshot: AnalyzedSnapshot, deviceIndex: number): (()
     () => reservedPeakEvent(device),
   ];
   if (recordsSegments(snapshot)) {
-    // The allocator state at any moment starts from these (built after the first paint).
+    // The allocator state at any moment starts from these: the page builds it after its first paint.
     builds.push(() => aliveCheckpointsOf(device));
     // The lower view after an OOM (lower-views.ts): why it failed.
     if (device.ooms.length > 0) builds.push(() => deviceExplanationsOf(snapshot, deviceIndex));
   }
-  // The timeline's phase bands (built once the page is idle).
+  // The timeline's phase bands: drawn with its first picture when they are here (use-phases.ts).
   builds.push(() => phasesOf(snapshot, device));
   return builds;
 }
