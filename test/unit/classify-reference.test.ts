@@ -62,6 +62,16 @@ function everyConditionRules(device: AnalyzedDevice): CategoryRules {
   return parsed.rules;
 }
 
+const compiled = new Map<string, RegExp>();
+function test(pattern: string, text: string): boolean {
+  let regex = compiled.get(pattern);
+  if (regex === undefined) {
+    regex = new RegExp(pattern);
+    compiled.set(pattern, regex);
+  }
+  return regex.test(text);
+}
+
 /** One allocation's category the plain way: the first rule all of whose conditions hold. */
 function plainCategory(
   snapshot: AnalyzedSnapshot,
@@ -87,7 +97,6 @@ function plainCategory(
   const lifetime = Math.min(end, device.traceLength) - start;
   const length = Math.max(1, device.traceLength);
   for (const { category, match } of rules.rules) {
-    const test = (pattern: string, text: string): boolean => new RegExp(pattern).test(text);
     if (match.frame !== undefined && !frameTexts.some((text) => test(match.frame!, text))) continue;
     if (match.label !== undefined && (label === null || !test(match.label, label))) continue;
     if (
