@@ -15,6 +15,7 @@ import {
   type AnalyzedSnapshotData,
 } from '../../src/shared/analyzed/analyzed-snapshot';
 import { aliveCheckpointsOf } from '../../src/shared/analyzed/alive-checkpoints';
+import { sharedPostableNames } from '../../src/shared/analyzed/derived-cache';
 import { defaultDeviceIndex } from '../../src/shared/analyzed/moments';
 import { timelineIndexOf } from '../../src/shared/analyzed/timeline-index';
 import { reservedPeakEvent } from '../../src/shared/chart/timeline-markers';
@@ -116,6 +117,11 @@ describe('the first screen figures built in the decode worker', () => {
     device.activeBytes.fill(0);
     device.allocations.sizeBytes.fill(0);
     expect(firstScreen(page, deviceIndex)).not.toEqual(expected);
+  });
+
+  it('every postable key has a name of its own', () => {
+    // Every module with one is loaded above (the worker's builds import them all).
+    expect(sharedPostableNames()).toEqual([]);
   });
 
   it('a snapshot without devices is left as it is', () => {

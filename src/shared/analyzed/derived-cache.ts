@@ -75,8 +75,9 @@ export function derivedKey<T>(name: string): DerivedKey<T> {
   return { name };
 }
 
-// Posted values are matched to keys by name: one key per name.
-const postableNames = new Set<string>();
+// Posted values are matched to keys by name: one key per name. Counted, not refused, so that a
+// module evaluated again (the dev server's hot reload) still loads; tests check the count.
+const postableNames = new Map<string, number>();
 
 /**
  * A key whose value may be built where the file was decoded and posted with it. Without
@@ -86,9 +87,13 @@ export function postableDerivedKey<T>(
   name: string,
   posting: DerivedPosting<T> = { post: (value) => value, adopt: (posted) => posted as T },
 ): DerivedKey<T> {
-  if (postableNames.has(name)) throw new Error(`two postable derived keys named "${name}"`);
-  postableNames.add(name);
+  postableNames.set(name, (postableNames.get(name) ?? 0) + 1);
   return { name, posting };
+}
+
+/** Names given to more than one postable key in this thread (a posted value would go astray). */
+export function sharedPostableNames(): string[] {
+  return [...postableNames].filter(([, count]) => count > 1).map(([name]) => name);
 }
 
 /** An object that keeps derived data: every analyzed snapshot and each of its devices. */
