@@ -20,6 +20,20 @@ export class GrowableColumn<T extends NumberArray> {
     this.data[this.length++] = value;
   }
 
+  /** Appends every value of `values` (one copy, the column grown once to fit). */
+  pushAll(values: T): void {
+    const needed = this.length + values.length;
+    if (needed > this.data.length) {
+      let capacity = this.data.length * 2;
+      while (capacity < needed) capacity *= 2;
+      const grown = this.make(capacity);
+      grown.set(this.data.subarray(0, this.length));
+      this.data = grown;
+    }
+    this.data.set(values, this.length);
+    this.length = needed;
+  }
+
   /** The rows so far, as a view (valid until the next push). */
   values(): T {
     return this.data.subarray(0, this.length) as T;
