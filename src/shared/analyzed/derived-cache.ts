@@ -26,8 +26,9 @@ export class DerivedCache {
 
   /** The value under `key`, built by `build` the first time it is asked for. */
   get<T>(key: DerivedKey<T>, build: () => T): T {
+    // peek keeps a posted value it adopts: held now either way.
     const known = this.peek(key);
-    if (known !== undefined || this.#values.has(key)) return known as T;
+    if (this.#values.has(key)) return known as T;
     const value = build();
     this.#values.set(key, value);
     return value;

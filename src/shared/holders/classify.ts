@@ -121,7 +121,7 @@ export function classifyAllocations(
   const ruleTestsById = compiled.map(() => new Map<number, boolean>());
   for (let row = 0; row < table.count; row++) {
     const start = table.startEvent[row]!;
-    const fileId = categoryIds === null ? NO_STRING : fileCategoryId(categoryIds, start);
+    const fileId = fileCategoryId(categoryIds, start);
     const fileText = fileId === NO_STRING ? null : (snapshot.strings?.[fileId] ?? null);
     if (fileText !== null) {
       let fromFile = fromFileById.get(fileId);
