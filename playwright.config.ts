@@ -69,6 +69,7 @@ export default defineConfig({
         'html-report.spec.ts',
         'profiler-trace.spec.ts',
         'memory-timeline.spec.ts',
+        'decode-preview.spec.ts',
       ],
       grepInvert: ALONE_TAG,
       use: browser,

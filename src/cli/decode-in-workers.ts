@@ -84,9 +84,9 @@ async function decodeWithWorkers(
       workers.push(worker);
       return partOf(worker, (seconds) => (workerCpu[index] = seconds));
     });
-    const model = await joinParts(source, starts, parts, (bytesRead) =>
-      onProgress?.({ phase: 'reading', bytesRead, totalBytes: size }),
-    );
+    const model = await joinParts(source, starts, parts, {
+      onProgress: (bytesRead) => onProgress?.({ phase: 'reading', bytesRead, totalBytes: size }),
+    });
     if (model === null) return null;
     return { model, threadCpuSeconds: [threadCpuSeconds() - spineCpuBefore, ...workerCpu] };
   } finally {

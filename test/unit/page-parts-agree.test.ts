@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { decodeBytes } from '../support/analyzed';
+import { chunksOf, decodeBytes } from '../support/analyzed';
+import { CurvePreview, type CurvePreviewData } from '../../src/shared/analysis/curve-preview';
+import { decodeSnapshot } from '../../src/shared/snapshot/decode-snapshot';
+import type { TraceRowsSoFar } from '../../src/shared/snapshot/trace-table-builder';
 import { fileLikeSource, streamedSource, type StreamedSource } from '../support/byte-sources';
 import { realSnapshotPaths } from '../support/real-snapshots';
 import {
@@ -61,6 +64,15 @@ function playPage(
   };
 }
 
+/** The curves drawn as the serial decoder reads the file, after its last byte. */
+async function serialCurves(bytes: Uint8Array): Promise<CurvePreviewData> {
+  let rows: TraceRowsSoFar | null = null;
+  await decodeSnapshot(chunksOf(bytes, 1 << 16), { onTraceRows: (soFar) => (rows = soFar) });
+  const curves = new CurvePreview();
+  curves.follow(rows!);
+  return curves.data();
+}
+
 describe("the page's decode in parts", () => {
   it.each(FILES.map((path) => [basename(path).split('_')[0]!, path]))(
     'gives the serial model at 2 and 5 threads, read at offsets or streamed (%s)',
@@ -75,16 +87,28 @@ describe("the page's decode in parts", () => {
         const { blob, readerOf, streamed } = readerFor(bytes, chunkBytes);
         const started: PagePartJob[][] = [];
         let progress = 0;
+        let spineRows: TraceRowsSoFar | null = null;
+        const curves = new CurvePreview();
         const decode = decodeInPageParts(
           blob,
           threads,
           playPage(readerOf, started),
-          (bytesDecoded) => (progress = bytesDecoded),
+          {
+            onProgress: (bytesDecoded) => {
+              progress = bytesDecoded;
+              if (spineRows !== null) curves.follow(spineRows);
+            },
+            onTraceRows: (rows) => (spineRows = rows),
+          },
           readerOf,
         );
         expect(decode, `${threads} threads`).not.toBeNull();
         const model = await decode!.model;
         expect(model, `${threads} threads fell back`).toEqual(serial);
+        // The curves drawn as it decodes, followed on the spine's rows (the parts' rows come with
+        // each take-in), end as those of the serial decode.
+        curves.follow(spineRows!);
+        expect(curves.data()).toEqual(await serialCurves(bytes));
         // One worker per later part, asked for once; the spine reported passing the last part.
         expect(started).toHaveLength(1);
         expect(started[0]!.map((job) => job.part)).toEqual(
@@ -107,7 +131,7 @@ describe("the page's decode in parts", () => {
       blob,
       3,
       playPage(() => null),
-      () => {},
+      {},
       readerOf,
     );
     expect(await decode!.model).toBeNull();
@@ -118,7 +142,7 @@ describe("the page's decode in parts", () => {
     const { blob, readerOf } = readerFor(bytes);
     // The page started no worker (as when one failed to load): it says so.
     const lost = (): void => queueMicrotask(() => decode?.lose());
-    const decode = decodeInPageParts(blob, 3, lost, () => {}, readerOf);
+    const decode = decodeInPageParts(blob, 3, lost, {}, readerOf);
     expect(await decode!.model).toBeNull();
   });
 
@@ -128,10 +152,10 @@ describe("the page's decode in parts", () => {
       throw new Error('no part may start');
     };
     const gzip = readerFor(new Uint8Array(gzipSync(bytes)));
-    expect(decodeInPageParts(gzip.blob, 3, never, () => {}, gzip.readerOf)).toBeNull();
+    expect(decodeInPageParts(gzip.blob, 3, never, {}, gzip.readerOf)).toBeNull();
     const plain = readerFor(bytes);
-    expect(decodeInPageParts(plain.blob, 1, never, () => {}, plain.readerOf)).toBeNull();
+    expect(decodeInPageParts(plain.blob, 1, never, {}, plain.readerOf)).toBeNull();
     // Outside a worker (no FileReaderSync): one thread.
-    expect(decodeInPageParts(plain.blob, 3, never, () => {})).toBeNull();
+    expect(decodeInPageParts(plain.blob, 3, never, {})).toBeNull();
   });
 });

@@ -240,6 +240,7 @@ export function createPageDecoder(
             stage: reply.stage,
             bytesRead: reply.bytesRead,
             totalBytes: reply.totalBytes,
+            ...(reply.preview === undefined ? {} : { preview: reply.preview }),
           });
           return;
         case 'start-parts':

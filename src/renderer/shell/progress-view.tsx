@@ -1,5 +1,6 @@
 import { formatBytes, formatExactBytes } from '@shared/format/units';
 import type { LoadingTab } from '../state/app-state';
+import { DecodePreviewChart } from './decode-preview-chart';
 
 /** Share of the file read, or null when the size is unknown. */
 export function progressFraction(tab: LoadingTab): number | null {
@@ -33,7 +34,7 @@ export function ProgressView({ tab, onCancel }: ProgressViewProps) {
   return (
     <div className="progress-page">
       <section
-        className="progress-card"
+        className={`progress-card${tab.preview === undefined ? '' : ' progress-card-wide'}`}
         data-testid="progress"
         data-stage={tab.stage}
         data-bytes-read={tab.bytesRead}
@@ -66,6 +67,9 @@ export function ProgressView({ tab, onCancel }: ProgressViewProps) {
             {amount}
           </span>
         </div>
+        {tab.preview !== undefined && tab.preview.lists.some((list) => list.rows > 0) && (
+          <DecodePreviewChart data={tab.preview} readFraction={reading ? fraction : 1} />
+        )}
         <div className="progress-actions">
           <button type="button" className="button" data-testid="cancel" onClick={onCancel}>
             Cancel

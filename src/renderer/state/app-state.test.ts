@@ -85,6 +85,42 @@ describe('appReducer: opening', () => {
     expect(bodyState(state)).toBe('ready');
   });
 
+  it('keeps the last curves of a loading tab until a report brings newer ones', () => {
+    const curves = (rows: number) => ({
+      lists: [
+        {
+          rows,
+          bucketRows: 1,
+          freeing: 'free_completed' as const,
+          allocatedLow: new Float64Array(rows),
+          allocatedHigh: new Float64Array(rows),
+          reservedLow: new Float64Array(rows),
+          reservedHigh: new Float64Array(rows),
+        },
+      ],
+      listCount: 1,
+    });
+    const report = (stage: 'reading' | 'analyzing', preview?: ReturnType<typeof curves>) => ({
+      type: 'decode' as const,
+      event: {
+        type: 'progress' as const,
+        jobId: 'a',
+        stage,
+        bytesRead: 10,
+        totalBytes: 100,
+        ...(preview === undefined ? {} : { preview }),
+      },
+    });
+    let state = run(started('a'), report('reading'));
+    expect(state.tabs[0]).not.toHaveProperty('preview');
+    state = appReducer(state, report('reading', curves(3)));
+    state = appReducer(state, report('analyzing'));
+    expect(state.tabs[0]).toMatchObject({ stage: 'analyzing', preview: { listCount: 1 } });
+    expect(state.tabs[0]?.kind === 'loading' && state.tabs[0].preview?.lists[0]?.rows).toBe(3);
+    state = appReducer(state, report('analyzing', curves(5)));
+    expect(state.tabs[0]?.kind === 'loading' && state.tabs[0].preview?.lists[0]?.rows).toBe(5);
+  });
+
   it('adds each new file as a tab and selects it', () => {
     const state = run(started('a'), done('a'), started('b'), done('b'));
     expect(state.tabs.map((tab) => tab.id)).toEqual(['a', 'b']);

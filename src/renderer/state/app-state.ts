@@ -5,6 +5,7 @@
 
 import { deviceTimesUsable } from '@shared/analyzed/device-times';
 import type { AnalyzedDevice, AnalyzedSnapshot } from '@shared/analyzed/analyzed-snapshot';
+import type { CurvePreviewData } from '@shared/analysis/curve-preview';
 import type { DecodeEvent, DecodeStage } from '../api/snapshot-client';
 import { applyOpeningChoice } from './opening-choice';
 import { createTabStore, type TabStore, type TabViewState, type XMode } from './tab-store';
@@ -29,6 +30,8 @@ export interface LoadingTab extends TabBase {
   readonly stage: LoadingStage;
   readonly bytesRead: number;
   readonly totalBytes: number | null;
+  /** The curves of the entries decoded so far, as the decoder last reported them. */
+  readonly preview?: CurvePreviewData;
 }
 
 export interface SnapshotTab extends TabBase {
@@ -164,6 +167,8 @@ function reduceDecodeEvent(state: AppState, event: DecodeEvent): AppState {
         stage: event.stage,
         bytesRead: event.bytesRead,
         totalBytes: event.totalBytes ?? tab.totalBytes,
+        // A report without curves (the stage moved on) keeps the last ones drawn.
+        ...(event.preview === undefined ? {} : { preview: event.preview }),
       };
       return replaceTab(state, updated);
     }

@@ -10,7 +10,12 @@
 // file decodes to, or why it is refused, never depends on the number of workers.
 
 import type { ByteSource } from '@shared/pickle/byte-source';
-import { joinParts, type PartOutcome, type PartScan } from '@shared/snapshot/decode-in-parts';
+import {
+  joinParts,
+  type PartOutcome,
+  type PartScan,
+  type SpineReports,
+} from '@shared/snapshot/decode-in-parts';
 import type { SnapshotModel } from '@shared/snapshot/model';
 import { partPorts, planPartStarts, runPartJob } from '@shared/snapshot/part-job';
 import { packPart, unpackPart } from '@shared/snapshot/part-wire';
@@ -42,7 +47,7 @@ export function decodeInPageParts(
   bytes: PartBytes,
   threads: number,
   post: (reply: DecodeWorkerReply, transfer: Transferable[]) => void,
-  onProgress: (bytesDecoded: number) => void,
+  reports: SpineReports,
   readerOf: PartReader = readPartBytes,
 ): PagePartsDecode | null {
   if (threads < 2) return null;
@@ -81,7 +86,7 @@ export function decodeInPageParts(
   }));
   post({ type: 'start-parts', jobs }, jobs.flatMap(portsOf));
   return {
-    model: joinParts(source, starts, parts, onProgress),
+    model: joinParts(source, starts, parts, reports),
     lose: () => pending.forEach((settle) => settle()),
   };
 }

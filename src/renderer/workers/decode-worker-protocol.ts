@@ -1,4 +1,5 @@
 import type { AnalyzedSnapshotData } from '@shared/analyzed/analyzed-snapshot';
+import type { CurvePreviewData } from '@shared/analysis/curve-preview';
 
 // Messages between the page and its decode Web Worker (./decode-worker.ts): one worker per file,
 // ended by the page once the result arrives or when the user cancels (which also aborts the
@@ -80,6 +81,11 @@ export type DecodeWorkerReply =
       readonly bytesRead: number;
       /** The file's size when known (File.size, Content-Length). */
       readonly totalBytes: number | null;
+      /**
+       * The curves of the trace entries decoded so far (a pickle read as a stream, or the first
+       * part of one decoded in parts): the page draws them while it waits.
+       */
+      readonly preview?: CurvePreviewData;
     }
   /** Start one worker per job and hand it its job (as a 'part' request): the file's parts. */
   | { readonly type: 'start-parts'; readonly jobs: readonly PagePartJob[] }

@@ -8,10 +8,12 @@
 // parts, which come here as 'part' requests. The page never parses; cancelling terminates the
 // worker, which aborts its fetch.
 
+import { CurvePreview, type CurvePreviewData } from '@shared/analysis/curve-preview';
 import { frameLabelTablesOf } from '@shared/analysis/label-tables';
 import { buildAnalyzedSnapshotData, transferablesOf } from '@shared/analyzed/analyzed-snapshot';
 import { decodeSnapshot, type DecodeProgress } from '@shared/snapshot/decode-snapshot';
 import type { SnapshotModel } from '@shared/snapshot/model';
+import type { TraceRowsSoFar } from '@shared/snapshot/trace-table-builder';
 import { classifyDecodeError } from '@shared/snapshot/describe-decode-error';
 import type {
   DecodeSnapshotRequest,
@@ -63,13 +65,25 @@ async function decode(request: DecodeSnapshotRequest): Promise<void> {
   let lastPostedAt = -Infinity;
   let lastStage = '';
   let totalBytes: number | null = request.kind === 'file' ? request.file.size : null;
+  // The curves of the rows decoded so far, drawn while the page waits: followed only when a
+  // report goes out, so each row is read once more in all.
+  let traceRows: TraceRowsSoFar | null = null;
+  const curves = new CurvePreview();
+  const previewNow = (): { preview?: CurvePreviewData } => {
+    if (traceRows === null) return {};
+    curves.follow(traceRows);
+    return { preview: curves.data() };
+  };
   const onProgress = (progress: DecodeProgress): void => {
     bytesRead = progress.bytesRead;
     const now = performance.now();
     if (progress.phase === lastStage && now - lastPostedAt < PROGRESS_INTERVAL_MS) return;
     lastPostedAt = now;
     lastStage = progress.phase;
-    post({ type: 'progress', stage: progress.phase, bytesRead, totalBytes });
+    post({ type: 'progress', stage: progress.phase, bytesRead, totalBytes, ...previewNow() });
+  };
+  const onTraceRows = (rows: TraceRowsSoFar): void => {
+    traceRows = rows;
   };
   let threads = 1;
   let decoded: SnapshotModel | null = null;
@@ -77,9 +91,11 @@ async function decode(request: DecodeSnapshotRequest): Promise<void> {
   if (inPartsOf !== null) {
     // A served file's size comes from serve's list (a picked File's is its own).
     totalBytes = inPartsOf.sizeBytes;
-    inParts = decodeInPageParts(inPartsOf.bytes, inPartsOf.threads, post, (bytesDecoded) =>
-      onProgress({ phase: 'reading', bytesRead: bytesDecoded, totalBytes }),
-    );
+    inParts = decodeInPageParts(inPartsOf.bytes, inPartsOf.threads, post, {
+      onProgress: (bytesDecoded) =>
+        onProgress({ phase: 'reading', bytesRead: bytesDecoded, totalBytes }),
+      onTraceRows,
+    });
     const started = inParts !== null;
     decoded = (await inParts?.model.catch(() => null)) ?? null;
     if (decoded !== null) threads = inPartsOf.threads;
@@ -95,6 +111,7 @@ async function decode(request: DecodeSnapshotRequest): Promise<void> {
       memoryLimit: pageMemoryLimit(),
       gzipIsize: source.gzipIsize,
       onProgress,
+      onTraceRows,
     });
   }
   const fileName = request.kind === 'file' ? request.file.name : request.fileName;
@@ -104,7 +121,13 @@ async function decode(request: DecodeSnapshotRequest): Promise<void> {
       : decoded;
   const fileBytes =
     (request.kind === 'file' ? request.originalBytes : undefined) ?? totalBytes ?? bytesRead;
-  post({ type: 'progress', stage: 'analyzing', bytesRead: fileBytes, totalBytes: fileBytes });
+  post({
+    type: 'progress',
+    stage: 'analyzing',
+    bytesRead: fileBytes,
+    totalBytes: fileBytes,
+    ...previewNow(),
+  });
   const snapshot = buildAnalyzedSnapshotData(model, { fileName, fileBytes });
   // Every stack labelled here, not on the page's thread: frame names may be megabytes long.
   snapshot.labels = frameLabelTablesOf(snapshot);

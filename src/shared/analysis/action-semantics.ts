@@ -12,7 +12,11 @@ export interface FreeingActions {
 }
 
 export function freeingActionsOf(trace: DeviceTrace): FreeingActions {
-  const hasFreeCompleted = trace.action.includes(ActionCode.free_completed);
+  return freeingActions(trace.action.includes(ActionCode.free_completed));
+}
+
+/** The freeing actions of a trace that has free_completed entries or has none. */
+export function freeingActions(hasFreeCompleted: boolean): FreeingActions {
   const isFreeing = new Uint8Array(256);
   isFreeing[ActionCode.free] = 1;
   isFreeing[hasFreeCompleted ? ActionCode.free_completed : ActionCode.free_requested] = 1;

@@ -22,7 +22,7 @@ import { decodeTracePart, decodeTracePartAhead, type TracePart } from './decode-
 import type { SnapshotModel } from './model';
 import { buildSnapshotModel } from './snapshot-builder';
 import { StackInterner } from './stack-interner';
-import { TraceTableBuilder } from './trace-table-builder';
+import { TraceTableBuilder, type TraceRowsSoFar } from './trace-table-builder';
 import { planTraceSplit } from './trace-split-plan';
 
 const CHUNK_BYTES = 1 << 20;
@@ -155,6 +155,14 @@ export async function decodeScannedPart(
   return { memoBase: base, part: decoded };
 }
 
+/** What the spine reports as it goes. */
+export interface SpineReports {
+  /** Where the spine is in the file (a part taken in: its end). */
+  onProgress?: (bytesDecoded: number) => void;
+  /** Its trace rows, once it starts (read between reports: the curves drawn as a file decodes). */
+  onTraceRows?: (rows: TraceRowsSoFar) => void;
+}
+
 /**
  * The spine: the file decoded with the parts' effects taken in (see the header), each part awaited
  * where it begins, so that the spine decodes the first part while the others decode elsewhere.
@@ -164,13 +172,14 @@ export async function joinParts(
   input: Uint8Array | ByteSource,
   starts: readonly number[],
   parts: readonly (PartOutcome | null | Promise<PartOutcome | null>)[],
-  /** Where the spine is in the file (a part taken in: its end), as it goes. */
-  onProgress?: (bytesDecoded: number) => void,
+  reports: SpineReports = {},
 ): Promise<SnapshotModel | null> {
+  const { onProgress } = reports;
   const source = sourceOf(input);
   const size = source.size;
   const stacks = new StackInterner();
   const traceTable = new TraceTableBuilder(stacks, size / MIN_BYTES_PER_TRACE_ENTRY);
+  reports.onTraceRows?.(traceTable);
   const unpickler = new Unpickler({
     interceptor: traceTable,
     totalBytes: size,

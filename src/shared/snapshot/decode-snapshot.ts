@@ -15,7 +15,7 @@ import type { SnapshotModel } from './model';
 import { buildSnapshotModel } from './snapshot-builder';
 import { SnapshotFormatError } from './snapshot-error';
 import { StackInterner } from './stack-interner';
-import { TraceTableBuilder } from './trace-table-builder';
+import { TraceTableBuilder, type TraceRowsSoFar } from './trace-table-builder';
 import { NO_MEMORY_LIMIT, UnpackedBudget, type MemoryLimit } from './unpacked-budget';
 import { concatBytes } from '../pickle/concat-bytes';
 
@@ -48,6 +48,12 @@ export interface DecodeOptions {
    * where the caller could read it without reading the whole input (a file).
    */
   gzipIsize?: number | null;
+  /**
+   * Given the trace rows once a pickle's decoding starts, to read between progress reports (the
+   * page's curves drawn as the file decodes). Not for JSON inputs, which build their rows at the
+   * end.
+   */
+  onTraceRows?: (rows: TraceRowsSoFar) => void;
 }
 
 // Trace entries take at least this many bytes in a pickle; sizing columns by it never undershoots
@@ -110,6 +116,7 @@ async function decodePickle(
   const expectedRows =
     compressed || totalBytes === null ? 0 : totalBytes / MIN_BYTES_PER_TRACE_ENTRY;
   const traceTable = new TraceTableBuilder(stacks, expectedRows);
+  options.onTraceRows?.(traceTable);
   const unpickler = new Unpickler({
     interceptor: traceTable,
     ...(compressed || totalBytes === null ? {} : { totalBytes }),

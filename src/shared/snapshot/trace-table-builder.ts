@@ -175,7 +175,19 @@ const FINITE = NumberKind.time;
 
 const SLOT_BY_KEY = new Map<unknown, number>(TRACE_ENTRY_KEYS.map((key, slot) => [key, slot]));
 
-export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer {
+/**
+ * The rows decoded so far, as a reader between the chunks fed to the decoder sees them (the
+ * curves drawn while a file decodes, analysis/curve-preview.ts). The arrays are replaced as
+ * they grow: read them again each time.
+ */
+export interface TraceRowsSoFar {
+  readonly action: Uint8Array;
+  readonly sizeBytes: Float64Array;
+  /** Each trace list's rows, in the order the lists began (the rows of a list are contiguous). */
+  readonly ranges: ReadonlyMap<unknown, { readonly first: number; readonly count: number }>;
+}
+
+export class TraceTableBuilder implements DictInterceptor, FlatDictConsumer, TraceRowsSoFar {
   readonly flatDictKeys: readonly string[] = TRACE_ENTRY_KEYS;
   readonly flatDictRequiredSlot = ACTION;
   readonly flatDictListSlot = FRAMES;
