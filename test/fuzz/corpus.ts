@@ -1,6 +1,7 @@
 // The seeds the mutators start from: the smallest real snapshots, and small generated ones.
 
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { tinySnapshot } from '../support/hostile-files';
 import { tuple, type PickleValue } from '../../generators/pickle/pickle-values';
@@ -10,6 +11,7 @@ import { Prng } from './prng';
 import { generateSnapshot } from './snapshot-generator';
 import { snapshotToJson } from '../../generators/snapshot/json-form';
 import { makeNewestSnapshot } from '../../generators/snapshot/newest-fields-snapshot';
+import { generateLargeSnapshot } from '../../generators/snapshot/generate-large-snapshot';
 
 /** Where the real snapshots are (test/fixtures/real): the only place in the suite that knows. */
 export function realSnapshotDir(): string | null {
@@ -109,11 +111,45 @@ export interface CorpusOptions {
   /** Largest real snapshot to use, and how many of them. */
   realMaxBytes: number;
   realCount: number;
+  /** Also a generated file large enough to be decoded in parts (the oracle's parts check). */
+  partsSeed: boolean;
 }
 
-export const QUICK_CORPUS: CorpusOptions = { realMaxBytes: 64 * 1024, realCount: 3 };
-export const LONG_CORPUS: CorpusOptions = { realMaxBytes: 200 * 1024, realCount: 5 };
+export const QUICK_CORPUS: CorpusOptions = {
+  realMaxBytes: 64 * 1024,
+  realCount: 3,
+  partsSeed: false,
+};
+export const LONG_CORPUS: CorpusOptions = {
+  realMaxBytes: 200 * 1024,
+  realCount: 5,
+  partsSeed: true,
+};
 
 export function loadSeeds(options: CorpusOptions): Seed[] {
-  return [...realSeeds(options.realMaxBytes, options.realCount), ...generatedSeeds()];
+  return [
+    ...realSeeds(options.realMaxBytes, options.realCount),
+    ...generatedSeeds(),
+    ...(options.partsSeed ? [partsSeed(4), partsSeed(5)] : []),
+  ];
+}
+
+/**
+ * A snapshot the plan cuts into 2 and 3 parts (generator 2, seed 1: 2 devices, 1.1 MB, 17
+ * frames): every other seed fits one or two of the pickle's 64 KiB frames, and a decode in parts
+ * needs trace entries across several, so without it the oracle's parts check would rarely run
+ * (1 case in 400 laid out in parts; with these two, 1 in 35).
+ */
+function partsSeed(protocol: 4 | 5): Seed {
+  const scratch = mkdtempSync(join(tmpdir(), 'allocscope-fuzz-seed-'));
+  try {
+    const path = join(scratch, 'parts.pickle');
+    const generated = generateLargeSnapshot(path, 1_000_000, { seed: 1, protocol });
+    return {
+      name: `generated, cut into parts (${generated.devices.length} devices, protocol ${protocol})`,
+      bytes: new Uint8Array(readFileSync(path)),
+    };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }

@@ -1,9 +1,13 @@
 // The fuzz suite's own parts: deterministic cases, a scanner that reaches STOP, an oracle that
 // accepts a good file and names bad figures, a minimizer that shrinks.
 
+import { readFileSync } from 'node:fs';
 import { crc32, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { tinySnapshot } from '../support/hostile-files';
+import { realSnapshotPath } from '../support/real-snapshots';
+import { decodeInParts } from '../../src/shared/snapshot/decode-in-parts';
+import { decodeSnapshot } from '../../src/shared/snapshot/decode-snapshot';
 import { Op } from '../../src/shared/pickle/opcodes';
 import { unpickle } from '../../src/shared/pickle/unpickler';
 import { dumpToBytes } from '../../generators/pickle/pickle-writer';
@@ -14,7 +18,13 @@ import { jsonTextOf } from './json-text';
 import { minimize } from './minimize';
 import { ascii, concat, repeat, shown } from './mutator-kit';
 import { makeCase, MUTATOR_NAMES, QUICK_PROFILE } from './mutators';
-import { badNumbers, controlCharacterDefects, defectSignature, runCase } from './oracle';
+import {
+  badNumbers,
+  controlCharacterDefects,
+  DEFAULT_LIMITS,
+  defectSignature,
+  runCase,
+} from './oracle';
 import { scanPickle } from './pickle-scan';
 import { deepJson, deepPickle, RawValues } from './raw-values';
 
@@ -57,6 +67,35 @@ describe('fuzz machinery', () => {
     const cut = await runCase(tinySnapshot().subarray(0, 100));
     expect(cut.verdict).toBe('refused');
     expect(cut.message).toMatch(/truncated/);
+  });
+
+  it('decodes a framed pickle in parts too, and names a decode in parts that is not the serial one', async () => {
+    // A real snapshot of protocol 4 that the plan cuts (in 2 or 3 parts, by its length).
+    const bytes = new Uint8Array(readFileSync(realSnapshotPath('silmont2000')));
+    const good = await runCase(bytes);
+    expect(good.defects).toEqual([]);
+    const partsStep = good.steps.find((step) => step.name.startsWith('parts: '));
+    expect(partsStep?.name).toBe(`parts: ${2 + (bytes.length % 2)} threads' decode, played on one`);
+    // The product's decoder does cut it: its model is the serial one.
+    expect(await decodeInParts(bytes, 2 + (bytes.length % 2))).not.toBeNull();
+
+    // A decoder that answers another file's model, or opens a file the serial decoder refuses.
+    const other = await decodeSnapshot(
+      (async function* () {
+        yield tinySnapshot();
+      })(),
+    );
+    const wrong = { ...DEFAULT_LIMITS, partsDecoder: async () => other };
+    expect((await runCase(bytes, {}, wrong)).defects.map((defect) => defect.check)).toEqual([
+      'parts-differ',
+    ]);
+    const refused = await runCase(bytes.subarray(0, 5000), {}, wrong);
+    expect(refused.verdict).toBe('defect');
+    expect(refused.defects.map((defect) => defect.check)).toEqual(['parts-differ']);
+    // Giving up (null, or throwing: the product catches it) is the fallback to one thread.
+    const givesUp = async () => Promise.reject(new Error('a part was lost'));
+    const outcome = await runCase(bytes, {}, { ...DEFAULT_LIMITS, partsDecoder: givesUp });
+    expect(outcome.defects).toEqual([]);
   });
 
   it('names negative and non-finite figures, but not signed fields or -1 moments', () => {

@@ -12,7 +12,11 @@
 //   tab (C0, DEL, C1: they would drive the user's terminal);
 // - each decode, the pipeline and the labels/top/holders step take at most `timeMs`, and grow the
 //   process's peak RSS by at most `memoryBytes`; a small input is never refused for want of
-//   memory.
+//   memory;
+// - a decode in parts (`--jobs N`, the page's `?jobs=N`: docs/parallel-decode.md), played on one
+//   thread, gives the serial decoder's model or gives up (the product then decodes on one
+//   thread): never another model, never a model of a file the serial decoder refuses, and within
+//   the same time and memory limits.
 
 import { createHash } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
@@ -21,6 +25,7 @@ import { analyzeSnapshot } from '../../src/shared/analysis/snapshot-analysis';
 import { buildReportDocument, reportDocumentSchema } from '../../src/shared/report/report-document';
 import { summaryDocumentOf, summaryDocumentSchema } from '../../src/shared/report/summary-report';
 import { decodeSnapshot } from '../../src/shared/snapshot/decode-snapshot';
+import { decodeInParts } from '../../src/shared/snapshot/decode-in-parts';
 import { classifyDecodeError } from '../../src/shared/snapshot/describe-decode-error';
 import type { SnapshotModel } from '../../src/shared/snapshot/model';
 import { createAllocatorStateIndex } from '../../src/shared/state/allocator-state';
@@ -80,7 +85,15 @@ export interface OracleLimits {
   memoryBytes: number;
   /** Also decode through the generic path (fastTraceEntries: false) and compare. */
   compareGenericPath: boolean;
+  /**
+   * Also decode in 2 or 3 parts (by the input's length) with this and compare; null: not. The
+   * product's decodeInParts; the oracle's own test gives it a wrong one.
+   */
+  partsDecoder: PartsDecoder | null;
 }
+
+/** A decode in `parts` parts: the model, or null where it gives up (decode on one thread). */
+export type PartsDecoder = (bytes: Uint8Array, parts: number) => Promise<SnapshotModel | null>;
 
 export const DEFAULT_LIMITS: OracleLimits = {
   chunkSizes: [1, 7, 64 * KiB, MiB],
@@ -94,6 +107,7 @@ export const DEFAULT_LIMITS: OracleLimits = {
   gzipPerChunkMicros: 1000,
   memoryBytes: 300 * MiB,
   compareGenericPath: true,
+  partsDecoder: decodeInParts,
 };
 
 /** The step that runs the label functions, `top` and the holders (runHolders). */
@@ -107,6 +121,7 @@ export type DefectCheck =
   | 'verdict-depends-on-chunking'
   | 'generic-path-differs'
   | 'stdin-differs'
+  | 'parts-differ'
   | 'schema'
   | 'negative-or-nan'
   | 'json'
@@ -260,6 +275,42 @@ async function decodeIrregular(bytes: Uint8Array): Promise<RunVerdict> {
   } catch (error) {
     return classify(error);
   }
+}
+
+/**
+ * The input decoded in 2 or 3 parts (by its length, so one decode a case) with `decoder`; a
+ * defect where it gives a model that is not the serial decoder's (`reference`). Giving up, by
+ * null or by throwing, is the product's fallback to one thread, not a defect.
+ */
+async function compareParts(
+  bytes: Uint8Array,
+  reference: RunVerdict,
+  decoder: PartsDecoder,
+  steps: Step[],
+  collect: boolean,
+): Promise<Defect | null> {
+  const parts = 2 + (bytes.length % 2);
+  const name = `parts: ${parts} threads' decode, played on one`;
+  const fingerprint = await measured(
+    steps,
+    name,
+    async () => {
+      try {
+        const model = await decoder(bytes, parts);
+        return model === null ? null : fingerprintModel(model);
+      } catch {
+        return null;
+      }
+    },
+    collect,
+  );
+  if (fingerprint === null) return null;
+  if (reference.kind === 'opened' && reference.fingerprint === fingerprint) return null;
+  return {
+    check: 'parts-differ',
+    message: `${name}: opened (model ${fingerprint.slice(0, 12)}) | one thread: ${describeVerdict(reference)}`,
+    detail: '',
+  };
 }
 
 /** A stable digest of everything in the model (typed arrays by value, NaN and -0 kept apart). */
@@ -622,6 +673,11 @@ export async function runCase(
         detail: '',
       });
     }
+  }
+
+  if (limits.partsDecoder !== null) {
+    const partsDefect = await compareParts(bytes, reference, limits.partsDecoder, steps, collect);
+    if (partsDefect !== null) defects.push(partsDefect);
   }
 
   let verdict: CaseOutcome['verdict'] = reference.kind === 'opened' ? 'opened' : 'refused';
