@@ -13,6 +13,7 @@ export function formatUiTable(rows: readonly UiBenchRow[]): string {
   const header = [
     'app (Chromium)',
     'allocations',
+    'first curves',
     'first paint',
     'target',
     'zoom/pan p50',
@@ -32,6 +33,7 @@ export function formatUiTable(rows: readonly UiBenchRow[]): string {
     return [
       row.via === 'serve' ? `${row.label} via serve` : row.label,
       Number.isFinite(row.allocations) ? row.allocations.toLocaleString('en-US') : '?',
+      row.firstCurvesSeconds === null ? '-' : `${row.firstCurvesSeconds.toFixed(2)} s`,
       `${row.firstPaintSeconds.toFixed(2)} s`,
       row.via === 'serve'
         ? `${ratio.toFixed(2)}x picked, <= ${SERVE_RATIO_TARGET}x ${ratio <= SERVE_RATIO_TARGET ? 'ok' : 'MISSED'}`

@@ -18,6 +18,8 @@ import { openServed, startServe } from './serve-bench';
 export interface UiBenchRow {
   label: string;
   fileBytes: number;
+  /** From the pick (or the page's request for its file) to the first curves drawn while it decodes; null where none were. */
+  firstCurvesSeconds: number | null;
   firstPaintSeconds: number;
   allocations: number;
   /** Zoom/pan frame times in milliseconds (medians over the runs of each run's percentile). */
@@ -41,6 +43,7 @@ export interface UiBenchRow {
 }
 
 export interface UiRun {
+  firstCurvesSeconds: number | null;
   firstPaintSeconds: number;
   allocations: number;
   frames: number[];
@@ -79,6 +82,7 @@ export async function runUiBench(
               if (via === 'disk') picked.push(await measureInput(page, input));
               else {
                 await page.addInitScript(watchOpeningTasks);
+                await page.addInitScript(watchFirstCurves);
                 const opened = await openServed(page, serve.url);
                 served.push(await measureAfterPaint(page, opened.firstPaintMs, opened.askedAtMs));
               }
@@ -112,6 +116,7 @@ function summarizeRuns(
   return {
     label: input.label,
     fileBytes: input.bytes,
+    firstCurvesSeconds: medianOrNull(measured.map((run) => run.firstCurvesSeconds)),
     firstPaintSeconds: median(measured.map((run) => run.firstPaintSeconds)),
     allocations: measured[0]?.allocations ?? NaN,
     frameP50Ms: median(sortedFrames.map((frames) => percentile(frames, 0.5))),
@@ -135,6 +140,7 @@ export async function measureInput(
   input: { label: string; path: string; bytes: number },
 ): Promise<UiRun> {
   await page.addInitScript(watchOpeningTasks);
+  await page.addInitScript(watchFirstCurves);
   await page.goto(`http://127.0.0.1:${PORT}/index.html`);
   await page.waitForSelector('body[data-state="ready"]');
   // A person picks or drops a file a moment after the window shows, never in the same
@@ -186,6 +192,21 @@ export function watchOpeningTasks(): void {
   }).observe({ type: 'longtask', buffered: true });
 }
 
+/**
+ * Notes the frame after the page first draws the curves of the entries decoded so far (the
+ * progress view's decode-preview with rows), as an init script.
+ */
+export function watchFirstCurves(): void {
+  const marks = window as unknown as { curvesAt?: number };
+  new MutationObserver((_, observer) => {
+    const preview = document.querySelector('[data-testid="decode-preview"]');
+    if (Number(preview?.getAttribute('data-rows') ?? 0) > 0) {
+      observer.disconnect();
+      requestAnimationFrame(() => (marks.curvesAt ??= performance.now()));
+    }
+  }).observe(document, { subtree: true, childList: true, attributes: true });
+}
+
 /** The durations of the tasks over 50 ms that began after `fromMs`, OPENING_TAIL_MS after the paint. */
 async function openingTasks(page: Page, fromMs: number): Promise<number[]> {
   await page.waitForTimeout(OPENING_TAIL_MS);
@@ -208,6 +229,7 @@ export async function measureAfterPaint(
   openingFromMs: number,
 ): Promise<UiRun> {
   const openingTaskMs = await openingTasks(page, openingFromMs);
+  const curvesAt = await page.evaluate(() => (window as unknown as { curvesAt?: number }).curvesAt);
   const allocations = await page.evaluate(() =>
     Number(
       document.querySelector('[data-testid="timeline"]')?.getAttribute('data-allocations') ?? NaN,
@@ -220,6 +242,7 @@ export async function measureAfterPaint(
     () => (window as unknown as { longTasks: number[] }).longTasks,
   );
   return {
+    firstCurvesSeconds: curvesAt === undefined ? null : (curvesAt - openingFromMs) / 1000,
     firstPaintSeconds: firstPaintMs / 1000,
     allocations,
     frames,
@@ -287,6 +310,12 @@ async function measureFrames(page: Page, perFrame: number): Promise<number[]> {
     },
     { count: FRAMES, perFrame },
   );
+}
+
+/** The median of the values that are there; null where none is. */
+function medianOrNull(values: readonly (number | null)[]): number | null {
+  const present = values.filter((value): value is number => value !== null);
+  return present.length === 0 ? null : median(present);
 }
 
 function median(values: readonly number[]): number {
