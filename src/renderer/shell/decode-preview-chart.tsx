@@ -1,9 +1,10 @@
 // The curves of the entries decoded so far, under the progress bar while a file opens: the shared
-// scene (@shared/chart/decode-preview-scene.ts) on a canvas as wide as the card, drawn again at
-// each report (ten a second at most: the worker's pace).
+// scene (@shared/chart/decode-preview-scene.ts) on a canvas as wide as the card, drawn again when
+// the decoder sends new curves (twice a second at most), not at each progress report. Nothing
+// here reads the layout but a resize: the page re-renders its progress ten times a second, and a
+// read then would force a layout each time, on the cores the decoder needs.
 
-import { useLayoutEffect, useRef, type JSX } from 'react';
-import type { CurvePreviewData } from '@shared/analysis/curve-preview';
+import { memo, useLayoutEffect, useRef, type JSX } from 'react';
 import { layoutDecodePreview, type DecodePreviewRole } from '@shared/chart/decode-preview-scene';
 import { countOf } from '@shared/format/plural';
 import { cssColor, type Palette } from '@shared/render/palette';
@@ -11,6 +12,7 @@ import { CanvasHost } from '../canvas/canvas-host';
 import { canvasFont } from '../canvas/canvas-font';
 import { drawSceneMarks } from '../canvas/canvas-scene';
 import { useMountedChart } from '../canvas/use-mounted-chart';
+import type { DecodePreview } from '../state/app-state';
 
 const HEIGHT = 132;
 
@@ -35,21 +37,18 @@ function previewTheme(palette: Palette): PreviewTheme {
   };
 }
 
-interface Drawn {
-  data: CurvePreviewData;
-  readFraction: number | null;
-}
-
 export interface DecodePreviewChartProps {
-  data: CurvePreviewData;
-  /** Share of the file read; null when its size is unknown. */
-  readFraction: number | null;
+  preview: DecodePreview;
 }
 
-export function DecodePreviewChart({ data, readFraction }: DecodePreviewChartProps): JSX.Element {
+export const DecodePreviewChart = memo(function DecodePreviewChart({
+  preview,
+}: DecodePreviewChartProps): JSX.Element {
   const boxRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const drawnRef = useRef<Drawn>({ data, readFraction });
+  const drawnRef = useRef<DecodePreview>(preview);
+  // The box's width at the last resize (measure runs only then).
+  const widthRef = useRef(0);
   const chartRef = useMountedChart(
     () =>
       new CanvasHost<PreviewTheme, 'plot'>({
@@ -60,7 +59,7 @@ export function DecodePreviewChart({ data, readFraction }: DecodePreviewChartPro
             draw: (context, size, theme) => {
               const drawn = drawnRef.current;
               const picture = layoutDecodePreview(
-                drawn.data,
+                drawn.curves,
                 drawn.readFraction,
                 size.width,
                 size.height,
@@ -69,17 +68,21 @@ export function DecodePreviewChart({ data, readFraction }: DecodePreviewChartPro
             },
           },
         },
-        measure: () => ({ plot: { width: boxRef.current!.clientWidth, height: HEIGHT } }),
+        measure: () => {
+          widthRef.current = boxRef.current!.clientWidth;
+          return { plot: { width: widthRef.current, height: HEIGHT } };
+        },
         theme: previewTheme,
-        ready: () => (boxRef.current?.clientWidth ?? 0) > 0,
+        ready: () => widthRef.current > 0,
       }),
   );
 
   useLayoutEffect(() => {
-    drawnRef.current = { data, readFraction };
+    drawnRef.current = preview;
     chartRef.current?.invalidate('plot');
-  }, [chartRef, data, readFraction]);
+  }, [chartRef, preview]);
 
+  const data = preview.curves;
   const rows = data.lists.reduce((sum, list) => sum + list.rows, 0);
   const lists = data.lists.filter((list) => list.rows > 0).length;
   const unshown = data.listCount - data.lists.length;
@@ -111,4 +114,4 @@ export function DecodePreviewChart({ data, readFraction }: DecodePreviewChartPro
       </p>
     </figure>
   );
-}
+});

@@ -67,8 +67,8 @@ export function ProgressView({ tab, onCancel }: ProgressViewProps) {
             {amount}
           </span>
         </div>
-        {tab.preview !== undefined && tab.preview.lists.some((list) => list.rows > 0) && (
-          <DecodePreviewChart data={tab.preview} readFraction={reading ? fraction : 1} />
+        {tab.preview !== undefined && tab.preview.curves.lists.some((list) => list.rows > 0) && (
+          <DecodePreviewChart preview={tab.preview} />
         )}
         <div className="progress-actions">
           <button type="button" className="button" data-testid="cancel" onClick={onCancel}>

@@ -114,11 +114,20 @@ describe('appReducer: opening', () => {
     let state = run(started('a'), report('reading'));
     expect(state.tabs[0]).not.toHaveProperty('preview');
     state = appReducer(state, report('reading', curves(3)));
+    // Drawn as far as the share read when they were sent (10 of 100 bytes).
+    expect(state.tabs[0]).toMatchObject({ preview: { readFraction: 0.1 } });
     state = appReducer(state, report('analyzing'));
-    expect(state.tabs[0]).toMatchObject({ stage: 'analyzing', preview: { listCount: 1 } });
-    expect(state.tabs[0]?.kind === 'loading' && state.tabs[0].preview?.lists[0]?.rows).toBe(3);
+    expect(state.tabs[0]).toMatchObject({
+      stage: 'analyzing',
+      preview: { curves: { listCount: 1 }, readFraction: 0.1 },
+    });
+    const rowsOf = (tab: (typeof state.tabs)[number] | undefined) =>
+      tab?.kind === 'loading' ? tab.preview?.curves.lists[0]?.rows : undefined;
+    expect(rowsOf(state.tabs[0])).toBe(3);
+    // Past reading, the curves span the whole width.
     state = appReducer(state, report('analyzing', curves(5)));
-    expect(state.tabs[0]?.kind === 'loading' && state.tabs[0].preview?.lists[0]?.rows).toBe(5);
+    expect(rowsOf(state.tabs[0])).toBe(5);
+    expect(state.tabs[0]).toMatchObject({ preview: { readFraction: 1 } });
   });
 
   it('adds each new file as a tab and selects it', () => {

@@ -31,7 +31,13 @@ export interface LoadingTab extends TabBase {
   readonly bytesRead: number;
   readonly totalBytes: number | null;
   /** The curves of the entries decoded so far, as the decoder last reported them. */
-  readonly preview?: CurvePreviewData;
+  readonly preview?: DecodePreview;
+}
+
+export interface DecodePreview {
+  readonly curves: CurvePreviewData;
+  /** The share of the file read when they were sent (1 once it is all read; null: size unknown). */
+  readonly readFraction: number | null;
 }
 
 export interface SnapshotTab extends TabBase {
@@ -167,8 +173,10 @@ function reduceDecodeEvent(state: AppState, event: DecodeEvent): AppState {
         stage: event.stage,
         bytesRead: event.bytesRead,
         totalBytes: event.totalBytes ?? tab.totalBytes,
-        // A report without curves (the stage moved on) keeps the last ones drawn.
-        ...(event.preview === undefined ? {} : { preview: event.preview }),
+        // A report without curves (between two that bring them) keeps the last ones drawn.
+        ...(event.preview === undefined
+          ? {}
+          : { preview: { curves: event.preview, readFraction: readFractionOf(event) } }),
       };
       return replaceTab(state, updated);
     }
@@ -212,6 +220,17 @@ function reduceDecodeEvent(state: AppState, event: DecodeEvent): AppState {
       return { ...withoutTab, failures, lastOpenFailed: true };
     }
   }
+}
+
+/** The share of the file read at a progress report; null when its size is unknown. */
+function readFractionOf(event: {
+  stage: DecodeStage;
+  bytesRead: number;
+  totalBytes: number | null;
+}): number | null {
+  if (event.stage !== 'reading') return 1;
+  if (event.totalBytes === null || event.totalBytes <= 0) return null;
+  return Math.min(1, event.bytesRead / event.totalBytes);
 }
 
 function findTab(state: AppState, tabId: string): Tab | undefined {

@@ -30,6 +30,10 @@ import { withMemoryTimeline } from './with-memory-timeline';
 // Each progress message re-renders the page, on the cores the decoder needs: ten a second is
 // enough for a progress bar.
 const PROGRESS_INTERVAL_MS = 100;
+// The curves drawn while it decodes cost the page a layout and a canvas, a few ms each: twice a
+// second is enough to watch them grow (ten a second took a fifth of the page's thread on a busy
+// 2-core machine).
+const PREVIEW_INTERVAL_MS = 500;
 
 /** The slice of DedicatedWorkerGlobalScope used here (the renderer's lib is DOM, not WebWorker). */
 interface WorkerScope {
@@ -69,8 +73,10 @@ async function decode(request: DecodeSnapshotRequest): Promise<void> {
   // report goes out, so each row is read once more in all.
   let traceRows: TraceRowsSoFar | null = null;
   const curves = new CurvePreview();
-  const previewNow = (): { preview?: CurvePreviewData } => {
+  let lastPreviewAt = -Infinity;
+  const previewNow = (now: number): { preview?: CurvePreviewData } => {
     if (traceRows === null) return {};
+    lastPreviewAt = now;
     curves.follow(traceRows);
     return { preview: curves.data() };
   };
@@ -80,7 +86,8 @@ async function decode(request: DecodeSnapshotRequest): Promise<void> {
     if (progress.phase === lastStage && now - lastPostedAt < PROGRESS_INTERVAL_MS) return;
     lastPostedAt = now;
     lastStage = progress.phase;
-    post({ type: 'progress', stage: progress.phase, bytesRead, totalBytes, ...previewNow() });
+    const preview = now - lastPreviewAt < PREVIEW_INTERVAL_MS ? {} : previewNow(now);
+    post({ type: 'progress', stage: progress.phase, bytesRead, totalBytes, ...preview });
   };
   const onTraceRows = (rows: TraceRowsSoFar): void => {
     traceRows = rows;
@@ -126,7 +133,7 @@ async function decode(request: DecodeSnapshotRequest): Promise<void> {
     stage: 'analyzing',
     bytesRead: fileBytes,
     totalBytes: fileBytes,
-    ...previewNow(),
+    ...previewNow(performance.now()),
   });
   const snapshot = buildAnalyzedSnapshotData(model, { fileName, fileBytes });
   // Every stack labelled here, not on the page's thread: frame names may be megabytes long.
