@@ -72,7 +72,7 @@ async function decode(request: DecodeSnapshotRequest): Promise<void> {
   // The curves of the rows decoded so far, drawn while the page waits: followed only when a
   // report goes out, so each row is read once more in all.
   let traceRows: TraceRowsSoFar | null = null;
-  const curves = new CurvePreview();
+  let curves = new CurvePreview();
   let lastPreviewAt = -Infinity;
   const previewNow = (now: number): { preview?: CurvePreviewData } => {
     if (traceRows === null) return {};
@@ -89,8 +89,10 @@ async function decode(request: DecodeSnapshotRequest): Promise<void> {
     const preview = now - lastPreviewAt < PREVIEW_INTERVAL_MS ? {} : previewNow(now);
     post({ type: 'progress', stage: progress.phase, bytesRead, totalBytes, ...preview });
   };
+  // A decode in parts given up starts again on one thread: its curves start again with it.
   const onTraceRows = (rows: TraceRowsSoFar): void => {
     traceRows = rows;
+    curves = new CurvePreview();
   };
   let threads = 1;
   let decoded: SnapshotModel | null = null;
