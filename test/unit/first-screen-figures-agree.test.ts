@@ -15,6 +15,7 @@ import {
   type AnalyzedSnapshotData,
 } from '../../src/shared/analyzed/analyzed-snapshot';
 import { aliveCheckpointsOf } from '../../src/shared/analyzed/alive-checkpoints';
+import { relativeTimes } from '../../src/shared/analyzed/device-times';
 import { sharedPostableNames } from '../../src/shared/analyzed/derived-cache';
 import { defaultDeviceIndex } from '../../src/shared/analyzed/moments';
 import { timelineIndexOf } from '../../src/shared/analyzed/timeline-index';
@@ -105,6 +106,14 @@ describe('the first screen figures built in the decode worker', () => {
     device.allocations.startEvent.fill(0);
     device.allocations.endEvent.fill(0);
     expect(firstScreen(page, deviceIndex)).toEqual(expected);
+
+    // The time axis's times since the first event: posted, and read after the trip even once the
+    // device's own times are wiped (built again from zeros they would be unusable: null).
+    const fresh = adoptAnalyzedSnapshot(await dataOf(path)).devices[deviceIndex]!;
+    const times = relativeTimes(fresh.timeUs, fresh.traceLength);
+    expect(built.devices[deviceIndex]!.relativeTimesPosted ?? null).toEqual(times);
+    device.timeUs?.fill(0);
+    expect(relativeTimes(device.timeUs, device.traceLength)).toEqual(times);
   });
 
   it('wiping the columns does change what the page builds itself (the check above can fail)', async () => {

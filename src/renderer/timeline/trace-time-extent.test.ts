@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pairAnnotations, placeAnnotationSpans } from '@shared/chart/annotation-spans';
-import { hasUsableTimes, relativeTimes } from '@shared/chart/event-axis';
+import { relativeTimes } from '@shared/analyzed/device-times';
+import { hasUsableTimes } from '@shared/chart/event-axis';
 import { countSpansInTrace, traceTimeExtent } from './trace-time-extent';
 
 const times = (values: number[]): Float64Array => Float64Array.from(values);

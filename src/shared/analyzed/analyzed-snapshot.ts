@@ -22,7 +22,7 @@ import type {
   StringListTable,
 } from '../snapshot/model';
 import { DerivedCache, type HasDerivedCache, type PostedDerived } from './derived-cache';
-import { rememberTraceTimeSpan, traceTimeSpanUs } from './device-times';
+import { rememberRelativeTimes, rememberTraceTimeSpan, traceTimeSpanUs } from './device-times';
 import {
   DEFAULT_TOP_ALLOCATIONS,
   deviceFiguresOf,
@@ -41,6 +41,11 @@ export interface AnalyzedDeviceData {
    * while the snapshot was built; absent in data built before it was recorded.
    */
   timeSpanUs?: number | null;
+  /**
+   * The times since the first event (device-times.ts relativeTimes), where they were built with
+   * the snapshot: the page's decode worker builds those of the device it opens on.
+   */
+  relativeTimesPosted?: Float64Array | null;
   /** Action code of each event (AnalyzedSnapshot.actionNames). */
   action: Uint8Array;
   /** Active (allocated) bytes after each event. */
@@ -187,7 +192,9 @@ export function adoptAnalyzedDevice(data: AnalyzedDeviceData): AnalyzedDevice {
   // The span the worker measured: the timeline's extent and axis need not pass over 4M times again.
   if (data.timeUs !== null && data.timeSpanUs !== undefined)
     rememberTraceTimeSpan(data.timeUs, data.traceLength, data.timeSpanUs);
-  const { derivedPosted = [], ...columns } = data;
+  const { derivedPosted = [], relativeTimesPosted, ...columns } = data;
+  if (data.timeUs !== null && relativeTimesPosted !== undefined)
+    rememberRelativeTimes(data.timeUs, data.traceLength, relativeTimesPosted);
   // The cache's owner is the device itself: a posted value may need it to be whole again.
   return Object.assign(columns, { derived: new DerivedCache(derivedPosted, columns) });
 }

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeBytes } from '../../../test/support/analyzed';
 import { tinySnapshot } from '../../../test/support/hostile-files';
-import { relativeTimes } from '../chart/event-axis';
-import { deviceTimesUsable, eventTimeUs, traceTimeSpanUs, traceTimesUsable } from './device-times';
+import {
+  deviceTimesUsable,
+  eventTimeUs,
+  relativeTimes,
+  traceTimeSpanUs,
+  traceTimesUsable,
+} from './device-times';
 
 const times = (values: number[]): Float64Array => Float64Array.from(values);
 

@@ -3,7 +3,8 @@
 // them directly, event mode at the nearest event.
 
 import type { ExternalAnnotation } from '../snapshot/model';
-import { relativeTimes, type XMode } from './event-axis';
+import { relativeTimes } from '../analyzed/device-times';
+import type { XMode } from './event-axis';
 
 export interface AnnotationSpan {
   name: string;

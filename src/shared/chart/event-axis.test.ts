@@ -7,8 +7,8 @@ import {
   hasUsableTimes,
   lastEventAtOrBefore,
   momentCoordinate,
-  relativeTimes,
 } from './event-axis';
+import { relativeTimes } from '../analyzed/device-times';
 
 const times = (values: number[]): Float64Array => Float64Array.from(values);
 

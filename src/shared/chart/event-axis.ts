@@ -3,7 +3,7 @@
 // time since the first event. In time mode event -> x goes through the recorded times and
 // x -> event is a binary search, so one linear scale over x units converts pixels for every mark.
 
-import { traceTimeSpanUs, traceTimesUsable } from '../analyzed/device-times';
+import { relativeTimes, traceTimesUsable } from '../analyzed/device-times';
 
 export type XMode = 'time' | 'event';
 
@@ -63,44 +63,6 @@ function eventModeAxis(minEvent: number, maxEvent: number): EventAxis {
     toX: (eventCoordinate) => eventCoordinate,
     toEvent: (x) => x,
   };
-}
-
-/** Relative times already built, per time column (the model's columns are never written once built). */
-const relativeTimesCache = new WeakMap<
-  Float64Array,
-  { length: number; times: Float64Array | null }
->();
-
-/**
- * Microseconds since the first event for events 0..length-1, made non-decreasing, plus one more
- * entry for the end of the last event's slot (one average gap after it). Null when unusable.
- * Built once per time column: the axis and the annotation lane both ask for it on every render
- * that changes the device or the x mode (each pass over a 1 GB snapshot's 4M events costs
- * ~70 ms). The array returned is shared: callers read it, never write it.
- */
-export function relativeTimes(timeUs: Float64Array | null, length: number): Float64Array | null {
-  if (timeUs === null) return null;
-  const cached = relativeTimesCache.get(timeUs);
-  if (cached !== undefined && cached.length === length) return cached.times;
-  const times = buildRelativeTimes(timeUs, length);
-  relativeTimesCache.set(timeUs, { length, times });
-  return times;
-}
-
-function buildRelativeTimes(timeUs: Float64Array, length: number): Float64Array | null {
-  // The one rule for usable times (analyzed/device-times.ts).
-  if (traceTimeSpanUs(timeUs, length) === null) return null;
-  const first = timeUs[0]!;
-  const times = new Float64Array(length + 1);
-  let running = 0;
-  for (let event = 0; event < length; event++) {
-    const t = timeUs[event]! - first;
-    if (t > running) running = t;
-    times[event] = running;
-  }
-  const span = times[length - 1]!;
-  times[length] = span + Math.max(span / length, 1);
-  return times;
 }
 
 function timeModeAxis(times: Float64Array, length: number): EventAxis {
