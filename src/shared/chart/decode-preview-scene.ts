@@ -88,12 +88,11 @@ export function layoutDecodePreview(
     // reaches the last row read.
     const at = (bucket: number): number =>
       x(firstRow + Math.min(list.rows, (bucket + 1) * list.bucketRows));
-    marks.push(envelope(list.reservedLow, list.reservedHigh, at, x(firstRow), y, 'reservedFill'));
-    marks.push(line(list.reservedHigh, at, x(firstRow), y, 'reservedLine'));
-    marks.push(
-      envelope(list.allocatedLow, list.allocatedHigh, at, x(firstRow), y, 'allocatedFill'),
-    );
-    marks.push(line(list.allocatedHigh, at, x(firstRow), y, 'allocatedLine'));
+    const place = { at, y, startX: x(firstRow) };
+    marks.push(envelope(list.reservedLow, list.reservedHigh, place, 'reservedFill'));
+    marks.push(line(list.reservedHigh, place, 'reservedLine'));
+    marks.push(envelope(list.allocatedLow, list.allocatedHigh, place, 'allocatedFill'));
+    marks.push(line(list.allocatedHigh, place, 'allocatedLine'));
     firstRow += list.rows;
   }
   if (dividers.length > 0) {
@@ -117,44 +116,52 @@ export function layoutDecodePreview(
   return { marks, plot, projectedRows, highBytes, lowBytes };
 }
 
-/** The band between a curve's lowest and highest values, bucket by bucket, from 0 at `startX`. */
+/** Where a list's buckets are drawn: x of each bucket, y of a byte count, x of its start (0 bytes). */
+interface ListPlacement {
+  at: (bucket: number) => number;
+  y: (bytes: number) => number;
+  startX: number;
+}
+
+/**
+ * (x, y) of the list's start at 0 bytes, then of each bucket's value, written from `points[0]`;
+ * the array may be longer (the envelope goes on back along the lows).
+ */
+function tracePoints(values: Float64Array, place: ListPlacement, points: Float64Array): void {
+  points[0] = place.startX;
+  points[1] = place.y(0);
+  for (let bucket = 0; bucket < values.length; bucket++) {
+    points[2 + 2 * bucket] = place.at(bucket);
+    points[3 + 2 * bucket] = place.y(values[bucket]!);
+  }
+}
+
+/** The band between a curve's lowest and highest values, bucket by bucket. */
 function envelope(
   low: Float64Array,
   high: Float64Array,
-  at: (bucket: number) => number,
-  startX: number,
-  y: (bytes: number) => number,
+  place: ListPlacement,
   role: DecodePreviewRole,
 ): SceneMark<DecodePreviewRole> {
   const count = high.length;
   const points = new Float64Array(4 * count + 2);
-  points[0] = startX;
-  points[1] = y(0);
+  tracePoints(high, place, points);
   for (let bucket = 0; bucket < count; bucket++) {
-    points[2 + 2 * bucket] = at(bucket);
-    points[3 + 2 * bucket] = y(high[bucket]!);
     const back = 2 + 2 * (2 * count - 1 - bucket);
-    points[back] = at(bucket);
-    points[back + 1] = y(low[bucket]!);
+    points[back] = place.at(bucket);
+    points[back + 1] = place.y(low[bucket]!);
   }
   return { type: 'polygon', role, points, tag: role };
 }
 
-/** A curve's highest values, bucket by bucket, from 0 at `startX`. */
+/** A curve's highest values, bucket by bucket. */
 function line(
   high: Float64Array,
-  at: (bucket: number) => number,
-  startX: number,
-  y: (bytes: number) => number,
+  place: ListPlacement,
   role: DecodePreviewRole,
 ): SceneMark<DecodePreviewRole> {
   const points = new Float64Array(2 * high.length + 2);
-  points[0] = startX;
-  points[1] = y(0);
-  for (let bucket = 0; bucket < high.length; bucket++) {
-    points[2 + 2 * bucket] = at(bucket);
-    points[3 + 2 * bucket] = y(high[bucket]!);
-  }
+  tracePoints(high, place, points);
   return { type: 'polyline', role, lineWidth: 1.25, points, tag: role };
 }
 
