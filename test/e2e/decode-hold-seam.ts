@@ -1,9 +1,10 @@
 /// <reference lib="dom" />
 // A way to see the page while a file is still decoding, without a test-only path in the app: a few
 // lines before the decode worker's script (./worker-prelude.ts) wrap Blob.prototype.stream for
-// files of one name: such a file arrives in chunks of 64 KiB, 40 ms apart (so that the worker
-// reports its progress several times), and stops at a share of its bytes until the test releases
-// it. Every other file reads as usual.
+// files of one name: such a file arrives in chunks of 64 KiB, 100 ms apart (2.4 s to the hold for
+// a 2.6 MB file: the worker sends its curves every 0.5 s, so the last ones before the hold hold
+// most of the rows read), and stops at a share of its bytes until the test releases it. Every
+// other file reads as usual.
 
 import type { Page } from '@playwright/test';
 import { prependToPageWorkers } from './worker-prelude';
@@ -35,7 +36,7 @@ export async function holdDecodesFor(page: Page): Promise<void> {
           async pull(controller) {
             if (offset >= file.size) { controller.close(); return; }
             if (offset >= holdAt && !held) { held = true; await released; }
-            await new Promise((resolve) => setTimeout(resolve, 40));
+            await new Promise((resolve) => setTimeout(resolve, 100));
             const end = Math.min(file.size, offset + 65536, offset < holdAt ? holdAt : Infinity);
             controller.enqueue(new Uint8Array(await file.slice(offset, end).arrayBuffer()));
             offset = end;
