@@ -111,26 +111,29 @@ export interface CorpusOptions {
   /** Largest real snapshot to use, and how many of them. */
   realMaxBytes: number;
   realCount: number;
-  /** Also a generated file large enough to be decoded in parts (the oracle's parts check). */
-  partsSeed: boolean;
+  /** The small generated snapshots (generatedSeeds). */
+  generated: boolean;
+  /** Also generated files large enough to be decoded in parts (the oracle's parts check). */
+  partsSeeds: boolean;
 }
 
-export const QUICK_CORPUS: CorpusOptions = {
-  realMaxBytes: 64 * 1024,
-  realCount: 3,
-  partsSeed: false,
-};
-export const LONG_CORPUS: CorpusOptions = {
-  realMaxBytes: 200 * 1024,
-  realCount: 5,
-  partsSeed: true,
+/**
+ * quick: `npm test`'s; long: the campaigns'; parts: the long profile's mutations of the files a
+ * decode in parts cuts, and only those (every case tries the parts check).
+ */
+export type FuzzProfileName = 'quick' | 'long' | 'parts';
+
+export const CORPUS_OF_PROFILE: Record<FuzzProfileName, CorpusOptions> = {
+  quick: { realMaxBytes: 64 * 1024, realCount: 3, generated: true, partsSeeds: false },
+  long: { realMaxBytes: 200 * 1024, realCount: 5, generated: true, partsSeeds: true },
+  parts: { realMaxBytes: 0, realCount: 0, generated: false, partsSeeds: true },
 };
 
 export function loadSeeds(options: CorpusOptions): Seed[] {
   return [
     ...realSeeds(options.realMaxBytes, options.realCount),
-    ...generatedSeeds(),
-    ...(options.partsSeed ? [partsSeed(4), partsSeed(5)] : []),
+    ...(options.generated ? generatedSeeds() : []),
+    ...(options.partsSeeds ? [partsSeed(4), partsSeed(5)] : []),
   ];
 }
 

@@ -2,6 +2,7 @@
 // (whatever the container, so tools and the CLI open them as they are) and a .txt saying what
 // went wrong and how to replay it.
 
+import type { FuzzProfileName } from './corpus';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { FuzzCase } from './mutators';
@@ -19,7 +20,7 @@ export interface Finding {
   /** The input before minimization, when `bytes` is minimized. */
   originalBytes?: number;
   /** The corpus profile the case was generated with (cases differ between profiles). */
-  profile: 'quick' | 'long';
+  profile: FuzzProfileName;
 }
 
 function slug(text: string): string {

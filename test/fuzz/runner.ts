@@ -13,7 +13,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { loadSeeds, LONG_CORPUS, QUICK_CORPUS } from './corpus';
+import { CORPUS_OF_PROFILE, loadSeeds, type FuzzProfileName } from './corpus';
 import { saveFinding } from './findings';
 import { minimize } from './minimize';
 import {
@@ -46,7 +46,7 @@ interface RunnerOptions {
   batch: number;
   caseTimeoutMs: number;
   heapMb: number;
-  profile: 'quick' | 'long';
+  profile: FuzzProfileName;
   mutators: MutatorName[];
   minimize: boolean;
   replay: string[];
@@ -56,7 +56,7 @@ interface RunnerOptions {
 }
 
 const USAGE = `npm run fuzz -- [--cases N] [--first N] [--seed N] [--jobs J] [--mutators a,b]
-                    [--profile long|quick] [--batch N] [--case-timeout MS] [--heap MB]
+                    [--profile long|quick|parts] [--batch N] [--case-timeout MS] [--heap MB]
                     [--no-minimize] [--json FILE]
 npm run fuzz -- --replay FILE...     run files through the oracle
 npm run fuzz -- --seed S --case N    re-run one case and save its input
@@ -118,7 +118,8 @@ function parseOptions(argv: readonly string[]): RunnerOptions {
         break;
       case '--profile': {
         const value = argv[++i];
-        if (value !== 'long' && value !== 'quick') throw new Error('--profile is long or quick');
+        if (value !== 'long' && value !== 'quick' && value !== 'parts')
+          throw new Error('--profile is long, quick or parts');
         options.profile = value;
         break;
       }
@@ -151,11 +152,12 @@ function parseOptions(argv: readonly string[]): RunnerOptions {
 }
 
 function seedsFor(profile: RunnerOptions['profile']): Seed[] {
-  return loadSeeds(profile === 'long' ? LONG_CORPUS : QUICK_CORPUS);
+  return loadSeeds(CORPUS_OF_PROFILE[profile]);
 }
 
+/** The sizes a profile mutates with: the parts profile is the long one on the parts seeds. */
 function profileOf(profile: RunnerOptions['profile']) {
-  return profile === 'long' ? LONG_PROFILE : QUICK_PROFILE;
+  return profile === 'quick' ? QUICK_PROFILE : LONG_PROFILE;
 }
 
 // ---- messages between the parent and its workers ----
