@@ -23,7 +23,7 @@ export interface HostileFile {
   name: string;
   /**
    * Which class it stands for: 1-12 issue 8's; 300 + N item N of round 3 (issue 20), e.g. 301 for
-   * its item 1.
+   * its item 1; 314 what that round's own campaign found.
    */
   defectClass: number;
   /** What it is, for test names. */
@@ -918,6 +918,48 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
         snapshot.device_traces = Array.from({ length: 512 }, () => [{ ...SNAPSHOT_ENTRY }]);
       }),
     expect: { opens: 'cleanly' },
+  },
+  // Found by round 3's own campaign (seed 20261137, case 76408; class 314): each size is at most
+  // 1 PiB, but a curve sums them, and past 2^53 bytes its figures are no longer exact (the
+  // summary's schema refused them). No device holds 8 PiB: refused.
+  {
+    name: 'frees-past-2-53.pickle',
+    defectClass: 314,
+    description: 'ten frees of 1 PiB with no alloc before them (the active curve at 10 PiB)',
+    bytes: () =>
+      tinySnapshot((snapshot) => {
+        traceOf(snapshot).unshift(
+          ...Array.from({ length: 10 }, (_, i) => ({
+            action: 'free_completed',
+            addr: BASE + 2 ** 32 * (i + 1),
+            size: 2 ** 50,
+            stream: 0,
+            time_us: 900 + i,
+          })),
+        );
+      }),
+    expect: {
+      refused:
+        /cuda:0: the trace puts the active curve at 10\.0 PiB before its first entry, past 2\^53 bytes \(8 PiB\), more than any device holds/,
+    },
+  },
+  {
+    name: 'segments-past-2-53.pickle',
+    defectClass: 314,
+    description: 'nine segments of 1 PiB mapped one after another (the reserved curve at 9 PiB)',
+    bytes: () =>
+      tinySnapshot((snapshot) => {
+        traceOf(snapshot).push(
+          ...Array.from({ length: 9 }, (_, i) => ({
+            action: 'segment_alloc',
+            addr: BASE + 2 ** 32 * (i + 1),
+            size: 2 ** 50,
+            stream: 0,
+            time_us: 2_000 + i,
+          })),
+        );
+      }),
+    expect: { refused: /the trace puts the reserved curve at 9\.0 PiB, past 2\^53 bytes/ },
   },
 ];
 

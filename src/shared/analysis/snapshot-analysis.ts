@@ -20,6 +20,7 @@ import { computeDeviceCurveStats, type CurveStats } from './curve-stats';
 import { emptyFinalState, finalStateByDevice, type FinalState } from './final-state';
 import { buildSegmentHistory, type SegmentHistory } from './segment-history';
 import { countOf, nounFor } from '../format/plural';
+import { SnapshotFormatError } from '../snapshot/snapshot-error';
 
 export interface OomEvent {
   eventIndex: number;
@@ -101,6 +102,8 @@ function analyzeDevice(
   const recordedReserved = trace?.recordedReservedBytes ?? null;
   const reserved =
     recordedReserved === null ? curves.reserved : recordedCurveStats(recordedReserved);
+  refuseBeyondAnyDevice(named, 'active', active);
+  refuseBeyondAnyDevice(named, 'reserved', reserved);
   for (const [curve, stats] of [
     ['active', active],
     ['reserved', reserved],
@@ -184,6 +187,21 @@ function analyzeDevice(
     ooms,
     segmentHistory: buildSegmentHistory(model, { device, trace, finalState }, warnings),
   };
+}
+
+/**
+ * Each size is at most 1 PiB (raw-schema.ts MAX_BYTE_COUNT), but a curve sums them: past 2^53
+ * bytes (8 PiB) its figures are no longer exact in a double, and no device holds that much (fuzz
+ * campaign seed 20261137, case 76408: twenty frees of 1 PiB with no alloc before them put the
+ * active curve at 14 PiB before the trace). Refused as a file of no known shape, in its words.
+ */
+function refuseBeyondAnyDevice(named: string, curve: string, stats: CurveStats): void {
+  if (stats.peakBytes <= Number.MAX_SAFE_INTEGER) return;
+  const where = stats.peakEventIndex < 0 ? ' before its first entry' : '';
+  throw new SnapshotFormatError(
+    `not a memory snapshot of a known shape: ${named}: the trace puts the ${curve} curve at ` +
+      `${formatBytes(stats.peakBytes)}${where}, past 2^53 bytes (8 PiB), more than any device holds`,
+  );
 }
 
 /**
