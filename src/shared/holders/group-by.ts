@@ -261,13 +261,15 @@ export function stackKey(
  */
 export function stackKeys(
   snapshot: Pick<AnalyzedSnapshot, 'frames' | 'stacks'>,
+  /** What each frame's text becomes in the key (once per frame: the folded text escapes it). */
+  frameTextOf: (text: string) => string = (text) => text,
 ): (stackId: number) => string {
   const byStack = new Map<number, string>();
   const byFrame = new Map<number, string>();
   const frameText = (frameId: number): string => {
     let text = byFrame.get(frameId);
     if (text === undefined) {
-      text = foldedFrameText(snapshot, frameId);
+      text = frameTextOf(foldedFrameText(snapshot, frameId));
       byFrame.set(frameId, text);
     }
     return text;
