@@ -1,12 +1,6 @@
 import { formatBytes, formatExactBytes } from '@shared/format/units';
-import type { LoadingTab } from '../state/app-state';
+import { progressFraction, type LoadingTab } from '../state/app-state';
 import { DecodePreviewChart } from './decode-preview-chart';
-
-/** Share of the file read, or null when the size is unknown. */
-export function progressFraction(tab: LoadingTab): number | null {
-  if (tab.totalBytes === null || tab.totalBytes <= 0) return null;
-  return Math.min(1, tab.bytesRead / tab.totalBytes);
-}
 
 const STAGE_LABELS = {
   waiting: 'Waiting for the files before it (decoded a few at a time, as cores and memory allow)',

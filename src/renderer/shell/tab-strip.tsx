@@ -1,8 +1,7 @@
 import { formatBytes } from '@shared/format/units';
 import { snapshotFormName } from '@shared/format/words';
-import type { Tab } from '../state/app-state';
 import { CloseIcon } from '../ui/icons';
-import { progressFraction } from './progress-view';
+import { progressFraction, type Tab } from '../state/app-state';
 import { servedFromText } from './served-from';
 import { distinctiveStarts, tabLabels } from './tab-labels';
 

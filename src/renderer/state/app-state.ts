@@ -222,15 +222,22 @@ function reduceDecodeEvent(state: AppState, event: DecodeEvent): AppState {
   }
 }
 
-/** The share of the file read at a progress report; null when its size is unknown. */
+/** Share of the file read, or null when the size is unknown (the bar, the tab, the curves). */
+export function progressFraction(progress: {
+  bytesRead: number;
+  totalBytes: number | null;
+}): number | null {
+  if (progress.totalBytes === null || progress.totalBytes <= 0) return null;
+  return Math.min(1, progress.bytesRead / progress.totalBytes);
+}
+
+/** The share of the file the curves of a progress report span: all of it once read. */
 function readFractionOf(event: {
   stage: DecodeStage;
   bytesRead: number;
   totalBytes: number | null;
 }): number | null {
-  if (event.stage !== 'reading') return 1;
-  if (event.totalBytes === null || event.totalBytes <= 0) return null;
-  return Math.min(1, event.bytesRead / event.totalBytes);
+  return event.stage === 'reading' ? progressFraction(event) : 1;
 }
 
 function findTab(state: AppState, tabId: string): Tab | undefined {

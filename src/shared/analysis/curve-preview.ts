@@ -14,8 +14,8 @@
 // - Which device a list is: lists arrive in device order, but a device without entries has no
 //   rows to show; the preview numbers the lists it saw, never devices.
 //
-// Bounded whatever the file: BUCKETS buckets per list (pairs merged as the list grows, so a
-// bucket covers a power of two of rows) and MAX_LISTS lists followed.
+// Bounded whatever the file: PREVIEW_BUCKETS buckets per list (pairs merged as the list grows, so
+// a bucket covers a power of two of rows) and PREVIEW_MAX_LISTS lists followed.
 
 import { ActionCode } from '../snapshot/model';
 import type { TraceRowsSoFar } from '../snapshot/trace-table-builder';
